@@ -1,0 +1,45 @@
+"""Bots: each sees only ``game.view(seat)`` and returns one of its legal actions.
+
+>>> from tienlen.bots import get_bot, bot_names
+>>> "greedy" in bot_names()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..errors import TienLenError
+from .simple import GreedyBot, RandomBot
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..actions import Move
+    from ..view import View
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, view: View) -> Move: ...
+
+
+_FACTORIES: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def bot_names() -> list[str]:
+    return list(_FACTORIES)
+
+
+def get_bot(name: str, seed: int | None = None, **budget: Any) -> Bot:
+    """A bot by name; seeded bots make the same choices for the same views."""
+    try:
+        factory = _FACTORIES[name]
+    except KeyError:
+        raise TienLenError(f"unknown bot {name!r}; bots: {', '.join(_FACTORIES)}") from None
+    return factory(seed=seed, **budget)
+
+
+__all__ = ["Bot", "GreedyBot", "RandomBot", "bot_names", "get_bot"]

@@ -1,0 +1,109 @@
+"""The ``tienlen`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .errors import TienLenError
+from .rules import Rules
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    if args.preset is None:
+        print("Presets (tienlen rules PRESET shows one):")
+        for name in Rules.presets():
+            print(f"  {name}")
+        return 0
+    rules = load_rules(args.preset)
+    print(rules.to_toml() if args.toml else rules.describe())
+    return 0
+
+
+def load_rules(spec: str) -> Rules:
+    """A preset name, or the path of a house-rules TOML file."""
+    if spec in Rules.presets():
+        return Rules.preset(spec)
+    if spec.endswith(".toml") or "/" in spec:
+        return Rules.from_toml(spec)
+    return Rules.preset(spec)  # raises with the list of presets
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run
+
+    result = run(args.rules, args.players, args.hands, args.seed)
+    print(result.report())
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .lineplay import play_session
+
+    return play_session(load_rules(args.rules), args.players, args.seed, args.name)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .session import Session
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TienLenError(f"cannot read {args.file!r}: {exc.strerror}") from None
+    session = Session.from_record(text)
+    for number, game in enumerate(session.games, 1):
+        print(f"Hand {number} (dealer {game.names[game.dealer]}):")
+        for seat, move in game.history:
+            print(f"  {game.names[seat]}: {move}")
+        if game.is_over:
+            print("  finish: " + ", ".join(game.names[s] for s in game.finish_order))
+            print("  units:  " + ", ".join(f"{game.names[s]} {u:+d}" for s, u in enumerate(game.scores)))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tienlen", description="Tiến Lên, every rule exactly.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("rules", help="list the presets, or show one preset's options")
+    p.add_argument("preset", nargs="?", help="a preset name or a house-rules TOML file")
+    p.add_argument("--toml", action="store_true", help="print as a house-rules file")
+    p.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("bench", help="the engine's speed figures")
+    p.add_argument("--rules", default="pagat")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--hands", type=int, default=2000)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=_cmd_bench)
+
+    p = sub.add_parser("play", help="play hands in a row against bots in the terminal")
+    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--name", default="You")
+    p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("replay", help="print the hands of a record, action by action")
+    p.add_argument("file")
+    p.set_defaults(func=_cmd_replay)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except TienLenError as exc:
+        print(f"tienlen: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print()
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

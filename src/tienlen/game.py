@@ -1,0 +1,780 @@
+"""Game: one hand of Tiến Lên as a state machine (claims, trading, play, over).
+
+>>> from tienlen import Game, Rules
+>>> game = Game(Rules.preset("pagat"), hands=["3s 4s", "5h 6h", "7d 8d", "9c Tc"])
+>>> game.turn, [str(p) for p in game.legal_plays()]
+(0, ['3s'])
+>>> game.play("3s"); game.turn
+1
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Final
+
+from .actions import Action, Move, parse_move
+from .cards import ACE, CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, TWO, Card, cards_text, full_deck, parse_cards
+from .errors import CardError, IllegalPlay, RulesError
+from .explain import explain_illegal
+from .instant import instant_wins_of, win_priority
+from .movegen import MoveGenerator, group_keys
+from .rules import Rules
+from .scoring import bombs_in, finish_order_first_out, hand_scores
+from .shapes import PASS, Play, classify_under
+
+PHASES: Final = ("claim", "trade", "return", "play", "over")
+Exchange = tuple[int, int, int]  # (giver, receiver, number of cards)
+
+
+def hand_size(rules: Rules, players: int) -> int:
+    """How many cards each player is dealt under these rules."""
+    if players == 2:
+        return rules.hand_size_two
+    if players == 3:
+        return rules.hand_size_three
+    if players == 4:
+        return 13
+    return 104 // players if rules.hand_size_big == "even" else 13
+
+
+def packs_for(players: int) -> int:
+    """One pack for 2-4 players, two packs shuffled together for 5-8."""
+    return 1 if players <= 4 else 2
+
+
+def check_players(players: object) -> int:
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
+        raise RulesError(f"players must be a number from 2 to 8, not {players!r}")
+    return players
+
+
+class Game:
+    """One hand. Seats are numbered 0..n-1 in the order of play."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[str | Iterable[Card | str]],
+        leader: int | None = None,
+        dealer: int = 0,
+        first_hand: bool = True,
+        *,
+        names: Sequence[str] | None = None,
+        exchange: Sequence[Exchange] = (),
+    ) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError(f"rules must be a Rules, such as Rules.preset('pagat'), not {rules!r}")
+        if isinstance(hands, str):
+            raise CardError("hands is a list with one hand per seat, such as ['3s 4h', '5d 6c']")
+        n = check_players(len(hands))
+        self.rules = rules
+        self.players = n
+        self.names = _check_names(names, n)
+        self.dealer = _check_seat(dealer, n, "dealer")
+        self.first_hand = bool(first_hand)
+        self._mg = MoveGenerator(rules)
+        order = rules.suit_order
+        self._order = order
+        to_key = CODE_TO_KEY[order]
+        hand_keys: list[list[int]] = []
+        for seat, hand in enumerate(hands):
+            try:
+                cards = parse_cards(hand)
+            except CardError as exc:
+                raise CardError(f"hand of seat {seat}: {exc}") from None
+            if not cards:
+                raise CardError(f"hand of seat {seat} is empty: every seat needs cards")
+            hand_keys.append(sorted(to_key[c.code] for c in cards))
+        _check_copies(hand_keys, packs_for(n), order)
+        self._hands = hand_keys
+        self._groups: list[list[tuple[int, ...]] | None] = [None] * n
+        self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in hand_keys)
+
+        self._lowest_start = leader is None
+        if leader is None:
+            leader = self._lowest_holder()
+        self.leader = _check_seat(leader, n, "leader")
+        self._opening_lowest: int | None = None
+        if self._lowest_start and (first_hand or rules.next_leader == "lowest"):
+            self._opening_lowest = min(hand_keys[self.leader])
+
+        # play state
+        self._phase = "play"
+        self._turn: int | None = None
+        self._table: Play | None = None
+        self._table_seat: int | None = None
+        self._passed = [False] * n
+        self._stacking = False  # the turn now is a stacking turn (§5)
+        self._stack_seq = False  # a stack was played this round: the others only chop
+        self._opening = True  # the next lead is the hand's opening lead
+        self._first_play = True  # no cards have been played yet
+        self._no_pass_lead = False  # the opener passed: the next leader must lead
+        self._window = False  # an out-of-turn chop may be made now (§6)
+        self._finish: list[int] = []
+        self._played_any = [False] * n
+        self._counts_at_first_out: list[int] | None = None
+        self._history: list[tuple[int, Move]] = []
+        self._auto = 0  # how many history entries were made automatically
+        self._instant: tuple[int, str] | None = None
+        self._scores: list[int] | None = None
+        # claims
+        self._claim_queue: list[int] = []
+        self._claims: dict[int, str] = {}
+        # mutual trading
+        self._trade_done = [False] * n
+        self._offered: set[tuple[int, int]] = set()
+        self._pending: tuple[int, int, tuple[int, ...], tuple[int, ...] | None] | None = None
+        self._trade_seat = self.leader
+        # president returns: (receiver, giver, count)
+        self._returns: list[Exchange] = []
+
+        self._begin(exchange)
+
+    # ================================================================== construction
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        players: int = 4,
+        seed: int | None = None,
+        *,
+        dealer: int | None = None,
+        leader: int | None = None,
+        first_hand: bool = True,
+        names: Sequence[str] | None = None,
+        exchange: Sequence[Exchange] = (),
+    ) -> Game:
+        """Shuffle and deal a hand: the same seed gives the same deal.
+
+        Cards go one at a time from the seat after the dealer; leftover cards are
+        set aside unseen, or the odd one goes to the leader (``odd_card_to_leader``).
+        """
+        n = check_players(players)
+        rng = random.Random(seed)
+        if dealer is None:
+            dealer = rng.randrange(n)
+        _check_seat(dealer, n, "dealer")
+        deck = full_deck(packs_for(n))
+        rng.shuffle(deck)
+        size = hand_size(rules, n)
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(size * n):
+            hands[(dealer + 1 + i) % n].append(deck[i])
+        left = deck[size * n:]
+        if rules.odd_card_to_leader and len(left) == 1:
+            if leader is None:
+                leader = _lowest_holder_of(
+                    [sorted(CODE_TO_KEY[rules.suit_order][c.code] for c in h) for h in hands], dealer)
+            hands[leader].append(left[0])
+        return cls(rules, hands, leader=leader, dealer=dealer, first_hand=first_hand, names=names,
+                   exchange=exchange)
+
+    def _lowest_holder(self) -> int:
+        return _lowest_holder_of(self._hands, self.dealer)
+
+    def _begin(self, exchange: Sequence[Exchange]) -> None:
+        n = self.players
+        if exchange:
+            for giver, receiver, count in exchange:
+                _check_seat(giver, n, "exchange giver")
+                _check_seat(receiver, n, "exchange receiver")
+                hand = self._hands[giver]
+                if not isinstance(count, int) or not 0 < count <= len(hand):
+                    raise RulesError(f"exchange: seat {giver} cannot give {count!r} cards")
+                gift = tuple(hand[-count:])
+                self._move_cards(giver, receiver, gift)
+                self._log(giver, Action("give", receiver, self._cards(gift)), auto=True)
+                self._returns.append((receiver, giver, count))
+            self._phase = "return"
+            self._turn = self._returns[0][0]
+            return
+        self._after_exchange()
+
+    def _after_exchange(self) -> None:
+        if self.rules.trading == "mutual":
+            self._phase = "trade"
+            self._turn = self._trade_seat
+            return
+        self._start_claims()
+
+    def _start_claims(self) -> None:
+        rules = self.rules
+        if not rules.instant_wins or rules.trading != "none":
+            self._start_play()
+            return
+        eligible = [s for s in self._seats_from(self.leader) if len(self.dealt[s]) == 13]
+        if rules.instant_win_optional:
+            if eligible:
+                self._phase = "claim"
+                self._claim_queue = eligible
+                self._turn = eligible[0]
+                return
+        else:
+            claims = {}
+            for s in eligible:
+                wins = instant_wins_of(self._hands[s], rules.instant_wins)
+                if wins:
+                    claims[s] = wins[0]
+            if claims:
+                self._resolve_claims(claims, auto=True)
+                return
+        self._start_play()
+
+    def _resolve_claims(self, claims: dict[int, str], auto: bool = False) -> None:
+        if not claims:
+            self._start_play()
+            return
+        seats = self._seats_from(self.leader)
+        winner = min(claims, key=lambda s: win_priority(
+            claims[s], self._hands[s], self.rules.instant_wins, seats.index(s)))
+        if auto:
+            self._log(winner, Action("claim", win=claims[winner]), auto=True)
+        self._instant = (winner, claims[winner])
+        self._finish = [winner] + [s for s in seats if s != winner]
+        self._end()
+
+    def _start_play(self) -> None:
+        self._phase = "play"
+        self._turn = self.leader
+
+    # ================================================================== reading the state
+    @property
+    def phase(self) -> str:
+        """``claim``, ``trade``, ``return``, ``play`` or ``over``."""
+        return self._phase
+
+    @property
+    def turn(self) -> int | None:
+        """The seat to act, None when the hand is over."""
+        return self._turn
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def finish_order(self) -> list[int]:
+        """Seats in the order they went out (first out first); complete when the hand is over."""
+        return list(self._finish)
+
+    @property
+    def winner(self) -> int | None:
+        return self._finish[0] if self._finish else None
+
+    @property
+    def instant_win(self) -> tuple[int, str] | None:
+        """(seat, win) when the hand was won by an instant win."""
+        return self._instant
+
+    @property
+    def scores(self) -> list[int]:
+        """Units won (+) or paid (-) per seat in this hand; all zero until it is over."""
+        return list(self._scores) if self._scores is not None else [0] * self.players
+
+    @property
+    def table(self) -> Play | None:
+        """The play to beat, None when the next play is a lead."""
+        return self._table
+
+    @property
+    def table_seat(self) -> int | None:
+        """The seat that made the play to beat."""
+        return self._table_seat
+
+    @property
+    def passed(self) -> list[bool]:
+        """Per seat: has it passed in this round."""
+        return list(self._passed)
+
+    @property
+    def stacking(self) -> bool:
+        """Whether the turn now is a stacking turn (§5): higher plays of the same shape, or pass."""
+        return self._stacking
+
+    @property
+    def history(self) -> list[tuple[int, Move]]:
+        """Every action so far as (seat, action), automatic ones (gifts, claims) included."""
+        return list(self._history)
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards a seat holds, sorted low to high in the rules' card order."""
+        _check_seat(seat, self.players, "seat")
+        back = KEY_TO_CODE[self._order]
+        return [Card(back[k]) for k in self._hands[seat]]
+
+    def hand_text(self, seat: int) -> str:
+        _check_seat(seat, self.players, "seat")
+        return " ".join(KEY_TEXT[self._order][k] for k in self._hands[seat])
+
+    def counts(self) -> list[int]:
+        """How many cards each seat holds."""
+        return [len(h) for h in self._hands]
+
+    def name(self, seat: int) -> str:
+        return self.names[seat]
+
+    # ================================================================== legal actions
+    def legal_plays(self, seat: int | None = None) -> list[Move]:
+        """Every distinct legal action of ``seat`` (default: the seat to act) now.
+
+        For a seat that is not on turn this lists its out-of-turn chops (§6),
+        and in a trade the answers it owes; otherwise it is empty.
+        """
+        if seat is None:
+            seat = self._turn
+            if seat is None:
+                return []
+        else:
+            _check_seat(seat, self.players, "seat")
+        phase = self._phase
+        if phase == "play":
+            if seat == self._turn:
+                return list(self._legal_in_turn(seat))
+            return list(self._legal_out_of_turn(seat))
+        if seat != self._turn:
+            return []
+        if phase == "claim":
+            wins = instant_wins_of(self._hands[seat], self.rules.instant_wins)
+            return [*(Action("claim", win=w) for w in wins), Action("decline")]
+        if phase == "return":
+            count, giver = self._returns[0][2], self._returns[0][1]
+            return [Action("return", giver, self._cards(c))
+                    for c in _distinct_subsets(self._hands[seat], count)]
+        if phase == "trade":
+            return self._legal_trade(seat)
+        return []
+
+    def _groups_of(self, seat: int) -> list[tuple[int, ...]]:
+        groups = self._groups[seat]
+        if groups is None:
+            groups = self._groups[seat] = group_keys(self._hands[seat])
+        return groups
+
+    def _locked(self, seat: int) -> bool:
+        return self._passed[seat] and (self.rules.pass_locks_out or self._stack_seq)
+
+    def _legal_in_turn(self, seat: int) -> list[Play]:
+        mg = self._mg
+        groups = self._groups_of(seat)
+        table = self._table
+        if table is None:
+            if self._opening and self._opening_lowest is not None:
+                low = self._opening_lowest
+                if self.rules.opening == "lowest_single":
+                    plays = [Play((low,), "single", self._order)]
+                elif self.rules.opening == "contains_lowest":
+                    plays = [p for p in mg.leads(groups) if low in p.keys]
+                else:
+                    plays = mg.leads(groups)
+            else:
+                plays = mg.leads(groups)
+            if self._first_play and self.rules.opening_no_chain:
+                plays = [p for p in plays if p.shape != "chain"]
+            if self._may_pass_lead():
+                plays.append(PASS)
+            return plays
+        if self._stacking:
+            plays = mg.same_shape_beats(groups, table)
+        elif self._locked(seat):
+            plays = mg.chops(groups, table)
+        else:
+            plays = mg.beats(groups, table)
+        plays.append(PASS)
+        return plays
+
+    def _may_pass_lead(self) -> bool:
+        return (self._opening and self._lowest_start and self.rules.opening_may_pass
+                and not self._no_pass_lead)
+
+    def _out_of_turn_open(self, seat: int) -> bool:
+        if not (self._window and self._phase == "play" and self._table is not None):
+            return False
+        if seat == self._turn or seat == self._table_seat or not self._hands[seat]:
+            return False
+        return not (self._locked(seat) and not self.rules.chop_after_pass)
+
+    def _legal_out_of_turn(self, seat: int) -> list[Play]:
+        if not self._out_of_turn_open(seat):
+            return []
+        assert self._table is not None
+        return self._mg.chops(self._groups_of(seat), self._table)
+
+    def out_of_turn_seats(self) -> list[int]:
+        """Seats that may chop out of turn right now, in the order that gives them priority."""
+        if not self._window or self._table_seat is None:
+            return []
+        return [s for s in self._seats_from(self._table_seat)[1:]
+                if self._out_of_turn_open(s) and self._legal_out_of_turn(s)]
+
+    def _legal_trade(self, seat: int) -> list[Move]:
+        pending = self._pending
+        if pending is not None:
+            offerer, target, gift, answer = pending
+            if answer is None:  # the target answers
+                return [*(Action("answer", offerer, self._cards(c))
+                          for c in _distinct_subsets(self._hands[seat], len(gift))),
+                        Action("refuse", offerer)]
+            return [Action("accept", target), Action("refuse", target)]
+        moves: list[Move] = []
+        hand = self._hands[seat]
+        for other in self._seats_from(seat)[1:]:
+            if (seat, other) in self._offered:
+                continue
+            for size in range(1, len(hand) + 1):
+                moves.extend(Action("offer", other, self._cards(c))
+                             for c in _distinct_subsets(hand, size))
+        moves.append(Action("done"))
+        return moves
+
+    # ================================================================== acting
+    def play(self, action: str | Move, seat: int | None = None) -> None:
+        """Make an action for ``seat`` (default: the seat to act).
+
+        Raises :class:`IllegalPlay` with the reason, leaving the game unchanged,
+        when the action is not allowed now.
+        """
+        if seat is None:
+            if self._turn is None:
+                raise IllegalPlay("the hand is over: no more plays")
+            seat = self._turn
+        else:
+            _check_seat(seat, self.players, "seat")
+        move = self._normalize(action)
+        legal = self.legal_plays(seat)
+        if move not in legal:
+            raise IllegalPlay(explain_illegal(self, seat, move))
+        self._apply(seat, legal[legal.index(move)])
+
+    def push(self, move: Move, seat: int | None = None) -> None:
+        """Apply an action taken from :meth:`legal_plays` without checking it (for search)."""
+        if seat is None:
+            seat = self._turn
+            assert seat is not None
+        self._apply(seat, move)
+
+    def can_play(self, action: str | Move, seat: int | None = None) -> bool:
+        """Whether an action is legal now (never raises for a well-formed action)."""
+        try:
+            self.verify(action, seat)
+        except IllegalPlay:
+            return False
+        return True
+
+    def verify(self, action: str | Move, seat: int | None = None) -> None:
+        """Raise :class:`IllegalPlay` with the reason if the action is not legal now."""
+        if seat is None:
+            if self._turn is None:
+                raise IllegalPlay("the hand is over: no more plays")
+            seat = self._turn
+        move = self._normalize(action)
+        if move not in self.legal_plays(seat):
+            raise IllegalPlay(explain_illegal(self, seat, move))
+
+    def _normalize(self, action: str | Move) -> Move:
+        if isinstance(action, str):
+            return parse_move(action, self.rules)
+        if isinstance(action, Play):
+            if action.order == self._order and (action.shape is not None or not action.keys):
+                return action
+            return Play.from_cards(action.cards, self.rules)
+        if isinstance(action, Action):
+            return action
+        raise CardError(f"an action is text or a Play, not {action!r}")
+
+    def _apply(self, seat: int, move: Move) -> None:
+        if isinstance(move, Play):
+            self._apply_play(seat, move)
+        else:
+            self._apply_action(seat, move)
+
+    def _apply_play(self, seat: int, play: Play) -> None:
+        self._log(seat, play)
+        rules = self.rules
+        if play.keys:
+            hand = self._hands[seat]
+            for k in play.keys:
+                hand.remove(k)
+            self._groups[seat] = None
+            self._played_any[seat] = True
+            if self._stacking:
+                self._stack_seq = True
+            self._stacking = False
+            self._table = play
+            self._table_seat = seat
+            self._opening = False
+            self._first_play = False
+            self._no_pass_lead = False
+            if not rules.pass_locks_out and not self._stack_seq:
+                self._passed = [False] * self.players
+            self._window = rules.chop_out_of_turn and self._mg.is_target(play)
+            if not hand:
+                self._went_out(seat)
+                if self._phase == "over":
+                    return
+            self._advance(seat)
+            return
+        # a pass
+        self._window = False
+        if self._stacking:
+            self._end_round(seat)
+            return
+        if self._table is None:  # the opener passes (opening_may_pass)
+            self._passed[seat] = True
+            self._opening = False
+            self._no_pass_lead = True
+            self._turn = self._next_with_cards(seat)
+            return
+        self._passed[seat] = True
+        self._advance(seat)
+
+    def _advance(self, after: int) -> None:
+        """Give the turn to the next seat that may act, or end the round."""
+        n = self.players
+        stop = self._table_seat
+        hands = self._hands
+        chop_turns = self.rules.chop_after_pass and self._table is not None and \
+            self._mg.is_target(self._table)
+        s = after
+        for _ in range(n):
+            s = (s + 1) % n
+            if s == stop:
+                break
+            if not hands[s]:
+                continue
+            if self._locked(s) and not chop_turns:
+                continue
+            self._turn = s
+            return
+        self._round_over()
+
+    def _round_over(self) -> None:
+        last = self._table_seat
+        assert last is not None
+        if self.rules.stacking and self._hands[last]:
+            self._turn = last
+            self._stacking = True
+            return
+        self._end_round(last)
+
+    def _end_round(self, last: int) -> None:
+        self._table = None
+        self._table_seat = None
+        self._passed = [False] * self.players
+        self._stacking = False
+        self._stack_seq = False
+        self._window = False
+        self._turn = last if self._hands[last] else self._next_with_cards(last)
+
+    def _next_with_cards(self, seat: int) -> int:
+        n = self.players
+        for i in range(1, n + 1):
+            s = (seat + i) % n
+            if self._hands[s]:
+                return s
+        return seat
+
+    def _went_out(self, seat: int) -> None:
+        self._finish.append(seat)
+        if len(self._finish) == 1:
+            self._counts_at_first_out = [len(h) for h in self._hands]
+        if self.rules.end_at == "first_out":
+            self._finish = finish_order_first_out(seat, self._hands, self.players)
+            self._end()
+            return
+        holding = [s for s in self._seats_from(seat) if self._hands[s]]
+        if len(holding) <= 1:
+            self._finish.extend(holding)
+            self._end()
+
+    def _end(self) -> None:
+        self._phase = "over"
+        self._turn = None
+        self._window = False
+        self._stacking = False
+        self._scores = hand_scores(self)
+
+    def _apply_action(self, seat: int, action: Action) -> None:
+        self._log(seat, action)
+        kind = action.kind
+        if kind in ("claim", "decline"):
+            if kind == "claim" and action.win is not None:
+                self._claims[seat] = action.win
+            self._claim_queue.pop(0)
+            if self._claim_queue:
+                self._turn = self._claim_queue[0]
+            else:
+                self._resolve_claims(dict(self._claims))
+            return
+        if kind == "return":
+            receiver, giver, _count = self._returns.pop(0)
+            self._move_cards(receiver, giver, self._keys(action.cards))
+            if self._returns:
+                self._turn = self._returns[0][0]
+            else:
+                self._after_exchange()
+            return
+        self._apply_trade(seat, action)
+
+    def _apply_trade(self, seat: int, action: Action) -> None:
+        kind = action.kind
+        if kind == "done":
+            self._trade_done[seat] = True
+            self._next_trader()
+            return
+        if kind == "offer":
+            assert action.other is not None
+            self._offered.add((seat, action.other))
+            self._pending = (seat, action.other, self._keys(action.cards), None)
+            self._turn = action.other
+            return
+        assert self._pending is not None
+        offerer, target, gift, _answer = self._pending
+        if kind == "answer":
+            self._pending = (offerer, target, gift, self._keys(action.cards))
+            self._turn = offerer
+            return
+        if kind == "accept":
+            answer = self._pending[3]
+            assert answer is not None
+            self._move_cards(offerer, target, gift)
+            self._move_cards(target, offerer, answer)
+        self._pending = None  # accepted or refused: the trade is settled
+        self._next_trader()
+
+    def _next_trader(self) -> None:
+        start = self._trade_seat
+        for s in self._seats_from(start)[1:] + [start]:
+            if not self._trade_done[s]:
+                self._trade_seat = s
+                self._turn = s
+                return
+        self._start_claims()
+
+    # ================================================================== helpers
+    def _log(self, seat: int, move: Move, auto: bool = False) -> None:
+        self._history.append((seat, move))
+        if auto:
+            self._auto = len(self._history)
+
+    def _cards(self, keys: Iterable[int]) -> tuple[Card, ...]:
+        back = KEY_TO_CODE[self._order]
+        return tuple(sorted(Card(back[k]) for k in keys))
+
+    def _keys(self, cards: Iterable[Card]) -> tuple[int, ...]:
+        to_key = CODE_TO_KEY[self._order]
+        return tuple(sorted(to_key[c.code] for c in cards))
+
+    def _move_cards(self, giver: int, receiver: int, keys: Iterable[int]) -> None:
+        for k in keys:
+            self._hands[giver].remove(k)
+            self._hands[receiver].append(k)
+        self._hands[receiver].sort()
+        self._groups[giver] = self._groups[receiver] = None
+
+    def _seats_from(self, seat: int) -> list[int]:
+        """All seats in turn order starting with ``seat``."""
+        n = self.players
+        return [(seat + i) % n for i in range(n)]
+
+    def bombs_left(self, seat: int) -> int:
+        """Quads and chains of 3+ pairs in a seat's hand (for the unplayed-bomb penalty)."""
+        return bombs_in(self._hands[seat], self.rules)
+
+    def copy(self) -> Game:
+        """An independent copy of the game (for search)."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other._hands = [list(h) for h in self._hands]
+        other._groups = list(self._groups)
+        other._passed = list(self._passed)
+        other._finish = list(self._finish)
+        other._played_any = list(self._played_any)
+        other._history = list(self._history)
+        other._claim_queue = list(self._claim_queue)
+        other._claims = dict(self._claims)
+        other._trade_done = list(self._trade_done)
+        other._offered = set(self._offered)
+        other._returns = list(self._returns)
+        if self._scores is not None:
+            other._scores = list(self._scores)
+        return other
+
+    # ================================================================== views and records
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know now: its own hand, the others' counts, the table, history."""
+        from .view import make_view
+
+        return make_view(self, seat)
+
+    def record(self) -> str:
+        """This hand as a TOML record (INTERFACE.md §Records)."""
+        from .record import game_record
+
+        return game_record(self)
+
+    @classmethod
+    def from_record(cls, text: str) -> Game:
+        """Replay a one-hand record (or the last hand of a session record), checking every action."""
+        from .record import load_game
+
+        return load_game(text)
+
+    def action_texts(self) -> list[str]:
+        """The history as record lines: ``"SEAT ACTION"``."""
+        return [f"{seat} {move}" for seat, move in self._history]
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{self._phase}, turn {self._turn}"
+        return f"<Game {self.rules.name} {self.players} players, {state}>"
+
+
+from .view import View  # noqa: E402  (view imports Game for typing only)
+
+
+def _check_seat(seat: object, n: int, what: str) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+        raise IllegalPlay(f"{what} must be a seat number from 0 to {n - 1}, not {seat!r}")
+    return seat
+
+
+def _check_names(names: Sequence[str] | None, n: int) -> tuple[str, ...]:
+    if names is None:
+        return tuple(f"Player {i + 1}" for i in range(n))
+    if isinstance(names, str) or len(names) != n or not all(isinstance(x, str) and x for x in names):
+        raise RulesError(f"names must be {n} non-empty names, one per seat")
+    return tuple(names)
+
+
+def _check_copies(hands: list[list[int]], packs: int, order: str) -> None:
+    seen: dict[int, int] = {}
+    for hand in hands:
+        for k in hand:
+            seen[k] = seen.get(k, 0) + 1
+    for k, count in seen.items():
+        if count > packs:
+            pack_text = "one pack" if packs == 1 else "two packs"
+            raise CardError(f"{KEY_TEXT[order][k]} is dealt {count} times, but {pack_text} "
+                            f"{'holds' if packs == 1 else 'hold'} only {packs}")
+
+
+def _lowest_holder_of(hands: list[list[int]], dealer: int) -> int:
+    n = len(hands)
+    best: tuple[int, int] | None = None
+    for i in range(n):
+        seat = (dealer + 1 + i) % n  # dealing order: the first in dealing order wins ties
+        if hands[seat]:
+            low = min(hands[seat])
+            if best is None or low < best[0]:
+                best = (low, seat)
+    assert best is not None
+    return best[1]
+
+
+def _distinct_subsets(keys: list[int], size: int) -> list[tuple[int, ...]]:
+    return list(dict.fromkeys(combinations(keys, size)))
+
+
+_ = (ACE, TWO, cards_text, classify_under)

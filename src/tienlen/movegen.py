@@ -1,0 +1,206 @@
+"""Legal-play generation on rank groups of integer keys: the hot loop of every bot and playout.
+
+A hand is indexed as 13 *groups*, one per rank, each a sorted tuple of the
+keys of that rank the hand holds (two packs: a key may appear twice).
+Generators return :class:`~tienlen.shapes.Play` objects whose keys are sorted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, Final
+
+from .cards import ACE, TWO
+from .chops import ChopEntry, Pattern
+from .shapes import SEQUENCES, SET_SHAPES, Play, higher
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+Groups = Sequence[tuple[int, ...]]
+KeyTuple = tuple[int, ...]
+
+_COMBOS: dict[tuple[KeyTuple, int], tuple[KeyTuple, ...]] = {}
+
+
+def combos(group: KeyTuple, k: int) -> tuple[KeyTuple, ...]:
+    """The distinct k-card subsets of one rank group, each sorted (cached: groups repeat)."""
+    found = _COMBOS.get((group, k))
+    if found is None:
+        found = tuple(sorted(set(combinations(group, k)))) if len(group) >= k else ()
+        _COMBOS[(group, k)] = found
+    return found
+
+
+def group_keys(keys: Iterable[int]) -> list[KeyTuple]:
+    """Index sorted keys by rank: ``groups[r]`` is the tuple of keys of rank ``r``."""
+    buckets: list[list[int]] = [[] for _ in range(13)]
+    for k in keys:
+        buckets[k >> 2].append(k)
+    return [tuple(sorted(b)) for b in buckets]
+
+
+def sequences(groups: Groups, width: int, length: int, max_rank: int,
+              min_top_rank: int = 0) -> list[KeyTuple]:
+    """Every run (width 1) or chain (width 2-4) of exactly ``length`` ranks in the hand."""
+    out: list[KeyTuple] = []
+    first = max(0, min_top_rank - length + 1)
+    for start in range(first, max_rank - length + 2):
+        acc: list[KeyTuple] = [()]
+        for r in range(start, start + length):
+            part = combos(groups[r], width)
+            if not part:
+                break
+            acc = [a + c for a in acc for c in part]
+        else:
+            out.extend(acc)
+    return out
+
+
+def all_sequences(groups: Groups, width: int, fewest: int, max_rank: int) -> list[KeyTuple]:
+    """Every run or chain of ``fewest`` or more ranks in the hand."""
+    out: list[KeyTuple] = []
+    for start in range(max_rank - fewest + 2):
+        acc: list[KeyTuple] = [()]
+        r = start
+        while r <= max_rank:
+            part = combos(groups[r], width)
+            if not part:
+                break
+            acc = [a + c for a in acc for c in part]
+            r += 1
+            if r - start >= fewest:
+                out.extend(acc)
+    return out
+
+
+class MoveGenerator:
+    """Generates plays for one set of rules; build once per game (cheap) and reuse."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.order = rules.suit_order
+        self.ties = rules.double_deck_ties
+        self.run_top = TWO if rules.twos_in_runs else ACE
+        self.chain_top = TWO if rules.twos_in_chains else ACE
+        self.enabled = {
+            "run": True, "chain": True,
+            "triple_chain": rules.triple_chains, "quad_chain": rules.quad_chains,
+        }
+        self.entries: tuple[ChopEntry, ...] = tuple(
+            e for e in rules.chops if e.bomb.shape in SET_SHAPES or self.enabled[e.bomb.shape]
+        )
+        self.four_twos = rules.four_twos_bomb
+        self._target_cache: dict[tuple[str | None, int, bool], tuple[ChopEntry, ...]] = {}
+
+    # ------------------------------------------------------------------ shapes
+    def _top_rank(self, shape: str) -> int:
+        return self.run_top if shape == "run" else self.chain_top
+
+    def _make(self, keys: list[KeyTuple], shape: str) -> list[Play]:
+        order = self.order
+        return [Play(k, shape, order) for k in keys]
+
+    def leads(self, groups: Groups) -> list[Play]:
+        """Every combination the hand can lead."""
+        order = self.order
+        out = [Play((k,), "single", order) for g in groups for k in dict.fromkeys(g)]
+        for size, shape in ((2, "pair"), (3, "triple"), (4, "quad")):
+            for g in groups:
+                if len(g) >= size:
+                    out.extend(Play(c, shape, order) for c in combos(g, size))
+        for shape, (width, fewest) in SEQUENCES.items():
+            if self.enabled[shape]:
+                found = all_sequences(groups, width, fewest, self._top_rank(shape))
+                out.extend(Play(c, shape, order) for c in found)
+        return out
+
+    def same_shape_beats(self, groups: Groups, table: Play) -> list[Play]:
+        """The plays of the table's shape and size that rank above it."""
+        shape = table.shape
+        assert shape is not None and shape != "pass"
+        tkeys = table.keys
+        top_rank = tkeys[-1] >> 2
+        ties = self.ties
+        if shape in SET_SHAPES:
+            size = len(tkeys)
+            found = [c for r in range(top_rank, 13) for c in combos(groups[r], size)
+                     if r > top_rank or higher(c, tkeys, ties)]
+        else:
+            width = SEQUENCES[shape][0]
+            found = [c for c in sequences(groups, width, len(tkeys) // width,
+                                          self._top_rank(shape), top_rank)
+                     if c[-1] >> 2 > top_rank or higher(c, tkeys, ties)]
+        return self._make(found, shape)
+
+    # ------------------------------------------------------------------ bombs
+    def entries_against(self, table: Play) -> tuple[ChopEntry, ...]:
+        """The chop entries whose target the table play is."""
+        key = (table.shape, len(table.keys), table.keys[-1] >> 2 == TWO if table.keys else False)
+        found = self._target_cache.get(key)
+        if found is None:
+            found = tuple(e for e in self.entries if e.target.matches(table))
+            self._target_cache[key] = found
+        return found
+
+    def is_target(self, table: Play) -> bool:
+        """Whether any bomb could beat the table play outside the shape rule."""
+        return self.four_twos or bool(self.entries_against(table))
+
+    def _bombs(self, groups: Groups, pattern: Pattern) -> list[KeyTuple]:
+        if pattern.shape == "quad":
+            return [c for g in groups if len(g) >= 4 for c in combos(g, 4)]
+        width = SEQUENCES[pattern.shape][0]
+        top = self._top_rank(pattern.shape)
+        if pattern.or_more:
+            return all_sequences(groups, width, pattern.ranks, top)
+        return sequences(groups, width, pattern.ranks, top)
+
+    def chops(self, groups: Groups, table: Play) -> list[Play]:
+        """The bombs in the hand that beat the table play through a chop entry or four twos."""
+        out: dict[KeyTuple, Play] = {}
+        ties = self.ties
+        for entry in self.entries_against(table):
+            shape = entry.bomb.shape
+            for c in self._bombs(groups, entry.bomb):
+                if c not in out and (not entry.higher or higher(c, table.keys, ties)):
+                    out[c] = Play(c, shape, self.order)
+        if self.four_twos and len(groups[TWO]) >= 4:
+            is_twos_quad = table.shape == "quad" and table.keys[-1] >> 2 == TWO
+            for c in combos(groups[TWO], 4):
+                if c not in out and (not is_twos_quad or higher(c, table.keys, ties)):
+                    out[c] = Play(c, "quad", self.order)
+        return list(out.values())
+
+    def beats(self, groups: Groups, table: Play) -> list[Play]:
+        """Every play that beats the table: the same shape higher, or a chop."""
+        plain = self.same_shape_beats(groups, table)
+        if not self.is_target(table):
+            return plain
+        bombs = self.chops(groups, table)
+        if not bombs:
+            return plain
+        seen = {p.keys for p in plain}
+        plain.extend(b for b in bombs if b.keys not in seen)
+        return plain
+
+    # ------------------------------------------------------------------ single checks
+    def chop_beats(self, play: Play, table: Play) -> bool:
+        """Whether ``play`` beats ``table`` through a chop entry or four twos."""
+        if self.four_twos and play.shape == "quad" and play.keys[-1] >> 2 == TWO:
+            if not (table.shape == "quad" and table.keys[-1] >> 2 == TWO):
+                return True
+        return any(e.beats(play, table, self.ties) for e in self.entries_against(table)
+                   if e.bomb.matches(play))
+
+    def plain_beats(self, play: Play, table: Play) -> bool:
+        return (play.shape == table.shape and len(play.keys) == len(table.keys)
+                and higher(play.keys, table.keys, self.ties))
+
+    def play_beats(self, play: Play, table: Play) -> bool:
+        """Whether ``play`` (a combination under these rules) beats the ``table`` play."""
+        return self.plain_beats(play, table) or self.chop_beats(play, table)
+
+
+_ = Final  # keep the import for type checkers that inspect module constants

@@ -1,0 +1,308 @@
+"""Rules: every option of RULES.md as a field of one frozen dataclass, the presets, TOML in and out.
+
+>>> rules = Rules.preset("viet-cong")
+>>> rules.twos_in_runs
+False
+>>> rules.replace(stake=5).stake
+5
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from .chops import ChopEntry, parse_chops
+from .errors import RulesError
+from .tomlwrite import dumps_table
+
+INSTANT_WINS: Final = ("four_twos", "dragon", "six_pairs", "all_sets")
+
+# option -> allowed values (a tuple), or the type for bools and counts
+CHOICES: Final[dict[str, tuple[object, ...]]] = {
+    "suit_order": ("standard", "alphabetical"),
+    "direction": ("clockwise", "anticlockwise"),
+    "next_dealer": ("loser", "rotate"),
+    "hand_size_three": (13, 17),
+    "hand_size_two": (13, 17),
+    "hand_size_big": (13, "even"),
+    "opening": ("lowest_single", "contains_lowest", "free"),
+    "next_leader": ("winner", "loser", "lowest"),
+    "double_deck_ties": ("reject", "later_wins", "next_distinct"),
+    "end_at": ("last", "first_out"),
+    "scoring": ("loser_pays", "cards_left", "none"),
+    "session_result": ("units", "first_places"),
+    "trading": ("none", "mutual", "president"),
+}
+UNITS: Final = ("stake", "penalty_two", "penalty_bomb", "penalty_no_play", "instant_win_stake")
+
+_PAGAT_CHOPS: Final = "quad > 2; chain:3+ > 2; chain:4+ > 22; chain:5+ > 222"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Rules:
+    """A complete rule set. Build one with :meth:`preset`, then :meth:`replace` options."""
+
+    name: str = "pagat"  # the preset these rules start from (``custom`` when none)
+    # §1 cards
+    suit_order: str = "standard"
+    # §2 deal
+    direction: str = "clockwise"
+    next_dealer: str = "loser"
+    hand_size_three: int = 13
+    hand_size_two: int = 13
+    hand_size_big: int | str = 13
+    odd_card_to_leader: bool = False
+    # §3 leading
+    opening: str = "contains_lowest"
+    opening_may_pass: bool = False
+    opening_no_chain: bool = False
+    next_leader: str = "winner"
+    # §4 shapes
+    twos_in_runs: bool = True
+    twos_in_chains: bool = True
+    triple_chains: bool = False
+    quad_chains: bool = False
+    # §5 following
+    double_deck_ties: str = "reject"
+    pass_locks_out: bool = True
+    chop_after_pass: bool = False
+    stacking: bool = False
+    # §6 bombs
+    chops: tuple[ChopEntry, ...] = field(default_factory=lambda: parse_chops(_PAGAT_CHOPS))
+    chop_out_of_turn: bool = False
+    four_twos_bomb: bool = False
+    # §7 instant wins
+    instant_wins: tuple[str, ...] = ()
+    instant_win_optional: bool = False
+    # §8 end and scoring
+    end_at: str = "last"
+    scoring: str = "loser_pays"
+    stake: int = 1
+    penalty_two: int = 0
+    red_twos_double: bool = False
+    penalty_bomb: int = 0
+    penalty_no_play: int = 0
+    instant_win_stake: int = 2
+    session_result: str = "units"
+    # §9 trading
+    trading: str = "none"
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            object.__setattr__(self, f.name, _check(f.name, value))
+
+    # ------------------------------------------------------------------ presets
+    @staticmethod
+    def presets() -> list[str]:
+        """The preset names, one per published account."""
+        return list(PRESETS)
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of one account: ``Rules.preset("viet-cong")``."""
+        try:
+            options = PRESETS[name]
+        except (KeyError, TypeError):
+            raise RulesError(f"unknown preset {name!r}{_suggest(str(name), PRESETS)}; "
+                             f"presets: {', '.join(PRESETS)}") from None
+        return cls(name=name, **options)
+
+    @classmethod
+    def options(cls) -> list[str]:
+        """The names of every rules option (all fields but ``name``)."""
+        return [f.name for f in dataclasses.fields(cls) if f.name != "name"]
+
+    def replace(self, **changes: Any) -> Rules:
+        """New rules with some options changed; an unknown option or bad value is a RulesError."""
+        for key in changes:
+            if key not in _FIELDS:
+                raise RulesError(f"unknown option {key!r}{_suggest(key, _FIELDS)}")
+        return dataclasses.replace(self, **changes)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every option as plain TOML-able values (chops as their text)."""
+        out: dict[str, Any] = {}
+        for name in self.options():
+            value = getattr(self, name)
+            if name == "chops":
+                value = [str(entry) for entry in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[name] = value
+        return out
+
+    def differences(self, base: Rules | None = None) -> dict[str, Any]:
+        """The options (as plain values) that differ from ``base`` (default: this preset)."""
+        if base is None:
+            base = Rules.preset(self.name) if self.name in PRESETS else Rules()
+        mine, theirs = self.as_dict(), base.as_dict()
+        return {k: v for k, v in mine.items() if theirs[k] != v}
+
+    # ------------------------------------------------------------------ TOML
+    @classmethod
+    def from_toml(cls, source: str | Path) -> Rules:
+        """Rules from a house-rules file (a path) or its text: ``preset = "…"`` plus options."""
+        text, where = _read_source(source)
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"{where}: not valid TOML: {exc}") from None
+        try:
+            return cls.from_mapping(data)
+        except RulesError as exc:
+            raise RulesError(f"{where}: {exc}") from None
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from a parsed rules file: ``preset`` (or ``rules``) plus options or ``[options]``."""
+        data = dict(data)
+        name = data.pop("preset", data.pop("rules", "pagat"))
+        if not isinstance(name, str):
+            raise RulesError(f"preset must be a preset name, not {name!r}")
+        nested = data.pop("options", {})
+        if not isinstance(nested, dict):
+            raise RulesError("[options] must be a table of options")
+        data.update(nested)
+        base = cls.preset(name) if name != "custom" else cls(name="custom")
+        return base.replace(**data)
+
+    def to_toml(self) -> str:
+        """The rules as a house-rules file: the preset, then the options that differ from it."""
+        lines = [f'preset = "{self.name}"']
+        changed = self.differences()
+        if changed:
+            lines.append(dumps_table(changed))
+        return "\n".join(lines) + "\n"
+
+    # ------------------------------------------------------------------ derived facts
+    def describe(self) -> str:
+        """Every option with its value, one per line, as ``tienlen rules PRESET`` prints them."""
+        lines = [f"preset: {self.name}"]
+        for key, value in self.as_dict().items():
+            if key == "chops":
+                lines.append("chops:")
+                lines.extend(f"  {entry}    ({entry.words()})" for entry in self.chops)
+                continue
+            if isinstance(value, bool):
+                value = str(value).lower()
+            elif isinstance(value, list):
+                value = ", ".join(value) or "none"
+            lines.append(f"{key}: {value}")
+        return "\n".join(lines)
+
+
+_FIELDS: Final = {f.name for f in dataclasses.fields(Rules)}
+
+
+def _suggest(word: str, names: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(names), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _read_source(source: str | Path) -> tuple[str, str]:
+    if isinstance(source, Path) or ("\n" not in source and "=" not in source):
+        path = Path(source)
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except OSError as exc:
+            raise RulesError(f"cannot read rules file {str(path)!r}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise RulesError(f"rules file {str(path)!r} is not UTF-8 text") from None
+    return source, "rules"
+
+
+def _check(name: str, value: Any) -> Any:
+    """Validate and normalise one option value; a RulesError names the option."""
+    if name == "name":
+        if not isinstance(value, str) or not value:
+            raise RulesError(f"name must be a preset name, not {value!r}")
+        return value
+    if name == "chops":
+        if isinstance(value, str):
+            return parse_chops(value)
+        if not isinstance(value, (list, tuple)):
+            raise RulesError(f"chops must be a list of entries such as 'quad > 2', not {value!r}")
+        try:
+            return tuple(v if isinstance(v, ChopEntry) else ChopEntry.parse(v) for v in value)
+        except RulesError as exc:
+            raise RulesError(f"chops: {exc}") from None
+    if name == "instant_wins":
+        if isinstance(value, str):
+            value = [value] if value and value != "none" else []
+        if not isinstance(value, (list, tuple)):
+            raise RulesError(f"instant_wins must be a list from {', '.join(INSTANT_WINS)}")
+        for win in value:
+            if win not in INSTANT_WINS:
+                raise RulesError(f"instant_wins: {win!r} is not an instant win"
+                                 f"{_suggest(str(win), INSTANT_WINS)}; "
+                                 f"choose from {', '.join(INSTANT_WINS)}")
+        if len(set(value)) != len(value):
+            raise RulesError("instant_wins lists the same win twice")
+        return tuple(w for w in INSTANT_WINS if w in value)  # the resolution order of §7
+    if name in CHOICES:
+        allowed = CHOICES[name]
+        if isinstance(value, bool) or value not in allowed:
+            shown = ", ".join(str(a) for a in allowed)
+            raise RulesError(f"{name} must be one of {shown}, not {value!r}")
+        return value
+    if name in UNITS:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError(f"{name} must be a whole number of units, 0 or more, not {value!r}")
+        if name == "stake" and value == 0:
+            raise RulesError("stake must be at least 1")
+        return value
+    if not isinstance(value, bool):
+        raise RulesError(f"{name} must be true or false, not {value!r}")
+    return value
+
+
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "pagat": {},
+    "parlett": {
+        "opening": "lowest_single",
+        "chops": "quad > 2; chain:3+ > 2; quad > 22; chain:4+ > 22; chain:5+ > 222",
+    },
+    "justus-pang": {
+        "opening_may_pass": True, "twos_in_runs": False, "chop_after_pass": True, "stacking": True,
+    },
+    "kenneth-lu": {
+        "opening": "free", "hand_size_three": 17, "hand_size_two": 17, "odd_card_to_leader": True,
+        "end_at": "first_out", "scoring": "cards_left",
+        "chops": "quad > single; quad > pair; chain:3 > 2",
+    },
+    "viet-cong": {
+        "twos_in_runs": False, "quad_chains": True, "instant_wins": ("four_twos",),
+        "chops": "quad > 2; chain:3+ > 2; quad_chain:2 > 22; chain:5+ > 22; quad_chain:3 > 222; "
+                 "chain:7+ > 222",
+    },
+    "thirteen": {
+        "next_leader": "lowest", "next_dealer": "rotate", "twos_in_runs": False,
+        "chops": "chain:3+ > single; quad > single; chain:4+ > 22; chain:6+ > 222",
+    },
+    "killer": {
+        "twos_in_runs": False, "quad_chains": True, "pass_locks_out": False,
+        "instant_wins": ("four_twos",),
+        "chops": "quad > 2; chain:3+ > 2; quad_chain:2 > 22; chain:4+ > 22; quad_chain:3 > 222; "
+                 "chain:5+ > 222; quad > chain:3",
+    },
+    "cardrules": {
+        "twos_in_runs": False, "quad_chains": True, "triple_chains": True,
+        "instant_wins": ("four_twos", "dragon", "all_sets"), "instant_win_optional": True,
+        "four_twos_bomb": True,
+        "chops": "quad > 2; chain:3+ > 2; chain:4+ > 22; chain:6+ > 222; "
+                 "triple_chain:3 > 2; triple_chain:3 > 22; "
+                 "quad_chain:3 > 2; quad_chain:3 > 22; quad_chain:3 > 222; "
+                 "chain:4 > chain:3 higher; chain:5 > chain:3 higher; chain:5 > chain:4 higher; "
+                 "chain:6 > chain:3 higher; chain:6 > chain:4 higher; chain:6 > chain:5 higher; "
+                 "triple_chain:3 > chain:3 higher; triple_chain:3 > triple_chain:3 higher; "
+                 "quad_chain:3 > quad higher; quad_chain:3 > chain:3 higher; "
+                 "quad_chain:3 > triple_chain:3 higher",
+    },
+}

@@ -1,0 +1,25 @@
+"""A small TOML writer for the values this package writes (the standard library only reads TOML)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+
+def value(v: Any) -> str:
+    """One TOML value: a bool, int, string, or list of those."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {v!r} as TOML")
+
+
+def dumps_table(data: Mapping[str, Any]) -> str:
+    """Key = value lines for a flat mapping."""
+    return "\n".join(f"{key} = {value(v)}" for key, v in data.items())

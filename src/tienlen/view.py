@@ -1,0 +1,107 @@
+"""What one seat may know: its own hand, the others' card counts, the table and the history.
+
+A :class:`View` is built from a game for one seat and holds nothing that seat
+may not see: other hands appear only as counts (and, once the hand is over,
+as the cards they were left holding, which are shown for scoring); trade
+offers, exchange gifts and unanswered instant-win calls between other seats
+appear without their cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import Action, Move
+from .cards import Card
+from .shapes import Play
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .rules import Rules
+
+
+@dataclass(frozen=True)
+class View:
+    """One seat's knowledge of a hand in progress."""
+
+    seat: int
+    players: int
+    names: tuple[str, ...]
+    rules: Rules
+    phase: str
+    turn: int | None
+    dealer: int
+    leader: int
+    hand: tuple[Card, ...]
+    counts: tuple[int, ...]
+    table: Play | None
+    table_seat: int | None
+    passed: tuple[bool, ...]
+    stacking: bool
+    finish_order: tuple[int, ...]
+    history: tuple[tuple[int, str], ...]
+    played: tuple[Card, ...]
+    legal: tuple[Move, ...]
+    is_over: bool
+    scores: tuple[int, ...]
+    revealed: tuple[tuple[Card, ...], ...] | None  # every hand's cards left, once over
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat
+
+    def unseen(self) -> list[Card]:
+        """Cards this seat has not seen: not in its hand and not yet played (with two packs,
+        each card as many times as it is unaccounted for). Set-aside cards are among them."""
+        from .game import packs_for
+
+        remaining: dict[Card, int] = {}
+        from .cards import ALL_CARDS
+
+        for card in ALL_CARDS:
+            remaining[card] = packs_for(self.players)
+        for card in self.hand + self.played:
+            remaining[card] -= 1
+        return [c for c, k in remaining.items() for _ in range(k)]
+
+
+def _visible(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> str:
+    if isinstance(move, Play) or actor == seat:
+        return str(move)
+    assert isinstance(move, Action)
+    if move.kind in ("claim", "decline"):
+        if move.kind == "claim" and not claims_open:
+            return str(move)  # claims are shown once everyone has answered
+        return move.hidden()
+    if move.kind in ("offer", "answer", "give", "return"):
+        party = move.other == seat
+        if move.kind == "return":
+            party = any(r[1] == seat for r in _gives(game) if r[0] == actor)
+        return str(move) if party else move.hidden()
+    return str(move)
+
+
+def _gives(game: Game) -> list[tuple[int, int]]:
+    """(receiver, giver) of each exchange gift in the hand."""
+    return [(m.other, s) for s, m in game.history
+            if isinstance(m, Action) and m.kind == "give" and m.other is not None]
+
+
+def make_view(game: Game, seat: int) -> View:
+    from .game import _check_seat
+
+    _check_seat(seat, game.players, "seat")
+    claims_open = game.phase == "claim"
+    history = tuple((s, _visible(game, seat, s, m, claims_open)) for s, m in game.history)
+    played = tuple(c for _, m in game.history if isinstance(m, Play) for c in m.cards)
+    legal: tuple[Move, ...] = tuple(game.legal_plays(seat)) if not game.is_over else ()
+    revealed = tuple(tuple(game.hand(s)) for s in range(game.players)) if game.is_over else None
+    return View(
+        seat=seat, players=game.players, names=game.names, rules=game.rules,
+        phase=game.phase, turn=game.turn, dealer=game.dealer, leader=game.leader,
+        hand=tuple(game.hand(seat)), counts=tuple(game.counts()), table=game.table,
+        table_seat=game.table_seat, passed=tuple(game.passed), stacking=game.stacking,
+        finish_order=tuple(game.finish_order), history=history, played=played, legal=legal,
+        is_over=game.is_over, scores=tuple(game.scores), revealed=revealed,
+    )
