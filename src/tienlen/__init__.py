@@ -12,11 +12,13 @@ from .chops import ChopEntry
 from .errors import CardError, IllegalPlay, RecordError, RulesError, TienLenError
 from .game import Game
 from .rules import Rules
+from .session import Session
 from .shapes import PASS, Play
 from .view import View
 
 __all__ = [
     "PASS", "Action", "Card", "CardError", "ChopEntry", "Game", "IllegalPlay", "Move", "Play",
-    "RecordError", "Rules", "RulesError", "TienLenError", "View", "parse_cards", "parse_move",
+    "RecordError", "Rules", "RulesError", "Session", "TienLenError", "View", "parse_cards",
+    "parse_move",
 ]
 __version__ = "0.1.0"

@@ -19,6 +19,8 @@ class BenchResult:
     decisions: int
     generations: int
     generation_seconds: float
+    cold_generations: int
+    cold_seconds: float
 
     @property
     def hands_per_second(self) -> float:
@@ -28,6 +30,10 @@ class BenchResult:
     def us_per_generation(self) -> float:
         return 1e6 * self.generation_seconds / self.generations
 
+    @property
+    def us_per_cold_generation(self) -> float:
+        return 1e6 * self.cold_seconds / self.cold_generations
+
     def report(self) -> str:
         return (
             f"{self.preset}, {self.players} players, random play, every legal play listed "
@@ -35,8 +41,10 @@ class BenchResult:
             f"  complete hands:        {self.hands} in {self.seconds:.2f} s = "
             f"{self.hands_per_second:,.0f} hands/s\n"
             f"  decisions:             {self.decisions / self.hands:.1f} per hand\n"
-            f"  legal-play generation: {self.us_per_generation:.1f} µs per call "
-            f"({self.generations} calls)"
+            f"  legal-play generation: {self.us_per_generation:.1f} µs per call in play "
+            f"({self.generations} calls)\n"
+            f"                         {self.us_per_cold_generation:.1f} µs per call from scratch "
+            f"(no cached hand index or leads; {self.cold_generations} calls)"
         )
 
 
@@ -54,8 +62,10 @@ def play_random_hands(rules: Rules, players: int, hands: int, seed: int) -> tupl
     return decisions, time.perf_counter() - start
 
 
-def time_generation(rules: Rules, players: int, hands: int, seed: int) -> tuple[int, float]:
-    """Time legal-play generation alone over the positions of random hands."""
+def time_generation(rules: Rules, players: int, hands: int, seed: int,
+                    cold: bool = False) -> tuple[int, float]:
+    """Time legal-play generation alone over the positions of random hands
+    (``cold``: with the seat's hand index and lead cache dropped before each call)."""
     rng = random.Random(seed)
     calls = 0
     total = 0.0
@@ -64,7 +74,9 @@ def time_generation(rules: Rules, players: int, hands: int, seed: int) -> tuple[
         game = Game.deal(rules, players, rng.getrandbits(32))
         while game._turn is not None:
             seat = game._turn
-            game._groups[seat] = None  # time the hand indexing too
+            if cold:
+                game._groups[seat] = None
+                game._lead_cache[seat] = None
             t0 = clock()
             legal = game.legal_plays()
             total += clock() - t0
@@ -78,4 +90,6 @@ def run(preset: str = "pagat", players: int = 4, hands: int = 2000, seed: int = 
     play_random_hands(rules, players, min(hands, 100), seed + 1)  # warm caches
     decisions, seconds = play_random_hands(rules, players, hands, seed)
     calls, gen_seconds = time_generation(rules, players, max(hands // 4, 1), seed + 2)
-    return BenchResult(preset, players, hands, seconds, decisions, calls, gen_seconds)
+    cold_calls, cold_seconds = time_generation(rules, players, max(hands // 4, 1), seed + 2, True)
+    return BenchResult(preset, players, hands, seconds, decisions, calls, gen_seconds,
+                       cold_calls, cold_seconds)

@@ -134,11 +134,13 @@ def _explain_bad_card(raw: str) -> str:
     if norm in RANKS or norm == "10":
         return f"{raw!r} is not a card: it has no suit (suits: s c d h or ♠ ♣ ♦ ♥)"
     rank_part, suit_part = norm[:-1], norm[-1:]
+    # name the bad part as it was written (upper() may change the length of odd characters)
+    shown = raw if len(raw) == len(norm) else norm
     if rank_part not in RANKS and rank_part != "10":
-        return (f"{raw!r} is not a card: {rank_part or raw!r} is not a rank "
+        return (f"{raw!r} is not a card: {shown[:-1] or raw!r} is not a rank "
                 f"(ranks: 3 4 5 6 7 8 9 T J Q K A 2, or 10)")
     if suit_part.lower() not in SUITS:
-        return f"{raw!r} is not a card: {suit_part!r} is not a suit (suits: s c d h or ♠ ♣ ♦ ♥)"
+        return f"{raw!r} is not a card: {shown[-1:]!r} is not a suit (suits: s c d h or ♠ ♣ ♦ ♥)"
     return f"{raw!r} is not a card: a card is a rank then a suit, such as '3s' or '10♥'"
 
 
@@ -151,9 +153,14 @@ ALL_CARDS: Final = tuple(_CARDS)
 CODE_TO_KEY: Final = {
     order: tuple((c >> 2) * 4 + _STRENGTH[order][c & 3] for c in range(52)) for order in SUIT_ORDERS
 }
-KEY_TO_CODE: Final = {
-    order: tuple(sorted(range(52), key=lambda c, o=order: CODE_TO_KEY[o][c])) for order in SUIT_ORDERS
-}
+def _inverse(table: tuple[int, ...]) -> tuple[int, ...]:
+    out = [0] * 52
+    for code, key in enumerate(table):
+        out[key] = code
+    return tuple(out)
+
+
+KEY_TO_CODE: Final = {order: _inverse(CODE_TO_KEY[order]) for order in SUIT_ORDERS}
 KEY_TEXT: Final = {order: tuple(_TEXT[KEY_TO_CODE[order][k]] for k in range(52)) for order in SUIT_ORDERS}
 
 

@@ -107,7 +107,8 @@ class ChopEntry:
 
     def words(self) -> str:
         tail = ", if higher" if self.higher else ""
-        return f"{self.bomb.words()} beat{'s' if self.bomb.shape == 'quad' and not self.bomb.ranks else ''} {self.target.words()}{tail}"
+        verb = "beats" if self.bomb.shape == "quad" and not self.bomb.ranks else "beat"
+        return f"{self.bomb.words()} {verb} {self.target.words()}{tail}"
 
 
 def parse_chops(text: str) -> tuple[ChopEntry, ...]:

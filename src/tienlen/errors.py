@@ -15,7 +15,7 @@ class RulesError(TienLenError):
     """A rules option, value or file is wrong."""
 
 
-class IllegalPlay(TienLenError):  # noqa: N818 - the name is part of the stable surface
+class IllegalPlay(TienLenError):
     """An action that the rules do not allow now; the game state is unchanged."""
 
 

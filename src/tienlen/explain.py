@@ -151,8 +151,8 @@ def _not_a_beat(game: Game, play: Play, table: Play) -> str:
         if table.keys[-1] == play.keys[-1]:
             reason += " (an exact tie does not beat)"
         return reason
-    if is_target and (play.shape in ("quad", *SEQUENCES) or play.shape != shape):
-        if game._mg.entries_against(table) or game.rules.four_twos_bomb:
+    if (is_target and (play.shape in ("quad", *SEQUENCES) or play.shape != shape)
+            and (game._mg.entries_against(table) or game.rules.four_twos_bomb)):
             return (f"{_chop_clause(game, table)}, or beaten by a higher "
                     f"{_shape_noun(table)}")
     if play.shape == shape:

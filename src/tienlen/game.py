@@ -75,7 +75,7 @@ class Game:
         self.names = _check_names(names, n)
         self.dealer = _check_seat(dealer, n, "dealer")
         self.first_hand = bool(first_hand)
-        self._mg = MoveGenerator(rules)
+        self._mg = MoveGenerator(rules, packs_for(n))
         order = rules.suit_order
         self._order = order
         to_key = CODE_TO_KEY[order]
@@ -91,6 +91,10 @@ class Game:
         _check_copies(hand_keys, packs_for(n), order)
         self._hands = hand_keys
         self._groups: list[list[tuple[int, ...]] | None] = [None] * n
+        # each seat's leads, filtered as its cards go (one pack only: keys never repeat)
+        self._lead_cache: list[list[Play] | None] = [None] * n
+        self._lead_gone: list[set[int]] = [set() for _ in range(n)]
+        self._one_pack = packs_for(n) == 1
         self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in hand_keys)
 
         self._lowest_start = leader is None
@@ -332,8 +336,8 @@ class Game:
         phase = self._phase
         if phase == "play":
             if seat == self._turn:
-                return list(self._legal_in_turn(seat))
-            return list(self._legal_out_of_turn(seat))
+                return self._legal_in_turn(seat)  # type: ignore[return-value]
+            return self._legal_out_of_turn(seat)  # type: ignore[return-value]
         if seat != self._turn:
             return []
         if phase == "claim":
@@ -370,7 +374,7 @@ class Game:
                 else:
                     plays = mg.leads(groups)
             else:
-                plays = mg.leads(groups)
+                plays = self._leads(seat, groups)
             if self._first_play and self.rules.opening_no_chain:
                 plays = [p for p in plays if p.shape != "chain"]
             if self._may_pass_lead():
@@ -384,6 +388,20 @@ class Game:
             plays = mg.beats(groups, table)
         plays.append(PASS)
         return plays
+
+    def _leads(self, seat: int, groups: list[tuple[int, ...]]) -> list[Play]:
+        if not self._one_pack:
+            return self._mg.leads(groups)
+        cache = self._lead_cache[seat]
+        if cache is None:
+            cache = self._lead_cache[seat] = self._mg.leads(groups)
+            self._lead_gone[seat].clear()
+        else:
+            gone = self._lead_gone[seat]
+            if gone:
+                cache = self._lead_cache[seat] = [p for p in cache if gone.isdisjoint(p.keys)]
+                gone.clear()
+        return list(cache)
 
     def _may_pass_lead(self) -> bool:
         return (self._opening and self._lowest_start and self.rules.opening_may_pass
@@ -491,13 +509,18 @@ class Game:
             self._apply_action(seat, move)
 
     def _apply_play(self, seat: int, play: Play) -> None:
-        self._log(seat, play)
+        self._history.append((seat, play))
         rules = self.rules
         if play.keys:
             hand = self._hands[seat]
+            groups = self._groups[seat]
+            self._lead_gone[seat].update(play.keys)
             for k in play.keys:
                 hand.remove(k)
-            self._groups[seat] = None
+                if groups is not None:
+                    g = list(groups[k >> 2])
+                    g.remove(k)
+                    groups[k >> 2] = tuple(g)
             self._played_any[seat] = True
             if self._stacking:
                 self._stack_seq = True
@@ -646,7 +669,7 @@ class Game:
 
     def _next_trader(self) -> None:
         start = self._trade_seat
-        for s in self._seats_from(start)[1:] + [start]:
+        for s in [*self._seats_from(start)[1:], start]:
             if not self._trade_done[s]:
                 self._trade_seat = s
                 self._turn = s
@@ -673,6 +696,7 @@ class Game:
             self._hands[receiver].append(k)
         self._hands[receiver].sort()
         self._groups[giver] = self._groups[receiver] = None
+        self._lead_cache[giver] = self._lead_cache[receiver] = None
 
     def _seats_from(self, seat: int) -> list[int]:
         """All seats in turn order starting with ``seat``."""
@@ -688,7 +712,9 @@ class Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._hands = [list(h) for h in self._hands]
-        other._groups = list(self._groups)
+        other._groups = [None if g is None else list(g) for g in self._groups]
+        other._lead_cache = list(self._lead_cache)
+        other._lead_gone = [set(g) for g in self._lead_gone]
         other._passed = list(self._passed)
         other._finish = list(self._finish)
         other._played_any = list(self._played_any)

@@ -19,6 +19,14 @@ def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(str(c) for c in cards)
 
 
+def _units(names: list[str], units: list[int]) -> str:
+    return ", ".join(f"{name} {u:+d}" for name, u in zip(names, units, strict=True))
+
+
+def _totals(names: list[str], totals: list[int]) -> str:
+    return "Totals: " + _units(names, totals)
+
+
 def play_session(rules: Rules, players: int, seed: int | None, name: str,
                  stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     inp = stdin or sys.stdin
@@ -36,13 +44,14 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
             for seat, move in game.view(0).history[seen:]:
                 print(f"  {names[seat]}: {move}", file=out)
             seen = len(game.history)
-            seat = game.turn
-            assert seat is not None
-            if seat != 0:
-                game.play(bots[seat].choose(game.view(seat)), seat=seat)
+            turn = game.turn
+            assert turn is not None
+            if turn != 0:
+                game.play(bots[turn].choose(game.view(turn)), seat=turn)
                 continue
             view = game.view(0)
-            table = f"{view.table} by {names[view.table_seat or 0]}" if view.table else "nothing (you lead)"
+            table = (f"{view.table} by {names[view.table_seat or 0]}" if view.table
+                     else "nothing (you lead)")
             counts = ", ".join(f"{names[s]} {c}" for s, c in enumerate(view.counts) if s)
             print(f"Table: {table}. Cards: {counts}.", file=out)
             print(f"Your hand: {_cards(view.hand)}", file=out)
@@ -61,18 +70,18 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
                     print("Legal: " + ", ".join(str(m) for m in view.legal), file=out)
                     continue
                 if text == "score":
-                    print("Totals: " + ", ".join(f"{n} {t:+d}" for n, t in zip(names, session.totals, strict=True)), file=out)
+                    print(_totals(names, session.totals), file=out)
                     continue
                 try:
                     game.play(text, seat=0)
                     break
                 except TienLenError as exc:
                     print(f"Not allowed: {exc}", file=out)
-        for seat, move in game.history[seen:]:
-            print(f"  {names[seat]}: {move}", file=out)
+        for actor, text in game.view(0).history[seen:]:
+            print(f"  {names[actor]}: {text}", file=out)
         print("Finish: " + ", ".join(names[s] for s in game.finish_order), file=out)
-        print("Units this hand: " + ", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(game.scores)), file=out)
-        print("Totals: " + ", ".join(f"{n} {t:+d}" for n, t in zip(names, session.totals, strict=True)), file=out)
+        print("Units this hand: " + _units(names, game.scores), file=out)
+        print(_totals(names, session.totals), file=out)
         print("Next hand? [Y/n] ", end="", file=out, flush=True)
         answer = inp.readline()
         if not answer or answer.strip().lower().startswith("n"):

@@ -33,6 +33,17 @@ def combos(group: KeyTuple, k: int) -> tuple[KeyTuple, ...]:
     return found
 
 
+def _distinct(group: KeyTuple) -> KeyTuple:
+    """The group without repeated keys (only two packs repeat a key)."""
+    if len(group) < 2 or len(set(group)) == len(group):
+        return group
+    return tuple(dict.fromkeys(group))
+
+
+def _same(group: KeyTuple) -> KeyTuple:
+    return group
+
+
 def group_keys(keys: Iterable[int]) -> list[KeyTuple]:
     """Index sorted keys by rank: ``groups[r]`` is the tuple of keys of rank ``r``."""
     buckets: list[list[int]] = [[] for _ in range(13)]
@@ -41,45 +52,67 @@ def group_keys(keys: Iterable[int]) -> list[KeyTuple]:
     return [tuple(sorted(b)) for b in buckets]
 
 
+def _extend(acc: list[KeyTuple], part: tuple[KeyTuple, ...]) -> list[KeyTuple]:
+    if len(part) == 1:
+        c = part[0]
+        return [a + c for a in acc]
+    return [a + c for a in acc for c in part]
+
+
 def sequences(groups: Groups, width: int, length: int, max_rank: int,
               min_top_rank: int = 0) -> list[KeyTuple]:
     """Every run (width 1) or chain (width 2-4) of exactly ``length`` ranks in the hand."""
     out: list[KeyTuple] = []
+    parts = [combos(groups[r], width) if len(groups[r]) >= width else ()
+             for r in range(max_rank + 1)]
     first = max(0, min_top_rank - length + 1)
-    for start in range(first, max_rank - length + 2):
-        acc: list[KeyTuple] = [()]
-        for r in range(start, start + length):
-            part = combos(groups[r], width)
-            if not part:
+    start = first
+    last_start = max_rank - length + 1
+    while start <= last_start:
+        # find the first missing rank in [start, start + length)
+        for r in range(start + length - 1, start - 1, -1):
+            if not parts[r]:
+                start = r + 1
                 break
-            acc = [a + c for a in acc for c in part]
         else:
+            acc = list(parts[start])
+            for r in range(start + 1, start + length):
+                acc = _extend(acc, parts[r])
             out.extend(acc)
+            start += 1
     return out
 
 
 def all_sequences(groups: Groups, width: int, fewest: int, max_rank: int) -> list[KeyTuple]:
     """Every run or chain of ``fewest`` or more ranks in the hand."""
     out: list[KeyTuple] = []
-    for start in range(max_rank - fewest + 2):
-        acc: list[KeyTuple] = [()]
-        r = start
-        while r <= max_rank:
-            part = combos(groups[r], width)
-            if not part:
-                break
-            acc = [a + c for a in acc for c in part]
+    parts = [combos(groups[r], width) if len(groups[r]) >= width else ()
+             for r in range(max_rank + 1)]
+    r = 0
+    while r <= max_rank:
+        if not parts[r]:
             r += 1
-            if r - start >= fewest:
-                out.extend(acc)
+            continue
+        end = r  # the maximal segment of present ranks [r, end]
+        while end < max_rank and parts[end + 1]:
+            end += 1
+        for start in range(r, end - fewest + 2):
+            acc = list(parts[start])
+            for q in range(start + 1, end + 1):
+                acc = _extend(acc, parts[q])
+                if q - start + 1 >= fewest:
+                    out.extend(acc)
+        r = end + 1
     return out
 
 
 class MoveGenerator:
     """Generates plays for one set of rules; build once per game (cheap) and reuse."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, packs: int = 2) -> None:
         self.rules = rules
+        # with one pack no key repeats, so groups need no de-duplication
+        self.distinct = _distinct if packs > 1 else _same
         self.order = rules.suit_order
         self.ties = rules.double_deck_ties
         self.run_top = TWO if rules.twos_in_runs else ACE
@@ -93,6 +126,7 @@ class MoveGenerator:
         )
         self.four_twos = rules.four_twos_bomb
         self._target_cache: dict[tuple[str | None, int, bool], tuple[ChopEntry, ...]] = {}
+        self._target_shapes = frozenset(e.target.shape for e in self.entries)
 
     # ------------------------------------------------------------------ shapes
     def _top_rank(self, shape: str) -> int:
@@ -105,11 +139,16 @@ class MoveGenerator:
     def leads(self, groups: Groups) -> list[Play]:
         """Every combination the hand can lead."""
         order = self.order
-        out = [Play((k,), "single", order) for g in groups for k in dict.fromkeys(g)]
-        for size, shape in ((2, "pair"), (3, "triple"), (4, "quad")):
-            for g in groups:
-                if len(g) >= size:
-                    out.extend(Play(c, shape, order) for c in combos(g, size))
+        distinct = self.distinct
+        out = [Play((k,), "single", order) for g in groups for k in distinct(g)]
+        for g in groups:
+            n = len(g)
+            if n >= 2:
+                out.extend([Play(c, "pair", order) for c in combos(g, 2)])
+                if n >= 3:
+                    out.extend([Play(c, "triple", order) for c in combos(g, 3)])
+                    if n >= 4:
+                        out.extend([Play(c, "quad", order) for c in combos(g, 4)])
         for shape, (width, fewest) in SEQUENCES.items():
             if self.enabled[shape]:
                 found = all_sequences(groups, width, fewest, self._top_rank(shape))
@@ -123,10 +162,19 @@ class MoveGenerator:
         tkeys = table.keys
         top_rank = tkeys[-1] >> 2
         ties = self.ties
+        if shape == "single":
+            top = tkeys[0]
+            order = self.order
+            distinct = self.distinct
+            if ties == "later_wins":
+                return [Play((k,), "single", order) for r in range(top_rank, 13)
+                        for k in distinct(groups[r]) if k >= top]
+            return [Play((k,), "single", order) for r in range(top_rank, 13)
+                    for k in distinct(groups[r]) if k > top]
         if shape in SET_SHAPES:
             size = len(tkeys)
-            found = [c for r in range(top_rank, 13) for c in combos(groups[r], size)
-                     if r > top_rank or higher(c, tkeys, ties)]
+            found = [c for r in range(top_rank, 13) if len(groups[r]) >= size
+                     for c in combos(groups[r], size) if r > top_rank or higher(c, tkeys, ties)]
         else:
             width = SEQUENCES[shape][0]
             found = [c for c in sequences(groups, width, len(tkeys) // width,
@@ -146,7 +194,9 @@ class MoveGenerator:
 
     def is_target(self, table: Play) -> bool:
         """Whether any bomb could beat the table play outside the shape rule."""
-        return self.four_twos or bool(self.entries_against(table))
+        if self.four_twos:
+            return True
+        return table.shape in self._target_shapes and bool(self.entries_against(table))
 
     def _bombs(self, groups: Groups, pattern: Pattern) -> list[KeyTuple]:
         if pattern.shape == "quad":
@@ -176,7 +226,8 @@ class MoveGenerator:
     def beats(self, groups: Groups, table: Play) -> list[Play]:
         """Every play that beats the table: the same shape higher, or a chop."""
         plain = self.same_shape_beats(groups, table)
-        if not self.is_target(table):
+        if not self.four_twos and (table.shape not in self._target_shapes
+                                   or not self.entries_against(table)):
             return plain
         bombs = self.chops(groups, table)
         if not bombs:
@@ -188,9 +239,9 @@ class MoveGenerator:
     # ------------------------------------------------------------------ single checks
     def chop_beats(self, play: Play, table: Play) -> bool:
         """Whether ``play`` beats ``table`` through a chop entry or four twos."""
-        if self.four_twos and play.shape == "quad" and play.keys[-1] >> 2 == TWO:
-            if not (table.shape == "quad" and table.keys[-1] >> 2 == TWO):
-                return True
+        if (self.four_twos and play.shape == "quad" and play.keys[-1] >> 2 == TWO
+                and not (table.shape == "quad" and table.keys[-1] >> 2 == TWO)):
+            return True
         return any(e.beats(play, table, self.ties) for e in self.entries_against(table)
                    if e.bomb.matches(play))
 

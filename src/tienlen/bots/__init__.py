@@ -8,12 +8,10 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import TienLenError
 from .simple import GreedyBot, RandomBot
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..actions import Move
