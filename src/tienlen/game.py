@@ -169,10 +169,10 @@ class Game:
             hands[(dealer + 1 + i) % n].append(deck[i])
         left = deck[size * n:]
         if rules.odd_card_to_leader and len(left) == 1:
-            if leader is None:
-                leader = _lowest_holder_of(
-                    [sorted(CODE_TO_KEY[rules.suit_order][c.code] for c in h) for h in hands], dealer)
-            hands[leader].append(left[0])
+            # the leader found from the dealt cards takes the odd card (and still holds the lowest)
+            taker = leader if leader is not None else _lowest_holder_of(
+                [sorted(CODE_TO_KEY[rules.suit_order][c.code] for c in h) for h in hands], dealer)
+            hands[taker].append(left[0])
         return cls(rules, hands, leader=leader, dealer=dealer, first_hand=first_hand, names=names,
                    exchange=exchange)
 
@@ -385,7 +385,7 @@ class Game:
         elif self._locked(seat):
             plays = mg.chops(groups, table)
         else:
-            plays = mg.beats(groups, table)
+            plays = mg.beats(groups, table, self._hands[seat])
         plays.append(PASS)
         return plays
 

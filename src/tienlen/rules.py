@@ -226,7 +226,10 @@ def _check(name: str, value: Any) -> Any:
         return value
     if name == "chops":
         if isinstance(value, str):
-            return parse_chops(value)
+            try:
+                return parse_chops(value)
+            except RulesError as exc:
+                raise RulesError(f"chops: {exc}") from None
         if not isinstance(value, (list, tuple)):
             raise RulesError(f"chops must be a list of entries such as 'quad > 2', not {value!r}")
         try:
