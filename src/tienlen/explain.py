@@ -96,16 +96,21 @@ def _shape_problem(game: Game, play: Play) -> str:
             "a run of 3 or more ranks, or a chain of 3 or more pairs")
 
 
+def _bomb_words(game: Game, table: Play) -> str:
+    entries = game._mg.entries_against(table)
+    bombs = [e.bomb.words() + (" (a higher one)" if e.higher else "") for e in entries]
+    if game.rules.four_twos_bomb:
+        bombs.append("four twos")
+    return " or ".join(dict.fromkeys(bombs))
+
+
 def _chop_clause(game: Game, table: Play | None) -> str:
     if table is None:
         return "there is nothing to chop"
-    entries = game._mg.entries_against(table)
-    bombs = [e.bomb.words() + (" (higher)" if e.higher else "") for e in entries]
-    if game.rules.four_twos_bomb:
-        bombs.append("four twos")
+    bombs = _bomb_words(game, table)
     if not bombs:
         return f"nothing chops {table.describe()} under these rules"
-    return f"{table.describe()} can only be chopped by {' or '.join(dict.fromkeys(bombs))}"
+    return f"{table.describe()} can only be chopped by {bombs}"
 
 
 def _explain_play(game: Game, seat: int, play: Play, who: str) -> str:
@@ -153,8 +158,8 @@ def _not_a_beat(game: Game, play: Play, table: Play) -> str:
         return reason
     if (is_target and (play.shape in ("quad", *SEQUENCES) or play.shape != shape)
             and (game._mg.entries_against(table) or game.rules.four_twos_bomb)):
-            return (f"{_chop_clause(game, table)}, or beaten by a higher "
-                    f"{_shape_noun(table)}")
+            return (f"{table.describe()} can only be beaten by a higher {_shape_noun(table)}, "
+                    f"or chopped by {_bomb_words(game, table)}")
     if play.shape == shape:
         return (f"{play} does not beat {table}: {_shape_noun(table)} must be beaten by "
                 f"one of the same length")
