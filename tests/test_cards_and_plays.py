@@ -280,6 +280,6 @@ def test_the_same_cards_are_equal_plays_under_either_suit_order() -> None:
 
 def test_describe_says_what_a_play_is_in_words() -> None:
     assert Play.parse("2s 2h").describe() == "a pair of twos"
-    assert "chain of pairs of 3" in Play.parse("6s 6h 7c 7d 8s 8h").describe()
+    assert "a chain of 3 pairs" in Play.parse("6s 6h 7c 7d 8s 8h").describe()
     assert "no combination" in Play.parse("3s 5d").describe()
     assert PASS.describe() == "a pass"

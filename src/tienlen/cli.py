@@ -44,6 +44,28 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_session(load_rules(args.rules), args.players, args.seed, args.name)
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    import json
+
+    from .arena import Tournament, format_table, parse_bots, progress_bar, run_tournament
+
+    rules = load_rules(args.rules)
+    bots = parse_bots(args.bots) if args.bots else ("heuristic",) * args.players
+    tournament = Tournament(rules, args.players, bots, args.deals, args.seed, args.time_limit)
+    report = run_tournament(tournament, workers=args.workers, backend=args.backend,
+                            address=args.address,
+                            progress=None if args.quiet else progress_bar())
+    print(format_table(report))
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as out:
+                json.dump(report, out, indent=2)
+                out.write("\n")
+        except OSError as exc:
+            raise TienLenError(f"cannot write {args.json!r}: {exc.strerror}") from None
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -86,6 +108,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--name", default="You")
     p.set_defaults(func=_cmd_play)
+
+    p = sub.add_parser("tournament", help="bots against bots over duplicate deals")
+    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--bots", help="one bot per seat, comma-separated: random, greedy, heuristic, "
+                   "search[:worlds=N][:seconds=S], cmd:COMMAND")
+    p.add_argument("--deals", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1, help="local processes")
+    p.add_argument("--backend", choices=["local", "ray"], default="local")
+    p.add_argument("--address", help="the Ray cluster's address (default: start a local Ray)")
+    p.add_argument("--time-limit", type=float, default=5.0,
+                   help="seconds an external bot has for each decision")
+    p.add_argument("--json", help="write the results as JSON to this file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_tournament)
 
     p = sub.add_parser("replay", help="print the hands of a record, action by action")
     p.add_argument("file")

@@ -26,6 +26,7 @@ from .scoring import bombs_in, finish_order_first_out, hand_scores
 from .shapes import PASS, Play, classify_under
 
 PHASES: Final = ("claim", "trade", "return", "play", "over")
+_CHECKED_DIRECTLY: Final = frozenset(("offer", "answer", "accept", "refuse", "done", "return"))
 Exchange = tuple[int, int, int]  # (giver, receiver, number of cards)
 
 
@@ -242,6 +243,10 @@ class Game:
 
     def _start_play(self) -> None:
         self._phase = "play"
+        low = self._opening_lowest
+        if low is not None and low not in self._hands[self.leader]:
+            # trading or an exchange moved the lowest card: its holder now leads (§3)
+            self.leader = self._lowest_holder()
         self._turn = self.leader
 
     # ================================================================== reading the state
@@ -461,10 +466,51 @@ class Game:
         else:
             _check_seat(seat, self.players, "seat")
         move = self._normalize(action)
+        if isinstance(move, Action) and move.kind in _CHECKED_DIRECTLY:
+            # trades and returns are checked directly: listing them all is costly
+            if not self._action_legal(seat, move):
+                raise IllegalPlay(explain_illegal(self, seat, move))
+            self._apply(seat, move)
+            return
         legal = self.legal_plays(seat)
         if move not in legal:
             raise IllegalPlay(explain_illegal(self, seat, move))
         self._apply(seat, legal[legal.index(move)])
+
+    def _holds(self, seat: int, cards: tuple[Card, ...]) -> bool:
+        hand = list(self._hands[seat])
+        try:
+            for k in self._keys(cards):
+                hand.remove(k)
+        except ValueError:
+            return False
+        return True
+
+    def _action_legal(self, seat: int, action: Action) -> bool:
+        """Whether a trade or return action is legal now, without listing every one."""
+        if seat != self._turn:
+            return False
+        kind, other, cards = action.kind, action.other, action.cards
+        if self._phase == "return":
+            _receiver, giver, count = self._returns[0]
+            return (kind == "return" and other == giver and len(cards) == count
+                    and self._holds(seat, cards))
+        if self._phase != "trade":
+            return False
+        pending = self._pending
+        if pending is None:
+            if kind == "done":
+                return True
+            return (kind == "offer" and other is not None and 0 <= other < self.players
+                    and other != seat and (seat, other) not in self._offered and bool(cards)
+                    and self._holds(seat, cards))
+        offerer, target, gift, answer = pending
+        if answer is None:
+            if kind == "refuse":
+                return other == offerer
+            return (kind == "answer" and other == offerer and len(cards) == len(gift)
+                    and self._holds(seat, cards))
+        return kind in ("accept", "refuse") and other == target
 
     def push(self, move: Move, seat: int | None = None) -> None:
         """Apply an action taken from :meth:`legal_plays` without checking it (for search)."""
@@ -488,7 +534,11 @@ class Game:
                 raise IllegalPlay("the hand is over: no more plays")
             seat = self._turn
         move = self._normalize(action)
-        if move not in self.legal_plays(seat):
+        if isinstance(move, Action) and move.kind in _CHECKED_DIRECTLY:
+            ok = self._action_legal(seat, move)
+        else:
+            ok = move in self.legal_plays(seat)
+        if not ok:
             raise IllegalPlay(explain_illegal(self, seat, move))
 
     def _normalize(self, action: str | Move) -> Move:

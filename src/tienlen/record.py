@@ -156,6 +156,13 @@ def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any
     return game
 
 
+def _gifts_text(gifts: Sequence[tuple[int, int | None, int]]) -> str:
+    if not gifts:
+        return "no exchange"
+    return "; ".join(f"seat {giver} gives seat {receiver} {count} card{'s' if count > 1 else ''}"
+                     for giver, receiver, count in gifts)
+
+
 def load_session(text: str) -> Session:
     from .session import Session, next_deal
 
@@ -167,13 +174,21 @@ def load_session(text: str) -> Session:
             prev = games[-1]
             if not prev.is_over:
                 raise RecordError(f"hand {index + 1}: hand {index} was not finished")
-            dealer, leader, _ = next_deal(rules, prev)
+            dealer, leader, exchange = next_deal(rules, prev)
             if game.dealer != dealer:
                 raise RecordError(f"hand {index + 1}: seat {dealer} deals by the rules, "
                                   f"not seat {game.dealer}")
             if leader is not None and game.leader != leader:
                 raise RecordError(f"hand {index + 1}: seat {leader} leads by the rules, "
                                   f"not seat {game.leader}")
+            if leader is None and not game._lowest_start:
+                raise RecordError(f"hand {index + 1}: the holder of the lowest card leads by "
+                                  f"the rules, not a chosen leader (seat {game.leader})")
+            gifts = [(s, m.other, len(m.cards)) for s, m in game.history
+                     if isinstance(m, Action) and m.kind == "give"]
+            if gifts != exchange:
+                raise RecordError(f"hand {index + 1}: the exchange by the rules is "
+                                  f"{_gifts_text(exchange)}, not {_gifts_text(gifts)}")
         games.append(game)
     session = Session(rules, len(names), names=names, _first=games[0])
     session.games = games

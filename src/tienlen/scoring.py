@@ -61,6 +61,8 @@ def hand_scores(game: Game) -> list[int]:
     scores = [0] * n
     finish = game.finish_order
     instant = game.instant_win
+    if rules.scoring == "none":
+        return scores  # finish order only: no units change hands, not even for an instant win
     if instant is not None:
         seat = instant[0]
         for s in range(n):
@@ -68,7 +70,7 @@ def hand_scores(game: Game) -> list[int]:
                 scores[s] -= rules.instant_win_stake
                 scores[seat] += rules.instant_win_stake
         return scores
-    if rules.scoring == "none" or not finish:
+    if not finish:
         return scores
     winner = finish[0]
     stake = rules.stake

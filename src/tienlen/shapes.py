@@ -192,7 +192,10 @@ class Play:
                 return {"single": "a two", "pair": "a pair of twos", "triple": "three twos",
                         "quad": "four twos"}[self.shape]
             return f"{SHAPE_WORDS[self.shape]} ({self})"
-        return f"{SHAPE_WORDS[self.shape]} of {self.length} ({self})"
+        width = SEQUENCES[self.shape][0]
+        unit = ("cards", "pairs", "triples", "fours of a kind")[width - 1]
+        noun = "run" if self.shape == "run" else "chain"
+        return f"a {noun} of {self.length} {unit} ({self})"
 
 
 PASS: Final = Play((), "pass")

@@ -33,6 +33,8 @@ class View:
     turn: int | None
     dealer: int
     leader: int
+    first_hand: bool
+    lowest_start: bool  # the leader was found as the holder of the lowest card
     hand: tuple[Card, ...]
     counts: tuple[int, ...]
     table: Play | None
@@ -100,6 +102,7 @@ def make_view(game: Game, seat: int) -> View:
     return View(
         seat=seat, players=game.players, names=game.names, rules=game.rules,
         phase=game.phase, turn=game.turn, dealer=game.dealer, leader=game.leader,
+        first_hand=game.first_hand, lowest_start=game._lowest_start,
         hand=tuple(game.hand(seat)), counts=tuple(game.counts()), table=game.table,
         table_seat=game.table_seat, passed=tuple(game.passed), stacking=game.stacking,
         finish_order=tuple(game.finish_order), history=history, played=played, legal=legal,

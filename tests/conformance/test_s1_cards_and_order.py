@@ -1,5 +1,7 @@
 """RULES.md §1: cards, ranks, suits, card order (both suit orders), one or two packs."""
 
+from itertools import pairwise
+
 import pytest
 
 from tienlen import Card, Game, IllegalPlay, Play, Rules
@@ -13,7 +15,7 @@ def after_lead(rules, lead, answer, players=4):
     spares = ["Kc", "Kd", "Kh", "Ks", "Qc", "Qd", "Qh"]
     used = set((lead + " " + answer).split())
     spares = [c for c in spares if c not in used]
-    hands = [f"{lead} {spares[0]}", answer] + spares[1:players - 1]
+    hands = [f"{lead} {spares[0]}", answer, *spares[1:players - 1]]
     game = Game(rules, hands=hands, leader=0, first_hand=False)
     game.play(lead)
     return game
@@ -21,7 +23,7 @@ def after_lead(rules, lead, answer, players=4):
 
 def test_ranks_run_from_three_up_to_two():
     order = "3456789TJQKA2"
-    for low, high in zip(order, order[1:], strict=False):
+    for low, high in pairwise(order):
         assert after_lead(PAGAT, f"{low}h", f"{high}s").can_play(f"{high}s")
         assert not after_lead(PAGAT, f"{high}s", f"{low}h").can_play(f"{low}h")
 

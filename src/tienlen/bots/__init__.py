@@ -11,6 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import TienLenError
+from .heuristic import HeuristicBot
+from .search import SearchBot
 from .simple import GreedyBot, RandomBot
 
 if TYPE_CHECKING:
@@ -24,7 +26,9 @@ class Bot(Protocol):
     def choose(self, view: View) -> Move: ...
 
 
-_FACTORIES: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+_FACTORIES: dict[str, Callable[..., Bot]] = {
+    "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "search": SearchBot,
+}
 
 
 def bot_names() -> list[str]:
@@ -40,4 +44,4 @@ def get_bot(name: str, seed: int | None = None, **budget: Any) -> Bot:
     return factory(seed=seed, **budget)
 
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "bot_names", "get_bot"]
+__all__ = ["Bot", "GreedyBot", "HeuristicBot", "RandomBot", "SearchBot", "bot_names", "get_bot"]

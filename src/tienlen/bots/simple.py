@@ -25,7 +25,7 @@ class RandomBot:
         return self._rng.choice(view.legal)
 
 
-def _phase_choice(view: View) -> Move:
+def phase_choice(view: View) -> Move:
     """Claims are taken, trades turned down, the lowest cards returned."""
     legal = view.legal
     for move in legal:
@@ -52,7 +52,7 @@ class GreedyBot:
     def choose(self, view: View) -> Move:
         plays = [m for m in view.legal if isinstance(m, Play)]
         if not plays:
-            return _phase_choice(view)
+            return phase_choice(view)
         real = [p for p in plays if p.keys]
         if not real:
             return plays[0]

@@ -1,0 +1,182 @@
+"""The ``heuristic`` bot: plans its hand and plays it out sensibly.
+
+It splits the hand into the fewest combinations (see :mod:`split`) and judges
+each candidate play by what it does to that plan: it leads its weakest groups,
+beats with whole groups rather than breaking runs and pairs for a small card,
+keeps twos and bombs for when they matter (bombs chop twos), counts the cards
+that are gone to know when a play cannot be beaten, blocks a player about to
+go out, and plays its twos before it can be caught with them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..actions import Action
+from ..cards import ACE, CODE_TO_KEY, TWO
+from ..shapes import PASS, Play
+from .simple import phase_choice
+from .split import Counts, best_split, counts_of, groups_after
+
+if TYPE_CHECKING:
+    from ..actions import Move
+    from ..rules import Rules
+    from ..view import View
+
+
+@dataclass(slots=True)
+class Situation:
+    """What the heuristic looks at: one seat's knowledge, as keys (rules' card order)."""
+
+    hand: tuple[int, ...]  # sorted keys
+    legal: Sequence[Move]
+    table: Play | None
+    others: tuple[int, ...]  # card counts of the other seats still holding cards
+    unseen: Counts  # per rank: cards not in this hand and not yet played
+    unseen_top: int  # the highest unseen key (-1 when none)
+    rules: Rules
+
+
+def situation_of(view: View) -> Situation:
+    order = view.rules.suit_order
+    to_key = CODE_TO_KEY[order]
+    hand = tuple(sorted(to_key[c.code] for c in view.hand))
+    unseen_keys = [to_key[c.code] for c in view.unseen()]
+    others = tuple(c for s, c in enumerate(view.counts) if s != view.seat and c > 0)
+    return Situation(hand, view.legal, view.table, others, counts_of(unseen_keys),
+                     max(unseen_keys, default=-1), view.rules)
+
+
+def _precious(play: Play) -> bool:
+    """Twos and bombs: cards that win control or chop twos, kept for when they matter."""
+    if play.keys[-1] >> 2 == TWO:
+        return True
+    return play.shape == "quad" or (play.shape == "chain" and len(play.keys) >= 6) or \
+        play.shape in ("triple_chain", "quad_chain")
+
+
+def _is_boss(play: Play, s: Situation) -> bool:
+    """Whether no unseen cards could beat this play in its own shape (counting cards gone)."""
+    top = play.keys[-1]
+    if play.shape == "single":
+        return s.unseen_top < top
+    size = len(play.keys)
+    if play.shape in ("pair", "triple", "quad"):
+        return not any(s.unseen[r] >= size for r in range((top >> 2) + 1, 13))
+    return False
+
+
+def decide(s: Situation) -> Move:
+    """The heuristic's choice in a situation (the hot path of search rollouts)."""
+    legal = s.legal
+    real = [m for m in legal if isinstance(m, Play) and m.keys]
+    if not real:
+        for m in legal:
+            if isinstance(m, Play):
+                return m  # a pass
+        return legal[0]
+    hand = s.hand
+    n = len(hand)
+    for p in real:
+        if len(p.keys) == n:
+            return p  # going out
+    rules = s.rules
+    run_top = TWO if rules.twos_in_runs else ACE
+    chain_top = TWO if rules.twos_in_chains else ACE
+    counts = counts_of(hand)
+    base = best_split(counts, run_top, chain_top)[0]
+    danger = min(s.others, default=99)
+    can_pass = any(isinstance(m, Play) and not m.keys for m in legal)
+
+    def broken(p: Play) -> int:
+        return groups_after(counts, p.keys, run_top, chain_top) - (base - 1)
+
+    table = s.table
+    if table is None:
+        if base <= 2:
+            bosses = [p for p in real if broken(p) == 0 and _is_boss(p, s)]
+            if bosses:  # win control with an unbeatable group, then go out
+                return min(bosses, key=lambda p: -len(p.keys))
+        candidates = real
+        if danger == 1:
+            multi = [p for p in real if len(p.keys) > 1 and broken(p) == 0]
+            if multi:
+                candidates = multi
+            else:  # block with the highest single
+                return max(real, key=lambda p: (len(p.keys) == 1, p.keys[-1]))
+        return min(candidates, key=lambda p: (broken(p), _precious(p) and n > len(p.keys) + 2,
+                                              p.keys[-1] >> 2, -len(p.keys), p.keys[-1]))
+
+    # following: the table's target is a two, and a bomb can chop it
+    bombs = [p for p in real if p.shape != table.shape or len(p.keys) != len(table.keys)]
+    plain = [p for p in real if p not in bombs] if bombs else real
+    if bombs and table.keys[-1] >> 2 == TWO:
+        return min(bombs, key=lambda p: (broken(p), len(p.keys), p.keys[-1]))
+    urgent = danger <= len(table.keys) or base <= 2
+    best: Play | None = None
+    best_key: tuple[int, int, int] | None = None
+    table_rank = table.keys[-1] >> 2
+    for p in plain:
+        brk = broken(p)
+        top_rank = p.keys[-1] >> 2
+        precious = _precious(p)
+        if not urgent:
+            if brk > (1 if base <= 4 else 0):
+                continue
+            if precious and top_rank == TWO:
+                # a two is spent on a high card, late in the hand, or when it wins the hand
+                if table_rank < 9 and base > 3 and len(p.keys) == 1:
+                    continue
+                if len(p.keys) > 1 and base > 3:
+                    continue
+            elif precious:
+                continue
+            if top_rank - table_rank > 6 and base > 4:
+                continue  # too strong a card for so small a play
+        key = (brk, int(precious), top_rank)
+        if best_key is None or key < best_key:
+            best, best_key = p, key
+    if best is None:
+        if urgent and not can_pass:
+            return min(real, key=lambda p: p.keys[-1])
+        if urgent:
+            return max(real, key=lambda p: p.keys[-1])  # block
+        return PASS if can_pass else min(real, key=lambda p: p.keys[-1])
+    if urgent and danger <= len(table.keys):
+        # block: the highest beat of the same shape
+        return max(plain, key=lambda p: (broken(p) <= 1, p.keys[-1]))
+    return best
+
+
+class HeuristicBot:
+    """Plans the hand into the fewest combinations and plays it out (see the module text)."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, view: View) -> Move:
+        if not any(isinstance(m, Play) for m in view.legal):
+            return self._phase(view)
+        return decide(situation_of(view))
+
+    def _phase(self, view: View) -> Move:
+        returns = [m for m in view.legal if isinstance(m, Action) and m.kind == "return"]
+        if returns:  # give back what hurts the plan least, lowest first
+            s = situation_of(view)
+            rules = view.rules
+            run_top = TWO if rules.twos_in_runs else ACE
+            chain_top = TWO if rules.twos_in_chains else ACE
+            counts = counts_of(s.hand)
+            to_key = CODE_TO_KEY[rules.suit_order]
+
+            def cost(m: Action) -> tuple[int, list[int]]:
+                keys = tuple(sorted(to_key[c.code] for c in m.cards))
+                return groups_after(counts, keys, run_top, chain_top), sorted(keys)
+
+            return min(returns, key=cost)
+        return phase_choice(view)

@@ -1,0 +1,172 @@
+"""The ``search`` bot: determinized Monte-Carlo search (PIMC) with heuristic rollouts.
+
+For each decision it deals the cards it has not seen to the other seats at
+random, consistent with what it knows (each seat's card count, every card
+already played, and its own hand), replays the hand's public history on that
+deal, and plays each candidate action out to the end of the hand with the
+heuristic bot at every seat. The same sampled deals are used for every
+candidate, so the comparison is fair; the candidate with the best mean result
+is played. The budget is a number of sampled deals (``worlds``) and a time cap
+(``seconds``); larger budgets play stronger.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import TYPE_CHECKING
+
+from ..actions import Action, parse_move
+from ..cards import ACE, CODE_TO_KEY, TWO
+from ..game import Game
+from ..shapes import Play
+from .heuristic import HeuristicBot, Situation, decide, situation_of
+from .split import counts_of, groups_after
+
+if TYPE_CHECKING:
+    from ..actions import Move
+    from ..view import View
+
+
+def rollout_situation(game: Game, seat: int) -> Situation:
+    """The heuristic's situation for ``seat`` inside a sampled world (counts of the rest)."""
+    hands = game._hands
+    own = hands[seat]
+    rest = [0] * 13
+    top = -1
+    for s, h in enumerate(hands):
+        if s != seat and h:
+            for k in h:
+                rest[k >> 2] += 1
+            if h[-1] > top:
+                top = h[-1]
+    others = tuple(len(h) for s, h in enumerate(hands) if s != seat and h)
+    return Situation(tuple(own), game.legal_plays(seat), game._table, others, tuple(rest), top,
+                     game.rules)
+
+
+def playout(game: Game, max_steps: int = 2000) -> None:
+    """Play a sampled world to the end with the heuristic at every seat."""
+    steps = 0
+    while game._turn is not None and steps < max_steps:
+        seat = game._turn
+        game.push(decide(rollout_situation(game, seat)), seat)
+        steps += 1
+
+
+class SearchBot:
+    """PIMC search over the unseen cards with heuristic rollouts (see the module text)."""
+
+    name = "search"
+
+    def __init__(self, seed: int | None = None, worlds: int = 24, seconds: float | None = 0.22,
+                 candidates: int = 6) -> None:
+        self._rng = random.Random(seed)
+        self.worlds = worlds
+        self.seconds = seconds
+        self.candidates = candidates
+        self._fallback = HeuristicBot(seed)
+
+    def choose(self, view: View) -> Move:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase != "play" or any(text.split()[0] in _TRADE_WORDS for _, text in view.history):
+            return self._fallback.choose(view)  # trades move hidden cards: no sampling then
+        candidates = self._candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = [0.0] * len(candidates)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        done = 0
+        for _ in range(self.worlds):
+            world = self._sample(view)
+            if world is None:
+                break
+            for i, move in enumerate(candidates):
+                trial = world.copy()
+                trial.push(move, view.seat)
+                playout(trial)
+                totals[i] += _reward(trial, view.seat)
+            done += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        if not done:
+            return self._fallback.choose(view)
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+    def _candidates(self, view: View) -> list[Move]:
+        """The heuristic's choice, a pass when allowed, then the plays the plan likes best."""
+        first = decide(situation_of(view))
+        plays = [m for m in view.legal if isinstance(m, Play)]
+        rules = view.rules
+        run_top = TWO if rules.twos_in_runs else ACE
+        chain_top = TWO if rules.twos_in_chains else ACE
+        to_key = CODE_TO_KEY[rules.suit_order]
+        counts = counts_of([to_key[c.code] for c in view.hand])
+        ranked = sorted((p for p in plays if p.keys),
+                        key=lambda p: (groups_after(counts, p.keys, run_top, chain_top),
+                                       p.keys[-1] >> 2, -len(p.keys)))
+        out: list[Move] = [first]
+        for p in [*(q for q in plays if not q.keys), *ranked]:
+            if len(out) >= self.candidates:
+                break
+            if p not in out:
+                out.append(p)
+        return out
+
+    def _sample(self, view: View) -> Game | None:
+        """A deal of the unseen cards consistent with the view, replayed to the present."""
+        unseen = view.unseen()
+        self._rng.shuffle(unseen)
+        played: list[list[str]] = [[] for _ in range(view.players)]
+        moves = _history_moves(view)
+        for seat, move in moves:
+            if isinstance(move, Play):
+                played[seat].extend(str(c) for c in move.cards)
+        dealt: list[list[str]] = []
+        pos = 0
+        for seat in range(view.players):
+            if seat == view.seat:
+                now = [str(c) for c in view.hand]
+            else:
+                now = [str(c) for c in unseen[pos:pos + view.counts[seat]]]
+                pos += view.counts[seat]
+            dealt.append(now + played[seat])
+        try:
+            game = Game(view.rules, dealt, leader=view.leader if not view.lowest_start else None,
+                        dealer=view.dealer, first_hand=view.first_hand)
+            for seat, move in moves:
+                if isinstance(move, Action) and move.kind in ("claim", "decline"):
+                    if game.phase != "claim":
+                        continue  # an automatic claim
+                    move = Action("decline")  # others' answers are hidden: they declined
+                game.push(move, seat)
+        except (ValueError, AssertionError):
+            return None
+        return game if game._turn == view.seat else None
+
+
+_TRADE_WORDS = frozenset(("offer", "answer", "accept", "refuse", "done", "give", "return"))
+
+
+def _history_moves(view: View) -> list[tuple[int, Move]]:
+    out: list[tuple[int, Move]] = []
+    for seat, text in view.history:
+        if text == "answered":
+            out.append((seat, Action("decline")))
+        else:
+            out.append((seat, parse_move(text, view.rules)))
+    return out
+
+
+def _reward(game: Game, seat: int) -> float:
+    finish = game.finish_order
+    if not finish:
+        return 0.0
+    if finish[0] == seat:
+        return 1.0
+    if finish[-1] == seat and game.is_over:
+        return -0.5
+    return 0.0
