@@ -221,8 +221,9 @@ def _read_source(source: str | Path) -> tuple[str, str]:
 def _check(name: str, value: Any) -> Any:
     """Validate and normalise one option value; a RulesError names the option."""
     if name == "name":
-        if not isinstance(value, str) or not value:
-            raise RulesError(f"name must be a preset name, not {value!r}")
+        if value != "custom" and value not in PRESETS:
+            raise RulesError(f"name must be a preset name or 'custom', not {value!r}"
+                             f"{_suggest(str(value), PRESETS)}")
         return value
     if name == "chops":
         if isinstance(value, str):

@@ -69,6 +69,17 @@ def _is_boss(play: Play, s: Situation) -> bool:
     return False
 
 
+_WIDTH = {"run": 1, "chain": 2, "triple_chain": 3, "quad_chain": 4}
+
+
+def _signature(play: Play) -> tuple[int, int, int]:
+    """(lowest rank, ranks spanned, cards per rank): how the plan names a group."""
+    width = _WIDTH.get(play.shape or "", 0)
+    if width:
+        return (play.keys[0] >> 2, len(play.keys) // width, width)
+    return (play.keys[0] >> 2, 1, len(play.keys))
+
+
 def decide(s: Situation) -> Move:
     """The heuristic's choice in a situation (the hot path of search rollouts)."""
     legal = s.legal
@@ -87,7 +98,7 @@ def decide(s: Situation) -> Move:
     run_top = TWO if rules.twos_in_runs else ACE
     chain_top = TWO if rules.twos_in_chains else ACE
     counts = counts_of(hand)
-    base = best_split(counts, run_top, chain_top)[0]
+    base, _singles, plan = best_split(counts, run_top, chain_top)
     danger = min(s.others, default=99)
     can_pass = any(isinstance(m, Play) and not m.keys for m in legal)
 
@@ -96,18 +107,22 @@ def decide(s: Situation) -> Move:
 
     table = s.table
     if table is None:
+        planned = {(g[1], g[2], g[3]) for g in plan}
+        clean = [p for p in real if _signature(p) in planned]
+        if len(clean) < len(real) and not clean:
+            clean = [p for p in real if broken(p) == 0]
         if base <= 2:
-            bosses = [p for p in real if broken(p) == 0 and _is_boss(p, s)]
+            bosses = [p for p in clean if _is_boss(p, s)]
             if bosses:  # win control with an unbeatable group, then go out
                 return min(bosses, key=lambda p: -len(p.keys))
-        candidates = real
+        candidates = clean or real
         if danger == 1:
-            multi = [p for p in real if len(p.keys) > 1 and broken(p) == 0]
+            multi = [p for p in candidates if len(p.keys) > 1]
             if multi:
                 candidates = multi
             else:  # block with the highest single
                 return max(real, key=lambda p: (len(p.keys) == 1, p.keys[-1]))
-        return min(candidates, key=lambda p: (broken(p), _precious(p) and n > len(p.keys) + 2,
+        return min(candidates, key=lambda p: (_precious(p) and n > len(p.keys) + 2,
                                               p.keys[-1] >> 2, -len(p.keys), p.keys[-1]))
 
     # following: the table's target is a two, and a bomb can chop it

@@ -28,18 +28,15 @@ if TYPE_CHECKING:
     from ..view import View
 
 
-def rollout_situation(game: Game, seat: int) -> Situation:
-    """The heuristic's situation for ``seat`` inside a sampled world (counts of the rest)."""
+def rollout_situation(game: Game, seat: int, total: list[int]) -> Situation:
+    """The heuristic's situation for ``seat`` inside a sampled world, where it sees all;
+    ``total`` counts the cards of each rank still held by anyone."""
     hands = game._hands
     own = hands[seat]
-    rest = [0] * 13
-    top = -1
-    for s, h in enumerate(hands):
-        if s != seat and h:
-            for k in h:
-                rest[k >> 2] += 1
-            if h[-1] > top:
-                top = h[-1]
+    rest = list(total)
+    for k in own:
+        rest[k >> 2] -= 1
+    top = max((h[-1] for s, h in enumerate(hands) if s != seat and h), default=-1)
     others = tuple(len(h) for s, h in enumerate(hands) if s != seat and h)
     return Situation(tuple(own), game.legal_plays(seat), game._table, others, tuple(rest), top,
                      game.rules)
@@ -47,10 +44,18 @@ def rollout_situation(game: Game, seat: int) -> Situation:
 
 def playout(game: Game, max_steps: int = 2000) -> None:
     """Play a sampled world to the end with the heuristic at every seat."""
+    total = [0] * 13
+    for hand in game._hands:
+        for k in hand:
+            total[k >> 2] += 1
     steps = 0
     while game._turn is not None and steps < max_steps:
         seat = game._turn
-        game.push(decide(rollout_situation(game, seat)), seat)
+        move = decide(rollout_situation(game, seat, total))
+        game.push(move, seat)
+        if isinstance(move, Play):
+            for k in move.keys:
+                total[k >> 2] -= 1
         steps += 1
 
 
