@@ -108,6 +108,10 @@ class Oracle:
         entries = []
         for text in chop_texts:
             words = text.split()
+            bomb_shape = words[0].partition(":")[0]
+            if (bomb_shape == "triple_chain" and not rules.triple_chains) or \
+                    (bomb_shape == "quad_chain" and not rules.quad_chains):
+                continue  # a bomb that cannot be formed under these rules makes no target
             entries.append((words[0], words[2], len(words) > 3 and words[3] == "higher"))
         return cls(rules.suit_order, rules.twos_in_runs, rules.twos_in_chains,
                    rules.triple_chains, rules.quad_chains, rules.double_deck_ties, entries,
@@ -137,14 +141,14 @@ class Oracle:
         return shape == tshape and len(keys) == len(table) and ranks_higher(keys, table, self.ties)
 
     def chop(self, keys: Keys, shape: str, table: Keys, tshape: str) -> bool:
-        if self.four_twos and shape == "quad" and keys[-1] // 4 == TWO_RANK:
-            if not (tshape == "quad" and table[-1] // 4 == TWO_RANK):
-                return True  # four twos beat any combination (but four twos only when higher)
-        for bomb, target, need_higher in self.entries:
-            if pattern_matches(bomb, keys, shape) and pattern_matches(target, table, tshape):
-                if not need_higher or ranks_higher(keys, table, self.ties):
-                    return True
-        return False
+        twos = shape == "quad" and keys[-1] // 4 == TWO_RANK
+        table_twos = tshape == "quad" and table[-1] // 4 == TWO_RANK
+        if self.four_twos and twos and not table_twos:
+            return True  # four twos beat any combination (other four twos only when higher)
+        return any(
+            pattern_matches(bomb, keys, shape) and pattern_matches(target, table, tshape)
+            and (not need_higher or ranks_higher(keys, table, self.ties))
+            for bomb, target, need_higher in self.entries)
 
     def is_target(self, table: Keys, tshape: str) -> bool:
         return self.four_twos or any(pattern_matches(t, table, tshape) for _, t, _ in self.entries)
@@ -298,6 +302,15 @@ def random_tables(rng: random.Random, oracle: Oracle, hand_codes: list[int], pac
     return [rng.choice(by_shape[rng.choice(shapes)]) for _ in range(count)]
 
 
+def tie_tables(rng: random.Random, oracle: Oracle, hand_codes: list[int],
+               count: int) -> list[tuple[Keys, str]]:
+    """Two packs: tables made of the other copies of the hand's own cards, so tops tie."""
+    held = Counter(hand_codes)
+    single = [c for c in hand_codes if held[c] == 1]
+    combos = oracle.combinations(keys_of((Card(c) for c in single), oracle.order))
+    return [rng.choice(combos) for _ in range(count)] if combos else []
+
+
 def check_generator(rules: Rules, chops: list[str], hand_codes: list[int],
                     tables: list[tuple[Keys, str]]) -> int:
     """Compare every generator list with the oracle for one hand and some tables."""
@@ -357,7 +370,7 @@ def test_the_oracle_knows_the_basic_beats():
 def test_the_generator_finds_exactly_the_legal_plays_of_each_preset(preset):
     rng = random.Random(f"oracle-{preset}")
     positions = 0
-    for i in range(40):
+    for i in range(32):
         packs = 2 if i % 3 == 0 else 1
         rules, chops = random_rules(rng, preset, mix=False)
         if packs == 2:
@@ -366,20 +379,24 @@ def test_the_generator_finds_exactly_the_legal_plays_of_each_preset(preset):
         size = 13 if i % 10 == 0 else rng.randint(6, 11)
         hand = random_cards(rng, size, packs)
         tables = random_tables(rng, Oracle.of(rules, chops), hand, packs, 12)
+        if packs == 2:
+            tables += tie_tables(rng, Oracle.of(rules, chops), hand, 4)
         positions += check_generator(rules, chops, hand, tables)
-    assert positions > 300
+    assert positions > 250
 
 
 def test_the_generator_finds_exactly_the_legal_plays_under_mixed_options():
     rng = random.Random("oracle-mixes")
     positions = 0
-    for i in range(120):
+    for i in range(100):
         packs = 2 if i % 2 else 1
         rules, chops = random_rules(rng, rng.choice(PRESETS), mix=True)
         hand = random_cards(rng, rng.randint(6, 12), packs)
-        tables = random_tables(rng, Oracle.of(rules, chops), hand, packs, 10)
+        tables = random_tables(rng, Oracle.of(rules, chops), hand, packs, 8)
+        if packs == 2:
+            tables += tie_tables(rng, Oracle.of(rules, chops), hand, 4)
         positions += check_generator(rules, chops, hand, tables)
-    assert positions > 1000
+    assert positions > 800
 
 
 @st.composite
@@ -401,7 +418,7 @@ def positions(draw: st.DrawFn) -> tuple[Rules, list[str], list[int], list[tuple[
     return rules, chops, hand, tables
 
 
-@settings(derandomize=True, database=None, deadline=None, max_examples=150,
+@settings(derandomize=True, database=None, deadline=None, max_examples=100,
           suppress_health_check=[HealthCheck.too_slow])
 @given(positions())
 def test_the_generator_agrees_with_brute_force_on_drawn_positions(position):
@@ -422,8 +439,11 @@ def _opening_games(rng: random.Random, preset: str) -> Iterable[tuple[Game, Rule
         size = rng.randint(6, min(12, len(deck) // players))  # 12 at most: no instant wins
         hands = [deck[i * size:(i + 1) * size] for i in range(players)]
         dealer = rng.randrange(players)
+        first_hand = rng.random() < 0.7
+        if not first_hand:  # a later hand led by the lowest card: Thirteen's next_leader
+            rules = rules.replace(next_leader="lowest")
         game = Game(rules, [[Card(c) for c in h] for h in hands], dealer=dealer,
-                    first_hand=rng.random() < 0.8)
+                    first_hand=first_hand)
         yield game, rules, dealer
 
 
@@ -437,16 +457,12 @@ def test_the_opening_lead_follows_the_opening_rule(preset):
         dealing_order = [(dealer + 1 + i) % game.players for i in range(game.players)]
         leader = next(s for s in dealing_order if lowest in hands[s])
         assert game.turn == leader
-        constrained = game.first_hand or rules.next_leader == "lowest"
         oracle = Oracle.of(rules, RULES_MD_CHOPS[preset])
-        want = oracle_legal(game, leader, oracle, opening_lowest=lowest if constrained else None,
-                            stacked=False)
+        want = oracle_legal(game, leader, oracle, opening_lowest=lowest, stacked=False)
         got = engine_legal(game, leader)
         assert got == want, f"{rules.to_toml()} hands {hands}"
-        if rules.opening == "lowest_single" and constrained:
+        if rules.opening == "lowest_single":
             assert set(got) - {"pass"} == {str(game.hand(leader)[0])}
-        if not constrained:
-            assert "pass" not in got
         if "pass" in got:  # the opener passes: the next seat leads freely, and may not pass
             game.play("pass")
             nxt = game.turn

@@ -409,7 +409,7 @@ class Game:
         return list(cache)
 
     def _may_pass_lead(self) -> bool:
-        return (self._opening and self._lowest_start and self.rules.opening_may_pass
+        return (self._opening and self._opening_lowest is not None and self.rules.opening_may_pass
                 and not self._no_pass_lead)
 
     def _out_of_turn_open(self, seat: int) -> bool:

@@ -209,6 +209,7 @@ def higher(a: tuple[int, ...], b: tuple[int, ...], ties: str) -> bool:
         return ta > tb
     if ties == "later_wins":
         return True
-    if ties == "next_distinct":
-        return a[::-1] > b[::-1]
+    if ties == "next_distinct":  # the first differing card from the top decides
+        m = min(len(a), len(b))
+        return a[::-1][:m] > b[::-1][:m]
     return False
