@@ -13,17 +13,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .actions import Action, Move, parse_move
-from .cards import ACE, CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, TWO, Card, cards_text, full_deck, parse_cards
+from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, Card, full_deck, parse_cards
 from .errors import CardError, IllegalPlay, RulesError
 from .explain import explain_illegal
 from .instant import instant_wins_of, win_priority
 from .movegen import MoveGenerator, group_keys
 from .rules import Rules
 from .scoring import bombs_in, finish_order_first_out, hand_scores
-from .shapes import PASS, Play, classify_under
+from .shapes import PASS, Play
+
+if TYPE_CHECKING:
+    from .view import View
 
 PHASES: Final = ("claim", "trade", "return", "play", "over")
 _CHECKED_DIRECTLY: Final = frozenset(("offer", "answer", "accept", "refuse", "done", "return"))
@@ -807,8 +810,6 @@ class Game:
         return f"<Game {self.rules.name} {self.players} players, {state}>"
 
 
-from .view import View  # noqa: E402  (view imports Game for typing only)
-
 
 def _check_seat(seat: object, n: int, what: str) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
@@ -852,5 +853,3 @@ def _lowest_holder_of(hands: list[list[int]], dealer: int) -> int:
 def _distinct_subsets(keys: list[int], size: int) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(combinations(keys, size)))
 
-
-_ = (ACE, TWO, cards_text, classify_under)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from .cards import ACE, TWO
 from .chops import ChopEntry, Pattern
@@ -260,5 +260,3 @@ class MoveGenerator:
         """Whether ``play`` (a combination under these rules) beats the ``table`` play."""
         return self.plain_beats(play, table) or self.chop_beats(play, table)
 
-
-_ = Final  # keep the import for type checkers that inspect module constants

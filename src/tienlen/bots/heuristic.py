@@ -134,10 +134,14 @@ def decide(s: Situation) -> Move:
     best: Play | None = None
     best_key: tuple[int, int, int] | None = None
     table_rank = table.keys[-1] >> 2
+    held = False  # a beat was kept back so as not to break a group
     for p in plain:
         brk = broken(p)
         top_rank = p.keys[-1] >> 2
         precious = _precious(p)
+        if urgent and brk > 1 and danger > len(table.keys):
+            held = True
+            continue  # near the end, but no one is about to go out: keep runs and sets whole
         if not urgent:
             if brk > (1 if base <= 4 else 0):
                 continue
@@ -155,6 +159,8 @@ def decide(s: Situation) -> Move:
         if best_key is None or key < best_key:
             best, best_key = p, key
     if best is None:
+        if held and can_pass:
+            return PASS
         if urgent and not can_pass:
             return min(real, key=lambda p: p.keys[-1])
         if urgent:

@@ -6,8 +6,10 @@ already played, and its own hand), replays the hand's public history on that
 deal, and plays each candidate action out to the end of the hand with the
 heuristic bot at every seat. The same sampled deals are used for every
 candidate, so the comparison is fair; the candidate with the best mean result
-is played. The budget is a number of sampled deals (``worlds``) and a time cap
-(``seconds``); larger budgets play stronger.
+is played, unless it beats the heuristic's own choice by less than ``margin``
+(a share of the sampled deals): small differences are noise. The budget is a
+number of sampled deals (``worlds``) and a time cap (``seconds``); larger
+budgets play stronger.
 """
 
 from __future__ import annotations
@@ -65,11 +67,15 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int | None = None, worlds: int = 24, seconds: float | None = 0.22,
-                 candidates: int = 6) -> None:
+                 candidates: int = 4, objective: str = "first", margin: float = 0.05) -> None:
+        if objective not in _OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(_OBJECTIVES)}, not {objective!r}")
         self._rng = random.Random(seed)
         self.worlds = worlds
         self.seconds = seconds
         self.candidates = candidates
+        self.objective = objective
+        self.margin = margin
         self._fallback = HeuristicBot(seed)
 
     def choose(self, view: View) -> Move:
@@ -87,18 +93,20 @@ class SearchBot:
         for _ in range(self.worlds):
             world = self._sample(view)
             if world is None:
-                break
+                continue  # a deal the history rules out: the next one
             for i, move in enumerate(candidates):
                 trial = world.copy()
                 trial.push(move, view.seat)
                 playout(trial)
-                totals[i] += _reward(trial, view.seat)
+                totals[i] += _OBJECTIVES[self.objective](trial, view.seat)
             done += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
         if not done:
             return self._fallback.choose(view)
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        if totals[best] - totals[0] < self.margin * done:
+            best = 0  # not clearly better than the heuristic's own choice: keep that
         return candidates[best]
 
     def _candidates(self, view: View) -> list[Move]:
@@ -142,6 +150,8 @@ class SearchBot:
         try:
             game = Game(view.rules, dealt, leader=view.leader if not view.lowest_start else None,
                         dealer=view.dealer, first_hand=view.first_hand)
+            if game.is_over:
+                return None  # an automatic instant win that the real deal did not hold
             for seat, move in moves:
                 if isinstance(move, Action) and move.kind in ("claim", "decline"):
                     if game.phase != "claim":
@@ -166,12 +176,18 @@ def _history_moves(view: View) -> list[tuple[int, Move]]:
     return out
 
 
-def _reward(game: Game, seat: int) -> float:
+def _first(game: Game, seat: int) -> float:
+    """Going out first is worth 1; a better place breaks ties between hopeless lines."""
     finish = game.finish_order
-    if not finish:
+    if seat not in finish:
         return 0.0
-    if finish[0] == seat:
-        return 1.0
-    if finish[-1] == seat and game.is_over:
-        return -0.5
-    return 0.0
+    place = finish.index(seat)
+    return (1.0 if place == 0 else 0.0) + 0.1 * (1 - place / (game.players - 1))
+
+
+def _units(game: Game, seat: int) -> float:
+    """The units the seat wins or pays in the hand."""
+    return float(game.scores[seat])
+
+
+_OBJECTIVES = {"first": _first, "units": _units}
