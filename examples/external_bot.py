@@ -11,6 +11,7 @@ import json
 import sys
 
 RANKS = "3456789TJQKA2"
+SUITS = "scdh"
 
 
 def strength(action: str) -> tuple[int, int]:
@@ -24,8 +25,8 @@ def choose(view: dict) -> str:
     for action in legal:
         if action.startswith("claim "):
             return action
-    plays = [a for a in legal if a != "pass" and a.split()[0][0] in RANKS and a.split()[0] not in
-             ("decline", "done") and not a.split()[0].isalpha()]
+    plays = [a for a in legal if all(len(w) == 2 and w[0] in RANKS and w[1] in SUITS
+                                     for w in a.split())]  # cards only: not pass, done, offer…
     if plays:
         return min(plays, key=strength)
     for word in ("pass", "decline", "done"):

@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 . .venv/bin/activate
-python -m pip install -q -e . >/dev/null
+python -m pip install -q -e ".[tui]" >/dev/null
 exec tienlen play "$@"

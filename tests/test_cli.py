@@ -144,7 +144,7 @@ def test_replay_prints_every_hand_action_by_action(capsys: pytest.CaptureFixture
     session = _finished_session()
     path = tmp_path / "game.toml"
     path.write_text(session.record(), encoding="utf-8")
-    code, out, err = run(capsys, "replay", str(path))
+    code, out, err = run(capsys, "replay", "--text", str(path))
     assert code == 0
     assert err == ""
     names = session.names
@@ -217,7 +217,7 @@ def test_play_plays_a_whole_hand_in_the_terminal(capsys: pytest.CaptureFixture[s
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     stdin = HintFollower(capsys)
     monkeypatch.setattr("sys.stdin", stdin)
-    code = cli.main(["play", "--seed", "5", "--name", "Ana"])
+    code = cli.main(["play", "--plain", "--seed", "5", "--name", "Ana"])
     out, err = capsys.readouterr()
     printed = stdin.printed + out
     assert code == 0

@@ -235,8 +235,13 @@ def run_local(t: Tournament, workers: int = 1) -> Iterator[list[HandResult]]:
         yield from pool.imap_unordered(_play_deal_task, tasks)
 
 
-def run_ray(t: Tournament, address: str | None = None) -> Iterator[list[HandResult]]:
-    """The deals' results as they finish, on a Ray cluster (``pip install tienlen[ray]``)."""
+def run_ray(t: Tournament, address: str | None = None,
+            num_cpus: int | None = None) -> Iterator[list[HandResult]]:
+    """The deals' results as they finish, on a Ray cluster (``pip install tienlen[ray]``).
+
+    Without ``address`` it starts a local Ray for the tournament (with ``num_cpus`` CPUs,
+    default all) and stops it at the end; an already started Ray is used as it is.
+    """
     try:
         import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -244,7 +249,7 @@ def run_ray(t: Tournament, address: str | None = None) -> Iterator[list[HandResu
     started = False
     if not ray.is_initialized():
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
-                 include_dashboard=False)
+                 include_dashboard=False, num_cpus=num_cpus if address is None else None)
         started = True
     try:
         remote = ray.remote(_play_deal_task)
@@ -259,12 +264,14 @@ def run_ray(t: Tournament, address: str | None = None) -> Iterator[list[HandResu
 
 def run_tournament(t: Tournament, workers: int = 1, backend: str = "local",
                    address: str | None = None,
-                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Play the whole tournament and return its results (the ``--json`` document)."""
+                   progress: Callable[[int, int], None] | None = None,
+                   num_cpus: int | None = None) -> dict[str, Any]:
+    """Play the whole tournament and return its results (the ``--json`` document).
+    ``num_cpus``: the CPUs of a local Ray that the ray back end starts (default all)."""
     if backend == "local":
         batches = run_local(t, workers)
     elif backend == "ray":
-        batches = run_ray(t, address)
+        batches = run_ray(t, address, num_cpus)
     else:
         raise TienLenError(f"unknown back end {backend!r}: local or ray")
     results: list[HandResult] = []
@@ -286,13 +293,16 @@ def run_tournament(t: Tournament, workers: int = 1, backend: str = "local",
     }
 
 
-def progress_bar(stream: TextIO = sys.stderr, width: int = 30) -> Callable[[int, int], None]:
+def progress_bar(stream: TextIO | None = None, width: int = 30) -> Callable[[int, int], None]:
+    """A progress line on ``stream`` (default: the standard error at the time it is shown)."""
+
     def show(done: int, total: int) -> None:
+        out = stream if stream is not None else sys.stderr
         filled = width * done // total
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
+        out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
         if done == total:
-            stream.write("\n")
-        stream.flush()
+            out.write("\n")
+        out.flush()
     return show
 
 

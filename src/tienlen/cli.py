@@ -38,10 +38,33 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    from .lineplay import play_session
+TUI_MISSING = "the full-screen game needs Textual: pip install 'tienlen[tui]'"
 
-    return play_session(load_rules(args.rules), args.players, args.seed, args.name)
+
+def _terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .arena import parse_bots
+    from .game import check_players
+    from .tui.controller import Controller, check_bots
+
+    rules = load_rules(args.rules)
+    bots = check_bots(parse_bots(args.bots or "heuristic"), check_players(args.players))
+    if args.plain or not _terminal():
+        from .lineplay import play_session
+
+        return play_session(rules, args.players, args.seed, args.name)
+    controller = Controller(rules, args.players, bots, args.seed, args.name)
+    try:
+        from .tui.app import TienLenApp
+    except ImportError:
+        raise TienLenError(f"{TUI_MISSING} (or play line by line with --plain)") from None
+    saved = TienLenApp(controller, delay=0.0 if args.fast else 0.8).run()
+    if saved is not None:
+        print(f"Record saved to {saved}; replay it with: tienlen replay {saved}")
+    return 0
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
@@ -66,6 +89,12 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .web.server import serve
+
+    return serve(args.host, args.port, args.db, args.bot_delay)
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -76,6 +105,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise TienLenError(f"cannot read {args.file!r}: {exc.strerror}") from None
     session = Session.from_record(text)
+    if not args.text and _terminal():
+        try:
+            from .tui.replay import ReplayApp
+        except ImportError:
+            raise TienLenError(f"{TUI_MISSING} (or print the record with --text)") from None
+        ReplayApp(session, args.file).run()
+        return 0
     for number, game in enumerate(session.games, 1):
         print(f"Hand {number} (dealer {game.names[game.dealer]}):")
         for seat, move in game.history:
@@ -107,6 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--name", default="You")
+    p.add_argument("--bots", help="the opponents' bots, comma-separated, one for each or one for "
+                   "all: random, greedy, heuristic (default), search[:worlds=N][:seconds=S]")
+    p.add_argument("--fast", action="store_true", help="no pause between the bots' moves")
+    p.add_argument("--plain", action="store_true",
+                   help="play line by line instead of full screen (also when not in a terminal)")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("tournament", help="bots against bots over duplicate deals")
@@ -125,8 +166,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_tournament)
 
-    p = sub.add_parser("replay", help="print the hands of a record, action by action")
+    p = sub.add_parser("serve", help="the web server: play in the browser with friends and bots")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default=None, help="a database URL (default sqlite:///tienlen.sqlite3; "
+                   "postgresql+psycopg://user@host/db for PostgreSQL)")
+    p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits before it plays")
+    p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("replay", help="step through a record, forwards and back")
     p.add_argument("file")
+    p.add_argument("--text", action="store_true",
+                   help="print the hands action by action (also when not in a terminal)")
     p.set_defaults(func=_cmd_replay)
     return parser
 

@@ -69,17 +69,6 @@ def _is_boss(play: Play, s: Situation) -> bool:
     return False
 
 
-_WIDTH = {"run": 1, "chain": 2, "triple_chain": 3, "quad_chain": 4}
-
-
-def _signature(play: Play) -> tuple[int, int, int]:
-    """(lowest rank, ranks spanned, cards per rank): how the plan names a group."""
-    width = _WIDTH.get(play.shape or "", 0)
-    if width:
-        return (play.keys[0] >> 2, len(play.keys) // width, width)
-    return (play.keys[0] >> 2, 1, len(play.keys))
-
-
 def decide(s: Situation) -> Move:
     """The heuristic's choice in a situation (the hot path of search rollouts)."""
     legal = s.legal
@@ -107,8 +96,9 @@ def decide(s: Situation) -> Move:
 
     table = s.table
     if table is None:
-        planned = {(g[1], g[2], g[3]) for g in plan}
-        clean = [p for p in real if _signature(p) in planned]
+        # a group of the plan is named by (lowest rank, highest rank, cards)
+        planned = {(g[1], g[1] + g[2] - 1, g[2] * g[3]) for g in plan}
+        clean = [p for p in real if (p.keys[0] >> 2, p.keys[-1] >> 2, len(p.keys)) in planned]
         if len(clean) < len(real) and not clean:
             clean = [p for p in real if broken(p) == 0]
         if base <= 2:
@@ -134,14 +124,10 @@ def decide(s: Situation) -> Move:
     best: Play | None = None
     best_key: tuple[int, int, int] | None = None
     table_rank = table.keys[-1] >> 2
-    held = False  # a beat was kept back so as not to break a group
     for p in plain:
         brk = broken(p)
         top_rank = p.keys[-1] >> 2
         precious = _precious(p)
-        if urgent and brk > 1 and danger > len(table.keys):
-            held = True
-            continue  # near the end, but no one is about to go out: keep runs and sets whole
         if not urgent:
             if brk > (1 if base <= 4 else 0):
                 continue
@@ -159,8 +145,6 @@ def decide(s: Situation) -> Move:
         if best_key is None or key < best_key:
             best, best_key = p, key
     if best is None:
-        if held and can_pass:
-            return PASS
         if urgent and not can_pass:
             return min(real, key=lambda p: p.keys[-1])
         if urgent:

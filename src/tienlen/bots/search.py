@@ -7,9 +7,14 @@ deal, and plays each candidate action out to the end of the hand with the
 heuristic bot at every seat. The same sampled deals are used for every
 candidate, so the comparison is fair; the candidate with the best mean result
 is played, unless it beats the heuristic's own choice by less than ``margin``
-(a share of the sampled deals): small differences are noise. The budget is a
-number of sampled deals (``worlds``) and a time cap (``seconds``); larger
-budgets play stronger.
+(a share of the sampled deals): small differences are noise.
+
+The budget is counted in simulated decisions (``steps``), so a decision near
+the end of a hand, whose playouts are short, samples more deals than one at
+the start; ``worlds`` caps the deals and ``seconds`` (off by default, so that
+a seeded bot is reproducible on any machine) caps the time. The default
+budget decides within a quarter of a second here; larger budgets play
+stronger.
 """
 
 from __future__ import annotations
@@ -44,8 +49,8 @@ def rollout_situation(game: Game, seat: int, total: list[int]) -> Situation:
                      game.rules)
 
 
-def playout(game: Game, max_steps: int = 2000) -> None:
-    """Play a sampled world to the end with the heuristic at every seat."""
+def playout(game: Game, max_steps: int = 2000) -> int:
+    """Play a sampled world to the end with the heuristic at every seat; return the steps."""
     total = [0] * 13
     for hand in game._hands:
         for k in hand:
@@ -59,6 +64,7 @@ def playout(game: Game, max_steps: int = 2000) -> None:
             for k in move.keys:
                 total[k >> 2] -= 1
         steps += 1
+    return steps
 
 
 class SearchBot:
@@ -66,11 +72,13 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, seed: int | None = None, worlds: int = 24, seconds: float | None = 0.22,
-                 candidates: int = 4, objective: str = "first", margin: float = 0.05) -> None:
+    def __init__(self, seed: int | None = None, steps: int = 3000, worlds: int = 200,
+                 seconds: float | None = None, candidates: int = 4, objective: str = "first",
+                 margin: float = 0.05) -> None:
         if objective not in _OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(_OBJECTIVES)}, not {objective!r}")
         self._rng = random.Random(seed)
+        self.steps = steps
         self.worlds = worlds
         self.seconds = seconds
         self.candidates = candidates
@@ -90,6 +98,7 @@ class SearchBot:
         totals = [0.0] * len(candidates)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
+        spent = 0
         for _ in range(self.worlds):
             world = self._sample(view)
             if world is None:
@@ -97,10 +106,10 @@ class SearchBot:
             for i, move in enumerate(candidates):
                 trial = world.copy()
                 trial.push(move, view.seat)
-                playout(trial)
+                spent += playout(trial) + 1
                 totals[i] += _OBJECTIVES[self.objective](trial, view.seat)
             done += 1
-            if deadline is not None and time.perf_counter() > deadline:
+            if spent >= self.steps or (deadline is not None and time.perf_counter() > deadline):
                 break
         if not done:
             return self._fallback.choose(view)

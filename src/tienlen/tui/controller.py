@@ -1,0 +1,356 @@
+"""The terminal game's session logic, apart from the screen: whose decision it is, the bots'
+moves, every decision the rules ask of the human, hints, and saving the record.
+
+The human always sits at seat 0. The screen asks :meth:`Controller.decision` what the
+human is asked now (``None``: a bot acts, or the hand is over), calls
+:meth:`Controller.bot_step` to let one bot act (pacing is the screen's business), and
+turns the keys into :meth:`Controller.confirm` (Enter: play, chop, offer, answer, accept,
+claim, return) and :meth:`Controller.decline` (``p``: pass, no chop, done, refuse,
+decline).
+
+>>> from tienlen import Rules
+>>> c = Controller(Rules.preset("pagat"), players=4, seed=3)
+>>> while c.decision() is None and not c.game.is_over:
+...     _ = c.bot_step()
+>>> c.decision().kind
+'play'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..actions import Action, Move
+from ..arena import BotSpec
+from ..bots import Bot, bot_names, get_bot
+from ..cards import Card
+from ..errors import IllegalPlay, TienLenError
+from ..game import Game
+from ..rules import Rules
+from ..session import Session
+from ..shapes import PASS, Play
+from ..view import View
+
+HUMAN = 0
+WIN_WORDS = {"four_twos": "four twos", "dragon": "a dragon (3 to ace)", "six_pairs": "six pairs",
+             "all_sets": "all sets"}
+PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the human is asked now.
+
+    kind: ``play`` (a turn, ``stacking`` when it is a stacking turn), ``chop`` (an
+    out-of-turn chop may be made), ``claim`` (an optional instant win), ``offer`` (a
+    mutual-trading turn), ``answer`` (another seat offers a trade), ``settle`` (the
+    answer to the human's offer is on the table), ``return`` (president return).
+    """
+
+    kind: str
+    prompt: str
+    legal: tuple[Move, ...]
+    count: int = 0  # how many cards an answer or a return takes
+    other: int | None = None  # the other seat of a trade or a return
+    stacking: bool = False
+
+
+def check_bots(specs: Sequence[str], players: int) -> tuple[str, ...]:
+    """One built-in bot per opponent; a single name stands for all of them."""
+    specs = tuple(s.strip() for s in specs if s.strip())
+    if not specs:
+        specs = ("heuristic",)
+    if len(specs) == 1:
+        specs = specs * (players - 1)
+    if len(specs) != players - 1:
+        raise TienLenError(f"name one bot for each of the {players - 1} opponents "
+                           f"(or one for all), not {len(specs)}")
+    for spec in specs:
+        if spec.startswith("cmd:"):
+            raise TienLenError(f"bot {spec!r}: the terminal game plays built-in bots only: "
+                               f"{', '.join(bot_names())}")
+        BotSpec(spec).make(0, 5.0)  # a bad name or option fails here, with the reason
+    return specs
+
+
+class Controller:
+    """One human (seat 0) against bots, hand after hand."""
+
+    def __init__(self, rules: Rules, players: int = 4, bots: Sequence[str] = ("heuristic",),
+                 seed: int | None = None, name: str = "You", hint_worlds: int = 8,
+                 hint_seconds: float = 0.25) -> None:
+        name = name.strip()
+        if not name:
+            raise TienLenError("your name must not be empty")
+        self.specs = check_bots(bots, players)
+        names = [name] + [f"Bot {i}" for i in range(1, players)]
+        if name in names[1:]:
+            names[0] = f"{name} (you)"
+        self.session = Session(rules, players, seed, names=names)
+        self.names = tuple(names)
+        base = 0 if seed is None else seed * 1000
+        self.bots: dict[int, Bot] = {
+            seat: BotSpec(spec).make(base + seat, 5.0)
+            for seat, spec in enumerate(self.specs, 1)
+        }
+        self.hint_bot = get_bot("search", seed=base, worlds=hint_worlds, seconds=hint_seconds)
+        self._declined: set[int] = set()  # seats that let this out-of-turn chop chance go
+        self._mark = -1
+        self._view_key: tuple[int, int] | None = None
+        self._view: View | None = None
+
+    # ------------------------------------------------------------------ state
+    @property
+    def game(self) -> Game:
+        return self.session.game
+
+    @property
+    def rules(self) -> Rules:
+        return self.session.rules
+
+    @property
+    def players(self) -> int:
+        return self.session.players
+
+    @property
+    def hand_number(self) -> int:
+        return len(self.session.games)
+
+    def view(self) -> View:
+        """The human's view (cached until the next action)."""
+        key = (len(self.session.games), len(self.game.history))
+        if self._view is None or self._view_key != key:
+            self._view = self.game.view(HUMAN)
+            self._view_key = key
+        return self._view
+
+    def _chop_seats(self) -> list[int]:
+        game = self.game
+        mark = len(game.history)
+        if mark != self._mark:  # someone acted: a new chance for everyone
+            self._mark = mark
+            self._declined = set()
+        return [s for s in game.out_of_turn_seats() if s not in self._declined]
+
+    def waiting_for(self) -> int | None:
+        """The seat whose decision the game waits for (out-of-turn chops first), None when over."""
+        if self.game.is_over:
+            return None
+        chops = self._chop_seats()
+        return chops[0] if chops else self.game.turn
+
+    def chop_chance(self) -> bool:
+        """Whether the seat waited for is offered an out-of-turn chop (not its own turn)."""
+        seat = self.waiting_for()
+        return seat is not None and seat != self.game.turn
+
+    # ------------------------------------------------------------------ the human's decisions
+    def decision(self) -> Decision | None:
+        """What the human is asked now, or None when a bot acts or the hand is over."""
+        if self.waiting_for() != HUMAN:
+            return None
+        view = self.view()
+        names = self.names
+        if self.chop_chance():
+            table = view.table
+            who = names[view.table_seat] if view.table_seat is not None else "?"
+            chops = ", ".join(str(m) for m in view.legal[:4])
+            return Decision("chop", f"Chop {who}'s {table} out of turn? Select a bomb and press "
+                            f"Enter ({chops}), or p to let it go.", view.legal)
+        legal = view.legal
+        actions = [m for m in legal if isinstance(m, Action)]
+        kinds = {m.kind for m in actions}
+        if view.phase == "claim":
+            wins = [m.win for m in actions if m.kind == "claim" and m.win]
+            words = " or ".join(WIN_WORDS.get(w, w) for w in wins)
+            return Decision("claim", f"You hold {words}: Enter claims the instant win, "
+                            "p declines and plays the hand.", legal)
+        if view.phase == "return":
+            giver = next(m.other for m in actions if m.kind == "return")
+            count = len(actions[0].cards)
+            return Decision("return", f"Return {count} card{'s' if count > 1 else ''} of your "
+                            f"choice to {names[giver or 0]}: select them and press Enter.",
+                            legal, count=count, other=giver)
+        if view.phase == "trade":
+            if "answer" in kinds or kinds == {"refuse"}:
+                offerer = next(m.other for m in actions if m.kind == "refuse")
+                offer = self._last_offer(offerer or 0)
+                count = len(offer)
+                return Decision("answer", f"{names[offerer or 0]} offers you {' '.join(offer)}: "
+                                f"select {count} card{'s' if count > 1 else ''} to give back and "
+                                "press Enter, or p to refuse.", legal, count=count, other=offerer)
+            if "accept" in kinds:
+                target = actions[0].other or 0
+                answer = self._last_answer(target)
+                return Decision("settle", f"{names[target]} answers with {' '.join(answer)}: "
+                                "Enter accepts the trade, p refuses it.", legal, other=target)
+            targets = sorted({m.other for m in actions if m.kind == "offer" and m.other is not None})
+            return Decision("offer", "Trade: select cards, a seat number ("
+                            + ", ".join(f"{s} {names[s]}" for s in targets)
+                            + ") and Enter to offer them; p: no more offers.", legal,
+                            other=targets[0] if targets else None)
+        if view.stacking:
+            return Decision("play", f"Stacking turn: play a higher {view.table.shape if view.table else ''}"
+                            " or pass (p).", legal, stacking=True)
+        if view.table is None:
+            prompt = "Your lead: select cards and press Enter."
+        else:
+            who = names[view.table_seat] if view.table_seat is not None else "?"
+            prompt = f"Beat {who}'s {view.table}: select cards and press Enter, or p to pass."
+        return Decision("play", prompt, legal)
+
+    def _last_offer(self, offerer: int) -> list[str]:
+        for seat, text in reversed(self.view().history):
+            if seat == offerer and text.startswith(f"offer {HUMAN} "):
+                return text.split()[2:]
+        return []
+
+    def _last_answer(self, target: int) -> list[str]:
+        for seat, text in reversed(self.view().history):
+            if seat == target and text.startswith(f"answer {HUMAN} "):
+                return text.split()[2:]
+        return []
+
+    def confirm(self, cards: Sequence[Card] = (), target: int | None = None) -> Move:
+        """Enter: make the decision with the selected cards. Raises IllegalPlay with the reason
+        (nothing changes) when the rules do not allow it."""
+        d = self._asked()
+        move: Move
+        if d.kind in ("play", "chop"):
+            if not cards:
+                raise IllegalPlay("select the cards to play first" +
+                                  (", or press p to pass" if any(m == PASS for m in d.legal)
+                                   else ""))
+            move = Play.from_cards(cards, self.rules)
+        elif d.kind == "claim":
+            move = next(m for m in d.legal if isinstance(m, Action) and m.kind == "claim")
+        elif d.kind == "settle":
+            move = Action("accept", d.other)
+        elif d.kind in ("answer", "return"):
+            if len(cards) != d.count:
+                raise IllegalPlay(f"select exactly {d.count} card{'s' if d.count > 1 else ''}, "
+                                  f"not {len(cards)}")
+            move = Action(d.kind, d.other, tuple(sorted(cards)))
+        else:  # offer
+            if not cards:
+                raise IllegalPlay("select the cards to offer first, or press p when you are done")
+            seat = target if target is not None else d.other
+            if seat is None or seat == HUMAN or not 0 <= seat < self.players:
+                raise IllegalPlay(f"choose the seat to trade with: a number from 1 to "
+                                  f"{self.players - 1}")
+            move = Action("offer", seat, tuple(sorted(cards)))
+        self.game.play(move, seat=HUMAN)
+        return move
+
+    def decline(self) -> Move | None:
+        """``p``: pass, let an out-of-turn chop go, decline a claim, refuse a trade or make no
+        more offers. Returns the action made (None for a chop let go)."""
+        d = self._asked()
+        move: Move
+        if d.kind == "chop":
+            self._declined.add(HUMAN)
+            return None
+        if d.kind == "play":
+            move = PASS
+        elif d.kind == "claim":
+            move = Action("decline")
+        elif d.kind in ("answer", "settle"):
+            move = Action("refuse", d.other)
+        elif d.kind == "offer":
+            move = Action("done")
+        else:
+            raise IllegalPlay(f"you must return {d.count} card{'s' if d.count > 1 else ''}; "
+                              "select them and press Enter")
+        self.game.play(move, seat=HUMAN)
+        return move
+
+    def _asked(self) -> Decision:
+        d = self.decision()
+        if d is None:
+            if self.game.is_over:
+                raise IllegalPlay("the hand is over: press n for the next hand")
+            seat = self.waiting_for()
+            raise IllegalPlay(f"wait: it is {self.names[seat or 0]}'s turn")
+        return d
+
+    def hint(self) -> Move:
+        """The move the strongest bot would make in the human's place."""
+        d = self._asked()
+        view = self.view()
+        if d.kind == "chop":
+            view = dataclasses.replace(view, legal=(*view.legal, PASS))
+        return self.hint_bot.choose(view)
+
+    # ------------------------------------------------------------------ bots
+    def bot_step(self) -> str | None:
+        """Let the bot the game waits for make one decision; returns what it did in words, or
+        None when the human decides or the hand is over."""
+        seat = self.waiting_for()
+        if seat is None or seat == HUMAN:
+            return None
+        game = self.game
+        view = game.view(seat)
+        chop = self.chop_chance()
+        if chop:
+            view = dataclasses.replace(view, legal=(*view.legal, PASS))
+        move = self.bots[seat].choose(view)
+        if chop and move == PASS:
+            self._declined.add(seat)
+            return ""  # letting a chop go is no action: nothing to show
+        game.play(move, seat=seat)
+        return f"{self.names[seat]}: {self.game.view(HUMAN).history[-1][1]}"
+
+    def run_bots(self, limit: int = 100_000) -> list[str]:
+        """Every bot decision until the human decides or the hand is over."""
+        done: list[str] = []
+        for _ in range(limit):
+            said = self.bot_step()
+            if said is None:
+                break
+            if said:
+                done.append(said)
+        return done
+
+    # ------------------------------------------------------------------ hands and records
+    def next_hand(self) -> Game:
+        if not self.game.is_over:
+            raise IllegalPlay("the hand is not over yet")
+        return self.session.next_hand()
+
+    def places(self) -> list[list[int]]:
+        """Per seat: its place (0 first) in each finished hand."""
+        out: list[list[int]] = [[] for _ in range(self.players)]
+        for game in self.session.games:
+            if game.is_over:
+                for place, seat in enumerate(game.finish_order):
+                    out[seat].append(place)
+        return out
+
+    def result_text(self) -> str:
+        """The finished hand in one line: finish order and units."""
+        game = self.game
+        if not game.is_over:
+            return ""
+        names = self.names
+        parts = []
+        if game.instant_win is not None:
+            seat, win = game.instant_win
+            parts.append(f"{names[seat]} wins at once with {WIN_WORDS.get(win, win)}.")
+        order = ", ".join(f"{PLACE_WORDS[i]} {names[s]}" for i, s in enumerate(game.finish_order))
+        units = ", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(game.scores))
+        parts.append(f"Hand over: {order}. Units: {units}.")
+        return " ".join(parts)
+
+    def record(self) -> str:
+        return self.session.record()
+
+    def save(self, path: str | Path) -> Path:
+        target = Path(path).expanduser()
+        try:
+            target.write_text(self.record(), encoding="utf-8")
+        except OSError as exc:
+            raise TienLenError(f"cannot write {str(target)!r}: {exc.strerror}") from None
+        return target

@@ -1,0 +1,155 @@
+"""Step through a saved record, forwards and back (``tienlen replay FILE``).
+
+A record holds every dealt hand, so the replay shows every seat's cards.
+
+>>> from tienlen import Game, Rules
+>>> game = Game.deal(Rules.preset("pagat"), 4, seed=1)
+>>> game.play(game.legal_plays()[0])
+>>> [len(g.history) for g in replay_states(game)]
+[0, 1]
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Footer, Static
+
+from ..actions import Action
+from ..cards import KEY_TEXT
+from ..game import Game
+from ..session import Session
+from .controller import PLACE_WORDS
+from .widgets import InfoPanel, cards_text, move_text
+
+
+def replay_states(game: Game) -> list[Game]:
+    """The hand before its first decision, then after each one (automatic actions such as
+    president gifts are part of the first state)."""
+    order = game.rules.suit_order
+    dealt = [" ".join(KEY_TEXT[order][k] for k in hand) for hand in game.dealt]
+    exchange = [(seat, move.other, len(move.cards)) for seat, move in game.history
+                if isinstance(move, Action) and move.kind == "give" and move.other is not None]
+    lowest = game.view(0).lowest_start
+    state = Game(game.rules, dealt, leader=None if lowest else game.leader, dealer=game.dealer,
+                 first_hand=game.first_hand, names=game.names, exchange=exchange)
+    states = [state.copy()]
+    for seat, move in game.history[len(state.history):]:
+        state.play(move, seat=seat)
+        states.append(state.copy())
+    return states
+
+
+CSS = """
+Screen { layout: vertical; }
+#title { height: 1; background: $primary-background; padding: 0 1; }
+#table { height: 1fr; border: round $secondary; padding: 0 1; }
+#seats { height: auto; max-height: 12; border: round $accent; padding: 0 1; }
+#result { height: 2; padding: 0 1; }
+"""
+
+
+class ReplayApp(App[None]):
+    """A record, action by action: ← → step, PgUp PgDn change hand, Home End jump."""
+
+    TITLE = "Tiến Lên replay"
+    CSS = CSS
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", "Back", key_display="←"),
+        Binding("right,space", "step(1)", "Forward", key_display="→"),
+        Binding("pageup", "hand(-1)", "Prev hand", key_display="PgUp"),
+        Binding("pagedown", "hand(1)", "Next hand", key_display="PgDn"),
+        Binding("home", "jump(0)", "Start"),
+        Binding("end", "jump(1)", "End"),
+        Binding("q,escape", "quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session, source: str = "record") -> None:
+        super().__init__()
+        self.session = session
+        self.source = source
+        self.hands = [replay_states(game) for game in session.games]
+        self.hand = 0
+        self.step = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        table = InfoPanel(id="table")
+        table.border_title = "Table"
+        yield table
+        seats = InfoPanel(id="seats")
+        seats.border_title = "Hands"
+        yield seats
+        yield Static(id="result")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.refresh_screen()
+
+    @property
+    def state(self) -> Game:
+        return self.hands[self.hand][self.step]
+
+    def action_step(self, by: int) -> None:
+        self.step = max(0, min(self.step + by, len(self.hands[self.hand]) - 1))
+        self.refresh_screen()
+
+    def action_hand(self, by: int) -> None:
+        self.hand = max(0, min(self.hand + by, len(self.hands) - 1))
+        self.step = 0
+        self.refresh_screen()
+
+    def action_jump(self, end: int) -> None:
+        self.step = (len(self.hands[self.hand]) - 1) if end else 0
+        self.refresh_screen()
+
+    def refresh_screen(self) -> None:
+        game = self.state
+        names = game.names
+        steps = len(self.hands[self.hand]) - 1
+        title = Text(f"Hand {self.hand + 1}/{len(self.hands)} · step {self.step}/{steps} · "
+                     f"{game.rules.name} rules · {Path(self.source).name}", no_wrap=True,
+                     overflow="ellipsis")
+        self.query_one("#title", Static).update(title)
+        lines: list[Text | str] = []
+        if game.table is not None and game.table_seat is not None:
+            line = Text("To beat: ")
+            line.append_text(cards_text(game.table.cards))
+            line.append(f"  by {names[game.table_seat]}")
+            lines.append(line)
+        elif game.is_over:
+            lines.append(Text("The hand is over", style="bold"))
+        else:
+            lines.append(f"Phase: {game.phase}" if game.phase != "play" else "Table: a new round")
+        if game.turn is not None:
+            lines.append(Text(f"Turn: {names[game.turn]}" + (" (stacking)" if game.stacking else "")))
+        lines.append(Text("─" * 40, style="dim"))
+        history = game.history
+        for number, (seat, move) in list(enumerate(history, 1))[-8:]:
+            line = Text(f"{number:>3}. {names[seat]}: ", no_wrap=True)
+            line.append_text(move_text(str(move)))
+            if number == len(history):
+                line.stylize("bold")
+            lines.append(line)
+        self.query_one("#table", InfoPanel).show(lines)
+        seat_lines: list[Text | str] = []
+        for seat in range(game.players):
+            mark = "▶" if seat == game.turn else " "
+            status = ("out" if seat in game.finish_order else
+                      "passed" if game.passed[seat] else "")
+            line = Text(f"{mark} {names[seat]:<8.8} {len(game.hand(seat)):>2} {status:<6} ",
+                        no_wrap=True)
+            line.append_text(cards_text(game.hand(seat)))
+            seat_lines.append(line)
+        self.query_one("#seats", InfoPanel).show(seat_lines)
+        result = ""
+        if game.is_over:
+            order = ", ".join(f"{PLACE_WORDS[i]} {names[s]}" for i, s in enumerate(game.finish_order))
+            units = ", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(game.scores))
+            result = f"Finish: {order}. Units: {units}."
+        self.query_one("#result", Static).update(result)

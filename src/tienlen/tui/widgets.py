@@ -1,0 +1,120 @@
+"""The terminal game's widgets: cards, the hand, the table, the players and scoreboard."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from rich.text import Text
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ..cards import SUIT_SYMBOLS, SUITS, Card
+
+# keys that pick a card: every letter the game's own keys (h n p q r s) leave free
+CARD_LETTERS = "abcdefgijklmotuvwxyz"
+MAX_CARDS = 26
+RED = frozenset("dh")
+_CARD_WORD = re.compile(r"^([3-9TJQKA2][scdh])([.,:;)]*)$")
+
+
+def card_face(card: Card) -> str:
+    """``10♥``, ``K♠``: the rank (10 for T) and the suit symbol."""
+    rank = "10" if card.rank_char == "T" else card.rank_char
+    return rank + SUIT_SYMBOLS[SUITS[card.suit]]
+
+
+def card_style(card: Card, background: str = "white") -> str:
+    colour = "red3" if card.suit_char in RED else "black"
+    return f"bold {colour} on {background}"
+
+
+def cards_text(cards: Iterable[Card], background: str = "white", width: int = 3) -> Text:
+    """Cards side by side with coloured suits, each face right-aligned to ``width``."""
+    text = Text()
+    for i, card in enumerate(cards):
+        if i:
+            text.append(" ")
+        text.append(card_face(card).rjust(width), style=card_style(card, background))
+    return text
+
+
+def move_text(text: str, style: str = "") -> Text:
+    """Text with its card words shown as cards (``9c Td`` -> coloured ``9♣ 10♦``)."""
+    out = Text(style=style)
+    for i, word in enumerate(text.split(" ")):
+        if i:
+            out.append(" ")
+        match = _CARD_WORD.match(word)
+        if match is None:
+            out.append(word)
+        else:
+            card = Card.parse(match.group(1))
+            out.append(card_face(card), style=card_style(card))
+            out.append(match.group(2))
+    return out
+
+
+
+
+class CardView(Static):
+    """One card of the hand: raised when selected, its letter underneath."""
+
+    class Clicked(Message):
+        def __init__(self, position: int) -> None:
+            super().__init__()
+            self.position = position
+
+    def __init__(self, position: int) -> None:
+        super().__init__(id=f"card-{position}", classes="card")
+        self.position = position
+
+    def show(self, card: Card, letter: str, selected: bool, cursor: bool, shade: bool) -> None:
+        background = "grey85" if shade else "white"
+        face = Text(f"{card_face(card):>3}", style=card_style(card, background))
+        blank = Text("   ")
+        mark = Text(f" {letter} ", style="reverse bold" if cursor else "dim")
+        lines = [face, blank] if selected else [blank, face]
+        self.update(Text("\n").join([*lines, mark]))
+
+    def on_click(self) -> None:
+        self.post_message(self.Clicked(self.position))
+
+
+class HandView(Horizontal):
+    """The human's hand: up to MAX_CARDS card widgets, those beyond the hand hidden."""
+
+    def compose(self) -> Iterable[Widget]:
+        for i in range(MAX_CARDS):
+            yield CardView(i)
+
+    def show(self, cards: Sequence[Card], selected: set[int], cursor: int,
+             groups: Sequence[int]) -> None:
+        """``cards`` in display order; ``selected`` and ``cursor`` are display positions."""
+        narrow = len(cards) > 19
+        shade = False
+        for i, view in enumerate(self.query(CardView)):
+            if i < len(cards):
+                if i and groups[i] != groups[i - 1]:
+                    shade = not shade
+                letter = CARD_LETTERS[i] if i < len(CARD_LETTERS) else " "
+                view.show(cards[i], letter, i in selected, i == cursor, shade)
+                view.styles.width = 3 if narrow else 4
+                view.display = True
+            else:
+                view.display = False
+
+
+class InfoPanel(Static):
+    """A panel of text lines, each cut to the panel's width."""
+
+    DEFAULT_CSS = "InfoPanel { text-wrap: nowrap; text-overflow: ellipsis; }"
+
+    def show(self, lines: Sequence[Text | str]) -> None:
+        text = Text("\n", no_wrap=True, overflow="ellipsis").join(
+            Text(x) if isinstance(x, str) else x for x in lines)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        self.update(text)

@@ -1,0 +1,474 @@
+"""The terminal game: its controller (every decision the rules ask of the human) and the
+Textual screens, driven by key presses and clicks through Textual's pilot at 80x24."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
+
+from tienlen import Game, IllegalPlay, Play, Rules, Session, cli, parse_cards
+from tienlen.arena import play_out
+from tienlen.bots import get_bot
+from tienlen.cards import full_deck
+from tienlen.tui.app import RulesScreen, SaveScreen, TienLenApp
+from tienlen.tui.controller import HUMAN, Controller
+from tienlen.tui.replay import ReplayApp, replay_states
+from tienlen.tui.widgets import CARD_LETTERS, CardView
+
+PAGAT = Rules.preset("pagat")
+
+
+def controller_with(game: Game, bots: str = "heuristic") -> Controller:
+    """A controller whose current hand is the given position (seat 0 is the human)."""
+    c = Controller(game.rules, game.players, (bots,), seed=1, name="Ana")
+    c.session.games[-1] = game
+    return c
+
+
+def position(rules: Rules, hands: list[str], **kw: Any) -> Game:
+    names = ["Ana"] + [f"Bot {i}" for i in range(1, len(hands))]
+    return Game(rules, hands, names=names, **kw)
+
+
+# ====================================================================== the controller
+def test_the_human_is_asked_to_play_once_the_bots_before_have_played() -> None:
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    c.run_bots()
+    decision = c.decision()
+    assert decision is not None and decision.kind == "play"
+    assert c.game.turn == HUMAN
+    assert decision.legal == c.game.view(HUMAN).legal
+
+
+def test_an_illegal_play_gives_the_reason_and_changes_nothing() -> None:
+    game = position(PAGAT, ["3s 4h 9d", "5c 6c", "5d 6d", "7h 8h"], leader=0, first_hand=False)
+    c = controller_with(game)
+    before = game.record()
+    with pytest.raises(IllegalPlay, match="not a combination"):
+        c.confirm(parse_cards("3s 9d"))
+    with pytest.raises(IllegalPlay, match="select the cards"):
+        c.confirm([])
+    assert game.record() == before
+    assert c.decision() is not None
+
+
+def test_passing_and_the_bots_answering() -> None:
+    game = position(PAGAT, ["3s 4h", "5c 6c", "5d 6d", "7h 8h"], leader=1, first_hand=False)
+    c = controller_with(game)
+    c.run_bots()
+    assert c.decision() is not None and game.table is not None
+    assert str(c.decline()) == "pass"
+    assert game.history[-1] == (HUMAN, Play.parse("pass"))
+    assert game.passed[HUMAN] or game.table is None
+
+
+def test_an_out_of_turn_chop_is_offered_and_may_be_let_go() -> None:
+    rules = PAGAT.replace(chop_out_of_turn=True, chops=["quad > 2"])
+    hands = ["5s 5c 5d 5h 9c", "2h 3c", "4c 6c", "4d 6d"]
+    game = position(rules, hands, leader=1, first_hand=False)
+    c = controller_with(game)
+    game.play("2h", seat=1)
+    decision = c.decision()
+    assert decision is not None and decision.kind == "chop"
+    assert "out of turn" in decision.prompt
+    assert c.decline() is None  # no action: the chance simply passes
+    assert c.decision() is None and c.waiting_for() == 2  # the seat on turn goes on
+    assert str(game.history[-1][1]) == "2h"
+
+
+def test_an_out_of_turn_chop_is_made_with_a_quad() -> None:
+    rules = PAGAT.replace(chop_out_of_turn=True, chops=["quad > 2"])
+    hands = ["5s 5c 5d 5h 9c", "2h 3c", "4c 6c", "4d 6d"]
+    game = position(rules, hands, leader=1, first_hand=False)
+    c = controller_with(game)
+    game.play("2h", seat=1)
+    assert str(c.confirm(parse_cards("5s 5c 5d 5h"))) == "5s 5c 5d 5h"
+    assert game.table_seat == HUMAN and game.table == Play.parse("5s 5c 5d 5h")
+
+
+def test_a_stacking_turn_is_asked() -> None:
+    rules = PAGAT.replace(stacking=True)
+    game = position(rules, ["3s As Kh", "5c 6c", "5d 6d", "5h 6h"], leader=0, first_hand=False)
+    c = controller_with(game)
+    c.confirm(parse_cards("Kh"))
+    c.run_bots()
+    decision = c.decision()
+    assert decision is not None and decision.kind == "play" and decision.stacking
+    assert "Stacking" in decision.prompt
+    c.confirm(parse_cards("As"))
+    assert game.table == Play.parse("As")
+
+
+def _deal_with_four_twos() -> list[str]:
+    deck = [c for c in full_deck() if c.rank_char != "2"]
+    twos = [str(c) for c in full_deck() if c.rank_char == "2"]
+    cards = [str(c) for c in deck]
+    human = twos + cards[:9]
+    rest = cards[9:]
+    return [" ".join(human)] + [" ".join(rest[i::3]) for i in range(3)]
+
+
+def test_an_optional_instant_win_is_asked_and_claimed() -> None:
+    rules = PAGAT.replace(instant_wins=["four_twos"], instant_win_optional=True)
+    game = position(rules, _deal_with_four_twos())
+    c = controller_with(game)
+    c.run_bots()
+    decision = c.decision()
+    assert decision is not None and decision.kind == "claim"
+    assert "four twos" in decision.prompt
+    c.confirm()
+    c.run_bots()
+    assert game.is_over and game.finish_order[0] == HUMAN
+    assert "wins at once" in c.result_text()
+
+
+def test_an_optional_instant_win_may_be_declined() -> None:
+    rules = PAGAT.replace(instant_wins=["four_twos"], instant_win_optional=True)
+    game = position(rules, _deal_with_four_twos())
+    c = controller_with(game)
+    c.run_bots()
+    assert str(c.decline()) == "decline"
+    c.run_bots()
+    assert game.phase == "play" and not game.is_over
+
+
+def _trading_game() -> Game:
+    rules = PAGAT.replace(trading="mutual")
+    return position(rules, ["3s 4s 5s", "3c 4c 5c", "3d 4d 5d", "3h 4h 5h"], leader=0,
+                    first_hand=False)
+
+
+def test_a_trade_offer_then_the_answer_is_accepted() -> None:
+    game = _trading_game()
+    c = controller_with(game)
+    decision = c.decision()
+    assert decision is not None and decision.kind == "offer"
+    with pytest.raises(IllegalPlay, match="select the cards"):
+        c.confirm([], target=2)
+    c.confirm(parse_cards("3s"), target=2)
+    assert c.decision() is None and c.waiting_for() == 2
+    game.play("answer 0 5d", seat=2)  # the bot's part, made here so the test knows it
+    decision = c.decision()
+    assert decision is not None and decision.kind == "settle" and decision.other == 2
+    assert "5d" in decision.prompt
+    assert str(c.confirm()) == "accept 2"
+    assert parse_cards("5d")[0] in game.hand(HUMAN)
+    assert parse_cards("3s")[0] in game.hand(2)
+    c.run_bots()  # the others trade (the bots make no offers); the human's turn comes back
+    again = c.decision()
+    assert again is not None and again.kind == "offer"
+    assert str(c.decline()) == "done"
+    c.run_bots()
+    assert game.phase == "play"
+
+
+def test_a_trade_offered_to_the_human_is_answered_or_refused() -> None:
+    game = _trading_game()
+    c = controller_with(game)
+    c.decline()  # the human makes no offers
+    game.play("offer 0 3c", seat=1)
+    decision = c.decision()
+    assert decision is not None and decision.kind == "answer" and decision.count == 1
+    assert "3c" in decision.prompt
+    with pytest.raises(IllegalPlay, match="exactly 1 card"):
+        c.confirm(parse_cards("4s 5s"))
+    c.confirm(parse_cards("5s"))
+    assert str(game.history[-1][1]) == "answer 1 5s"
+    c.run_bots()  # bot 1 settles the trade and the trading goes on
+    game2 = _trading_game()
+    c2 = controller_with(game2)
+    c2.decline()
+    game2.play("offer 0 3c", seat=1)
+    assert str(c2.decline()) == "refuse 1"
+
+
+def test_a_president_return_is_asked() -> None:
+    rules = PAGAT.replace(trading="president")
+    game = position(rules, ["3s 4s 5s", "3c 4c 2c", "3d 4d 5d", "3h 4h 5h"], leader=0,
+                    first_hand=False, exchange=[(1, 0, 1)])
+    c = controller_with(game)
+    decision = c.decision()
+    assert decision is not None and decision.kind == "return" and decision.other == 1
+    assert parse_cards("2c")[0] in game.hand(HUMAN)  # the gift arrived
+    with pytest.raises(IllegalPlay, match="must return"):
+        c.decline()
+    c.confirm(parse_cards("3s"))
+    assert parse_cards("3s")[0] in game.hand(1)
+
+
+def test_the_hint_is_one_of_the_legal_moves() -> None:
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    c.run_bots()
+    assert c.hint() in c.view().legal
+
+
+def test_bad_bots_are_refused_with_the_reason() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'nope'"):
+        Controller(PAGAT, 4, ("nope",))
+    with pytest.raises(ValueError, match="one bot for each of the 3 opponents"):
+        Controller(PAGAT, 4, ("random", "greedy"))
+    with pytest.raises(ValueError, match="built-in bots only"):
+        Controller(PAGAT, 4, ("cmd:python bot.py",))
+
+
+def test_play_with_bad_bots_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "--bots", "nope"]) == 2
+    assert "unknown bot 'nope'" in capsys.readouterr().err
+
+
+# ====================================================================== the screen
+def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def render(widget: Widget) -> str:
+    """The text a widget shows now."""
+    return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
+
+
+def shown(app: App[Any], selector: str) -> str:
+    return render(app.query_one(selector))
+
+
+def new_app(seed: int = 5, tmp_path: Path | None = None) -> TienLenApp:
+    controller = Controller(PAGAT, 4, seed=seed, name="Ana", hint_seconds=0.05)
+    return TienLenApp(controller, delay=0, save_dir=tmp_path or Path("."))
+
+
+async def follow_hints(pilot: Pilot[Any], app: TienLenApp, stop: Callable[[], bool]) -> None:
+    """Play by keys only: h (hint), then Enter when it selected cards, else p."""
+    for _ in range(200):
+        if stop():
+            return
+        await pilot.press("h")
+        await pilot.press("enter" if app.selected else "p")
+    raise AssertionError("the hand did not end")
+
+
+def test_the_screen_fits_80x24() -> None:
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert app.size == (80, 24)
+        cards = [w for w in app.query(CardView) if w.display]
+        assert len(cards) == 13
+        for widget in [*cards, app.query_one("#table"), app.query_one("#players"),
+                       app.query_one(Footer), app.query_one("#prompt")]:
+            region = widget.region
+            assert region.width > 0 and region.height > 0
+            assert region.right <= 80 and region.bottom <= 24
+        players = shown(app, "#players")
+        for name in ("Ana", "Bot 1", "Bot 2", "Bot 3"):
+            assert name in players
+        assert "pagat rules" in shown(app, "#title")
+        keys = list(app.query_one(Footer).query("FooterKey"))
+        assert all(key.region.right <= 80 for key in keys)  # every key in sight
+        footer = " ".join(render(key) for key in keys)
+        for word in ("Select", "Play", "Pass", "Hint", "Sort", "Rules", "Next", "Quit"):
+            assert word in footer
+
+    drive(app, script)
+
+
+def test_a_whole_hand_played_to_the_end_by_keys() -> None:
+    app = new_app()
+    game = app.controller.game
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await follow_hints(pilot, app, lambda: game.is_over)
+        assert "Hand over" in shown(app, "#prompt")
+        assert any(seat == HUMAN and move.cards for seat, move in game.history)
+        assert sorted(game.finish_order) == [0, 1, 2, 3]
+
+    drive(app, script)
+
+
+def test_the_hint_selects_the_cards_of_a_legal_play() -> None:
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("h")
+        assert "Hint:" in shown(app, "#info")
+        view = app.controller.view()
+        chosen = [view.hand[i] for i in sorted(app.selected)]
+        assert chosen and Play.from_cards(chosen, PAGAT) in view.legal
+        before = len(app.controller.game.history)
+        await pilot.press("enter")
+        assert len(app.controller.game.history) > before
+
+    drive(app, script)
+
+
+def test_an_illegal_selection_shows_the_reason_and_changes_nothing() -> None:
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        game = app.controller.game
+        hand = list(app.controller.view().hand)
+        before = game.record()
+        await pilot.press("a", CARD_LETTERS[12])  # the lowest and highest cards: no combination
+        assert app.selected == {0, 12}
+        await pilot.press("enter")
+        assert "Not allowed:" in shown(app, "#info")
+        assert game.record() == before
+        assert list(app.controller.view().hand) == hand
+        assert app.selected == {0, 12}  # the selection stays, to be changed
+
+    drive(app, script)
+
+
+def test_cards_are_selected_by_arrows_space_letters_and_clicks() -> None:
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("right", "right", "space")
+        assert app.selected == {2}
+        await pilot.press("c")  # the same card by its letter: unselected
+        assert app.selected == set()
+        await pilot.click("#card-4")
+        assert app.selected == {4}
+        await pilot.click("#card-4")
+        assert app.selected == set()
+
+    drive(app, script)
+
+
+def test_passing_with_p() -> None:
+    app = new_app()
+    game = app.controller.game
+
+    async def script(pilot: Pilot[Any]) -> None:
+        for _ in range(100):
+            if app.controller.decision() is not None and game.table is not None:
+                break
+            await pilot.press("h", "enter")
+        else:
+            raise AssertionError("never had a play to beat")
+        before = len(game.history)
+        await pilot.press("p")
+        assert game.history[before] == (HUMAN, Play.parse("pass"))
+        assert "Ana: pass" in shown(app, "#table") or "Ana: pass" in shown(app, "#info")
+
+    drive(app, script)
+
+
+def test_sort_and_rules_keys() -> None:
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert "by rank" in str(app.query_one("#hand").border_title)
+        await pilot.press("s")
+        assert "by combination" in str(app.query_one("#hand").border_title)
+        assert sorted(app._order) == list(range(13))
+        await pilot.press("r")
+        assert isinstance(app.screen, RulesScreen)
+        assert "preset: pagat" in str(app.screen.query_one("#rules-text", Static).render())
+        await pilot.press("escape")
+        assert not isinstance(app.screen, RulesScreen)
+
+    drive(app, script)
+
+
+def test_the_scoreboard_after_two_hands() -> None:
+    app = new_app(seed=11)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        c = app.controller
+        await pilot.press("n")  # too early: the hand is not over
+        assert "Not yet" in shown(app, "#info") and c.hand_number == 1
+        await follow_hints(pilot, app, lambda: c.game.is_over)
+        await pilot.press("n")
+        assert c.hand_number == 2
+        await follow_hints(pilot, app, lambda: c.game.is_over)
+        board = shown(app, "#players")
+        totals = c.session.totals
+        places = c.places()
+        for seat, name in enumerate(c.names):
+            row = next(line for line in board.splitlines() if f" {name} " in line)
+            assert f"{totals[seat]:+d}" in row
+            assert row.rstrip(" │").endswith(" ".join(str(p + 1) for p in places[seat]))
+        assert sum(c.session.first_places) == 2
+
+    drive(app, script)
+
+
+def test_a_record_saved_on_quitting_and_replayed(tmp_path: Path) -> None:
+    app = new_app(tmp_path=tmp_path)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await follow_hints(pilot, app, lambda: app.controller.game.is_over)
+        await pilot.press("q")
+        assert isinstance(app.screen, SaveScreen)
+        assert app.screen.query_one(Input).value.startswith(str(tmp_path))
+        await pilot.press("enter")
+
+    drive(app, script)
+    saved = app.return_value
+    assert saved is not None and saved.exists()
+    session = Session.from_record(saved.read_text(encoding="utf-8"))
+    assert session.record() == app.controller.record()
+
+    replay = ReplayApp(session, str(saved))
+    game = session.games[0]
+
+    async def watch(pilot: Pilot[Any]) -> None:
+        steps = len(game.history)
+        assert "step 0/" in shown(replay, "#title")
+        await pilot.press("right", "right", "right")
+        assert "step 3/" in shown(replay, "#title")
+        seat, move = game.history[2]
+        assert f"{game.names[seat]}:" in shown(replay, "#table")
+        assert str(replay.state.history[-1][1]) == str(move)
+        await pilot.press("left")
+        assert "step 2/" in shown(replay, "#title")
+        await pilot.press("end")
+        assert f"step {steps}/{steps}" in shown(replay, "#title")
+        assert "Finish:" in shown(replay, "#result")
+        await pilot.press("home")
+        assert "step 0/" in shown(replay, "#title")
+        assert "13" in shown(replay, "#seats")
+
+    drive(replay, watch)
+
+
+def test_quitting_without_saving_and_going_back(tmp_path: Path) -> None:
+    app = new_app(tmp_path=tmp_path)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("q")
+        await pilot.press("escape")
+        assert not isinstance(app.screen, SaveScreen)
+        await pilot.press("q", "ctrl+n")
+
+    drive(app, script)
+    assert app.return_value is None
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_replay_states_step_through_a_president_exchange() -> None:
+    session = Session(PAGAT.replace(trading="president"), 4, seed=2)
+    bots = [get_bot("greedy", seed=s) for s in range(4)]
+    play_out(session.game, bots)
+    session.next_hand()
+    play_out(session.game, bots)
+    game = session.games[1]
+    states = replay_states(game)
+    assert states[0].history == game.history[:len(states[0].history)]
+    assert str(states[0].history[0][1]).startswith("give")
+    assert states[-1].record() == game.record()
