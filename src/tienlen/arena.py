@@ -50,11 +50,14 @@ class BotSpec:
             budget[key] = _number(raw)
         try:
             return get_bot(name, seed=seed, **budget)
-        except TypeError as exc:
+        except TienLenError:
+            raise
+        except (TypeError, ValueError) as exc:
             raise TienLenError(f"bot {self.text!r}: {exc}") from None
 
 
-def _number(raw: str) -> int | float | None:
+def _number(raw: str) -> int | float | str | None:
+    """A bot option's value: none, a whole number, a number, or else the text itself."""
     if raw.lower() == "none":
         return None
     try:
@@ -63,7 +66,7 @@ def _number(raw: str) -> int | float | None:
         try:
             return float(raw)
         except ValueError:
-            raise TienLenError(f"{raw!r} is not a number") from None
+            return raw
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,14 @@ class SearchBot:
                  margin: float = 0.05) -> None:
         if objective not in _OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(_OBJECTIVES)}, not {objective!r}")
+        for label, count in (("steps", steps), ("worlds", worlds), ("candidates", candidates)):
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise ValueError(f"{label} must be a whole number, 1 or more, not {count!r}")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or seconds <= 0):
+            raise ValueError(f"seconds must be a positive number or none, not {seconds!r}")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)):
+            raise ValueError(f"margin must be a number, not {margin!r}")
         self._rng = random.Random(seed)
         self.steps = steps
         self.worlds = worlds
@@ -90,8 +98,11 @@ class SearchBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if view.phase != "play" or any(text.split()[0] in _TRADE_WORDS for _, text in view.history):
-            return self._fallback.choose(view)  # trades move hidden cards: no sampling then
+        if (view.phase != "play" or view.turn != view.seat
+                or any(text.split()[0] in _TRADE_WORDS for _, text in view.history)):
+            # trades move hidden cards, and an out-of-turn chop offer is a moment no replay
+            # reaches: the heuristic decides those
+            return self._fallback.choose(view)
         candidates = self._candidates(view)
         if len(candidates) == 1:
             return candidates[0]
