@@ -8,4 +8,5 @@ python -m pip install -q --upgrade pip >/dev/null
 python -m pip install -q -e ".[test]"
 ruff check src tests benchmarks
 mypy
+. scripts/web_services.sh   # chromium and a throwaway PostgreSQL for the web tests
 python -m pytest "$@"

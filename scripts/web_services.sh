@@ -1,0 +1,32 @@
+# Sourced by scripts/test.sh: what the web tests need besides Python packages.
+# Installs chromium and PostgreSQL when missing (as root, Debian), starts a throwaway
+# PostgreSQL on a free loopback port and exports TIENLEN_TEST_PG_URL and TIENLEN_CHROMIUM.
+# Anything that cannot be had is left unset and those tests skip, saying why.
+
+_tl_need=()
+command -v chromium >/dev/null 2>&1 || _tl_need+=(chromium)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || _tl_need+=(postgresql)
+if [ ${#_tl_need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing ${_tl_need[*]} for the web tests" >&2
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y -qq "${_tl_need[@]}" >/dev/null || echo "could not install ${_tl_need[*]}" >&2
+fi
+if [ -x /usr/bin/chromium ]; then export TIENLEN_CHROMIUM=/usr/bin/chromium; fi
+
+_tl_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+if [ -z "${TIENLEN_TEST_PG_URL:-}" ] && [ -n "$_tl_bin" ]; then
+    _tl_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    _tl_dir=$(mktemp -d /tmp/tienlen-pg.XXXXXX)
+    _tl_as=()
+    if [ "$(id -u)" = 0 ]; then chown postgres "$_tl_dir"; _tl_as=(runuser -u postgres --); fi
+    if "${_tl_as[@]}" "$_tl_bin/initdb" -A trust -U postgres -D "$_tl_dir/data" >"$_tl_dir/initdb.log" 2>&1 \
+        && "${_tl_as[@]}" "$_tl_bin/pg_ctl" -D "$_tl_dir/data" -l "$_tl_dir/server.log" -w \
+            -o "-p $_tl_port -k $_tl_dir -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null \
+        && "${_tl_as[@]}" "$_tl_bin/createdb" -h 127.0.0.1 -p "$_tl_port" -U postgres tienlen_test; then
+        export TIENLEN_TEST_PG_URL="postgresql+psycopg://postgres@127.0.0.1:$_tl_port/tienlen_test"
+        _tl_stop_pg() { "${_tl_as[@]}" "$_tl_bin/pg_ctl" -D "$_tl_dir/data" -m fast stop >/dev/null 2>&1; rm -rf "$_tl_dir"; }
+        trap _tl_stop_pg EXIT
+    else
+        echo "could not start PostgreSQL for the tests (see $_tl_dir); its tests will skip" >&2
+    fi
+fi

@@ -1,0 +1,4 @@
+"""Play in the browser: ``tienlen serve`` (FastAPI, WebSockets, SQLAlchemy storage, a static page).
+
+Needs the ``web`` extra (``pip install 'tienlen[web]'``); the engine does not.
+"""

@@ -1,0 +1,212 @@
+"""The WebSocket protocol: every client command and server event, validated by pydantic.
+
+A client sends JSON commands, each with ``seq``, a number it raises by one or
+more with every command on its connection; a command whose ``seq`` is not
+higher than the last one is stale or a duplicate and is refused. Commands that
+act on the game also carry ``version``, the table version the player saw; when
+the table has moved on since, the command is stale and refused. Every refusal
+is an ``error`` event with the reason, and changes nothing.
+
+The server sends events, each with its own ``seq`` (1, 2, 3, … on each
+connection) and, for state events, the table's ``version``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE = 4096  # bytes in one client message
+MAX_NAME = 24
+BOT_LEVELS = ("random", "greedy", "heuristic")
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seq: int = Field(ge=1, le=2**53)
+
+
+class Hello(_Command):
+    """Open a connection: with a seat token, act for that seat; without, watch."""
+
+    type: Literal["hello"]
+    token: str | None = Field(default=None, min_length=8, max_length=128)
+
+
+class Join(_Command):
+    """Take an empty seat (``seat`` None: the first empty one) under a name."""
+
+    type: Literal["join"]
+    name: str = Field(min_length=1, max_length=MAX_NAME)
+    seat: int | None = Field(default=None, ge=0, le=7)
+
+
+class AddBot(_Command):
+    type: Literal["add_bot"]
+    seat: int | None = Field(default=None, ge=0, le=7)
+    level: Literal["random", "greedy", "heuristic"] = "heuristic"
+
+
+class Start(_Command):
+    type: Literal["start"]
+
+
+class PlayMove(_Command):
+    """A play (``5s 5h``), ``pass``, or any other action the rules ask (``claim dragon``)."""
+
+    type: Literal["play"]
+    version: int = Field(ge=0)
+    move: str = Field(min_length=1, max_length=200)
+
+
+class Hint(_Command):
+    type: Literal["hint"]
+
+
+class NextHand(_Command):
+    type: Literal["next_hand"]
+    version: int = Field(ge=0)
+
+
+class Ping(_Command):
+    type: Literal["ping"]
+
+
+Command = Annotated[Hello | Join | AddBot | Start | PlayMove | Hint | NextHand | Ping,
+                    Field(discriminator="type")]
+_COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
+
+
+class ProtocolError(ValueError):
+    """A message the server cannot accept; the text is the reason sent back."""
+
+    def __init__(self, reason: str, ref: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.ref = ref
+
+
+def parse_command(raw: str | bytes) -> Command:
+    """Validate one client message, raising :class:`ProtocolError` with a reason."""
+    size = len(raw.encode() if isinstance(raw, str) else raw)
+    if size > MAX_MESSAGE:
+        raise ProtocolError(f"message too large: {size} bytes, at most {MAX_MESSAGE}")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("message is not JSON") from None
+    ref = data.get("seq") if isinstance(data, dict) and isinstance(data.get("seq"), int) else None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise ProtocolError("a command is a JSON object with a 'type'", ref)
+    try:
+        return _COMMAND.validate_python(data)
+    except ValidationError as exc:
+        raise ProtocolError(_describe(exc), ref) from None
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err["loc"][1:] if p != "type") or "message"
+        if err["type"] == "union_tag_invalid":
+            parts.append(f"unknown command type; commands: {', '.join(COMMAND_TYPES)}")
+        elif err["type"] == "extra_forbidden":
+            parts.append(f"unexpected field {where!r}")
+        else:
+            parts.append(f"{where}: {err['msg']}")
+    return "bad command: " + "; ".join(parts)
+
+
+COMMAND_TYPES = ("hello", "join", "add_bot", "start", "play", "hint", "next_hand", "ping")
+
+
+# ---------------------------------------------------------------------- server events
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    seq: int = 0  # set per connection when sent
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str | None
+    kind: Literal["empty", "human", "bot"]
+    level: str | None = None
+    connected: bool = False
+    bot_playing: bool = False  # a bot plays for an absent player
+
+
+class TableInfo(BaseModel):
+    id: str
+    status: Literal["open", "playing"]
+    rules: str
+    options: dict[str, Any]
+    players: int
+    seats: list[SeatInfo]
+    hand_no: int
+    totals: list[int]
+    first_places: list[int]
+    records: int
+    away_timeout: float
+    turn_timer: float
+
+
+class SeatView(BaseModel):
+    """What one seat (or a spectator, ``seat`` None) may know of the current hand."""
+
+    seat: int | None
+    phase: str
+    turn: int | None
+    dealer: int
+    leader: int
+    hand: list[str]
+    counts: list[int]
+    table: str | None
+    table_seat: int | None
+    passed: list[bool]
+    stacking: bool
+    finish_order: list[int]
+    history: list[tuple[int, str]]
+    legal: list[str]
+    prompt: str | None
+    decision: dict[str, Any] | None = None
+    is_over: bool
+    scores: list[int]
+    revealed: list[list[str]] | None
+    instant_win: str | None = None
+
+
+class Welcome(_Event):
+    type: Literal["welcome"] = "welcome"
+    table: str
+    seat: int | None
+    token: str | None = None
+
+
+class State(_Event):
+    type: Literal["state"] = "state"
+    version: int
+    at: float = 0.0  # server time (Unix seconds) of the change this state shows
+    info: TableInfo
+    view: SeatView | None
+
+
+class Error(_Event):
+    type: Literal["error"] = "error"
+    reason: str
+    ref: int | None = None
+
+
+class HintEvent(_Event):
+    type: Literal["hint"] = "hint"
+    move: str
+    ref: int | None = None
+
+
+class Pong(_Event):
+    type: Literal["pong"] = "pong"
+    ref: int | None = None
+
+
+Event = Welcome | State | Error | HintEvent | Pong

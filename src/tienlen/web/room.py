@@ -1,0 +1,475 @@
+"""One authoritative table: seats, the session, bots, timers, and what each connection is told.
+
+Every change is stored (the table's log) before it is applied to what anyone
+sees; every connection then gets its own seat's view. Bots play their seats,
+and a bot plays for a player who has been away longer than the table's
+``away_timeout``, until they return. An optional ``turn_timer`` lets a bot
+make one move for a player who takes too long.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .. import PASS, IllegalPlay, Rules, Session, TienLenError, parse_move
+from ..bots import Bot, get_bot
+from .protocol import (
+    AddBot,
+    Command,
+    Error,
+    Hello,
+    Hint,
+    HintEvent,
+    Join,
+    NextHand,
+    Ping,
+    PlayMove,
+    Pong,
+    SeatInfo,
+    SeatView,
+    Start,
+    State,
+    TableInfo,
+    Welcome,
+    _Event,
+)
+from .storage import Entry, Repository, SeatChange, StoredTable, hash_token
+from .views import seat_view
+
+AWAY_BOT = "heuristic"
+
+
+class Refused(TienLenError):
+    """A command that cannot be carried out now; the text is the reason."""
+
+
+class Client:
+    """One connection: its seat (None: a spectator), its sequence numbers and its outbox."""
+
+    def __init__(self, deliver: Callable[[str], None]) -> None:
+        self._deliver = deliver
+        self.seat: int | None = None
+        self.out_seq = 0
+        self.in_seq = 0
+
+    def send(self, event: _Event) -> None:
+        self.out_seq += 1
+        event.seq = self.out_seq
+        self._deliver(event.model_dump_json())
+
+
+@dataclass
+class Seat:
+    kind: str = "empty"  # empty | human | bot
+    name: str | None = None
+    level: str | None = None
+    token_hash: str | None = None
+    clients: set[Client] = field(default_factory=set)
+    away_since: float | None = None
+
+
+def check_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name or not name.isprintable():
+        raise Refused("a name needs at least one visible character")
+    return name
+
+
+class Room:
+    def __init__(self, repo: Repository, table_id: str, rules: Rules, players: int, seed: int,
+                 away_timeout: float = 30.0, turn_timer: float = 0.0, bot_delay: float = 0.5) -> None:
+        self.repo = repo
+        self.id = table_id
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.away_timeout = away_timeout
+        self.turn_timer = turn_timer
+        self.bot_delay = bot_delay
+        self.seats = [Seat() for _ in range(players)]
+        self.session: Session | None = None
+        self.version = 0
+        self.clients: set[Client] = set()
+        self._bots: dict[int, Bot] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._turn_since = time.monotonic()
+        self._views: dict[int | None, SeatView | None] = {}
+        self._views_version = -1
+        self._changed_at = time.time()
+        self._options = rules.differences()
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float) -> Room:
+        """Rebuild a table from its stored seats and log, replaying every move through the engine."""
+        room = cls(repo, stored.id, Rules.from_toml(stored.rules_toml), stored.players, stored.seed,
+                   stored.away_timeout, stored.turn_timer, bot_delay)
+        now = time.monotonic()
+        for number, change in stored.seats.items():
+            room.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
+                                      away_since=now if change.kind == "human" else None)
+        for entry in stored.log:
+            room._replay(entry)
+            room.version = entry.idx + 1
+        return room
+
+    def _replay(self, entry: Entry) -> None:
+        if entry.kind == "start":
+            self._begin()
+        elif entry.kind == "move":
+            assert self.session is not None and entry.seat is not None
+            self.session.game.play(entry.text, seat=entry.seat)
+        elif entry.kind == "next":
+            assert self.session is not None
+            self.session.next_hand()
+
+    def _begin(self) -> None:
+        names = [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
+        self.session = Session(self.rules, self.players, self.seed, names=names)
+
+    def _store(self, kind: str, seat: int | None = None, text: str = "",
+               change: SeatChange | None = None) -> None:
+        self.repo.append(self.id, Entry(self.version, kind, seat, text), change)
+        self.version += 1
+
+    # ------------------------------------------------------------------ seats
+    @property
+    def started(self) -> bool:
+        return self.session is not None
+
+    def join_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
+        """Give an empty seat to a player; returns the seat and its secret token."""
+        name = check_name(name)
+        if self.started:
+            raise Refused("the game has started: you can watch, but every seat is taken")
+        seat = self._empty_seat(seat)
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        self._store("join", seat, name, SeatChange(seat, "human", name, None, digest))
+        self.seats[seat] = Seat("human", name, None, digest, away_since=time.monotonic())
+        return seat, token
+
+    def add_bot(self, seat: int | None = None, level: str = "heuristic") -> int:
+        if self.started:
+            raise Refused("the game has started: bots join before it starts")
+        seat = self._empty_seat(seat)
+        taken = {s.name for s in self.seats}
+        name = next(f"Bot {k}" for k in range(1, 20) if f"Bot {k}" not in taken)
+        self._store("bot", seat, level, SeatChange(seat, "bot", name, level))
+        self.seats[seat] = Seat("bot", name, level)
+        return seat
+
+    def _empty_seat(self, seat: int | None) -> int:
+        if seat is None:
+            for number, s in enumerate(self.seats):
+                if s.kind == "empty":
+                    return number
+            raise Refused("every seat is taken")
+        if not 0 <= seat < self.players:
+            raise Refused(f"this table has seats 0 to {self.players - 1}, not {seat}")
+        if self.seats[seat].kind != "empty":
+            raise Refused(f"seat {seat} is taken")
+        return seat
+
+    def seat_of(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for number, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return number
+        return None
+
+    def start(self) -> None:
+        if self.started:
+            raise Refused("the game has already started")
+        empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+        if empty:
+            raise Refused(f"seat {empty[0]} is empty: add a bot or wait for a player to join")
+        if len({s.name for s in self.seats}) < self.players:
+            raise Refused("two seats have the same name")
+        self._store("start")
+        self._begin()
+
+    # ------------------------------------------------------------------ moves
+    def apply_move(self, seat: int, text: str) -> None:
+        """Check, store, then make one move for a seat."""
+        session = self.session
+        if session is None:
+            raise Refused("the game has not started yet")
+        game = session.game
+        try:
+            move = parse_move(text, self.rules)
+            game.verify(move, seat)
+        except IllegalPlay as exc:
+            raise Refused(str(exc)) from None
+        except TienLenError as exc:
+            raise Refused(str(exc)) from None
+        self._store("move", seat, str(move))
+        game.play(move, seat=seat)
+        if game.is_over:
+            self.repo.add_record(self.id, len(session.games), game.record())
+
+    def next_hand(self) -> None:
+        session = self.session
+        if session is None:
+            raise Refused("the game has not started yet")
+        if not session.game.is_over:
+            raise Refused("the hand is not over yet")
+        self._store("next")
+        session.next_hand()
+
+    def bot_controlled(self, seat: int, now: float | None = None) -> bool:
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return True
+        if s.kind != "human" or s.clients or s.away_since is None:
+            return False
+        return (now if now is not None else time.monotonic()) - s.away_since >= self.away_timeout
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            level = self.seats[seat].level or AWAY_BOT
+            bot = self._bots[seat] = get_bot(level, seed=self.seed + 7919 * seat)
+        return bot
+
+    def _choose(self, seat: int, with_pass: bool = False) -> str:
+        assert self.session is not None
+        view = self.session.game.view(seat)
+        if with_pass:
+            view = dataclasses.replace(view, legal=(*view.legal, PASS))
+        try:
+            return str(self._bot(seat).choose(view))
+        except Exception:  # a bot's failure must not stop the table
+            return str(view.legal[0])
+
+    def hint(self, seat: int) -> str:
+        game = self.session.game if self.session else None
+        if game is None or game.is_over:
+            raise Refused("there is nothing to play now")
+        if game.turn != seat:
+            if game.legal_plays(seat):
+                return self._choose_hint(seat, with_pass=True)
+            raise Refused("it is not your turn")
+        return self._choose_hint(seat)
+
+    def _choose_hint(self, seat: int, with_pass: bool = False) -> str:
+        assert self.session is not None
+        view = self.session.game.view(seat)
+        if with_pass:
+            view = dataclasses.replace(view, legal=(*view.legal, PASS))
+        return str(get_bot(AWAY_BOT, seed=self.version).choose(view))
+
+    # ------------------------------------------------------------------ the driver
+    def step(self) -> bool:
+        """Make one move that a bot owes now (a chop, a turn, the next hand of a bots-only
+        table, a move for a player out of time); True when one was made."""
+        session = self.session
+        if session is None:
+            return False
+        game = session.game
+        now = time.monotonic()
+        if game.is_over:
+            if all(s.kind == "bot" for s in self.seats):
+                self.next_hand()
+                return True
+            return False
+        for seat in game.out_of_turn_seats():
+            if self.bot_controlled(seat, now):
+                move = self._choose(seat, with_pass=True)
+                if move != "pass":
+                    self.apply_move(seat, move)
+                    return True
+        turn = game.turn
+        if turn is None:
+            return False
+        if self.bot_controlled(turn, now) or self._out_of_time(turn, now):
+            self.apply_move(turn, self._choose(turn))
+            return True
+        return False
+
+    def _out_of_time(self, seat: int, now: float) -> bool:
+        return self.turn_timer > 0 and self.seats[seat].kind == "human" and \
+            now - self._turn_since >= self.turn_timer
+
+    def _next_wake(self) -> float | None:
+        """Seconds until the driver has something to do (None: nothing until someone acts)."""
+        session = self.session
+        if session is None:
+            return None
+        game = session.game
+        now = time.monotonic()
+        if game.is_over:
+            return self.bot_delay if all(s.kind == "bot" for s in self.seats) else None
+        seats = [*game.out_of_turn_seats(), *([game.turn] if game.turn is not None else [])]
+        waits: list[float] = []
+        for seat in seats:
+            s = self.seats[seat]
+            if self.bot_controlled(seat, now):
+                waits.append(self.bot_delay)
+            elif s.kind == "human" and not s.clients and s.away_since is not None:
+                waits.append(s.away_since + self.away_timeout - now)
+        if game.turn is not None and self.turn_timer > 0 and self.seats[game.turn].kind == "human":
+            waits.append(self._turn_since + self.turn_timer - now)
+        return max(0.0, min(waits)) if waits else None
+
+    def schedule(self) -> None:
+        """Arrange the next bot move (or none), replacing any arranged before."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        wait = self._next_wake()
+        if wait is None:
+            return
+        loop = asyncio.get_running_loop()
+        version = self.version
+        self._timer = loop.call_later(wait, self._wake, version)
+
+    def _wake(self, version: int) -> None:
+        self._timer = None
+        if version != self.version:
+            self.schedule()
+            return
+        try:
+            moved = self.step()
+        except TienLenError:
+            moved = False
+        if moved:
+            self.changed()
+        else:
+            self.schedule()
+
+    def changed(self) -> None:
+        """After any change: reset the turn clock, tell everyone, arrange the next bot move."""
+        self._turn_since = time.monotonic()
+        self._changed_at = time.time()
+        self.broadcast()
+        self.schedule()
+
+    # ------------------------------------------------------------------ telling
+    def info(self) -> TableInfo:
+        session = self.session
+        seats = [SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level,  # type: ignore[arg-type]
+                          connected=bool(s.clients),
+                          bot_playing=s.kind == "human" and self.started and self.bot_controlled(i))
+                 for i, s in enumerate(self.seats)]
+        finished = 0
+        if session is not None:
+            finished = len(session.games) - (0 if session.game.is_over else 1)
+        return TableInfo(
+            id=self.id, status="playing" if session else "open", rules=self.rules.name,
+            options=self._options, players=self.players, seats=seats,
+            hand_no=len(session.games) if session else 0,
+            totals=session.totals if session else [0] * self.players,
+            first_places=session.first_places if session else [0] * self.players,
+            records=finished, away_timeout=self.away_timeout, turn_timer=self.turn_timer)
+
+    def view_for(self, seat: int | None) -> SeatView | None:
+        if self._views_version != self.version:
+            self._views = {}
+            self._views_version = self.version
+        if seat not in self._views:
+            self._views[seat] = seat_view(self.session.game, seat) if self.session else None
+        return self._views[seat]
+
+    def state_for(self, client: Client, info: TableInfo | None = None) -> State:
+        return State(version=self.version, at=self._changed_at, info=info or self.info(),
+                     view=self.view_for(client.seat))
+
+    def broadcast(self) -> None:
+        info = self.info()
+        for client in list(self.clients):
+            client.send(self.state_for(client, info))
+
+    # ------------------------------------------------------------------ connections
+    def attach(self, client: Client) -> None:
+        self.clients.add(client)
+
+    def detach(self, client: Client) -> None:
+        self.clients.discard(client)
+        if client.seat is not None:
+            seat = self.seats[client.seat]
+            seat.clients.discard(client)
+            if not seat.clients:
+                seat.away_since = time.monotonic()
+                self.broadcast()
+                self.schedule()
+
+    def handle(self, client: Client, cmd: Command) -> None:
+        """Carry out one validated command; a refusal is an error event and changes nothing."""
+        if cmd.seq <= client.in_seq:
+            client.send(Error(reason=f"stale or duplicate command: seq {cmd.seq} is not after "
+                              f"{client.in_seq}", ref=cmd.seq))
+            return
+        client.in_seq = cmd.seq
+        try:
+            changed = self._handle(client, cmd)
+        except Refused as exc:
+            client.send(Error(reason=str(exc), ref=cmd.seq))
+            return
+        if changed:
+            self.changed()
+
+    def _handle(self, client: Client, cmd: Command) -> bool:
+        if isinstance(cmd, Hello):
+            self._hello(client, cmd.token)
+            return False
+        if isinstance(cmd, Ping):
+            client.send(Pong(ref=cmd.seq))
+            return False
+        if isinstance(cmd, Join):
+            if client.seat is not None:
+                raise Refused(f"you already sit at seat {client.seat}")
+            seat, token = self.join_seat(cmd.name, cmd.seat)
+            self._sit(client, seat)
+            client.send(Welcome(table=self.id, seat=seat, token=token))
+            return True
+        if isinstance(cmd, AddBot):
+            self._seated(client)
+            self.add_bot(cmd.seat, cmd.level)
+            return True
+        if isinstance(cmd, Start):
+            self._seated(client)
+            self.start()
+            return True
+        seat = self._seated(client)
+        if isinstance(cmd, Hint):
+            client.send(HintEvent(move=self.hint(seat), ref=cmd.seq))
+            return False
+        assert isinstance(cmd, PlayMove | NextHand)
+        if cmd.version != self.version:
+            raise Refused(f"stale: the table has changed since version {cmd.version} "
+                          f"(now {self.version}); look again and retry")
+        if isinstance(cmd, NextHand):
+            self.next_hand()
+        else:
+            self.apply_move(seat, cmd.move)
+        return True
+
+    def _seated(self, client: Client) -> int:
+        if client.seat is None:
+            raise Refused("spectators cannot act: join a seat first")
+        return client.seat
+
+    def _sit(self, client: Client, seat: int) -> None:
+        if client.seat is not None:
+            self.seats[client.seat].clients.discard(client)
+        client.seat = seat
+        self.seats[seat].clients.add(client)
+        self.seats[seat].away_since = None
+
+    def _hello(self, client: Client, token: str | None) -> None:
+        if token is not None:
+            seat = self.seat_of(token)
+            if seat is None:
+                client.send(Welcome(table=self.id, seat=None))
+                client.send(self.state_for(client))
+                raise Refused("this seat token is not one of this table's: you are watching")
+            self._sit(client, seat)
+        client.send(Welcome(table=self.id, seat=client.seat))
+        self.broadcast()  # the others see who is connected; this client gets its view
+        self.schedule()

@@ -1,0 +1,97 @@
+"""Per-seat views as protocol objects: a seat gets its own hand and nothing of the others'.
+
+A spectator (seat None) gets no hand, no legal actions, and the history with
+every trade's and every unanswered claim's cards hidden.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import Action, Game, Play
+from ..view import _visible
+from .protocol import SeatView
+
+MAX_LEGAL = 400  # the page lists legal plays for the hint and for decisions
+
+
+def _trade_state(game: Game) -> tuple[int, int, int] | None:
+    """(kind, a, b) of an open trade: (0, offerer, n cards) awaiting an answer,
+    (1, target, n) awaiting the offerer's accept/refuse; None when no trade is open."""
+    for seat, move in reversed(game.history):
+        if not isinstance(move, Action):
+            return None
+        if move.kind == "offer":
+            return (0, seat, len(move.cards))
+        if move.kind == "answer":
+            return (1, seat, len(move.cards))
+        if move.kind in ("accept", "refuse", "done"):
+            return None
+    return None
+
+
+def _return_due(game: Game, seat: int) -> tuple[int, int] | None:
+    """(giver, count) of the president gift that ``seat`` must now return cards for."""
+    returned = {(s, m.other) for s, m in game.history if isinstance(m, Action) and m.kind == "return"}
+    for giver, move in game.history:
+        if isinstance(move, Action) and move.kind == "give" and move.other == seat \
+                and (seat, giver) not in returned:
+            return giver, len(move.cards)
+    return None
+
+
+def _decision(game: Game, seat: int) -> tuple[list[str], str | None, dict[str, Any] | None]:
+    """Legal actions (when few), a prompt and a decision for the page, in trade/return phases."""
+    if game.turn != seat:
+        return [], None, None
+    if game.phase == "return":
+        due = _return_due(game, seat)
+        if due is None:
+            return [], None, None
+        giver, count = due
+        return [], (f"Return {count} card{'s' if count > 1 else ''} of your choice to "
+                    f"{game.names[giver]}"), {"kind": "return", "to": giver, "count": count}
+    state = _trade_state(game)
+    if state is None:
+        others = [s for s in range(game.players) if s != seat]
+        return ["done"], "Offer cards to a player (select them first), or say done", \
+            {"kind": "offer", "seats": others}
+    kind, other, count = state
+    if kind == 0:
+        return [f"refuse {other}"], (f"{game.names[other]} offers you {count} card"
+                                     f"{'s' if count > 1 else ''}: answer with as many of yours, "
+                                     "or refuse"), {"kind": "answer", "to": other, "count": count}
+    return [f"accept {other}", f"refuse {other}"], \
+        f"{game.names[other]} answered your offer: accept or refuse", None
+
+
+def seat_view(game: Game, seat: int | None) -> SeatView:
+    """What ``seat`` may know of ``game`` (a spectator when ``seat`` is None)."""
+    looking = -1 if seat is None else seat
+    claims_open = game.phase == "claim"
+    history = [(s, _visible(game, looking, s, m, claims_open)) for s, m in game.history]
+    legal: list[str] = []
+    prompt: str | None = None
+    decision: dict[str, Any] | None = None
+    if seat is not None and not game.is_over:
+        if game.phase in ("trade", "return"):
+            legal, prompt, decision = _decision(game, seat)
+        else:
+            legal = [str(m) for m in game.legal_plays(seat)[:MAX_LEGAL]]
+            if game.phase == "claim" and game.turn == seat:
+                prompt = "You may claim an instant win, or decline"
+            elif game.turn != seat and legal:
+                prompt = "You may chop out of turn"
+    table = game.table
+    instant = game.instant_win
+    return SeatView(
+        seat=seat, phase=game.phase, turn=game.turn, dealer=game.dealer, leader=game.leader,
+        hand=[str(c) for c in game.hand(seat)] if seat is not None else [],
+        counts=game.counts(), table=str(table) if isinstance(table, Play) and table.cards else None,
+        table_seat=game.table_seat, passed=list(game.passed), stacking=game.stacking,
+        finish_order=list(game.finish_order), history=history, legal=legal, prompt=prompt,
+        decision=decision, is_over=game.is_over, scores=list(game.scores),
+        revealed=[[str(c) for c in game.hand(s)] for s in range(game.players)] if game.is_over
+        else None,
+        instant_win=f"{game.names[instant[0]]}: {instant[1]}" if instant else None,
+    )

@@ -1,0 +1,185 @@
+"""A real server (uvicorn in a thread, loopback only) that tests can stop and start again."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the web tests need the web extra")
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from tienlen.web.app import create_app
+from tienlen.web.storage import Repository
+
+PG_URL = os.environ.get("TIENLEN_TEST_PG_URL")
+CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """One server process's worth of app, started and stopped on a fixed port."""
+
+    def __init__(self, db_url: str, bot_delay: float = 0.0) -> None:
+        self.db_url = db_url
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_base = f"ws://127.0.0.1:{self.port}"
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self.app: Any = None
+
+    def start(self) -> None:
+        app = create_app(self.db_url, bot_delay=self.bot_delay)
+        self.app = app
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                ws_max_size=64 * 1024, lifespan="on")
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 20
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(20)
+        self._server = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    # helpers
+    def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        return httpx.post(self.base + path, json=body, timeout=10)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(self.base + path, timeout=10)
+
+    def ws(self, table_id: str) -> WsClient:
+        return WsClient(connect(f"{self.ws_base}/ws/{table_id}", open_timeout=10, proxy=None,
+                                legacy=True))
+
+
+class WsClient:
+    """A protocol client that keeps every message it receives."""
+
+    def __init__(self, conn: ClientConnection) -> None:
+        self.conn = conn
+        self.seq = 0
+        self.received: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.token: str | None = None
+        self.seat: int | None = None
+
+    def send(self, **cmd: Any) -> int:
+        self.seq += 1
+        self.conn.send(json.dumps({"seq": self.seq, **cmd}))
+        return self.seq
+
+    def send_raw(self, text: str) -> None:
+        self.conn.send(text)
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        msg: dict[str, Any] = json.loads(self.conn.recv(timeout))
+        self.received.append(msg)
+        if msg["type"] == "state":
+            self.state = msg
+        elif msg["type"] == "welcome":
+            self.seat = msg["seat"]
+            if msg.get("token"):
+                self.token = msg["token"]
+        return msg
+
+    def until(self, pred: Any, timeout: float = 20) -> dict[str, Any]:
+        """Read messages until one satisfies ``pred``; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no such message; last: {self.received[-1:]}")
+            msg = self.recv(left)
+            if pred(msg):
+                return msg
+
+    def error(self) -> dict[str, Any]:
+        return self.until(lambda m: m["type"] == "error")
+
+    def hello(self, token: str | None = None) -> dict[str, Any]:
+        if token is not None:
+            self.send(type="hello", token=token)
+        else:
+            self.send(type="hello")
+        self.until(lambda m: m["type"] == "welcome")
+        return self.until(lambda m: m["type"] == "state")
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _urls() -> list[Any]:
+    return ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+        not PG_URL, reason="no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)"))]
+
+
+@pytest.fixture(params=_urls())
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: an SQLite file, or the test PostgreSQL emptied."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
+    assert PG_URL is not None
+    repo = Repository(PG_URL)
+    repo.drop_everything()
+    repo.close()
+    return PG_URL
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
+
+
+@pytest.fixture
+def server(sqlite_url: str) -> Iterator[Server]:
+    srv = Server(sqlite_url)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def any_server(db_url: str) -> Iterator[Server]:
+    """The server on SQLite and on PostgreSQL."""
+    srv = Server(db_url)
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """The distribution's chromium, headless, offline."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no chromium at {CHROMIUM}: scripts/test.sh installs it")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True,
+            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run"]}

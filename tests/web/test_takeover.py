@@ -1,0 +1,69 @@
+"""A player who leaves: the seat waits for the table's timeout, a bot plays for it, the player returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from .conftest import Server
+from .test_persistence import wait_turn
+
+
+def seat0_moves(state: dict[str, Any]) -> int:
+    return sum(1 for seat, _ in state["view"]["history"] if seat == 0)
+
+
+def test_a_bot_plays_for_an_absent_player_until_they_return(server: Server) -> None:
+    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 4,
+                                       "away_timeout": 0}).json()
+    me = server.ws(made["id"])
+    me.hello(made["token"])
+    before = wait_turn(me)
+    assert not before["info"]["seats"][0]["bot_playing"]
+    me.close()
+    watcher = server.ws(made["id"])
+    watcher.hello()
+    # the seat's turn comes and goes without its player: a bot played it
+    later = watcher.until(lambda m: m["type"] == "state" and (
+        seat0_moves(m) > seat0_moves(before) or m["view"]["is_over"]))
+    assert later["version"] > before["version"]
+    assert later["info"]["seats"][0]["bot_playing"] or later["view"]["is_over"]
+    assert not later["info"]["seats"][0]["connected"]
+    # back again: the seat is the player's, and the table waits for them
+    back = server.ws(made["id"])
+    state = back.hello(made["token"])
+    assert state["info"]["seats"][0]["connected"] and not state["info"]["seats"][0]["bot_playing"]
+    if state["view"]["is_over"]:
+        back.send(type="next_hand", version=state["version"])
+    mine = back.until(lambda m: m["type"] == "state" and m["view"]["turn"] == 0) \
+        if state["view"]["turn"] != 0 else state
+    assert mine["view"]["legal"]
+    back.send(type="play", version=mine["version"], move=mine["view"]["legal"][0])
+    back.until(lambda m: m["type"] == "state" and m["version"] > mine["version"])
+    history = back.state["view"]["history"]  # type: ignore[index]
+    assert [0, mine["view"]["legal"][0]] in history
+
+
+def test_a_table_with_a_turn_timer_lets_a_bot_move_for_a_slow_player(server: Server) -> None:
+    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 4,
+                                       "turn_timer": 0.05}).json()
+    me = server.ws(made["id"])
+    me.hello(made["token"])
+    before = wait_turn(me)
+    after = me.until(lambda m: m["type"] == "state" and seat0_moves(m) > seat0_moves(before))
+    assert after["info"]["turn_timer"] == 0.05
+    assert after["info"]["seats"][0]["connected"]
+
+
+def test_a_player_who_waits_keeps_the_seat(server: Server) -> None:
+    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 4}).json()
+    me = server.ws(made["id"])
+    me.hello(made["token"])
+    before = wait_turn(me)
+    me.close()
+    back = server.ws(made["id"])
+    state = back.hello(made["token"])
+    assert state["version"] == before["version"] and state["view"]["hand"] == before["view"]["hand"]
