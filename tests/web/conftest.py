@@ -136,7 +136,12 @@ class WsClient:
         self.conn.close()
 
 
+IN_CI = bool(os.environ.get("CI"))  # in CI a missing service is a failure, not a skip
+
+
 def _urls() -> list[Any]:
+    if IN_CI:
+        return ["sqlite", "postgresql"]
     return ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
         not PG_URL, reason="no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)"))]
 
@@ -146,7 +151,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database: an SQLite file, or the test PostgreSQL emptied."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
-    assert PG_URL is not None
+    assert PG_URL is not None, "no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)"
     repo = Repository(PG_URL)
     repo.drop_everything()
     repo.close()
@@ -179,6 +184,8 @@ def any_server(db_url: str) -> Iterator[Server]:
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """The distribution's chromium, headless, offline."""
     if not os.path.exists(CHROMIUM):
+        if IN_CI:
+            pytest.fail(f"no chromium at {CHROMIUM}: scripts/test.sh installs it")
         pytest.skip(f"no chromium at {CHROMIUM}: scripts/test.sh installs it")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True,
             "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
