@@ -43,10 +43,15 @@ def rollout_situation(game: Game, seat: int, total: list[int]) -> Situation:
     rest = list(total)
     for k in own:
         rest[k >> 2] -= 1
-    top = max((h[-1] for s, h in enumerate(hands) if s != seat and h), default=-1)
-    others = tuple(len(h) for s, h in enumerate(hands) if s != seat and h)
-    return Situation(tuple(own), game.legal_plays(seat), game._table, others, tuple(rest), top,
-                     game.rules)
+    top = -1
+    others = []
+    for s, h in enumerate(hands):
+        if s != seat and h:
+            others.append(len(h))
+            if h[-1] > top:
+                top = h[-1]
+    return Situation(tuple(own), game.legal_plays(seat), game._table, tuple(others), tuple(rest),
+                     top, game.rules)
 
 
 def playout(game: Game, max_steps: int = 2000) -> int:
@@ -73,8 +78,8 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int | None = None, steps: int = 3000, worlds: int = 200,
-                 seconds: float | None = None, candidates: int = 4, objective: str = "first",
-                 margin: float = 0.05) -> None:
+                 seconds: float | None = None, candidates: int = 6, objective: str = "first",
+                 margin: float = 0.05, evidence: int = 0) -> None:
         if objective not in _OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(_OBJECTIVES)}, not {objective!r}")
         for label, count in (("steps", steps), ("worlds", worlds), ("candidates", candidates)):
@@ -92,6 +97,7 @@ class SearchBot:
         self.candidates = candidates
         self.objective = objective
         self.margin = margin
+        self.evidence = evidence  # how many recent actions weigh each sampled deal
         self._fallback = HeuristicBot(seed)
 
     def choose(self, view: View) -> Move:
@@ -109,28 +115,32 @@ class SearchBot:
         totals = [0.0] * len(candidates)
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         done = 0
+        weights = 0.0
         spent = 0
         for _ in range(self.worlds):
-            world = self._sample(view)
-            if world is None:
+            sampled = self._sample(view)
+            if sampled is None:
                 continue  # a deal the history rules out: the next one
+            world, weight = sampled
             for i, move in enumerate(candidates):
                 trial = world.copy()
                 trial.push(move, view.seat)
                 spent += playout(trial) + 1
-                totals[i] += _OBJECTIVES[self.objective](trial, view.seat)
+                totals[i] += weight * _OBJECTIVES[self.objective](trial, view.seat)
             done += 1
+            weights += weight
             if spent >= self.steps or (deadline is not None and time.perf_counter() > deadline):
                 break
         if not done:
             return self._fallback.choose(view)
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        if totals[best] - totals[0] < self.margin * done:
+        if totals[best] - totals[0] < self.margin * weights:
             best = 0  # not clearly better than the heuristic's own choice: keep that
         return candidates[best]
 
     def _candidates(self, view: View) -> list[Move]:
-        """The heuristic's choice, a pass when allowed, then the plays the plan likes best."""
+        """Diverse options: the heuristic's choice, a pass when allowed, then for each kind of
+        combination its cleanest low play, then each kind's strongest play."""
         first = decide(situation_of(view))
         plays = [m for m in view.legal if isinstance(m, Play)]
         rules = view.rules
@@ -141,16 +151,26 @@ class SearchBot:
         ranked = sorted((p for p in plays if p.keys),
                         key=lambda p: (groups_after(counts, p.keys, run_top, chain_top),
                                        p.keys[-1] >> 2, -len(p.keys)))
+        lowest: dict[tuple[str | None, int], Play] = {}
+        strongest: dict[tuple[str | None, int], Play] = {}
+        for p in ranked:
+            kind = (p.shape, len(p.keys))
+            lowest.setdefault(kind, p)
+            if kind not in strongest or p.keys[-1] > strongest[kind].keys[-1]:
+                strongest[kind] = p
         out: list[Move] = [first]
-        for p in [*(q for q in plays if not q.keys), *ranked]:
+        for p in [*(q for q in plays if not q.keys), *lowest.values(), *strongest.values(),
+                  *ranked]:
             if len(out) >= self.candidates:
                 break
             if p not in out:
                 out.append(p)
         return out
 
-    def _sample(self, view: View) -> Game | None:
-        """A deal of the unseen cards consistent with the view, replayed to the present."""
+    def _sample(self, view: View) -> tuple[Game, float] | None:
+        """A deal of the unseen cards consistent with the view, replayed to the present, with
+        its weight: how well the other seats' recent plays and passes fit that deal (the
+        plays the heuristic would have made there count as likely; others as unlikely)."""
         unseen = view.unseen()
         self._rng.shuffle(unseen)
         played: list[list[str]] = [[] for _ in range(view.players)]
@@ -167,22 +187,33 @@ class SearchBot:
                 now = [str(c) for c in unseen[pos:pos + view.counts[seat]]]
                 pos += view.counts[seat]
             dealt.append(now + played[seat])
+        weight = 1.0
+        judged = len(moves) - self.evidence
         try:
             game = Game(view.rules, dealt, leader=view.leader if not view.lowest_start else None,
                         dealer=view.dealer, first_hand=view.first_hand)
             if game.is_over:
                 return None  # an automatic instant win that the real deal did not hold
-            for seat, move in moves:
+            for index, (seat, move) in enumerate(moves):
                 if isinstance(move, Action) and move.kind in ("claim", "decline"):
                     if game.phase != "claim":
                         continue  # an automatic claim
                     move = Action("decline")  # others' answers are hidden: they declined
+                elif (index >= judged and seat != view.seat and game._turn == seat
+                      and game.phase == "play"):
+                    total = [0] * 13
+                    for hand in game._hands:
+                        for k in hand:
+                            total[k >> 2] += 1
+                    expected = decide(rollout_situation(game, seat, total))
+                    weight *= _FITS if expected == move else _MISFITS
                 game.push(move, seat)
         except (ValueError, AssertionError):
             return None
-        return game if game._turn == view.seat else None
+        return (game, weight) if game._turn == view.seat else None
 
 
+_FITS, _MISFITS = 0.8, 0.2  # how likely a seat's play is when it fits the sampled deal, or not
 _TRADE_WORDS = frozenset(("offer", "answer", "accept", "refuse", "done", "give", "return"))
 
 
@@ -210,4 +241,13 @@ def _units(game: Game, seat: int) -> float:
     return float(game.scores[seat])
 
 
-_OBJECTIVES = {"first": _first, "units": _units}
+def _place(game: Game, seat: int) -> float:
+    """First place is worth 1, and each place above last half as much again in steps."""
+    finish = game.finish_order
+    if seat not in finish:
+        return 0.0
+    place = finish.index(seat)
+    return (1.0 if place == 0 else 0.0) + 0.5 * (1 - place / (game.players - 1))
+
+
+_OBJECTIVES = {"first": _first, "place": _place, "units": _units}
