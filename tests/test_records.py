@@ -8,8 +8,8 @@ import tomllib
 
 import pytest
 
+from helpers import deal_with
 from tienlen import Game, RecordError, Rules, Session, parse_cards
-from tienlen.cards import full_deck
 
 
 def play_on(game: Game, moves: int | None = None, seed: int = 0) -> Game:
@@ -22,16 +22,6 @@ def play_on(game: Game, moves: int | None = None, seed: int = 0) -> Game:
     return game
 
 
-def deal_with(given: dict[int, str], players: int = 4, size: int = 13) -> list[str]:
-    taken = [c for text in given.values() for c in parse_cards(text)]
-    rest = [c for c in full_deck() if c not in taken]
-    hands = []
-    for seat in range(players):
-        hand = list(parse_cards(given.get(seat, "")))
-        while len(hand) < size:
-            hand.append(rest.pop(0))
-        hands.append(" ".join(str(c) for c in hand))
-    return hands
 
 
 def state(game: Game) -> tuple[object, ...]:

@@ -7,9 +7,10 @@ from collections import Counter
 
 import pytest
 
+from helpers import deal_with
 from tienlen import Card, Game, IllegalPlay, Rules, parse_cards
 from tienlen.actions import Action
-from tienlen.cards import KEY_TEXT, full_deck
+from tienlen.cards import KEY_TEXT
 from tienlen.session import Session
 
 
@@ -22,17 +23,6 @@ def finish(game: Game, seed: int = 0) -> Game:
     return game
 
 
-def deal_with(given: dict[int, str], players: int = 4, size: int = 13) -> list[str]:
-    """Hands where the given seats hold the given cards; the rest of the pack fills up, low first."""
-    taken = [c for text in given.values() for c in parse_cards(text)]
-    rest = [c for c in full_deck() if c not in taken]
-    hands = []
-    for seat in range(players):
-        hand = list(parse_cards(given.get(seat, "")))
-        while len(hand) < size:
-            hand.append(rest.pop(0))
-        hands.append(" ".join(str(c) for c in hand))
-    return hands
 
 
 def texts(cards: list[Card] | tuple[Card, ...]) -> list[str]:

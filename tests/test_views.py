@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from helpers import deal_with
 from tienlen import Card, Game, Play, Rules, View, parse_cards
 from tienlen.cards import full_deck
 from tienlen.session import Session
@@ -14,16 +15,6 @@ from tienlen.session import Session
 CARD_RE = re.compile(r"\b(10|[2-9TJQKA])[scdh]\b")
 
 
-def deal_with(given: dict[int, str], players: int = 4, size: int = 13) -> list[str]:
-    taken = [c for text in given.values() for c in parse_cards(text)]
-    rest = [c for c in full_deck() if c not in taken]
-    hands = []
-    for seat in range(players):
-        hand = list(parse_cards(given.get(seat, "")))
-        while len(hand) < size:
-            hand.append(rest.pop(0))
-        hands.append(" ".join(str(c) for c in hand))
-    return hands
 
 
 def cards_named(view: View) -> set[str]:
