@@ -171,7 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="a database URL (default sqlite:///tienlen.sqlite3; "
                    "postgresql+psycopg://user@host/db for PostgreSQL)")
-    p.add_argument("--bot-delay", type=float, default=0.5, help="seconds a bot waits before it plays")
+    p.add_argument("--bot-delay", type=float, default=0.5,
+                   help="seconds a bot waits before it plays (on average: each wait varies by a quarter)")
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("replay", help="step through a record, forwards and back")

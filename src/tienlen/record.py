@@ -18,6 +18,7 @@ card) and ``first_hand = false`` (a later hand of a session).
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -190,7 +191,9 @@ def load_session(text: str) -> Session:
                 raise RecordError(f"hand {index + 1}: the exchange by the rules is "
                                   f"{_gifts_text(exchange)}, not {_gifts_text(gifts)}")
         games.append(game)
-    session = Session(rules, len(names), names=names, _first=games[0])
+    # the hands dealt after loading are seeded by the record itself, so they are reproducible
+    seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    session = Session(rules, len(names), seed=seed, names=names, _first=games[0])
     session.games = games
     return session
 

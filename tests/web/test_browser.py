@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -82,8 +83,10 @@ def test_two_browsers_join_one_table_by_its_link_and_play_with_two_bots(
     host.get_by_test_id("players").fill("4")
     host.get_by_test_id("create").click()
     host.wait_for_url("**/t/*")
-    link = host.get_by_test_id("invite-link").get_attribute("href")
-    assert link and "/t/" in link
+    invite = host.get_by_test_id("invite-link")
+    expect(invite).to_have_attribute("href", re.compile(r"/t/"))  # set once the table is shown
+    link = invite.get_attribute("href")
+    assert link
     guest = browser.new_context().new_page()
     guest.goto(link)
     guest.get_by_test_id("join-name").fill("Minh")

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import Rules, TienLenError
+from .driver import Driver
 from .room import Refused, Room
 from .storage import Repository
 
@@ -48,12 +49,14 @@ class Lobby:
     def __init__(self, repo: Repository, bot_delay: float = 0.5) -> None:
         self.repo = repo
         self.bot_delay = bot_delay
+        self.driver = Driver(repo)  # every table's bot moves, stored in group commits
         self.rooms: dict[str, Room] = {}
 
     def restore(self) -> int:
         """Rebuild every stored table; returns how many."""
         for stored in self.repo.load_all():
-            self.rooms[stored.id] = Room.restore(self.repo, stored, self.bot_delay)
+            self.rooms[stored.id] = Room.restore(self.repo, stored, self.bot_delay,
+                                                   self.driver)
         return len(self.rooms)
 
     def get(self, table_id: str) -> Room | None:
@@ -69,7 +72,7 @@ class Lobby:
         self.repo.create_table(table_id, rules.to_toml(), spec.players, seed, spec.away_timeout,
                                spec.turn_timer)
         room = Room(self.repo, table_id, rules, spec.players, seed, spec.away_timeout,
-                    spec.turn_timer, self.bot_delay)
+                    spec.turn_timer, self.bot_delay, self.driver)
         self.rooms[table_id] = room
         seat: int | None = None
         token: str | None = None

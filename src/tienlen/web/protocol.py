@@ -125,7 +125,22 @@ COMMAND_TYPES = ("hello", "join", "add_bot", "start", "play", "hint", "next_hand
 # ---------------------------------------------------------------------- server events
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    seq: int = 0  # set per connection when sent
+    seq: int = 0  # set per connection when sent (see event_body and with_seq)
+
+
+_NO_SEQ = '{"seq":0,'
+
+
+def event_body(event: _Event) -> str:
+    """The event as JSON without its ``seq`` (serialised once, sent to many connections)."""
+    text = event.model_dump_json()
+    assert text.startswith(_NO_SEQ), "seq is the first field of every event"
+    return text[len(_NO_SEQ):]
+
+
+def with_seq(seq: int, body: str) -> str:
+    """The JSON text of an event whose :func:`event_body` is ``body``, numbered ``seq``."""
+    return f'{{"seq":{seq},{body}'
 
 
 class SeatInfo(BaseModel):
@@ -187,7 +202,9 @@ class Welcome(_Event):
 class State(_Event):
     type: Literal["state"] = "state"
     version: int
-    at: float = 0.0  # server time (Unix seconds) of the change this state shows
+    # server time (Unix seconds) of the change this state shows: when the command that made it
+    # arrived, or when the bot move that made it was due
+    at: float = 0.0
     info: TableInfo
     view: SeatView | None
 

@@ -1,7 +1,10 @@
 """One authoritative table: seats, the session, bots, timers, and what each connection is told.
 
 Every change is stored (the table's log) before it is applied to what anyone
-sees; every connection then gets its own seat's view. Bots play their seats,
+sees; every connection then gets its own seat's view. A move is tried on a copy
+of the game first, so the record of a hand it ends is stored in the same
+transaction. Bot moves are stored in batches across tables by the
+:class:`~.driver.Driver`. Bots play their seats,
 and a bot plays for a player who has been away longer than the table's
 ``away_timeout``, until they return. An optional ``turn_timer`` lets a bot
 make one move for a player who takes too long.
@@ -11,13 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .. import PASS, IllegalPlay, Rules, Session, TienLenError, parse_move
+from .. import PASS, Action, Game, IllegalPlay, Play, Rules, Session, TienLenError, parse_move
 from ..bots import Bot, get_bot
+from .driver import Driver
 from .protocol import (
     AddBot,
     Command,
@@ -37,11 +42,15 @@ from .protocol import (
     TableInfo,
     Welcome,
     _Event,
+    event_body,
+    with_seq,
 )
-from .storage import Entry, Repository, SeatChange, StoredTable, hash_token
-from .views import seat_view
+from .storage import Entry, Repository, SeatChange, StoredTable, Write, hash_token
+from .views import PlayTexts, seat_view
 
 AWAY_BOT = "heuristic"
+JITTER = 0.25  # a bot's wait varies by this share of the bot delay either way
+_jitter = random.Random()
 
 
 class Refused(TienLenError):
@@ -58,9 +67,22 @@ class Client:
         self.in_seq = 0
 
     def send(self, event: _Event) -> None:
+        self.send_body(event_body(event))
+
+    def send_body(self, body: str) -> None:
+        """Send an event serialised once (for every connection that gets it) by :func:`event_body`."""
         self.out_seq += 1
-        event.seq = self.out_seq
-        self._deliver(event.model_dump_json())
+        self._deliver(with_seq(self.out_seq, body))
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A move decided and checked but not made yet: what to store, then what to do."""
+
+    write: Write
+    seat: int | None
+    move: Play | Action | None  # None: deal the next hand
+    at: float  # when it was due (Unix seconds): its event's latency counts from then
 
 
 @dataclass
@@ -82,8 +104,10 @@ def check_name(name: str) -> str:
 
 class Room:
     def __init__(self, repo: Repository, table_id: str, rules: Rules, players: int, seed: int,
-                 away_timeout: float = 30.0, turn_timer: float = 0.0, bot_delay: float = 0.5) -> None:
+                 away_timeout: float = 30.0, turn_timer: float = 0.0, bot_delay: float = 0.5,
+                 driver: Driver | None = None) -> None:
         self.repo = repo
+        self.driver = driver or Driver(repo)
         self.id = table_id
         self.rules = rules
         self.players = players
@@ -100,15 +124,19 @@ class Room:
         self._turn_since = time.monotonic()
         self._views: dict[int | None, SeatView | None] = {}
         self._views_version = -1
+        self._plays = PlayTexts()
+        self._standing: tuple[int, bool, list[int], list[int]] | None = None
         self._changed_at = time.time()
+        self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
         self._options = rules.differences()
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float) -> Room:
+    def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
+                driver: Driver | None = None) -> Room:
         """Rebuild a table from its stored seats and log, replaying every move through the engine."""
         room = cls(repo, stored.id, Rules.from_toml(stored.rules_toml), stored.players, stored.seed,
-                   stored.away_timeout, stored.turn_timer, bot_delay)
+                   stored.away_timeout, stored.turn_timer, bot_delay, driver)
         now = time.monotonic()
         for number, change in stored.seats.items():
             room.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
@@ -133,8 +161,8 @@ class Room:
         self.session = Session(self.rules, self.players, self.seed, names=names)
 
     def _store(self, kind: str, seat: int | None = None, text: str = "",
-               change: SeatChange | None = None) -> None:
-        self.repo.append(self.id, Entry(self.version, kind, seat, text), change)
+               change: SeatChange | None = None, record: tuple[int, str] | None = None) -> None:
+        self.repo.append(self.id, Entry(self.version, kind, seat, text), change, record)
         self.version += 1
 
     # ------------------------------------------------------------------ seats
@@ -203,15 +231,19 @@ class Room:
         game = session.game
         try:
             move = parse_move(text, self.rules)
-            game.verify(move, seat)
+            trial = game.copy()
+            trial.play(move, seat=seat)
         except IllegalPlay as exc:
             raise Refused(str(exc)) from None
         except TienLenError as exc:
             raise Refused(str(exc)) from None
-        self._store("move", seat, str(move))
+        self._store("move", seat, str(move), record=self._record_if_over(trial))
         game.play(move, seat=seat)
-        if game.is_over:
-            self.repo.add_record(self.id, len(session.games), game.record())
+
+    def _record_if_over(self, game: Game) -> tuple[int, str] | None:
+        """(hand number, record) when ``game`` (the current hand after a move) is over."""
+        assert self.session is not None
+        return (len(self.session.games), game.record()) if game.is_over else None
 
     def next_hand(self) -> None:
         session = self.session
@@ -237,15 +269,17 @@ class Room:
             bot = self._bots[seat] = get_bot(level, seed=self.seed + 7919 * seat)
         return bot
 
-    def _choose(self, seat: int, with_pass: bool = False) -> str:
+    def _choose(self, seat: int, with_pass: bool = False) -> Play | Action:
+        """The bot's move for ``seat``: one of its legal moves (PASS: no out-of-turn chop)."""
         assert self.session is not None
         view = self.session.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
         try:
-            return str(self._bot(seat).choose(view))
+            move = self._bot(seat).choose(view)
         except Exception:  # a bot's failure must not stop the table
-            return str(view.legal[0])
+            return view.legal[0]
+        return move if move in view.legal else view.legal[0]
 
     def hint(self, seat: int) -> str:
         game = self.session.game if self.session else None
@@ -265,32 +299,51 @@ class Room:
         return str(get_bot(AWAY_BOT, seed=self.version).choose(view))
 
     # ------------------------------------------------------------------ the driver
-    def step(self) -> bool:
-        """Make one move that a bot owes now (a chop, a turn, the next hand of a bots-only
-        table, a move for a player out of time); True when one was made."""
+    def bot_action(self) -> Staged | None:
+        """The move a bot owes now (a chop, a turn, the next hand of a bots-only table, a move for
+        a player out of time), decided and checked but not made; None when none is owed."""
         session = self.session
         if session is None:
-            return False
+            return None
         game = session.game
         now = time.monotonic()
         if game.is_over:
             if all(s.kind == "bot" for s in self.seats):
-                self.next_hand()
-                return True
-            return False
+                return Staged(Write(self.id, Entry(self.version, "next")), None, None, self._since())
+            return None
         for seat in game.out_of_turn_seats():
             if self.bot_controlled(seat, now):
                 move = self._choose(seat, with_pass=True)
-                if move != "pass":
-                    self.apply_move(seat, move)
-                    return True
+                if str(move) != "pass":  # PASS here: no chop
+                    return self._stage(game, seat, move)
         turn = game.turn
         if turn is None:
-            return False
+            return None
         if self.bot_controlled(turn, now) or self._out_of_time(turn, now):
-            self.apply_move(turn, self._choose(turn))
-            return True
-        return False
+            return self._stage(game, turn, self._choose(turn))
+        return None
+
+    def _stage(self, game: Game, seat: int, move: Play | Action) -> Staged:
+        """A legal move (one of ``game.legal_plays(seat)``) tried on a copy of the game."""
+        trial = game.copy()
+        trial.push(move, seat)
+        entry = Entry(self.version, "move", seat, str(move))
+        return Staged(Write(self.id, entry, None, self._record_if_over(trial)), seat, move,
+                      self._since())
+
+    def _since(self) -> float:
+        """When the bot move made now was due: its event's latency counts from then."""
+        return min(time.time(), self._due_at)
+
+    def install(self, staged: Staged) -> None:
+        """Make a staged move once it is stored (the same move, on the same state, as its trial)."""
+        assert self.session is not None and staged.write.entry.idx == self.version
+        if staged.move is None:
+            self.session.next_hand()
+        else:
+            assert staged.seat is not None
+            self.session.game.push(staged.move, staged.seat)
+        self.version += 1
 
     def _out_of_time(self, seat: int, now: float) -> bool:
         return self.turn_timer > 0 and self.seats[seat].kind == "human" and \
@@ -304,20 +357,25 @@ class Room:
         game = session.game
         now = time.monotonic()
         if game.is_over:
-            return self.bot_delay if all(s.kind == "bot" for s in self.seats) else None
+            return self._bot_wait() if all(s.kind == "bot" for s in self.seats) else None
         seats = [*game.out_of_turn_seats(), *([game.turn] if game.turn is not None else [])]
         waits: list[float] = []
         for seat in seats:
             s = self.seats[seat]
             if self.bot_controlled(seat, now):
-                waits.append(self.bot_delay)
+                waits.append(self._bot_wait())
             elif s.kind == "human" and not s.clients and s.away_since is not None:
                 waits.append(s.away_since + self.away_timeout - now)
         if game.turn is not None and self.turn_timer > 0 and self.seats[game.turn].kind == "human":
             waits.append(self._turn_since + self.turn_timer - now)
         return max(0.0, min(waits)) if waits else None
 
-    def schedule(self) -> None:
+    def _bot_wait(self) -> float:
+        """How long a bot waits before it plays: the table's bot delay, give or take a quarter,
+        so that tables started together do not stay in step (and due all at once)."""
+        return self.bot_delay * (1 + JITTER * (2 * _jitter.random() - 1))
+
+    def schedule(self, at_least: float = 0.0) -> None:
         """Arrange the next bot move (or none), replacing any arranged before."""
         if self._timer is not None:
             self._timer.cancel()
@@ -327,6 +385,8 @@ class Room:
             return
         loop = asyncio.get_running_loop()
         version = self.version
+        wait = max(wait, at_least)
+        self._due_at = time.time() + wait
         self._timer = loop.call_later(wait, self._wake, version)
 
     def _wake(self, version: int) -> None:
@@ -334,19 +394,13 @@ class Room:
         if version != self.version:
             self.schedule()
             return
-        try:
-            moved = self.step()
-        except TienLenError:
-            moved = False
-        if moved:
-            self.changed()
-        else:
-            self.schedule()
+        self.driver.due(self, version)  # the driver stores it with other tables' moves
 
-    def changed(self) -> None:
-        """After any change: reset the turn clock, tell everyone, arrange the next bot move."""
+    def changed(self, at: float | None = None) -> None:
+        """After any change (made at ``at``, default now): reset the turn clock, tell everyone,
+        arrange the next bot move."""
         self._turn_since = time.monotonic()
-        self._changed_at = time.time()
+        self._changed_at = time.time() if at is None else at
         self.broadcast()
         self.schedule()
 
@@ -358,22 +412,30 @@ class Room:
                           bot_playing=s.kind == "human" and self.started and self.bot_controlled(i))
                  for i, s in enumerate(self.seats)]
         finished = 0
+        totals = first_places = [0] * self.players
         if session is not None:
             finished = len(session.games) - (0 if session.game.is_over else 1)
+            totals, first_places = self._totals(session)
         return TableInfo(
             id=self.id, status="playing" if session else "open", rules=self.rules.name,
             options=self._options, players=self.players, seats=seats,
-            hand_no=len(session.games) if session else 0,
-            totals=session.totals if session else [0] * self.players,
-            first_places=session.first_places if session else [0] * self.players,
+            hand_no=len(session.games) if session else 0, totals=totals, first_places=first_places,
             records=finished, away_timeout=self.away_timeout, turn_timer=self.turn_timer)
+
+    def _totals(self, session: Session) -> tuple[list[int], list[int]]:
+        """The session's totals and first places, counted again only when a hand ends or starts."""
+        key = (len(session.games), session.game.is_over)
+        if self._standing is None or self._standing[:2] != key:
+            self._standing = (*key, session.totals, session.first_places)
+        return self._standing[2], self._standing[3]
 
     def view_for(self, seat: int | None) -> SeatView | None:
         if self._views_version != self.version:
             self._views = {}
             self._views_version = self.version
         if seat not in self._views:
-            self._views[seat] = seat_view(self.session.game, seat) if self.session else None
+            self._views[seat] = seat_view(self.session.game, seat, self._plays) \
+                if self.session else None
         return self._views[seat]
 
     def state_for(self, client: Client, info: TableInfo | None = None) -> State:
@@ -381,9 +443,16 @@ class Room:
                      view=self.view_for(client.seat))
 
     def broadcast(self) -> None:
+        """Send every connection its seat's state; each distinct state is serialised once."""
+        if not self.clients:
+            return
         info = self.info()
+        bodies: dict[int | None, str] = {}
         for client in list(self.clients):
-            client.send(self.state_for(client, info))
+            body = bodies.get(client.seat)
+            if body is None:
+                body = bodies[client.seat] = event_body(self.state_for(client, info))
+            client.send_body(body)
 
     # ------------------------------------------------------------------ connections
     def attach(self, client: Client) -> None:
@@ -406,13 +475,14 @@ class Room:
                               f"{client.in_seq}", ref=cmd.seq))
             return
         client.in_seq = cmd.seq
+        received = time.time()
         try:
             changed = self._handle(client, cmd)
         except Refused as exc:
             client.send(Error(reason=str(exc), ref=cmd.seq))
             return
         if changed:
-            self.changed()
+            self.changed(received)
 
     def _handle(self, client: Client, cmd: Command) -> bool:
         if isinstance(cmd, Hello):

@@ -2,7 +2,9 @@
 
 Every change to a table is one row of its log, written (and committed) before
 anyone hears of it; replaying the log through the engine rebuilds the table
-exactly. Finished hands are kept as records in the project's TOML format.
+exactly. Bot moves of many tables share one transaction (a group commit, see
+``driver.py``). Finished hands are kept as records in the project's TOML
+format, stored in the transaction of the move that finishes them.
 SQLite (a file) by default, PostgreSQL by URL (``postgresql+psycopg://…``).
 """
 
@@ -11,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +31,7 @@ from sqlalchemy import (
     insert,
     select,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
@@ -113,6 +115,16 @@ class SeatChange:
 
 
 @dataclass(frozen=True)
+class Write:
+    """One entry for a table's log, with the seat it changes and the record of the hand it ends."""
+
+    table_id: str
+    entry: Entry
+    seat: SeatChange | None = None
+    record: tuple[int, str] | None = None  # (hand number, the finished hand's record)
+
+
+@dataclass(frozen=True)
 class StoredTable:
     id: str
     rules_toml: str
@@ -145,7 +157,7 @@ def make_engine(url: str) -> Engine:
 
 
 class Repository:
-    """Every read and write the server makes, each write one transaction."""
+    """Every read and write the server makes; each write is one transaction."""
 
     def __init__(self, url: str = DEFAULT_DB) -> None:
         self.url = url
@@ -156,6 +168,12 @@ class Repository:
             raise StorageError(f"cannot open database {url!r}: {exc.__class__.__name__}: "
                                f"{str(exc).splitlines()[0]}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # the log's insert, compiled once to the driver's own SQL: the hottest write skips
+        # SQLAlchemy's per-statement work, on a connection kept for it
+        compiled = _LOG_INSERT.compile(dialect=self.engine.dialect)
+        self._log_sql = str(compiled)
+        self._log_order = tuple(compiled.positiontup or ()) if compiled.positional else None
+        self._log_conn: Connection | None = None
 
     @property
     def dialect(self) -> str:
@@ -170,7 +188,22 @@ class Repository:
             raise StorageError(f"the database refused a write: {exc.__class__.__name__}") from None
 
     def close(self) -> None:
+        self._drop_log_connection()
         self.engine.dispose()
+
+    def _log_connection(self) -> Connection:
+        conn = self._log_conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._log_conn = self.engine.connect()
+        return conn
+
+    def _drop_log_connection(self) -> None:
+        """Forget the kept connection (after a failed write it may be broken: the next write
+        opens a new one)."""
+        conn, self._log_conn = self._log_conn, None
+        if conn is not None:
+            with suppress(SQLAlchemyError):
+                conn.close()
 
     def drop_everything(self) -> None:
         """Remove every table the server made (tests use it on a shared database)."""
@@ -184,26 +217,50 @@ class Repository:
             s.add(TableRow(id=table_id, created=time.time(), rules_toml=rules_toml, players=players,
                            seed=seed, away_timeout=away_timeout, turn_timer=turn_timer))
 
-    def append(self, table_id: str, entry: Entry, seat: SeatChange | None = None) -> None:
-        """Store one log entry, with the seat it changes (one transaction, SQLAlchemy Core: this is
-        the server's hottest write)."""
+    def append(self, table_id: str, entry: Entry, seat: SeatChange | None = None,
+               record: tuple[int, str] | None = None) -> None:
+        """Store one log entry, with the seat it changes and the record of the hand it ends,
+        in one transaction."""
+        self.append_many([Write(table_id, entry, seat, record)])
+
+    def append_many(self, writes: list[Write]) -> None:
+        """Store many log entries (of many tables) in one transaction: all of them or none.
+        The server's hottest write: the log rows go in one executemany of the insert compiled
+        once to the driver's SQL, on a connection kept for these writes."""
+        if not writes:
+            return
+        now = time.time()
+        logs = [{"table_id": w.table_id, "idx": w.entry.idx, "kind": w.entry.kind,
+                 "seat": w.entry.seat, "text": w.entry.text, "at": now} for w in writes]
+        order = self._log_order
+        params: list[Any] = logs if order is None else [tuple(row[k] for k in order) for row in logs]
         try:
-            with self.engine.begin() as conn:
-                conn.execute(_LOG_INSERT, {"table_id": table_id, "idx": entry.idx, "kind": entry.kind,
-                                           "seat": entry.seat, "text": entry.text, "at": time.time()})
-                if seat is not None:
-                    conn.execute(delete(SeatRow).where(
-                        SeatRow.table_id == table_id, SeatRow.seat == seat.seat))
-                    conn.execute(insert(SeatRow), {
-                        "table_id": table_id, "seat": seat.seat, "kind": seat.kind, "name": seat.name,
-                        "level": seat.level, "token_hash": seat.token_hash})
+            conn = self._log_connection()
+            with conn.begin():
+                conn.exec_driver_sql(self._log_sql, params)
+                for w in writes:
+                    if w.seat is not None:
+                        self._put_seat(conn, w.table_id, w.seat)
+                    if w.record is not None:
+                        self._put_record(conn, w.table_id, w.record, now)
         except SQLAlchemyError as exc:
+            self._drop_log_connection()
             raise StorageError(f"the database refused a write: {exc.__class__.__name__}") from None
 
-    def add_record(self, table_id: str, hand_no: int, text: str) -> None:
-        """Keep the record of a finished hand."""
-        with self._write() as s:
-            s.merge(RecordRow(table_id=table_id, hand_no=hand_no, text=text, finished=time.time()))
+    @staticmethod
+    def _put_seat(conn: Connection, table_id: str, change: SeatChange) -> None:
+        conn.execute(delete(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == change.seat))
+        conn.execute(insert(SeatRow), {"table_id": table_id, "seat": change.seat, "kind": change.kind,
+                                       "name": change.name, "level": change.level,
+                                       "token_hash": change.token_hash})
+
+    @staticmethod
+    def _put_record(conn: Connection, table_id: str, record: tuple[int, str], now: float) -> None:
+        hand_no, text = record
+        conn.execute(delete(RecordRow).where(RecordRow.table_id == table_id,
+                                             RecordRow.hand_no == hand_no))
+        conn.execute(insert(RecordRow), {"table_id": table_id, "hand_no": hand_no, "text": text,
+                                         "finished": now})
 
     # ------------------------------------------------------------------ reads
     def load_all(self) -> list[StoredTable]:

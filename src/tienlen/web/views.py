@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import Action, Game, Play
+from .. import Action, Game, Move, Play
 from ..view import _visible
 from .protocol import SeatView
 
@@ -65,11 +65,30 @@ def _decision(game: Game, seat: int) -> tuple[list[str], str | None, dict[str, A
         f"{game.names[other]} answered your offer: accept or refuse", None
 
 
-def seat_view(game: Game, seat: int | None) -> SeatView:
+class PlayTexts:
+    """The text of every play in one hand's history, kept from one view to the next: a play is
+    public and never changes, so only actions (trades, claims) are looked at again each time."""
+
+    def __init__(self) -> None:
+        self._game: Game | None = None
+        self._texts: list[str | None] = []
+
+    def of(self, game: Game, history: list[tuple[int, Move]]) -> list[str | None]:
+        if self._game is not game:
+            self._game, self._texts = game, []
+        for _seat, move in history[len(self._texts):]:
+            self._texts.append(str(move) if isinstance(move, Play) else None)
+        return self._texts
+
+
+def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None) -> SeatView:
     """What ``seat`` may know of ``game`` (a spectator when ``seat`` is None)."""
     looking = -1 if seat is None else seat
     claims_open = game.phase == "claim"
-    history = [(s, _visible(game, looking, s, m, claims_open)) for s, m in game.history]
+    moves = game.history
+    texts = plays.of(game, moves) if plays is not None else [None] * len(moves)
+    history = [(s, text if text is not None else _visible(game, looking, s, m, claims_open))
+               for (s, m), text in zip(moves, texts, strict=True)]
     legal: list[str] = []
     prompt: str | None = None
     decision: dict[str, Any] | None = None
