@@ -213,7 +213,7 @@ class SearchBot:
         return (game, weight) if game._turn == view.seat else None
 
 
-_FITS, _MISFITS = 0.8, 0.2  # how likely a seat's play is when it fits the sampled deal, or not
+_FITS, _MISFITS = 0.65, 0.35  # how likely a seat's play is when it fits the sampled deal, or not
 _TRADE_WORDS = frozenset(("offer", "answer", "accept", "refuse", "done", "give", "return"))
 
 
