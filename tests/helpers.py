@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tienlen import parse_cards
+import random
+
+from tienlen import Game, parse_cards
 from tienlen.cards import full_deck
 
 
@@ -17,3 +19,38 @@ def deal_with(given: dict[int, str], players: int = 4, size: int = 13) -> list[s
             hand.append(rest.pop(0))
         hands.append(" ".join(str(c) for c in hand))
     return hands
+
+
+# The chop lists of RULES.md §10, transcribed by hand (bomb -> target, "higher" where marked).
+RULES_MD_CHOPS: dict[str, list[str]] = {
+    "pagat": ["quad > 2", "chain:3+ > 2", "chain:4+ > 22", "chain:5+ > 222"],
+    "parlett": ["quad > 2", "chain:3+ > 2", "quad > 22", "chain:4+ > 22", "chain:5+ > 222"],
+    "justus-pang": ["quad > 2", "chain:3+ > 2", "chain:4+ > 22", "chain:5+ > 222"],
+    "kenneth-lu": ["quad > single", "quad > pair", "chain:3 > 2"],
+    "viet-cong": ["quad > 2", "chain:3+ > 2", "quad_chain:2 > 22", "chain:5+ > 22",
+                  "quad_chain:3 > 222", "chain:7+ > 222"],
+    "thirteen": ["chain:3+ > single", "quad > single", "chain:4+ > 22", "chain:6+ > 222"],
+    "killer": ["quad > 2", "chain:3+ > 2", "quad_chain:2 > 22", "chain:4+ > 22",
+               "quad_chain:3 > 222", "chain:5+ > 222", "quad > chain:3"],
+    "cardrules": [
+        "quad > 2", "chain:3+ > 2", "chain:4+ > 22", "chain:6+ > 222",
+        "triple_chain:3 > 2", "triple_chain:3 > 22",
+        "quad_chain:3 > 2", "quad_chain:3 > 22", "quad_chain:3 > 222",
+        "chain:4 > chain:3 higher",
+        "chain:5 > chain:3 higher", "chain:5 > chain:4 higher",
+        "chain:6 > chain:3 higher", "chain:6 > chain:4 higher", "chain:6 > chain:5 higher",
+        "triple_chain:3 > chain:3 higher", "triple_chain:3 > triple_chain:3 higher",
+        "quad_chain:3 > quad higher", "quad_chain:3 > chain:3 higher",
+        "quad_chain:3 > triple_chain:3 higher",
+    ],
+}
+
+
+def play_on(game: Game, moves: int | None = None, seed: int = 0) -> Game:
+    """Random legal actions: ``moves`` of them, or to the end of the hand."""
+    rng = random.Random(seed)
+    done = 0
+    while not game.is_over and (moves is None or done < moves):
+        game.play(rng.choice(game.legal_plays()))
+        done += 1
+    return game

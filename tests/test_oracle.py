@@ -22,6 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import RULES_MD_CHOPS
 from tienlen import Card, Game, Play, Rules
 from tienlen.actions import Action
 from tienlen.movegen import MoveGenerator, group_keys
@@ -31,29 +32,6 @@ TWO_RANK = 12
 SET_NAMES = ("single", "pair", "triple", "quad")
 WIDTH = {"run": 1, "chain": 2, "triple_chain": 3, "quad_chain": 4}
 
-# The chop lists of RULES.md §10, transcribed by hand (bomb -> target, "higher" where marked).
-RULES_MD_CHOPS: dict[str, list[str]] = {
-    "pagat": ["quad > 2", "chain:3+ > 2", "chain:4+ > 22", "chain:5+ > 222"],
-    "parlett": ["quad > 2", "chain:3+ > 2", "quad > 22", "chain:4+ > 22", "chain:5+ > 222"],
-    "justus-pang": ["quad > 2", "chain:3+ > 2", "chain:4+ > 22", "chain:5+ > 222"],
-    "kenneth-lu": ["quad > single", "quad > pair", "chain:3 > 2"],
-    "viet-cong": ["quad > 2", "chain:3+ > 2", "quad_chain:2 > 22", "chain:5+ > 22",
-                  "quad_chain:3 > 222", "chain:7+ > 222"],
-    "thirteen": ["chain:3+ > single", "quad > single", "chain:4+ > 22", "chain:6+ > 222"],
-    "killer": ["quad > 2", "chain:3+ > 2", "quad_chain:2 > 22", "chain:4+ > 22",
-               "quad_chain:3 > 222", "chain:5+ > 222", "quad > chain:3"],
-    "cardrules": [
-        "quad > 2", "chain:3+ > 2", "chain:4+ > 22", "chain:6+ > 222",
-        "triple_chain:3 > 2", "triple_chain:3 > 22",
-        "quad_chain:3 > 2", "quad_chain:3 > 22", "quad_chain:3 > 222",
-        "chain:4 > chain:3 higher",
-        "chain:5 > chain:3 higher", "chain:5 > chain:4 higher",
-        "chain:6 > chain:3 higher", "chain:6 > chain:4 higher", "chain:6 > chain:5 higher",
-        "triple_chain:3 > chain:3 higher", "triple_chain:3 > triple_chain:3 higher",
-        "quad_chain:3 > quad higher", "quad_chain:3 > chain:3 higher",
-        "quad_chain:3 > triple_chain:3 higher",
-    ],
-}
 PRESETS = list(RULES_MD_CHOPS)
 ALL_ENTRIES = sorted({e for entries in RULES_MD_CHOPS.values() for e in entries})
 

@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import random
 import re
 import tomllib
 
 import pytest
 
-from helpers import deal_with
+from helpers import deal_with, play_on
 from tienlen import Game, RecordError, Rules, Session, parse_cards
-
-
-def play_on(game: Game, moves: int | None = None, seed: int = 0) -> Game:
-    """Random legal actions: ``moves`` of them, or to the end of the hand."""
-    rng = random.Random(seed)
-    done = 0
-    while not game.is_over and (moves is None or done < moves):
-        game.play(rng.choice(game.legal_plays()))
-        done += 1
-    return game
-
-
 
 
 def state(game: Game) -> tuple[object, ...]:

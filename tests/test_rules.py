@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from helpers import RULES_MD_CHOPS
 from tienlen import ChopEntry, Rules, RulesError
 from tienlen.rules import CHOICES, INSTANT_WINS, UNITS
 
@@ -79,33 +80,8 @@ COLUMNS: dict[str, dict[str, Any]] = {
     },
 }
 
-PAGAT_CHOPS = {"quad > 2", "chain:3+ > 2", "chain:4+ > 22", "chain:5+ > 222"}
-CHOPS: dict[str, set[str]] = {
-    "pagat": PAGAT_CHOPS,
-    "parlett": {"quad > 2", "chain:3+ > 2", "quad > 22", "chain:4+ > 22", "chain:5+ > 222"},
-    "justus-pang": PAGAT_CHOPS,
-    "kenneth-lu": {"quad > single", "quad > pair", "chain:3 > 2"},
-    "viet-cong": {
-        "quad > 2", "chain:3+ > 2", "quad_chain:2 > 22", "chain:5+ > 22", "quad_chain:3 > 222",
-        "chain:7+ > 222",
-    },
-    "thirteen": {"chain:3+ > single", "quad > single", "chain:4+ > 22", "chain:6+ > 222"},
-    "killer": {
-        "quad > 2", "chain:3+ > 2", "quad_chain:2 > 22", "chain:4+ > 22", "quad_chain:3 > 222",
-        "chain:5+ > 222", "quad > chain:3",
-    },
-    "cardrules": {
-        "quad > 2", "chain:3+ > 2", "chain:4+ > 22", "chain:6+ > 222",
-        "triple_chain:3 > 2", "triple_chain:3 > 22",
-        "quad_chain:3 > 2", "quad_chain:3 > 22", "quad_chain:3 > 222",
-        "chain:4 > chain:3 higher",
-        "chain:5 > chain:3 higher", "chain:5 > chain:4 higher",
-        "chain:6 > chain:3 higher", "chain:6 > chain:4 higher", "chain:6 > chain:5 higher",
-        "triple_chain:3 > chain:3 higher", "triple_chain:3 > triple_chain:3 higher",
-        "quad_chain:3 > quad higher", "quad_chain:3 > chain:3 higher",
-        "quad_chain:3 > triple_chain:3 higher",
-    },
-}
+# one transcription of RULES.md §10 chop lists serves every test (tests/helpers.py)
+CHOPS: dict[str, set[str]] = {name: set(entries) for name, entries in RULES_MD_CHOPS.items()}
 
 PRESET_NAMES = ["pagat", "parlett", "justus-pang", "kenneth-lu", "viet-cong", "thirteen",
                 "killer", "cardrules"]

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from helpers import deal_with
+from helpers import deal_with, play_on
 from tienlen import Card, Game, Play, Rules, View, parse_cards
 from tienlen.cards import full_deck
 from tienlen.session import Session
@@ -22,13 +22,6 @@ def cards_named(view: View) -> set[str]:
     return {m.group(0) for _, text in view.history for m in CARD_RE.finditer(text)}
 
 
-def play_on(game: Game, moves: int | None = None, seed: int = 0) -> Game:
-    rng = random.Random(seed)
-    done = 0
-    while not game.is_over and (moves is None or done < moves):
-        game.play(rng.choice(game.legal_plays()))
-        done += 1
-    return game
 
 
 # ---------------------------------------------------------------------- hands and counts
