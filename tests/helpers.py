@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from tienlen import Game, parse_cards
+from tienlen import Card, Game, Play, Rules, parse_cards
+from tienlen.bots import get_bot
 from tienlen.cards import full_deck
 
 
@@ -54,3 +55,41 @@ def play_on(game: Game, moves: int | None = None, seed: int = 0) -> Game:
         game.play(rng.choice(game.legal_plays()))
         done += 1
     return game
+
+
+def twin_games(rules: Rules, players: int, seed: int, steps: int) -> tuple[Game, Game]:
+    """Two hands with the same public history that differ only in the other seats' hidden cards,
+    at a moment when seat 0 is to play."""
+    a = Game.deal(rules, players, seed=seed)
+    greedy = get_bot("greedy", seed=1)
+    done = 0
+    while not a.is_over and (done < steps or a.turn != 0):
+        turn = a.turn
+        assert turn is not None
+        a.play(greedy.choose(a.view(turn)), seat=turn)
+        done += 1
+    assert not a.is_over and a.turn == 0
+    played: list[list[Card]] = [[] for _ in range(players)]
+    for s, m in a.history:
+        if isinstance(m, Play):
+            played[s].extend(m.cards)
+    rng = random.Random(seed)
+    for _ in range(100):
+        pool = a.view(0).unseen()  # the others' cards and any set aside, as seat 0 sees it
+        rng.shuffle(pool)
+        hands: list[list[Card]] = [a.hand(0) + played[0]]
+        for s in range(1, players):
+            count = len(a.hand(s))
+            hands.append(pool[:count] + played[s])
+            pool = pool[count:]
+        try:
+            b = Game(rules, hands, dealer=a.dealer)
+            for s, m in a.history:
+                b.play(m, seat=s)
+        except ValueError:
+            continue  # this deal changes the public story (another leader, an instant win)
+        break
+    else:
+        raise AssertionError("no twin deal found")
+    assert [b.hand(s) for s in range(1, players)] != [a.hand(s) for s in range(1, players)]
+    return a, b
