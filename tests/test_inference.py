@@ -15,7 +15,7 @@ import pytest
 from helpers import twin_games
 from tienlen import Card, Game, Rules
 from tienlen.bots import get_bot
-from tienlen.bots.inference import Beliefs, History, explaining_deals
+from tienlen.bots.inference import Beliefs, Deal, History, explaining_deals
 from tienlen.errors import TienLenError
 from tienlen.view import View
 
@@ -38,17 +38,6 @@ def heuristic_hand(rules: Rules, players: int, seed: int) -> tuple[Game, list[tu
     return game, seen
 
 
-def true_hidden(history: History, game: Game) -> list[list[Card]]:
-    """The real deal's unseen cards, holder by holder (the cards set aside last)."""
-    hands = [game.hand(s) if s >= 0 else [] for s in history.holders]
-    if history.holders and history.holders[-1] < 0:
-        left = Counter(history.view.unseen())
-        for hand in hands:
-            left.subtract(hand)
-        hands[-1] = list(left.elements())
-    return hands
-
-
 @pytest.mark.parametrize(("preset", "players"), [("pagat", 4), ("pagat", 3), ("viet-cong", 4),
                                                  ("killer", 6)])
 def test_the_real_deal_explains_every_decision_of_heuristic_players(preset: str,
@@ -59,7 +48,7 @@ def test_the_real_deal_explains_every_decision_of_heuristic_players(preset: str,
         checked += len(seen)  # (a hand can end at once, with an instant win)
         for view, real in seen:
             history = History(view)
-            deal, _ = history.replay(true_hidden(history, real))
+            deal, _ = history.replay(history.hidden_of(Deal(real, 0)))
             assert deal is not None and deal.misfits == 0
             assert [deal.game.hand(s) for s in range(players)] == \
                 [real.hand(s) for s in range(players)]

@@ -163,21 +163,25 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
 
 
+def running(url: str) -> Iterator[Server]:
+    """A server on the database at ``url``, stopped afterwards."""
+    srv = Server(url)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
 @pytest.fixture
 def server(sqlite_url: str) -> Iterator[Server]:
-    srv = Server(sqlite_url)
-    srv.start()
-    yield srv
-    srv.stop()
+    yield from running(sqlite_url)
 
 
 @pytest.fixture
 def any_server(db_url: str) -> Iterator[Server]:
     """The server on SQLite and on PostgreSQL."""
-    srv = Server(db_url)
-    srv.start()
-    yield srv
-    srv.stop()
+    yield from running(db_url)
 
 
 @pytest.fixture(scope="session")

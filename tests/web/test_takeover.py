@@ -8,8 +8,18 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from .conftest import Server
+from .conftest import Server, WsClient
 from .test_persistence import wait_turn
+
+
+def seated_at_my_turn(server: Server, **options: Any) -> tuple[dict[str, Any], WsClient,
+                                                                dict[str, Any]]:
+    """A quick table made by Lan (seat 0) with these options: the table as made, Lan's
+    connection, and the state when Lan's turn has come."""
+    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 4, **options}).json()
+    me = server.ws(made["id"])
+    me.hello(made["token"])
+    return made, me, wait_turn(me)
 
 
 def seat0_moves(state: dict[str, Any]) -> int:
@@ -17,11 +27,7 @@ def seat0_moves(state: dict[str, Any]) -> int:
 
 
 def test_a_bot_plays_for_an_absent_player_until_they_return(server: Server) -> None:
-    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 4,
-                                       "away_timeout": 0}).json()
-    me = server.ws(made["id"])
-    me.hello(made["token"])
-    before = wait_turn(me)
+    made, me, before = seated_at_my_turn(server, away_timeout=0)
     assert not before["info"]["seats"][0]["bot_playing"]
     me.close()
     watcher = server.ws(made["id"])
@@ -52,21 +58,14 @@ def test_a_bot_plays_for_an_absent_player_until_they_return(server: Server) -> N
 
 
 def test_a_table_with_a_turn_timer_lets_a_bot_move_for_a_slow_player(server: Server) -> None:
-    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 4,
-                                       "turn_timer": 0.05}).json()
-    me = server.ws(made["id"])
-    me.hello(made["token"])
-    before = wait_turn(me)
+    _, me, before = seated_at_my_turn(server, turn_timer=0.05)
     after = me.until(lambda m: m["type"] == "state" and seat0_moves(m) > seat0_moves(before))
     assert after["info"]["turn_timer"] == 0.05
     assert after["info"]["seats"][0]["connected"]
 
 
 def test_a_player_who_waits_keeps_the_seat(server: Server) -> None:
-    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 4}).json()
-    me = server.ws(made["id"])
-    me.hello(made["token"])
-    before = wait_turn(me)
+    made, me, before = seated_at_my_turn(server)
     me.close()
     back = server.ws(made["id"])
     state = back.hello(made["token"])

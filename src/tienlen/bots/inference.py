@@ -155,7 +155,7 @@ class History:
                         dealer=view.dealer, first_hand=view.first_hand)
             if game.is_over:
                 return None, 1  # an automatic instant win that the real deal did not hold
-            total = unplayed(game, aside)
+            total = unplayed(game, aside) if judge else None
             for seat, move in self.moves:
                 work += 1
                 fits, move = self._step(game, seat, move, aside, total, judge)
@@ -163,7 +163,7 @@ class History:
                     misfits += 1
                     if misfits > cap:
                         return None, work
-                if isinstance(move, Play):
+                if total is not None and isinstance(move, Play):
                     for k in move.keys:
                         total[k >> 2] -= 1
         except (ValueError, AssertionError):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..cards import ACE, CODE_TO_KEY, TWO
@@ -153,13 +154,18 @@ class SearchBot:
 _TRADE_WORDS = frozenset(("offer", "answer", "accept", "refuse", "done", "give", "return"))
 
 
-def _first(game: Game, seat: int) -> float:
-    """Going out first is worth 1; a better place breaks ties between hopeless lines."""
-    finish = game.finish_order
-    if seat not in finish:
-        return 0.0
-    place = finish.index(seat)
-    return (1.0 if place == 0 else 0.0) + 0.1 * (1 - place / (game.players - 1))
+def _by_place(weight: float) -> Callable[[Game, int], float]:
+    """An objective where going out first is worth 1, and the places above last up to
+    ``weight`` more, in equal steps."""
+
+    def value(game: Game, seat: int) -> float:
+        finish = game.finish_order
+        if seat not in finish:
+            return 0.0
+        place = finish.index(seat)
+        return (1.0 if place == 0 else 0.0) + weight * (1 - place / (game.players - 1))
+
+    return value
 
 
 def _units(game: Game, seat: int) -> float:
@@ -167,13 +173,8 @@ def _units(game: Game, seat: int) -> float:
     return float(game.scores[seat])
 
 
-def _place(game: Game, seat: int) -> float:
-    """First place is worth 1, and each place above last half as much again in steps."""
-    finish = game.finish_order
-    if seat not in finish:
-        return 0.0
-    place = finish.index(seat)
-    return (1.0 if place == 0 else 0.0) + 0.5 * (1 - place / (game.players - 1))
-
-
-_OBJECTIVES = {"first": _first, "place": _place, "units": _units}
+_OBJECTIVES = {
+    "first": _by_place(0.1),  # a better place only breaks ties between hopeless lines
+    "place": _by_place(0.5),
+    "units": _units,
+}

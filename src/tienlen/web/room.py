@@ -308,7 +308,7 @@ class Room:
         game = session.game
         now = time.monotonic()
         if game.is_over:
-            if all(s.kind == "bot" for s in self.seats):
+            if self._bots_only():
                 return Staged(Write(self.id, Entry(self.version, "next")), None, None, self._since())
             return None
         for seat in game.out_of_turn_seats():
@@ -345,9 +345,16 @@ class Room:
             self.session.game.push(staged.move, staged.seat)
         self.version += 1
 
+    def _bots_only(self) -> bool:
+        """Whether every seat is a bot's (such a table deals its next hand by itself)."""
+        return all(s.kind == "bot" for s in self.seats)
+
+    def _timed(self, seat: int) -> bool:
+        """Whether the turn timer runs for this seat (a player's seat at a timed table)."""
+        return self.turn_timer > 0 and self.seats[seat].kind == "human"
+
     def _out_of_time(self, seat: int, now: float) -> bool:
-        return self.turn_timer > 0 and self.seats[seat].kind == "human" and \
-            now - self._turn_since >= self.turn_timer
+        return self._timed(seat) and now - self._turn_since >= self.turn_timer
 
     def _next_wake(self) -> float | None:
         """Seconds until the driver has something to do (None: nothing until someone acts)."""
@@ -357,7 +364,7 @@ class Room:
         game = session.game
         now = time.monotonic()
         if game.is_over:
-            return self._bot_wait() if all(s.kind == "bot" for s in self.seats) else None
+            return self._bot_wait() if self._bots_only() else None
         seats = [*game.out_of_turn_seats(), *([game.turn] if game.turn is not None else [])]
         waits: list[float] = []
         for seat in seats:
@@ -366,7 +373,7 @@ class Room:
                 waits.append(self._bot_wait())
             elif s.kind == "human" and not s.clients and s.away_since is not None:
                 waits.append(s.away_since + self.away_timeout - now)
-        if game.turn is not None and self.turn_timer > 0 and self.seats[game.turn].kind == "human":
+        if game.turn is not None and self._timed(game.turn):
             waits.append(self._turn_since + self.turn_timer - now)
         return max(0.0, min(waits)) if waits else None
 
