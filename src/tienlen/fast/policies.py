@@ -561,3 +561,38 @@ def generate_all(states: np.ndarray, cfg: np.ndarray, chops: np.ndarray) -> int:
         n, buf = _legal(states[i], cfg, chops, buf)
         total += n
     return total
+
+
+@jit
+def replay(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, moves: np.ndarray, start: int,
+           me: int, total: np.ndarray, aside_top: int, memo: dict, buf: np.ndarray,
+           misfits: int, cap: int, judge: bool) -> tuple:
+    """Replay ``moves[start:]`` (rows seat, lo, hi, shape) on ``st``, counting as misfits the
+    decisions of seats other than ``me``, in turn, that the heuristic would not have made
+    (with ``judge``; ``total`` counts the unplayed cards of each rank and is updated).
+    Returns (misfits, moves replayed); misfits is -1 once they pass ``cap``."""
+    work = 0
+    for j in range(start, moves.shape[0]):
+        work += 1
+        seat = moves[j, 0]
+        a = moves[j, 1]
+        b = moves[j, 2]
+        if st[S_TURN] < 0:
+            return -1, work
+        if judge and seat != me and st[S_TURN] == seat:
+            n, buf = _legal(st, cfg, chops, buf)
+            i = heuristic_choice(st, cfg, buf, n, total, aside_top, memo)
+            if buf[i, 0] != a or buf[i, 1] != b:
+                misfits += 1
+                if misfits > cap:
+                    return -1, work
+        apply(st, cfg, chops, seat, a, b, moves[j, 3])
+        x = a
+        while x:
+            total[low_key(x) >> 2] -= 1
+            x &= x - 1
+        x = b
+        while x:
+            total[low_key(x) >> 2] -= 1
+            x &= x - 1
+    return misfits, work
