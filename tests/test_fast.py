@@ -132,7 +132,7 @@ def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
                 pure = decide(rollout_situation(game, game.turn, total))
                 st = state_of(game)
                 buf = api.buffer()
-                n = policies.legal_in_turn(st, fr.cfg, fr.chops, buf)
+                n = policies.legal_in_turn(st, fr.cfg, fr.chops, buf, api._WS)
                 i = policies.heuristic_choice(st, fr.cfg, buf, n, np.array(total, dtype=np.int64),
                                               -1, memo)
                 assert mask_play(*buf[i], fr.order) == pure
@@ -183,3 +183,53 @@ def test_tienlen_pure_turns_the_fast_path_off(monkeypatch):
 
     monkeypatch.setenv("TIENLEN_PURE", "1")
     assert not fast.available() and not fast.enabled(Rules())
+
+
+@pytest.mark.parametrize("preset", ["pagat", "justus-pang", "viet-cong", "kenneth-lu"])
+def test_fast_history_replays_deals_as_the_pure_history_does(preset):
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    from tienlen.bots import get_bot
+    from tienlen.bots.fast_inference import FastHistory, usable
+    from tienlen.bots.inference import History
+    from tienlen.fast.encoding import state_of
+
+    rules = Rules.preset(preset)
+    checked = 0
+    for players, seed in ((4, 1), (3, 2), (5, 3)):
+        game = Game.deal(rules, players, seed)
+        bots = [get_bot("heuristic", seed=s) for s in range(players)]
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.turn
+            view = game.view(seat)
+            if game.phase == "play" and usable(view) and rng.random() < 0.3:
+                pure, quick = History(view), FastHistory(view)
+                for judge in (True, False):
+                    hidden = pure.random_deal(rng)
+                    a, work_a = pure.replay([list(h) for h in hidden], judge=judge)
+                    b, work_b = quick.replay([list(h) for h in hidden], judge=judge)
+                    assert (a is None) == (b is None) and work_a == work_b
+                    if a is not None and b is not None:
+                        assert a.misfits == b.misfits and a.aside == b.aside
+                        assert np.array_equal(state_of(a.game)[:56], b.state[:56])
+                        assert pure.hidden_of(a) == quick.hidden_of(b)
+                        assert b.game._hands == a.game._hands
+                        checked += 1
+            game.play(bots[seat].choose(game.view(seat)), seat)
+    assert checked > 3
+
+
+def test_search_plays_on_the_fast_path_and_without_it(monkeypatch):
+    pytest.importorskip("numba")
+    from tienlen.arena import play_out
+    from tienlen.bots import get_bot
+
+    for pure in (False, True):
+        if pure:
+            monkeypatch.setenv("TIENLEN_PURE", "1")
+        game = Game.deal(Rules.preset("pagat"), 4, 7)
+        bots = [get_bot("search", seed=1, steps=3000, worlds=20),
+                *(get_bot("heuristic", seed=s) for s in range(3))]
+        play_out(game, bots)
+        assert game.is_over

@@ -31,10 +31,11 @@ def load_rules(spec: str) -> Rules:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import run
+    from .bench import fast_report, run
 
     result = run(args.rules, args.players, args.hands, args.seed)
     print(result.report())
+    print(fast_report(args.rules, args.players, args.hands, args.seed, result.hands_per_second))
     return 0
 
 

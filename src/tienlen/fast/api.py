@@ -11,6 +11,7 @@ import numpy as np
 from . import engine
 from .encoding import Array, FastRules, Mask, fast_rules, mask_play, play_mask, state_of
 from .layout import S_N, S_TSEAT, S_TURN, S_WINDOW
+from .movegen import workspace
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from ..shapes import Play
 
 _BUF: list[Array] = [np.zeros((1024, 3), dtype=np.int64)]
+_WS = workspace()
 
 
 def buffer() -> Array:
@@ -42,9 +44,9 @@ def legal_masks(st: Array, fr: FastRules, seat: int | None = None) -> list[Mask]
     buf = _BUF[0]
     while True:
         if seat == turn:
-            n = engine.legal_in_turn(st, fr.cfg, fr.chops, buf)
+            n = engine.legal_in_turn(st, fr.cfg, fr.chops, buf, _WS)
         else:
-            n = engine.legal_out_of_turn(st, fr.cfg, fr.chops, seat, buf)
+            n = engine.legal_out_of_turn(st, fr.cfg, fr.chops, seat, buf, _WS)
         if n <= buf.shape[0]:
             break
         buf = _grow(n)

@@ -53,7 +53,8 @@ def locked(st: np.ndarray, cfg: np.ndarray, seat: int) -> bool:
 
 
 @jit
-def legal_in_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, buf: np.ndarray) -> int:
+def legal_in_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, buf: np.ndarray,
+                  ws: np.ndarray) -> int:
     """The legal plays of the seat on turn into ``buf``; their number (more than the buffer
     holds: grow it and ask again)."""
     seat = st[S_TURN]
@@ -71,7 +72,7 @@ def legal_in_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, buf: np.nd
             if mode == 0:
                 n = push(buf, n, 1 << low, 0, SINGLE, False)
             else:
-                n = leads(lo, hi, cfg, buf, n)
+                n = leads(lo, hi, cfg, buf, n, ws)
                 if n > cap:
                     return n
                 if mode == 1:  # contains the lowest card
@@ -84,7 +85,7 @@ def legal_in_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, buf: np.nd
                             m += 1
                     n = m
         else:
-            n = leads(lo, hi, cfg, buf, n)
+            n = leads(lo, hi, cfg, buf, n, ws)
         if n > cap:
             return n
         if st[S_FIRST_PLAY] and cfg[C_OPENING_NO_CHAIN]:
@@ -95,11 +96,11 @@ def legal_in_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, buf: np.nd
     ta = st[S_TA]
     tb = st[S_TB]
     if st[S_STACKING]:
-        n = same_shape_beats(lo, hi, ta, tb, tshape, cfg, buf, n)
+        n = same_shape_beats(lo, hi, ta, tb, tshape, cfg, buf, n, ws)
     elif locked(st, cfg, seat):
-        n = bombs(lo, hi, ta, tb, tshape, cfg, chops, buf, n)
+        n = bombs(lo, hi, ta, tb, tshape, cfg, chops, buf, n, ws)
     else:
-        n = beats(lo, hi, ta, tb, tshape, cfg, chops, buf, n)
+        n = beats(lo, hi, ta, tb, tshape, cfg, chops, buf, n, ws)
     return push(buf, n, 0, 0, PASS, False)
 
 
@@ -114,12 +115,12 @@ def out_of_turn_open(st: np.ndarray, cfg: np.ndarray, seat: int) -> bool:
 
 @jit
 def legal_out_of_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int,
-                      buf: np.ndarray) -> int:
+                      buf: np.ndarray, ws: np.ndarray) -> int:
     """The out-of-turn chops ``seat`` may make now (§6)."""
     if not out_of_turn_open(st, cfg, seat):
         return 0
     return bombs(st[S_LO + seat], st[S_HI + seat], st[S_TA], st[S_TB], st[S_TSHAPE], cfg, chops,
-                 buf, 0)
+                 buf, 0, ws)
 
 
 @jit

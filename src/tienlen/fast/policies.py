@@ -34,7 +34,7 @@ from .layout import (
     TRIPLE,
     TRIPLE_CHAIN,
 )
-from .movegen import low_key, size_of, top_key
+from .movegen import WS_ROWS, low_key, size_of, top_key
 from .split import groups_of, packed_counts, plan_of
 
 RANDOM = 0
@@ -45,12 +45,11 @@ TWO = 12
 
 
 @jit
-def _legal(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, buf: np.ndarray) -> tuple:
-    n = legal_in_turn(st, cfg, chops, buf)
-    while n > buf.shape[0]:
-        buf = np.zeros((2 * n, 3), dtype=np.int64)
-        n = legal_in_turn(st, cfg, chops, buf)
-    return n, buf
+def _grown(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, n: int, ws: np.ndarray) -> np.ndarray:
+    """A buffer big enough for the ``n`` legal plays of ``st``, filled."""
+    buf = np.zeros((2 * n, 3), dtype=np.int64)
+    legal_in_turn(st, cfg, chops, buf, ws)
+    return buf
 
 
 @jit
@@ -431,9 +430,12 @@ def playout(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, policy: int, tot
     """Play the hand to its end (or ``max_steps``) with ``policy`` at every seat, in turn only;
     ``total`` (updated) counts the unplayed cards of each rank, set-aside ones included.
     Returns the steps."""
+    ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
     steps = 0
     while st[S_TURN] >= 0 and steps < max_steps:
-        n, buf = _legal(st, cfg, chops, buf)
+        n = legal_in_turn(st, cfg, chops, buf, ws)
+        if n > buf.shape[0]:
+            buf = _grown(st, cfg, chops, n, ws)
         if policy == RANDOM:
             i = np.random.randint(0, n)
         elif policy == GREEDY:
@@ -538,6 +540,7 @@ def play_hands(cfg: np.ndarray, chops: np.ndarray, players: int, size: int, pack
 def positions(cfg: np.ndarray, chops: np.ndarray, players: int, size: int, packs: int,
               hands: int) -> np.ndarray:
     """The states met in ``hands`` random hands, one row each (for timing generation)."""
+    ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
     buf = np.zeros((1024, 3), dtype=np.int64)
     out = np.zeros((hands * 120, S_SIZE), dtype=np.int64)
     m = 0
@@ -546,7 +549,9 @@ def positions(cfg: np.ndarray, chops: np.ndarray, players: int, size: int, packs
         while st[S_TURN] >= 0 and m < out.shape[0]:
             out[m] = st
             m += 1
-            n, buf = _legal(st, cfg, chops, buf)
+            n = legal_in_turn(st, cfg, chops, buf, ws)
+            if n > buf.shape[0]:
+                buf = _grown(st, cfg, chops, n, ws)
             i = np.random.randint(0, n)
             apply(st, cfg, chops, st[S_TURN], buf[i, 0], buf[i, 1], buf[i, 2])
     return out[:m]
@@ -555,10 +560,13 @@ def positions(cfg: np.ndarray, chops: np.ndarray, players: int, size: int, packs
 @jit
 def generate_all(states: np.ndarray, cfg: np.ndarray, chops: np.ndarray) -> int:
     """Legal-play generation at every state (for timing); the plays listed in all."""
+    ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
     buf = np.zeros((1024, 3), dtype=np.int64)
     total = 0
     for i in range(states.shape[0]):
-        n, buf = _legal(states[i], cfg, chops, buf)
+        n = legal_in_turn(states[i], cfg, chops, buf, ws)
+        if n > buf.shape[0]:
+            buf = _grown(states[i], cfg, chops, n, ws)
         total += n
     return total
 
@@ -571,6 +579,7 @@ def replay(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, moves: np.ndarray
     decisions of seats other than ``me``, in turn, that the heuristic would not have made
     (with ``judge``; ``total`` counts the unplayed cards of each rank and is updated).
     Returns (misfits, moves replayed); misfits is -1 once they pass ``cap``."""
+    ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
     work = 0
     for j in range(start, moves.shape[0]):
         work += 1
@@ -580,7 +589,9 @@ def replay(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, moves: np.ndarray
         if st[S_TURN] < 0:
             return -1, work
         if judge and seat != me and st[S_TURN] == seat:
-            n, buf = _legal(st, cfg, chops, buf)
+            n = legal_in_turn(st, cfg, chops, buf, ws)
+            if n > buf.shape[0]:
+                buf = _grown(st, cfg, chops, n, ws)
             i = heuristic_choice(st, cfg, buf, n, total, aside_top, memo)
             if buf[i, 0] != a or buf[i, 1] != b:
                 misfits += 1
