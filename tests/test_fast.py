@@ -233,3 +233,24 @@ def test_search_plays_on_the_fast_path_and_without_it(monkeypatch):
                 *(get_bot("heuristic", seed=s) for s in range(3))]
         play_out(game, bots)
         assert game.is_over
+
+
+@pytest.mark.parametrize(("preset", "bots"), [
+    ("pagat", "heuristic,greedy,greedy,greedy"),
+    ("viet-cong", "heuristic,heuristic,greedy"),
+    ("kenneth-lu", "greedy,heuristic"),
+    ("justus-pang", "heuristic,heuristic,greedy,greedy,heuristic"),
+    ("killer", "heuristic,greedy,heuristic,greedy,heuristic,greedy,heuristic,greedy"),
+])
+def test_tournaments_of_heuristic_and_greedy_bots_are_the_same_on_the_fast_path(
+        preset, bots, monkeypatch):
+    pytest.importorskip("numba")
+    from tienlen.arena import Tournament, run_tournament
+    from tienlen.fast.play import can_play
+
+    names = tuple(bots.split(","))
+    t = Tournament(Rules.preset(preset), len(names), names, 12, seed=3)
+    assert can_play(Game.deal(t.rules, len(names), 1), names) or preset == "killer"
+    fast = run_tournament(t)
+    monkeypatch.setenv("TIENLEN_PURE", "1")
+    assert run_tournament(t) == fast

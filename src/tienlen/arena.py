@@ -20,6 +20,7 @@ from .bots import Bot, get_bot
 from .bots.external import BotFailure, ExternalBot
 from .bots.simple import RandomBot
 from .errors import TienLenError
+from .fast.play import play_hand as fast_play_hand
 from .game import Game
 from .rules import Rules
 from .shapes import PASS
@@ -115,7 +116,9 @@ class Tournament:
                 for seat, spec in enumerate(seat_bots)]
         try:
             game = Game.deal(self.rules, n, seed)
-            failures = play_out(game, bots)
+            done = fast_play_hand(game, seat_bots)  # None unless the fast path can play it
+            failures = [] if done is not None else play_out(game, bots)
+            game = done or game
         finally:
             for bot in bots:
                 if isinstance(bot, ExternalBot):

@@ -22,16 +22,11 @@ FAST_STEPS = 60_000
 FAST_WORLDS = 400
 FAST_INFERENCE = 0.5
 
-_MEMO: list[Any] = []
-
-
 def memo() -> Any:
-    """The compiled heuristic's memo of hand splits, shared (renewed when it grows too big)."""
-    from ..fast.split import MEMO_LIMIT, new_memo
+    """The compiled heuristic's memo of hand splits, shared in this process."""
+    from ..fast.split import shared_memo
 
-    if not _MEMO or len(_MEMO[0]) > MEMO_LIMIT:
-        _MEMO[:] = [new_memo()]
-    return _MEMO[0]
+    return shared_memo()
 
 
 def usable(rules: Rules, objective: str) -> bool:

@@ -430,12 +430,22 @@ def playout(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, policy: int, tot
     """Play the hand to its end (or ``max_steps``) with ``policy`` at every seat, in turn only;
     ``total`` (updated) counts the unplayed cards of each rank, set-aside ones included.
     Returns the steps."""
+    seats = np.full(8, policy, dtype=np.int64)
+    return playout_seats(st, cfg, chops, seats, total, aside_top, memo, buf, max_steps)
+
+
+@jit
+def playout_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.ndarray,
+                  total: np.ndarray, aside_top: int, memo: dict, buf: np.ndarray,
+                  max_steps: int) -> int:
+    """:func:`playout` with each seat's own policy (``seats[seat]``)."""
     ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
     steps = 0
     while st[S_TURN] >= 0 and steps < max_steps:
         n = legal_in_turn(st, cfg, chops, buf, ws)
         if n > buf.shape[0]:
             buf = _grown(st, cfg, chops, n, ws)
+        policy = seats[st[S_TURN]]
         if policy == RANDOM:
             i = np.random.randint(0, n)
         elif policy == GREEDY:

@@ -22,6 +22,16 @@ def new_memo() -> Dict:
     return Dict.empty(key_type=types.int64, value_type=types.int64)
 
 
+_SHARED: list[Dict] = []
+
+
+def shared_memo() -> Dict:
+    """The memo the heuristic's playouts share in this process (renewed when too big)."""
+    if not _SHARED or len(_SHARED[0]) > MEMO_LIMIT:
+        _SHARED[:] = [new_memo()]
+    return _SHARED[0]
+
+
 @jit
 def packed_counts(lo: int, hi: int) -> int:
     p = 0
