@@ -103,9 +103,10 @@ def main() -> None:
     if args.startup and ok:
         from tienlen.fast.bench import startup
 
-        cold, warm = startup()
-        print(f"fast start-up in a fresh interpreter: {cold:.1f} s with an empty cache "
-              f"(compiling), {warm:.1f} s with the cache on disk")
+        (cold, cold_cpu), (warm, warm_cpu) = startup()
+        print(f"fast start-up in a fresh interpreter (wall / CPU): {cold:.1f} s / {cold_cpu:.1f} s "
+              f"with an empty cache (compiling), {warm:.1f} s / {warm_cpu:.1f} s with the cache "
+              f"on disk")
 
 
 if __name__ == "__main__":

@@ -169,6 +169,10 @@ def test_rules_the_fast_path_does_not_know_are_unsupported():
     assert unsupported(NewRules()) == ["free_chops"]  # an option whose default is not off
     assert unsupported(NewRules(follow_suit=True)) == ["follow_suit", "free_chops"]
     assert unsupported(NewRules(free_chops=False)) == ["free_chops"]
+    from tienlen.chops import ChopEntry, Pattern
+
+    odd = ChopEntry(Pattern("pair_run", 3), Pattern("single", twos_only=True))
+    assert unsupported(Rules().replace(chops=(odd,))) == ["chops"]
 
 
 def test_importing_the_package_and_bots_compiles_nothing():

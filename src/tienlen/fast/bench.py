@@ -100,16 +100,21 @@ def run(preset: str = "pagat", players: int = 4, hands: int = 20000, seed: int =
                            py_calls, py_seconds, load_seconds)
 
 
-def startup() -> tuple[float, float]:
-    """Seconds from a fresh interpreter to a first fast playout: with an empty on-disk cache
-    (everything compiled), then with the cache it left (loaded)."""
+def startup() -> tuple[tuple[float, float], tuple[float, float]]:
+    """(wall, CPU) seconds from a fresh interpreter to a first fast playout: with an empty
+    on-disk cache (everything compiled), then with the cache it left (loaded)."""
+    import resource
+
     code = ("import time; t = time.perf_counter(); from tienlen.fast import bench; "
             "bench.run(hands=1); print(time.perf_counter() - t)")
     out = []
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for _ in range(2):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             done = subprocess.run([sys.executable, "-c", code], env=env, check=True,
                                   capture_output=True, text=True)
-            out.append(float(done.stdout.split()[-1]))
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+            out.append((float(done.stdout.split()[-1]), cpu))
     return out[0], out[1]

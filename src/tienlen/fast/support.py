@@ -22,6 +22,10 @@ OTHER_OPTIONS: Final = frozenset((
     "instant_win_stake", "session_result", "trading",
 ))
 _OFF: Final = (False, None, 0, "", (), "none", "off")
+_SHAPES: Final = frozenset(("single", "pair", "triple", "quad", "run", "chain", "triple_chain",
+                            "quad_chain"))
+_ENTRY_FIELDS: Final = frozenset(("bomb", "target", "higher"))
+_PATTERN_FIELDS: Final = frozenset(("shape", "ranks", "or_more", "twos_only"))
 
 
 def unsupported(rules: Rules) -> list[str]:
@@ -39,4 +43,18 @@ def unsupported(rules: Rules) -> list[str]:
             default = f.default_factory()
         if value != default or not any(value == off and type(value) is type(off) for off in _OFF):
             out.append(f.name)
+    if not all(_known_entry(e) for e in rules.chops):
+        out.append("chops")
     return out
+
+
+def _known_entry(entry: object) -> bool:
+    """Whether a chop entry is made only of what the fast path knows."""
+    if {f.name for f in dataclasses.fields(entry)} != _ENTRY_FIELDS:  # type: ignore[arg-type]
+        return False
+    for pattern in (entry.bomb, entry.target):  # type: ignore[attr-defined]
+        if {f.name for f in dataclasses.fields(pattern)} != _PATTERN_FIELDS:
+            return False
+        if pattern.shape not in _SHAPES:
+            return False
+    return True
