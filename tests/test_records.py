@@ -99,19 +99,18 @@ def test_an_automatic_instant_win_round_trips_with_its_claim() -> None:
 
 def test_optional_claims_and_declines_round_trip() -> None:
     game = Game(Rules.preset("cardrules"), deal_with({2: "2s 2c 2d 2h"}))
-    for _ in range(2):
-        game.play("decline")
+    assert game._claim_queue == [1, 2]  # only the seats holding an instant win are asked
+    game.play("decline")
     assert game.phase == "claim"
     assert_round_trip(game)  # in the middle of the claims
     game.play("claim four_twos")
-    game.play("decline")
     assert game.instant_win == (2, "four_twos")
     assert_round_trip(game)
 
 
 def test_declined_instant_wins_then_play_round_trip() -> None:
     game = Game(Rules.preset("cardrules"), deal_with({2: "2s 2c 2d 2h"}))
-    for _ in range(4):
+    for _ in range(2):
         game.play("decline")
     assert game.phase == "play"
     play_on(game, seed=5)
@@ -173,12 +172,16 @@ def test_a_session_round_trips_hand_by_hand() -> None:
         assert again.next_hand().dealer in range(4)
 
 
-def test_game_from_record_of_a_session_gives_its_last_hand() -> None:
+def test_game_from_record_of_a_session_refuses_and_names_session_from_record() -> None:
     session = Session(Rules.preset("pagat"), 3, seed=2)
     play_on(session.game)
     session.next_hand()
     play_on(session.game, moves=3)
-    assert state(Game.from_record(session.record())) == state(session.game)
+    with pytest.raises(RecordError, match=r"Session\.from_record"):
+        Game.from_record(session.record())
+    assert state(Session.from_record(session.record()).game) == state(session.game)
+    # one hand of it on its own still loads
+    assert state(Game.from_record(session.game.record())) == state(session.game)
 
 
 # ---------------------------------------------------------------------- the text

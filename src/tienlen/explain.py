@@ -17,7 +17,7 @@ def explain_illegal(game: Game, seat: int, move: Move) -> str:
     """The reason ``move`` by ``seat`` is not legal in ``game`` now."""
     if game.is_over:
         return "the hand is over: no more plays"
-    who = game.names[seat]
+    who = game.who(seat)
     phase = game.phase
     if isinstance(move, Action):
         return _explain_action(game, seat, move)
@@ -33,29 +33,29 @@ def _phase_first(game: Game, seat: int) -> str:
     turn = game.turn
     assert turn is not None
     if phase == "claim":
-        return (f"the instant wins come first: {game.names[turn]} answers with "
+        return (f"the instant wins come first: {game.who(turn)} answers with "
                 "'claim WIN' or 'decline'")
     if phase == "return":
-        return f"the exchange comes first: {game.names[turn]} returns cards ('return CARDS')"
-    return (f"trading comes first: {game.names[turn]} offers ('offer SEAT CARDS'), answers, "
+        return f"the exchange comes first: {game.who(turn)} returns cards ('return CARDS')"
+    return (f"trading comes first: {game.who(turn)} offers ('offer SEAT CARDS'), answers, "
             "or says 'done'")
 
 
 def _out_of_turn(game: Game, seat: int, move: Move) -> str:
     turn = game.turn
     assert turn is not None
-    base = f"it is {game.names[turn]}'s turn, not {game.names[seat]}'s"
+    base = f"it is {game.who(turn)}'s turn, not {game.who(seat)}'s"
     rules = game.rules
     if not rules.chop_out_of_turn:
         return base
     if not game.hand(seat):
-        return f"{game.names[seat]} has played out"
+        return f"{game.who(seat)} has played out"
     if game.table is None or not game._window:
         return base + ": a chop out of turn must come the moment its target is played"
     if isinstance(move, Play) and move.keys and move.shape is not None:
         table = game.table
         if game._locked(seat) and not rules.chop_after_pass:
-            return f"{game.names[seat]} has passed this round and may not chop"
+            return f"{game.who(seat)} has passed this round and may not chop"
         missing = _missing(game, seat, move)
         if missing:
             return missing
@@ -184,15 +184,15 @@ def _explain_action(game: Game, seat: int, action: Action) -> str:
         if phase != "claim":
             return "there is no instant win to claim or decline now"
         if seat != game.turn:
-            return f"it is {game.names[game.turn or 0]}'s turn to answer the instant-win call"
-        return f"{game.names[seat]}'s hand does not hold {action.win or 'that instant win'}"
+            return f"it is {game.who(game.turn or 0)}'s turn to answer the instant-win call"
+        return f"{game.who(seat)}'s hand does not hold {action.win or 'that instant win'}"
     if kind == "give":
         return "exchange gifts are made automatically"
     if kind == "return":
         if phase != "return":
             return "there is no exchange to return cards for now"
         if seat != game.turn:
-            return f"it is {game.names[game.turn or 0]}'s turn to return cards"
+            return f"it is {game.who(game.turn or 0)}'s turn to return cards"
         count = game._returns[0][2]
         if len(action.cards) != count:
             return f"return exactly {count} card{'s' if count > 1 else ''}"
@@ -202,7 +202,7 @@ def _explain_action(game: Game, seat: int, action: Action) -> str:
         return "there is no trading now" if game.rules.trading == "mutual" or phase == "play" \
             else "trading is not played under these rules"
     if seat != game.turn:
-        return f"it is {game.names[game.turn or 0]}'s turn in the trading"
+        return f"it is {game.who(game.turn or 0)}'s turn in the trading"
     pending = game._pending
     if kind == "offer":
         if pending is not None:
@@ -210,7 +210,7 @@ def _explain_action(game: Game, seat: int, action: Action) -> str:
         if action.other == seat or action.other is None or not 0 <= action.other < game.players:
             return "offer to another seat at the table"
         if (seat, action.other) in game._offered:
-            return f"{game.names[seat]} has already made an offer to {game.names[action.other]}"
+            return f"{game.who(seat)} has already made an offer to {game.who(action.other)}"
         return _missing(game, seat, Play.from_cards(action.cards, game.rules)) or \
             "that offer is not allowed"
     if kind == "answer":

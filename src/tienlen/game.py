@@ -15,9 +15,9 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
-from .actions import Action, Move, parse_move
+from .actions import Action, Move, TradeDecision, TradeOffers, parse_move
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, Card, full_deck, parse_cards
-from .errors import CardError, IllegalPlay, RulesError
+from .errors import ArgumentError, CardError, IllegalPlay, UnreadableAction
 from .explain import explain_illegal
 from .instant import instant_wins_of, win_priority
 from .movegen import MoveGenerator, group_keys
@@ -51,7 +51,7 @@ def packs_for(players: int) -> int:
 
 def check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-        raise RulesError(f"players must be a number from 2 to 8, not {players!r}")
+        raise ArgumentError(f"players must be a number from 2 to 8, not {players!r}")
     return players
 
 
@@ -70,15 +70,18 @@ class Game:
         exchange: Sequence[Exchange] = (),
     ) -> None:
         if not isinstance(rules, Rules):
-            raise RulesError(f"rules must be a Rules, such as Rules.preset('pagat'), not {rules!r}")
-        if isinstance(hands, str):
-            raise CardError("hands is a list with one hand per seat, such as ['3s 4h', '5d 6c']")
+            raise ArgumentError(f"rules must be a Rules, such as Rules.preset('pagat'), not {rules!r}")
+        if isinstance(hands, str) or not isinstance(hands, Sequence):
+            raise ArgumentError("hands is a list with one hand per seat, such as ['3s 4h', '5d 6c']")
+        if not isinstance(first_hand, bool):
+            raise ArgumentError(f"first_hand must be true or false, not {first_hand!r}")
         n = check_players(len(hands))
         self.rules = rules
         self.players = n
+        self._named = names is not None
         self.names = _check_names(names, n)
         self.dealer = _check_seat(dealer, n, "dealer")
-        self.first_hand = bool(first_hand)
+        self.first_hand = first_hand
         self._mg = MoveGenerator(rules, packs_for(n))
         order = rules.suit_order
         self._order = order
@@ -191,7 +194,7 @@ class Game:
                 _check_seat(receiver, n, "exchange receiver")
                 hand = self._hands[giver]
                 if not isinstance(count, int) or not 0 < count <= len(hand):
-                    raise RulesError(f"exchange: seat {giver} cannot give {count!r} cards")
+                    raise ArgumentError(f"exchange: seat {giver} cannot give {count!r} cards")
                 gift = tuple(hand[-count:])
                 self._move_cards(giver, receiver, gift)
                 self._log(giver, Action("give", receiver, self._cards(gift)), auto=True)
@@ -208,27 +211,35 @@ class Game:
             return
         self._start_claims()
 
+    def _allowed_wins(self) -> tuple[str, ...]:
+        """The instant wins this hand may be won by: ``four_threes`` only in a hand whose
+        opening names the lowest card (§11)."""
+        wins = self.rules.instant_wins
+        if "four_threes" in wins and self._opening_lowest is None:
+            wins = tuple(w for w in wins if w != "four_threes")
+        return wins
+
     def _start_claims(self) -> None:
         rules = self.rules
-        if not rules.instant_wins or rules.trading != "none":
-            self._start_play()
+        if not rules.instant_wins or rules.trading != "none" or not self._one_pack:
+            self._start_play()  # §7: no instant wins after a trade, nor with two packs
             return
-        eligible = [s for s in self._seats_from(self.leader) if len(self.dealt[s]) == 13]
-        if rules.instant_win_optional:
-            if eligible:
-                self._phase = "claim"
-                self._claim_queue = eligible
-                self._turn = eligible[0]
-                return
-        else:
-            claims = {}
-            for s in eligible:
-                wins = instant_wins_of(self._hands[s], rules.instant_wins)
+        allowed = self._allowed_wins()
+        claims = {}
+        for s in self._seats_from(self.leader):
+            if len(self.dealt[s]) == 13:
+                wins = instant_wins_of(self._hands[s], allowed)
                 if wins:
                     claims[s] = wins[0]
-            if claims:
-                self._resolve_claims(claims, auto=True)
+        if rules.instant_win_optional:
+            if claims:  # only a seat that holds an instant win is asked to claim or decline
+                self._phase = "claim"
+                self._claim_queue = list(claims)
+                self._turn = self._claim_queue[0]
                 return
+        elif claims:
+            self._resolve_claims(claims, auto=True)
+            return
         self._start_play()
 
     def _resolve_claims(self, claims: dict[int, str], auto: bool = False) -> None:
@@ -328,6 +339,11 @@ class Game:
     def name(self, seat: int) -> str:
         return self.names[seat]
 
+    def who(self, seat: int) -> str:
+        """How messages name a seat: the player's name when the game was given names,
+        else ``seat N`` (numbered from 0, as the API numbers seats)."""
+        return self.names[seat] if self._named else f"seat {seat}"
+
     # ================================================================== legal actions
     def legal_plays(self, seat: int | None = None) -> list[Move]:
         """Every distinct legal action of ``seat`` (default: the seat to act) now.
@@ -349,7 +365,7 @@ class Game:
         if seat != self._turn:
             return []
         if phase == "claim":
-            wins = instant_wins_of(self._hands[seat], self.rules.instant_wins)
+            wins = instant_wins_of(self._hands[seat], self._allowed_wins())
             return [*(Action("claim", win=w) for w in wins), Action("decline")]
         if phase == "return":
             count, giver = self._returns[0][2], self._returns[0][1]
@@ -444,16 +460,27 @@ class Game:
                           for c in _distinct_subsets(self._hands[seat], len(gift))),
                         Action("refuse", offerer)]
             return [Action("accept", target), Action("refuse", target)]
-        moves: list[Move] = []
-        hand = self._hands[seat]
-        for other in self._seats_from(seat)[1:]:
-            if (seat, other) in self._offered:
-                continue
-            for size in range(1, len(hand) + 1):
-                moves.extend(Action("offer", other, self._cards(c))
-                             for c in _distinct_subsets(hand, size))
-        moves.append(Action("done"))
-        return moves
+        partners = tuple(o for o in self._seats_from(seat)[1:] if (seat, o) not in self._offered)
+        return TradeOffers(partners, self._cards(self._hands[seat]))  # type: ignore[return-value]
+
+    def trade_decision(self, seat: int | None = None) -> TradeDecision | None:
+        """The mutual-trading decision of ``seat`` (default: the seat to act) as a small
+        structure, or None when it has none: what :meth:`legal_plays` lists one by one."""
+        if seat is None:
+            seat = self._turn
+        if seat is None or self._phase != "trade" or seat != self._turn:
+            return None
+        hand = self._cards(self._hands[seat])
+        pending = self._pending
+        if pending is None:
+            partners = tuple(o for o in self._seats_from(seat)[1:]
+                             if (seat, o) not in self._offered)
+            return TradeDecision("offer", hand, partners=partners)
+        offerer, target, gift, answer = pending
+        if answer is None:
+            return TradeDecision("answer", hand, other=offerer, count=len(gift),
+                                 offered=self._cards(gift))
+        return TradeDecision("settle", hand, other=target, count=len(gift))
 
     # ================================================================== acting
     def play(self, action: str | Move, seat: int | None = None) -> None:
@@ -467,7 +494,7 @@ class Game:
                 raise IllegalPlay("the hand is over: no more plays")
             seat = self._turn
         else:
-            _check_seat(seat, self.players, "seat")
+            _check_seat(seat, self.players, "seat", IllegalPlay)
         move = self._normalize(action)
         if isinstance(move, Action) and move.kind in _CHECKED_DIRECTLY:
             # trades and returns are checked directly: listing them all is costly
@@ -536,6 +563,8 @@ class Game:
             if self._turn is None:
                 raise IllegalPlay("the hand is over: no more plays")
             seat = self._turn
+        else:
+            _check_seat(seat, self.players, "seat", IllegalPlay)
         move = self._normalize(action)
         if isinstance(move, Action) and move.kind in _CHECKED_DIRECTLY:
             ok = self._action_legal(seat, move)
@@ -546,14 +575,17 @@ class Game:
 
     def _normalize(self, action: str | Move) -> Move:
         if isinstance(action, str):
-            return parse_move(action, self.rules)
+            try:
+                return parse_move(action, self.rules)
+            except CardError as exc:
+                raise UnreadableAction(str(exc)) from None
         if isinstance(action, Play):
             if action.order == self._order and (action.shape is not None or not action.keys):
                 return action
             return Play.from_cards(action.cards, self.rules)
         if isinstance(action, Action):
             return action
-        raise CardError(f"an action is text or a Play, not {action!r}")
+        raise UnreadableAction(f"an action is text, a Play or an Action, not {action!r}")
 
     def _apply(self, seat: int, move: Move) -> None:
         if isinstance(move, Play):
@@ -611,8 +643,12 @@ class Game:
         n = self.players
         stop = self._table_seat
         hands = self._hands
-        chop_turns = self.rules.chop_after_pass and self._table is not None and \
-            self._mg.is_target(self._table)
+        rules = self.rules
+        # §5: a passer keeps a chop-or-pass turn while a chop target is on the table with
+        # chop_after_pass, and (the resolution for stacks) after a stacked play when passes
+        # do not lock out
+        chop_turns = (rules.chop_after_pass or (self._stack_seq and not rules.pass_locks_out)) \
+            and self._table is not None and self._mg.is_target(self._table)
         s = after
         for _ in range(n):
             s = (s + 1) % n
@@ -796,7 +832,8 @@ class Game:
 
     @classmethod
     def from_record(cls, text: str) -> Game:
-        """Replay a one-hand record (or the last hand of a session record), checking every action."""
+        """Replay a one-hand record, checking every action (a session record of several
+        hands is refused: read it with :meth:`Session.from_record`)."""
         from .record import load_game
 
         return load_game(text)
@@ -811,9 +848,10 @@ class Game:
 
 
 
-def _check_seat(seat: object, n: int, what: str) -> int:
+def _check_seat(seat: object, n: int, what: str,
+                error: type[Exception] = ArgumentError) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise IllegalPlay(f"{what} must be a seat number from 0 to {n - 1}, not {seat!r}")
+        raise error(f"{what} must be a seat number from 0 to {n - 1}, not {seat!r}")
     return seat
 
 
@@ -821,7 +859,7 @@ def _check_names(names: Sequence[str] | None, n: int) -> tuple[str, ...]:
     if names is None:
         return tuple(f"Player {i + 1}" for i in range(n))
     if isinstance(names, str) or len(names) != n or not all(isinstance(x, str) and x for x in names):
-        raise RulesError(f"names must be {n} non-empty names, one per seat")
+        raise ArgumentError(f"names must be {n} non-empty names, one per seat")
     return tuple(names)
 
 

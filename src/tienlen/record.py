@@ -116,6 +116,11 @@ def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any
         raise RecordError(f"{where}: dealt must list one hand (text) per player")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError(f"{where}: actions must be a list of texts such as '0 3s 4s 5d'")
+    for key, kind, words in (("dealer", int, "a seat number"), ("leader", int, "a seat number"),
+                             ("first_hand", bool, "true or false")):
+        if key in hand and (not isinstance(hand[key], kind)
+                            or (kind is int and isinstance(hand[key], bool))):
+            raise RecordError(f"{where}: {key} must be {words}, not {hand[key]!r}")
     parsed: list[tuple[int, str]] = []
     for i, line in enumerate(actions):
         seat_text, _, move_text = line.strip().partition(" ")
@@ -199,4 +204,8 @@ def load_session(text: str) -> Session:
 
 
 def load_game(text: str) -> Game:
-    return load_session(text).game
+    session = load_session(text)
+    if len(session.games) > 1:
+        raise RecordError(f"this is a session record of {len(session.games)} hands: load it with "
+                          "Session.from_record (Game.from_record reads a one-hand record)")
+    return session.game

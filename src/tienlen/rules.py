@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from .cards import Card
 from .chops import ChopEntry, parse_chops
 from .errors import RulesError
+from .shapes import Play
 from .tomlwrite import dumps_table
 
 INSTANT_WINS: Final = ("four_twos", "dragon", "six_pairs", "all_sets")
@@ -163,6 +165,10 @@ class Rules:
     def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from a parsed rules file: ``preset`` (or ``rules``) plus options or ``[options]``."""
         data = dict(data)
+        nested_options = data.get("options")
+        if "name" in data or (isinstance(nested_options, dict) and "name" in nested_options):
+            raise RulesError("'name' is not an option: a rules file names the preset it starts "
+                             "from with preset = \"…\" and changes options below it")
         name = data.pop("preset", data.pop("rules", "pagat"))
         if not isinstance(name, str):
             raise RulesError(f"preset must be a preset name, not {name!r}")
@@ -182,6 +188,15 @@ class Rules:
         return "\n".join(lines) + "\n"
 
     # ------------------------------------------------------------------ derived facts
+    def key(self, card: Card) -> int:
+        """The card's place in card order under these rules (0 lowest, 51 highest): sort
+        with ``sorted(cards, key=rules.key)`` (``Card``'s own ``<`` is the standard order)."""
+        return card.key(self.suit_order)
+
+    def play(self, text: str) -> Play:
+        """Read a play judged under these rules: ``Play.parse(text, rules)``."""
+        return Play.parse(text, self)
+
     def describe(self) -> str:
         """Every option with its value, one per line, as ``tienlen rules PRESET`` prints them."""
         lines = [f"preset: {self.name}"]

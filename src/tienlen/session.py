@@ -49,13 +49,14 @@ class Session:
         self.rules = rules
         self.players = check_players(players)
         self.names = _check_names(names, self.players)
+        self._given_names = None if names is None else self.names
         self.seed = seed
         self._rng = random.Random(seed)
         self.games: list[Game] = []
         if _first is None:
             dealer = self._rng.randrange(self.players)
             _first = Game.deal(rules, self.players, self._rng.getrandbits(64), dealer=dealer,
-                               names=self.names)
+                               names=self._given_names)
         self.games.append(_first)
 
     @property
@@ -74,7 +75,8 @@ class Session:
             raise IllegalPlay("the current hand is not over yet")
         dealer, leader, exchange = next_deal(self.rules, self.game)
         game = Game.deal(self.rules, self.players, self._rng.getrandbits(64), dealer=dealer,
-                         leader=leader, first_hand=False, names=self.names, exchange=exchange)
+                         leader=leader, first_hand=False, names=self._given_names,
+                         exchange=exchange)
         self.games.append(game)
         return game
 

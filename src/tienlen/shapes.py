@@ -109,8 +109,13 @@ class Play:
     def parse(cls, text: str, rules: ShapeRules | None = None) -> Play:
         """Read a play (``"9c Td Jh"``, ``"10♥ J♥"``, ``"pass"``).
 
-        With ``rules`` the shape is judged under those rules' options and the
-        canonical order uses their suit order; without, every shape counts.
+        With ``rules`` the shape is judged under those rules' options (twos in runs
+        and chains, chains of triples and quads, suits under ``follow_suit``) and the
+        canonical order uses their suit order. **Without rules the play is not judged
+        against any preset**: its shape is only its structure, with every shape allowed
+        (``J Q K A 2`` is a run even though most presets forbid it) in the standard suit
+        order. Pass the rules (or use ``rules.play(text)``) to judge a play for a game;
+        ``Game.play`` always judges under its own rules.
         """
         if not isinstance(text, str):
             raise CardError(f"a play is text such as '5s 5h' or 'pass', not {text!r}")

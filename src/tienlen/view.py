@@ -10,9 +10,9 @@ appear without their cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from .actions import Action, Move
+from .actions import Action, Move, TradeOffers
 from .cards import Card
 from .shapes import Play
 
@@ -44,6 +44,8 @@ class View:
     finish_order: tuple[int, ...]
     history: tuple[tuple[int, str], ...]
     played: tuple[Card, ...]
+    # the legal actions; in a mutual-trading turn a lazy TradeOffers sequence (tens of
+    # thousands of offers, built only as read: len, indexing, slicing, `in` and iteration work)
     legal: tuple[Move, ...]
     is_over: bool
     scores: tuple[int, ...]
@@ -97,7 +99,9 @@ def make_view(game: Game, seat: int) -> View:
     claims_open = game.phase == "claim"
     history = tuple((s, _visible(game, seat, s, m, claims_open)) for s, m in game.history)
     played = tuple(c for _, m in game.history if isinstance(m, Play) for c in m.cards)
-    legal: tuple[Move, ...] = tuple(game.legal_plays(seat)) if not game.is_over else ()
+    found = game.legal_plays(seat) if not game.is_over else []
+    # the offers of a trading turn stay a lazy sequence (tens of thousands of them)
+    legal = cast("tuple[Move, ...]", found) if isinstance(found, TradeOffers) else tuple(found)
     revealed = tuple(tuple(game.hand(s)) for s in range(game.players)) if game.is_over else None
     return View(
         seat=seat, players=game.players, names=game.names, rules=game.rules,

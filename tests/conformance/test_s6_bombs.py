@@ -248,7 +248,7 @@ def test_with_chop_after_pass_a_passer_may_chop_out_of_turn():
 def test_without_chop_out_of_turn_only_the_seat_on_turn_plays():
     game = oot_game(rules=PAGAT)
     assert game.legal_plays(2) == [] and game.out_of_turn_seats() == []
-    with pytest.raises(IllegalPlay, match="it is Player 2's turn, not Player 3's"):
+    with pytest.raises(IllegalPlay, match="it is seat 1's turn, not seat 2's"):
         game.play(Q3, seat=2)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..actions import Action
+from ..actions import Action, TradeOffers
 from ..cards import ACE, CODE_TO_KEY, TWO
 from ..shapes import PASS, Play
 from .simple import phase_choice
@@ -165,7 +165,7 @@ class HeuristicBot:
         self._rng = random.Random(seed)
 
     def choose(self, view: View) -> Move:
-        if not any(isinstance(m, Play) for m in view.legal):
+        if isinstance(view.legal, TradeOffers) or not any(isinstance(m, Play) for m in view.legal):
             return self._phase(view)
         return decide(situation_of(view))
 
