@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Final
 
 from .actions import Action, Move, TradeDecision, TradeOffers, parse_move
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, Card, full_deck, parse_cards
-from .errors import ArgumentError, CardError, IllegalPlay, UnreadableAction
+from .errors import ArgumentError, CardError, IllegalPlay, RulesError, UnreadableAction
 from .explain import explain_illegal
 from .instant import instant_wins_of, win_priority
 from .movegen import MoveGenerator, group_keys
+from .payments import Payment, end_payments, is_chop, is_twos, worth
 from .rules import Rules
 from .scoring import bombs_in, finish_order_first_out, hand_scores
 from .shapes import PASS, Play
@@ -82,6 +83,9 @@ class Game:
         self.names = _check_names(names, n)
         self.dealer = _check_seat(dealer, n, "dealer")
         self.first_hand = first_hand
+        if rules.place_points and len(rules.place_points) != n:
+            raise RulesError(f"place_points lists {len(rules.place_points)} places, but "
+                             f"{n} play: set one number per player, or leave it unset")
         self._mg = MoveGenerator(rules, packs_for(n))
         order = rules.suit_order
         self._order = order
@@ -124,7 +128,12 @@ class Game:
         self._first_play = True  # no cards have been played yet
         self._no_pass_lead = False  # the opener passed: the next leader must lead
         self._window = False  # an out-of-turn chop may be made now (§6)
-        self._finish: list[int] = []
+        self._finish: list[int] = []  # places from the top, first out first
+        self._bottom: list[int] = []  # places from the bottom (cóng, no_two_last): last first
+        self._out = [False] * n  # placed: played out, cóng, or out on twos
+        self._cong: list[int] = []
+        self._payments: list[Payment] = []
+        self._round_chops: list[tuple[int, int, int, str]] = []  # chopper, owner, worth, what
         self._played_any = [False] * n
         self._counts_at_first_out: list[int] | None = None
         self._history: list[tuple[int, Move]] = []
@@ -228,7 +237,7 @@ class Game:
         claims = {}
         for s in self._seats_from(self.leader):
             if len(self.dealt[s]) == 13:
-                wins = instant_wins_of(self._hands[s], allowed)
+                wins = instant_wins_of(self._hands[s], allowed, self._order)
                 if wins:
                     claims[s] = wins[0]
         if rules.instant_win_optional:
@@ -280,8 +289,25 @@ class Game:
 
     @property
     def finish_order(self) -> list[int]:
-        """Seats in the order they went out (first out first); complete when the hand is over."""
-        return list(self._finish)
+        """Seats by place, first first; complete when the hand is over. During the hand:
+        the places taken from the top, then those taken from the bottom (§11 cóng,
+        ``no_two_last``)."""
+        return self._finish + self._bottom[::-1]
+
+    @property
+    def payments(self) -> list[Payment]:
+        """Every payment of the hand so far (chop payments as they happen; places, stakes and
+        penalties once it is over): who pays whom, how many units, and why."""
+        return list(self._payments)
+
+    @property
+    def cong(self) -> list[int]:
+        """The seats that were cóng (§11): placed last at once for never playing a card."""
+        return list(self._cong)
+
+    def is_out(self, seat: int) -> bool:
+        """Whether a seat has taken its place (played out, cóng, or out on twos)."""
+        return self._out[seat]
 
     @property
     def winner(self) -> int | None:
@@ -365,7 +391,7 @@ class Game:
         if seat != self._turn:
             return []
         if phase == "claim":
-            wins = instant_wins_of(self._hands[seat], self._allowed_wins())
+            wins = instant_wins_of(self._hands[seat], self._allowed_wins(), self._order)
             return [*(Action("claim", win=w) for w in wins), Action("decline")]
         if phase == "return":
             count, giver = self._returns[0][2], self._returns[0][1]
@@ -434,19 +460,46 @@ class Game:
     def _out_of_turn_open(self, seat: int) -> bool:
         if not (self._window and self._phase == "play" and self._table is not None):
             return False
-        if seat == self._turn or seat == self._table_seat or not self._hands[seat]:
+        if seat == self._turn or seat == self._table_seat or self._out[seat]:
             return False
         return not (self._locked(seat) and not self.rules.chop_after_pass)
 
+    def _free_open(self, seat: int) -> bool:
+        """§11 free chops: whether ``seat`` is offered one now (whatever it holds)."""
+        table = self._table
+        if not self.rules.free_chops or self._phase != "play" or table is None:
+            return False
+        if seat == self._turn or seat == self._table_seat or self._out[seat]:
+            return False
+        return self._mg.is_free_target(table)
+
     def _legal_out_of_turn(self, seat: int) -> list[Play]:
-        if not self._out_of_turn_open(seat):
-            return []
-        assert self._table is not None
-        return self._mg.chops(self._groups_of(seat), self._table)
+        found: list[Play] = []
+        if self._out_of_turn_open(seat):
+            assert self._table is not None
+            found = self._mg.chops(self._groups_of(seat), self._table)
+        if self._free_open(seat):
+            assert self._table is not None
+            seen = {p.keys for p in found}
+            found += [p for p in self._mg.free_chops(self._groups_of(seat), self._table)
+                      if p.keys not in seen]
+        return found
 
     def out_of_turn_seats(self) -> list[int]:
-        """Seats that may chop out of turn right now, in the order that gives them priority."""
-        if not self._window or self._table_seat is None:
+        """Seats offered a chop out of turn right now, in the order that gives them priority.
+
+        Out-of-turn chops (``chop_out_of_turn``, §6): the seats that hold one, in turn order
+        after the player of the target. Free chops (``free_chops``, §11): every seat the rule
+        names, whatever it holds (so that the offer reveals nothing), in turn order from the
+        seat to act; such a seat may answer with no chop."""
+        if self._phase != "play" or self._table_seat is None:
+            return []
+        if self.rules.free_chops and self._turn is not None and \
+                self._mg.is_free_target(self._table):  # type: ignore[arg-type]
+            return [s for s in self._seats_from(self._turn)[1:]
+                    if self._free_open(s) or (self._out_of_turn_open(s)
+                                              and self._legal_out_of_turn(s))]
+        if not self._window:
             return []
         return [s for s in self._seats_from(self._table_seat)[1:]
                 if self._out_of_turn_open(s) and self._legal_out_of_turn(s)]
@@ -597,6 +650,12 @@ class Game:
         self._history.append((seat, play))
         rules = self.rules
         if play.keys:
+            free = seat != self._turn and bool(rules.free_chops) and self._free_open(seat)
+            if rules.chop_pay != "none" and self._table_seat is not None \
+                    and self._table_seat != seat and is_chop(play, self._table):
+                self._chopped(seat, self._table_seat, self._table)  # type: ignore[arg-type]
+            if free:  # §11: after a free chop every pass mark clears
+                self._passed = [False] * self.players
             hand = self._hands[seat]
             groups = self._groups[seat]
             self._lead_gone[seat].update(play.keys)
@@ -619,7 +678,7 @@ class Game:
                 self._passed = [False] * self.players
             self._window = rules.chop_out_of_turn and self._mg.is_target(play)
             if not hand:
-                self._went_out(seat)
+                self._went_out(seat, play)
                 if self._phase == "over":
                     return
             self._advance(seat)
@@ -642,7 +701,6 @@ class Game:
         """Give the turn to the next seat that may act, or end the round."""
         n = self.players
         stop = self._table_seat
-        hands = self._hands
         rules = self.rules
         # §5: a passer keeps a chop-or-pass turn while a chop target is on the table with
         # chop_after_pass, and (the resolution for stacks) after a stacked play when passes
@@ -654,7 +712,7 @@ class Game:
             s = (s + 1) % n
             if s == stop:
                 break
-            if not hands[s]:
+            if self._out[s]:
                 continue
             if self._locked(s) and not chop_turns:
                 continue
@@ -665,47 +723,97 @@ class Game:
     def _round_over(self) -> None:
         last = self._table_seat
         assert last is not None
-        if self.rules.stacking and self._hands[last]:
+        if self.rules.stacking and not self._out[last]:
             self._turn = last
             self._stacking = True
             return
         self._end_round(last)
 
     def _end_round(self, last: int) -> None:
+        self._settle_chops()
         self._table = None
         self._table_seat = None
         self._passed = [False] * self.players
         self._stacking = False
         self._stack_seq = False
         self._window = False
-        self._turn = last if self._hands[last] else self._next_with_cards(last)
+        self._turn = last if not self._out[last] else self._next_with_cards(last)
 
     def _next_with_cards(self, seat: int) -> int:
         n = self.players
         for i in range(1, n + 1):
             s = (seat + i) % n
-            if self._hands[s]:
+            if not self._out[s]:
                 return s
         return seat
 
-    def _went_out(self, seat: int) -> None:
-        self._finish.append(seat)
-        if len(self._finish) == 1:
-            self._counts_at_first_out = [len(h) for h in self._hands]
-        if self.rules.end_at == "first_out":
-            self._finish = finish_order_first_out(seat, self._hands, self.players)
-            self._end()
-            return
-        holding = [s for s in self._seats_from(seat) if self._hands[s]]
+    def _went_out(self, seat: int, play: Play) -> None:
+        rules = self.rules
+        self._out[seat] = True
+        if rules.no_two_last and is_twos(play.keys):
+            self._bottom.append(seat)  # §11: out on twos takes the lowest free place
+        else:
+            self._finish.append(seat)
+            if len(self._finish) == 1:
+                self._counts_at_first_out = [len(h) for h in self._hands]
+                if rules.end_at == "first_out":
+                    self._finish = finish_order_first_out(seat, self._hands, self.players)
+                    self._end()
+                    return
+                if rules.cong:
+                    self._place_cong(seat)
+        holding = [s for s in self._seats_from(seat) if not self._out[s]]
         if len(holding) <= 1:
             self._finish.extend(holding)
             self._end()
 
+    def _place_cong(self, winner: int) -> None:
+        """§11 cóng: every player who has put down no card takes the lowest free place at once
+        (several: the first in turn order after the winner takes the higher)."""
+        cong = [s for s in self._seats_from(winner)[1:]
+                if not self._out[s] and not self._played_any[s]]
+        for s in reversed(cong):
+            self._bottom.append(s)
+            self._out[s] = True
+        self._cong = cong
+
+    # ------------------------------------------------------------------ payments
+    def _chopped(self, chopper: int, owner: int, table: Play) -> None:
+        """A chop (§11 chop_pay): paid at once (``each``) or kept for the round's end."""
+        units = worth(table, self.rules)
+        what = table.describe()
+        if self.rules.chop_pay == "each":
+            if units and self.rules.scoring != "none":
+                self._payments.append(Payment(owner, chopper, units, "chop",
+                                              f"seat {chopper} chopped {what}"))
+            return
+        self._round_chops.append((chopper, owner, units, what))
+
+    def _settle_chops(self) -> None:
+        """chặt chồng: the owner of the last chopped combination pays the last chopper the
+        worth of every combination chopped in the round."""
+        chops = self._round_chops
+        if not chops:
+            return
+        self._round_chops = []
+        chopper, owner = chops[-1][0], chops[-1][1]
+        units = sum(c[2] for c in chops)
+        if units and self.rules.scoring != "none":
+            items = " + ".join(f"{c[3]} ({c[2]})" for c in chops)
+            self._payments.append(Payment(owner, chopper, units, "chop",
+                                          f"seat {chopper} chopped seat {owner} last in the "
+                                          f"round (chặt chồng): {items}"))
+
     def _end(self) -> None:
+        self._settle_chops()  # the end of the hand ends the round
+        if self._bottom:
+            self._finish = self._finish + self._bottom[::-1]
+            self._bottom = []
         self._phase = "over"
         self._turn = None
         self._window = False
         self._stacking = False
+        self._payments.extend(end_payments(self))
         self._scores = hand_scores(self)
 
     def _apply_action(self, seat: int, action: Action) -> None:
@@ -806,6 +914,11 @@ class Game:
         other._lead_gone = [set(g) for g in self._lead_gone]
         other._passed = list(self._passed)
         other._finish = list(self._finish)
+        other._bottom = list(self._bottom)
+        other._out = list(self._out)
+        other._cong = list(self._cong)
+        other._payments = list(self._payments)
+        other._round_chops = list(self._round_chops)
         other._played_any = list(self._played_any)
         other._history = list(self._history)
         other._claim_queue = list(self._claim_queue)

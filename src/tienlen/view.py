@@ -18,6 +18,7 @@ from .shapes import Play
 
 if TYPE_CHECKING:
     from .game import Game
+    from .payments import Payment
     from .rules import Rules
 
 
@@ -50,6 +51,11 @@ class View:
     is_over: bool
     scores: tuple[int, ...]
     revealed: tuple[tuple[Card, ...], ...] | None  # every hand's cards left, once over
+    # every payment so far (chop payments as they happen, places and penalties at the end):
+    # who paid whom, how many units, and why (§8, §11)
+    payments: tuple[Payment, ...] = ()
+    cong: tuple[int, ...] = ()  # seats placed last for never playing a card (§11)
+    out: tuple[bool, ...] = ()  # per seat: has it taken its place (out, cóng, out on twos)
 
     @property
     def my_turn(self) -> bool:
@@ -111,4 +117,6 @@ def make_view(game: Game, seat: int) -> View:
         table_seat=game.table_seat, passed=tuple(game.passed), stacking=game.stacking,
         finish_order=tuple(game.finish_order), history=history, played=played, legal=legal,
         is_over=game.is_over, scores=tuple(game.scores), revealed=revealed,
+        payments=tuple(game.payments), cong=tuple(game.cong),
+        out=tuple(game.is_out(s) for s in range(game.players)),
     )
