@@ -46,6 +46,20 @@ def _out_of_turn(game: Game, seat: int, move: Move) -> str:
     assert turn is not None
     base = f"it is {game.who(turn)}'s turn, not {game.who(seat)}'s"
     rules = game.rules
+    if rules.free_chops and not rules.chop_out_of_turn:
+        if game.is_out(seat):
+            return f"{game.who(seat)} has taken its place and plays no more"
+        if seat == game.table_seat:
+            return base + ": nobody chops their own play"
+        free = " or ".join(p.words() for p in rules.free_chops)
+        if game.table is None or not game._mg.is_free_target(game.table):
+            return base + f": out of turn only a free chop ({free}) of a play it beats is allowed"
+        if isinstance(move, Play) and move.keys:
+            missing = _missing(game, seat, move)
+            if missing:
+                return missing
+        return (base + f": out of turn only a free chop ({free}) that beats "
+                f"{game.table.describe()} is allowed")
     if not rules.chop_out_of_turn:
         return base
     if not game.hand(seat):
@@ -79,6 +93,10 @@ def _shape_problem(game: Game, play: Play) -> str:
     rules = game.rules
     keys = play.keys
     structural = classify(keys)
+    if rules.follow_suit and structural in ("pair", "run", "chain"):
+        what = {"pair": "a pair must be of one colour", "run": "a run must be of one suit",
+                "chain": "a chain's pairs must all be of one colour"}[structural]
+        return f"{play} is not a combination: {what} (follow_suit; twos are exempt)"
     if structural == "run" and keys[-1] >> 2 == TWO and not rules.twos_in_runs:
         return f"{play} is not a combination: a two cannot be part of a run under these rules"
     if structural in ("chain", "triple_chain", "quad_chain"):
@@ -151,6 +169,11 @@ def _not_a_beat(game: Game, play: Play, table: Play) -> str:
     shape = table.shape or "single"
     same = play.shape == shape and len(play.keys) == len(table.keys)
     is_target = game._mg.is_target(table)
+    if same and game.rules.follow_suit and play.keys[-1] > table.keys[-1]:
+        keep = {"single": "the same suit", "pair": "the same colour", "chain": "the same colour",
+                "triple": "the same three suits", "run": "the same suit"}.get(shape, "its suits")
+        return (f"{play} does not beat {table}: under follow_suit a beat keeps {keep} "
+                "(only twos beat any lower play of their shape)")
     if same:
         reason = f"{play} does not beat {table}: it must be a higher {_shape_noun(table)}"
         if table.keys[-1] == play.keys[-1]:
