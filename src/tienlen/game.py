@@ -15,13 +15,14 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
+from . import places
 from .actions import Action, Move, TradeDecision, TradeOffers, parse_move
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, Card, full_deck, parse_cards
 from .errors import ArgumentError, CardError, IllegalPlay, RulesError, UnreadableAction
 from .explain import explain_illegal
 from .instant import instant_wins_of, win_priority
 from .movegen import MoveGenerator, group_keys
-from .payments import Payment, end_payments, is_chop, is_twos, worth
+from .payments import ChopLedger, Payment, end_payments, is_chop
 from .rules import Rules
 from .scoring import bombs_in, finish_order_first_out, hand_scores
 from .shapes import PASS, Play
@@ -133,7 +134,7 @@ class Game:
         self._out = [False] * n  # placed: played out, cóng, or out on twos
         self._cong: list[int] = []
         self._payments: list[Payment] = []
-        self._round_chops: list[tuple[int, int, int, str]] = []  # chopper, owner, worth, what
+        self._ledger = ChopLedger(rules)  # the chops of the round (§11 chop_pay)
         self._played_any = [False] * n
         self._counts_at_first_out: list[int] | None = None
         self._history: list[tuple[int, Move]] = []
@@ -292,7 +293,7 @@ class Game:
         """Seats by place, first first; complete when the hand is over. During the hand:
         the places taken from the top, then those taken from the bottom (§11 cóng,
         ``no_two_last``)."""
-        return self._finish + self._bottom[::-1]
+        return places.order(self._finish, self._bottom)
 
     @property
     def payments(self) -> list[Payment]:
@@ -750,7 +751,7 @@ class Game:
     def _went_out(self, seat: int, play: Play) -> None:
         rules = self.rules
         self._out[seat] = True
-        if rules.no_two_last and is_twos(play.keys):
+        if places.takes_bottom_place(rules, play.keys):
             self._bottom.append(seat)  # §11: out on twos takes the lowest free place
         else:
             self._finish.append(seat)
@@ -770,8 +771,7 @@ class Game:
     def _place_cong(self, winner: int) -> None:
         """§11 cóng: every player who has put down no card takes the lowest free place at once
         (several: the first in turn order after the winner takes the higher)."""
-        cong = [s for s in self._seats_from(winner)[1:]
-                if not self._out[s] and not self._played_any[s]]
+        cong = places.cong_seats(self._seats_from(winner)[1:], self._out, self._played_any)
         for s in reversed(cong):
             self._bottom.append(s)
             self._out[s] = True
@@ -780,34 +780,20 @@ class Game:
     # ------------------------------------------------------------------ payments
     def _chopped(self, chopper: int, owner: int, table: Play) -> None:
         """A chop (§11 chop_pay): paid at once (``each``) or kept for the round's end."""
-        units = worth(table, self.rules)
-        what = table.describe()
-        if self.rules.chop_pay == "each":
-            if units and self.rules.scoring != "none":
-                self._payments.append(Payment(owner, chopper, units, "chop",
-                                              f"seat {chopper} chopped {what}"))
-            return
-        self._round_chops.append((chopper, owner, units, what))
+        paid = self._ledger.chopped(chopper, owner, table)
+        if paid is not None:
+            self._payments.append(paid)
 
     def _settle_chops(self) -> None:
-        """chặt chồng: the owner of the last chopped combination pays the last chopper the
-        worth of every combination chopped in the round."""
-        chops = self._round_chops
-        if not chops:
-            return
-        self._round_chops = []
-        chopper, owner = chops[-1][0], chops[-1][1]
-        units = sum(c[2] for c in chops)
-        if units and self.rules.scoring != "none":
-            items = " + ".join(f"{c[3]} ({c[2]})" for c in chops)
-            self._payments.append(Payment(owner, chopper, units, "chop",
-                                          f"seat {chopper} chopped seat {owner} last in the "
-                                          f"round (chặt chồng): {items}"))
+        """The round is over: chặt chồng is settled (§11)."""
+        paid = self._ledger.settle()
+        if paid is not None:
+            self._payments.append(paid)
 
     def _end(self) -> None:
         self._settle_chops()  # the end of the hand ends the round
         if self._bottom:
-            self._finish = self._finish + self._bottom[::-1]
+            self._finish = places.order(self._finish, self._bottom)
             self._bottom = []
         self._phase = "over"
         self._turn = None
@@ -918,7 +904,7 @@ class Game:
         other._out = list(self._out)
         other._cong = list(self._cong)
         other._payments = list(self._payments)
-        other._round_chops = list(self._round_chops)
+        other._ledger = self._ledger.copy()
         other._played_any = list(self._played_any)
         other._history = list(self._history)
         other._claim_queue = list(self._claim_queue)

@@ -103,6 +103,47 @@ def worth(play: Play, rules: Rules) -> int:
     return bomb_units(play, rules) if is_bomb(play) else 0
 
 
+class ChopLedger:
+    """The chops of the round in progress (§11 ``chop_pay``)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.chops: list[tuple[int, int, int, str]] = []  # chopper, owner, worth, what
+
+    def copy(self) -> ChopLedger:
+        other = ChopLedger(self.rules)
+        other.chops = list(self.chops)
+        return other
+
+    def chopped(self, chopper: int, owner: int, table: Play) -> Payment | None:
+        """A chop of ``table``: with ``each`` its payment at once, with ``chain`` kept."""
+        rules = self.rules
+        units = worth(table, rules)
+        what = table.describe()
+        if rules.chop_pay == "each":
+            if units and rules.scoring != "none":
+                return Payment(owner, chopper, units, "chop", f"seat {chopper} chopped {what}")
+            return None
+        self.chops.append((chopper, owner, units, what))
+        return None
+
+    def settle(self) -> Payment | None:
+        """chặt chồng, when the round ends: the owner of the last chopped combination pays the
+        last chopper the worth of every combination chopped in the round."""
+        chops = self.chops
+        if not chops:
+            return None
+        self.chops = []
+        chopper, owner = chops[-1][0], chops[-1][1]
+        units = sum(c[2] for c in chops)
+        if not units or self.rules.scoring == "none":
+            return None
+        items = " + ".join(f"{c[3]} ({c[2]})" for c in chops)
+        return Payment(owner, chopper, units, "chop",
+                       f"seat {chopper} chopped seat {owner} last in the round (chặt chồng): "
+                       f"{items}")
+
+
 # ---------------------------------------------------------------------- bombs left in a hand
 def bombs_in(keys: Sequence[int], rules: Rules) -> int:
     """Quads plus maximal chains of three or more pairs in a hand (each counted once): the

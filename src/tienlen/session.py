@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .errors import IllegalPlay
+from .errors import ArgumentError, IllegalPlay
 from .game import Exchange, Game, _check_names, check_players
 from .rules import Rules
 
@@ -46,6 +46,9 @@ class Session:
 
     def __init__(self, rules: Rules, players: int = 4, seed: int | None = None, *,
                  names: Sequence[str] | None = None, _first: Game | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise ArgumentError(f"rules must be a Rules, such as Rules.preset('pagat'), "
+                                f"not {rules!r}")
         self.rules = rules
         self.players = check_players(players)
         self.names = _check_names(names, self.players)
