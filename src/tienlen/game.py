@@ -651,7 +651,8 @@ class Game:
         self._history.append((seat, play))
         rules = self.rules
         if play.keys:
-            free = seat != self._turn and bool(rules.free_chops) and self._free_open(seat)
+            free = (seat != self._turn and bool(rules.free_chops) and self._free_open(seat)
+                    and any(p.matches(play) for p in rules.free_chops))
             if rules.chop_pay != "none" and self._table_seat is not None \
                     and self._table_seat != seat and is_chop(play, self._table):
                 self._chopped(seat, self._table_seat, self._table)  # type: ignore[arg-type]
