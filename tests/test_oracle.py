@@ -181,6 +181,13 @@ class Oracle:
             and (not need_higher or ranks_higher(keys, table, self.ties))
             for bomb, target, need_higher in self.entries)
 
+    def chop_by_entry(self, keys: Keys, table: Keys, tshape: str) -> bool:
+        shape = self.raw_shape(keys)
+        return shape is not None and any(
+            pattern_matches(bomb, keys, shape) and pattern_matches(target, table, tshape)
+            and (not need_higher or ranks_higher(keys, table, self.ties))
+            for bomb, target, need_higher in self.entries)
+
     def is_target(self, table: Keys, tshape: str) -> bool:
         return self.four_twos or any(pattern_matches(t, table, tshape) for _, t, _ in self.entries)
 
@@ -237,7 +244,10 @@ def oracle_legal(game: Game, seat: int, oracle: Oracle, *, opening_lowest: int |
         locked = game.passed[seat] and (rules.pass_locks_out or stacked)
         if rules.chop_out_of_turn and _window_open(game) and \
                 not (locked and not rules.chop_after_pass):
-            found = oracle.chops(raw, tkeys, tshape)
+            # §6: four twos chop only for the seat on turn
+            found = {k for k in oracle.chops(raw, tkeys, tshape)
+                     if not (len(k) == 4 and all(x // 4 == TWO_RANK for x in k))
+                     or oracle.chop_by_entry(k, tkeys, tshape)}
         if oracle.free:  # §11: free chops at any moment, passed or not
             found |= oracle.free_chops(raw, tkeys, tshape)
         may_pass = False

@@ -478,7 +478,7 @@ class Game:
         found: list[Play] = []
         if self._out_of_turn_open(seat):
             assert self._table is not None
-            found = self._mg.chops(self._groups_of(seat), self._table)
+            found = self._mg.chops(self._groups_of(seat), self._table, four_twos=False)
         if self._free_open(seat):
             assert self._table is not None
             seen = {p.keys for p in found}
@@ -678,7 +678,7 @@ class Game:
             self._no_pass_lead = False
             if not rules.pass_locks_out and not self._stack_seq:
                 self._passed = [False] * self.players
-            self._window = rules.chop_out_of_turn and self._mg.is_target(play)
+            self._window = rules.chop_out_of_turn and self._mg.is_entry_target(play)
             if not hand:
                 self._went_out(seat, play)
                 if self._phase == "over":
@@ -708,7 +708,7 @@ class Game:
         # chop_after_pass, and (the resolution for stacks) after a stacked play when passes
         # do not lock out
         chop_turns = (rules.chop_after_pass or (self._stack_seq and not rules.pass_locks_out)) \
-            and self._table is not None and self._mg.is_target(self._table)
+            and self._table is not None and self._mg.is_entry_target(self._table)
         s = after
         for _ in range(n):
             s = (s + 1) % n

@@ -225,6 +225,12 @@ class MoveGenerator:
         """Whether any bomb could beat the table play outside the shape rule."""
         if self.four_twos:
             return True
+        return self.is_entry_target(table)
+
+    def is_entry_target(self, table: Play) -> bool:
+        """Whether a chop entry targets the table play. **Resolution** (§6): four twos are a
+        chop only for the seat on turn, so they make no play a target for passers' chop turns
+        or out-of-turn chops."""
         return table.shape in self._target_shapes and bool(self.entries_against(table))
 
     # ------------------------------------------------------------------ free chops (§11)
@@ -272,8 +278,9 @@ class MoveGenerator:
             return all_sequences(groups, width, pattern.ranks, top)
         return sequences(groups, width, pattern.ranks, top)
 
-    def chops(self, groups: Groups, table: Play) -> list[Play]:
-        """The bombs in the hand that beat the table play through a chop entry or four twos."""
+    def chops(self, groups: Groups, table: Play, four_twos: bool = True) -> list[Play]:
+        """The bombs in the hand that beat the table play through a chop entry or (unless
+        ``four_twos`` is false: out of turn) four twos."""
         out: dict[KeyTuple, Play] = {}
         ties = self.ties
         for entry in self.entries_against(table):
@@ -281,7 +288,7 @@ class MoveGenerator:
             for c in self._bombs(groups, entry.bomb):
                 if c not in out and (not entry.higher or higher(c, table.keys, ties)):
                     out[c] = Play(c, shape, self.order)
-        if self.four_twos and len(groups[TWO]) >= 4:
+        if four_twos and self.four_twos and len(groups[TWO]) >= 4:
             is_twos_quad = table.shape == "quad" and table.keys[-1] >> 2 == TWO
             for c in combos(groups[TWO], 4):
                 if c not in out and (not is_twos_quad or higher(c, table.keys, ties)):
