@@ -129,3 +129,17 @@ def test_a_rules_file_cannot_relabel_a_preset() -> None:
 
 def test_card_order_itself_stays_standard() -> None:
     assert Card.parse("5s") < Card.parse("5h")
+
+
+def test_tienlen_rules_lists_and_shows_the_vietnamese_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    from tienlen.cli import main
+
+    assert main(["rules"]) == 0
+    listing = capsys.readouterr().out
+    assert "mien-nam" in listing and "mien-bac" in listing
+    assert main(["rules", "mien-bac"]) == 0
+    shown = capsys.readouterr().out
+    for line in ("follow_suit: true", "no_two_last: true", "chop_pay: chain", "scoring: places"):
+        assert line in shown
+    assert main(["rules", "mien-nam", "--toml"]) == 0
+    assert capsys.readouterr().out.strip() == 'preset = "mien-nam"'
