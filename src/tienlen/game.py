@@ -524,7 +524,7 @@ class Game:
             seat = self._turn
         if seat is None or self._phase != "trade" or seat != self._turn:
             return None
-        hand = self._cards(self._hands[seat])
+        hand = tuple(self.hand(seat))  # in the rules' card order
         pending = self._pending
         if pending is None:
             partners = tuple(o for o in self._seats_from(seat)[1:]
@@ -532,8 +532,8 @@ class Game:
             return TradeDecision("offer", hand, partners=partners)
         offerer, target, gift, answer = pending
         if answer is None:
-            return TradeDecision("answer", hand, other=offerer, count=len(gift),
-                                 offered=self._cards(gift))
+            offered = tuple(sorted(self._cards(gift), key=self.rules.key))
+            return TradeDecision("answer", hand, other=offerer, count=len(gift), offered=offered)
         return TradeDecision("settle", hand, other=target, count=len(gift))
 
     # ================================================================== acting
