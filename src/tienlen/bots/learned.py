@@ -1,0 +1,105 @@
+"""The ``learned`` bot: a value network trained by self-play (``tienlen train``), played with numpy.
+
+It scores every legal play with the network of :mod:`tienlen.rl.features` (the state and
+the play as inputs, the expected end-of-hand reward as output) and makes the best one.
+Phase decisions (claims, trades, returns) are the simple bots' (:func:`phase_choice`).
+The shipped weights (``tienlen/bots/data/learned.npz``, float16) were trained on 4-player
+``pagat``; the inputs are defined for any rules and 2-8 players. numpy is the only need.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import TienLenError
+from ..shapes import Play
+from .simple import phase_choice
+
+if TYPE_CHECKING:
+    from ..actions import Move
+    from ..rl.features import MLP
+    from ..view import View
+
+WEIGHTS = "learned.npz"
+
+
+@cache
+def _shipped() -> MLP:
+    from ..rl.features import MLP
+
+    ref = resources.files("tienlen.bots") / "data" / WEIGHTS
+    with resources.as_file(ref) as path:
+        return MLP.load(path)
+
+
+def load_net(weights: str | Path | None = None) -> MLP:
+    """The shipped network, or the one saved at ``weights`` (an ``.npz`` from ``tienlen train``)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:  # pragma: no cover - numpy is everywhere the rl extra is
+        raise TienLenError("the learned bot needs numpy: pip install 'tienlen[rl]'") from None
+    if weights is None:
+        return _shipped()
+    from ..rl.features import MLP
+
+    return MLP.load(str(weights))
+
+
+def view_inputs(view: View, plays: list[Play]) -> tuple[object, object]:
+    """The state vector and the action matrix of a view's decision among ``plays``."""
+    from ..game import packs_for
+    from ..rl.features import action_matrix, state_vector
+
+    rules = view.rules
+    order = rules.suit_order
+    hand = [c.key(order) for c in view.hand]
+    played: list[list[int]] = [[] for _ in range(view.players)]
+    for seat, text in view.history:
+        word = text.split(" ", 1)[0].lower()
+        if word in _NOT_PLAYS:
+            continue
+        try:
+            play = Play.parse(text, rules)
+        except ValueError:
+            continue
+        played[seat].extend(play.keys)
+    table = view.table
+    state = state_vector(view.seat, view.players, hand, played, view.counts, view.finish_order,
+                         view.passed, table.keys if table is not None else None,
+                         table.shape if table is not None else None, view.table_seat,
+                         view.stacking, packs_for(view.players))
+    actions = action_matrix(hand, [(p.keys, p.shape) for p in plays])
+    return state, actions
+
+
+_NOT_PLAYS = frozenset(("pass", "claim", "decline", "answered", "offer", "answer", "accept", "refuse",
+                        "done", "give", "return", "trade", "offers"))
+
+
+class LearnedBot:
+    """The best play by the learned value network (``epsilon``: a random play that often)."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, weights: str | Path | None = None,
+                 epsilon: float = 0.0, net: MLP | None = None) -> None:
+        self._rng = random.Random(seed)
+        self.net = net if net is not None else load_net(weights)
+        self.epsilon = float(epsilon)
+
+    def choose(self, view: View) -> Move:
+        legal = view.legal
+        plays = [m for m in legal if isinstance(m, Play)]
+        if len(plays) != len(legal) or not plays:
+            return phase_choice(view)
+        if len(plays) == 1:
+            return plays[0]
+        if self.epsilon and self._rng.random() < self.epsilon:
+            return self._rng.choice(plays)
+        state, actions = view_inputs(view, plays)
+        scores = self.net.scores(state, actions)  # type: ignore[arg-type]
+        return plays[int(scores.argmax())]

@@ -1,0 +1,233 @@
+"""The PettingZoo AEC environment: ``tienlen.rl.env(rules=..., players=4, reward="rank")``.
+
+Agents ``player_0 .. player_{n-1}`` are the seats, in the order of play. Every decision
+the engine offers is asked through ``agent_selection``, in the engine's order:
+
+- on turn: the seat to act (plays, and the phase decisions before play: instant-win
+  claims, trade answers, returns; see :mod:`tienlen.rl.actions`);
+- out of turn: after every play, each seat that may chop out of turn (§6) is asked in
+  priority order, with its chops and ``pass`` (decline); the first to chop plays and
+  the asking starts again; when all decline, the seat on turn is asked.
+
+Observations are ``{"observation": int8[...], "action_mask": int8[n]}``
+(:mod:`tienlen.rl.observation`), the mask all zero for an agent that is not asked.
+The info of the agent asked holds ``legal_ids`` (int64), ``legal_cards`` (one int8 row
+of 52 per legal id: the card set the id plays, counted by card code ``rank * 4 + suit``
+in standard suit order), ``legal_text`` and ``decision`` (``turn`` or ``out_of_turn``);
+every info holds ``illegal`` (True when the agent's last action id was not legal).
+An illegal id -- not in the mask, out of range, or None for a live agent -- is replaced
+deterministically: by ``pass`` (or ``decline``) when that is legal, else by the lowest
+legal id, and flagged in the info.
+
+Rewards come at the end of the hand and sum to zero: ``rank`` (first +1 .. last -1,
+evenly spaced), ``units`` (the rules' scoring, :attr:`tienlen.Game.scores`), ``first``
+(``+1`` to the first out, ``-1/(n-1)`` to each other seat: the 1/0 of going out first,
+centred).
+
+A deal that ends before any decision (an automatic instant win, §7) is dealt again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..actions import Action, Move
+from ..game import Game, check_players
+from ..rules import Rules
+from ..shapes import PASS, Play
+from .actions import ActionSpace
+from .observation import HIGH, encode, observation_size
+
+REWARDS: Final = ("rank", "units", "first")
+
+
+def place_reward(place: int, players: int, kind: str) -> float:
+    if kind == "rank":
+        return (players - 1 - 2 * place) / (players - 1)
+    return (1.0 if place == 0 else 0.0) * players / (players - 1) - 1 / (players - 1)
+
+
+class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # type: ignore[misc]
+    metadata: dict[str, Any] = {"name": "tienlen_v0", "render_modes": ["ansi", "human"],  # noqa: RUF012
+                                "is_parallelizable": True}
+
+    def __init__(self, rules: Rules | str = "pagat", players: int = 4, reward: str = "rank",
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if isinstance(rules, str):
+            rules = Rules.preset(rules)
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.rules = rules
+        self.players = check_players(players)
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.space = ActionSpace(rules, players)
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = list(self.possible_agents)
+        size = observation_size(players)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0, HIGH, (size,), dtype=np.int8),
+            "action_mask": spaces.Box(0, 1, (self.space.n,), dtype=np.int8),
+        })
+        act_space = spaces.Discrete(self.space.n)
+        self._obs_spaces = {a: obs_space for a in self.possible_agents}
+        self._act_spaces = {a: act_space for a in self.possible_agents}
+        self.game: Game | None = None
+        self._rng = np.random.default_rng()
+        self._legal: dict[int, Move] = {}
+        self._asking = 0
+        self._queue: list[int] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._act_spaces[agent]
+
+    # ------------------------------------------------------------------ the hand
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        while True:  # a deal won at once (an automatic instant win) asks nothing: deal again
+            self.game = Game.deal(self.rules, self.players, int(self._rng.integers(0, 2**62)))
+            if not self.game.is_over:
+                break
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"illegal": False} for a in self.agents}
+        self._queue = self.game.out_of_turn_seats()
+        self._next_decision()
+
+    def _next_decision(self) -> None:
+        """Point ``agent_selection`` at the seat asked next and list its legal ids."""
+        game = self.game
+        assert game is not None
+        if game.is_over:
+            self._legal = {}
+            return
+        if self._queue:
+            seat = self._queue[0]
+            chops = [m for m in game.legal_plays(seat) if isinstance(m, Play)]
+            moves: list[Move] = [*chops, PASS]
+            decision = "out_of_turn"
+        else:
+            seat = game.turn  # type: ignore[assignment]
+            assert seat is not None
+            trade = game.trade_decision(seat)
+            moves = [Action("done")] if trade is not None and trade.kind == "offer" \
+                else list(game.legal_plays(seat))
+            decision = "turn"
+        self._asking = seat
+        self._legal = self.space.legal(moves)
+        agent = self.possible_agents[seat]
+        self.agent_selection = agent
+        self.infos[agent] = {**self.infos[agent], **self._legal_info(decision)}
+
+    def _legal_info(self, decision: str) -> dict[str, Any]:
+        ids = np.fromiter(self._legal, dtype=np.int64, count=len(self._legal))
+        cards = np.zeros((len(ids), 52), dtype=np.int8)
+        text = []
+        for row, move in enumerate(self._legal.values()):
+            for card in getattr(move, "cards", ()):
+                cards[row, card.code] += 1
+            text.append(str(move))
+        return {"legal_ids": ids, "legal_cards": cards, "legal_text": text, "decision": decision}
+
+    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+        game = self.game
+        assert game is not None
+        seat = self.possible_agents.index(agent)
+        obs = encode(game.view(seat))
+        if self._queue and seat == self._asking:
+            obs[-3] = 1  # the out-of-turn decision (the view's turn is the seat on turn)
+        mask = np.zeros(self.space.n, dtype=np.int8)
+        if seat == self._asking and not game.is_over and agent == self.agent_selection:
+            mask[list(self._legal)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        illegal = action is None or int(action) not in self._legal
+        if illegal:
+            pick = self.space.phase_base if self.space.phase_base in self._legal else 0
+            chosen = pick if pick in self._legal else next(iter(self._legal))
+        else:
+            chosen = int(action)  # type: ignore[arg-type]
+        self.apply_move(self._legal[chosen], illegal)
+
+    def apply_move(self, move: Move, illegal: bool = False) -> None:
+        """Make a concrete legal move for the agent asked (any card set, not only the lowest
+        of its id): how the single-seat wrapper lets bots play their own choices."""
+        game = self.game
+        assert game is not None
+        seat = self._asking
+        agent = self.agent_selection
+        self._cumulative_rewards[agent] = 0.0
+        self.infos = {a: {"illegal": False} for a in self.agents}
+        self.infos[agent]["illegal"] = illegal
+        if self._queue:
+            if isinstance(move, Play) and move.keys:
+                game.play(move, seat)
+                self._queue = game.out_of_turn_seats()
+            else:
+                self._queue.pop(0)
+        else:
+            game.play(move, seat)
+            self._queue = game.out_of_turn_seats() if not game.is_over else []
+        if game.is_over:
+            self._finish()
+        else:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._next_decision()
+        self._accumulate_rewards()
+
+    def _finish(self) -> None:
+        game = self.game
+        assert game is not None
+        n = self.players
+        if self.reward_kind == "units":
+            scores = game.scores
+            self.rewards = {a: float(scores[i]) for i, a in enumerate(self.possible_agents)}
+        else:
+            places = {seat: place for place, seat in enumerate(game.finish_order)}
+            self.rewards = {a: place_reward(places[i], n, self.reward_kind)
+                            for i, a in enumerate(self.possible_agents)}
+        self.terminations = {a: True for a in self.agents}
+        for a in self.agents:
+            self.infos[a]["finish_order"] = list(game.finish_order)
+            self.infos[a]["scores"] = list(game.scores)
+        self._legal = {}
+
+    # ------------------------------------------------------------------ rendering
+    def render(self) -> str | None:
+        if self.game is None:
+            return None
+        text = repr(self.game)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(rules: Rules | str = "pagat", players: int = 4, reward: str = "rank",
+        render_mode: str | None = None) -> TienLenEnv:
+    """A new AEC environment (see the module text)."""
+    return TienLenEnv(rules=rules, players=players, reward=reward, render_mode=render_mode)
+
+
+def raw_env(**kwargs: Any) -> TienLenEnv:
+    return TienLenEnv(**kwargs)

@@ -1,0 +1,105 @@
+"""The environment's observation: a fixed-size int8 vector of what one seat may know.
+
+It is computed from :meth:`tienlen.Game.view` alone -- the seat's :class:`~tienlen.view.View`,
+which holds nothing the seat may not know -- so no hidden card can reach it.
+Seat-relative: *rel 0* is the observing seat, *rel 1* the next seat in the order of
+play, and so on. Cards are counted by *key* (``rank * 4 + strength`` under the rules'
+suit order, 0..51; a count can be 2 with two packs). With ``P`` players the vector has
+``173 + 55 P + P²`` entries (409 for 4 players):
+
+==================  ==========  ================================================
+from                size        entry
+==================  ==========  ================================================
+0                   52          own hand, count per key
+52                  52·P        cards played so far by rel 0 .. P-1 (52 each)
+52+52P              52          unseen cards: neither in the hand nor played
+104+52P             52          the play to beat, count per key (zero on a lead)
+156+52P             9           its shape, one-hot in :data:`SHAPES` (``pass``: a lead)
+165+52P             P           who made it, one-hot by rel seat (zero on a lead)
+165+53P             P           has passed in this round, by rel seat
+165+54P             P           cards held, by rel seat (the counts are public)
+165+55P             P·P         finishing place by rel seat: P one-hots (zero: not out)
+165+55P+P²          5           phase, one-hot: claim, trade, return, play, over
+170+55P+P²          1           the decision is out of turn (a chop window)
+171+55P+P²          1           a stacking turn (§5)
+172+55P+P²          1           the decision is a lead
+==================  ==========  ================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from ..game import packs_for
+from ..shapes import Play
+from .features import SHAPES
+
+PHASES: Final = ("claim", "trade", "return", "play", "over")
+_NOT_PLAYS: Final = frozenset(("pass", "claim", "decline", "answered", "offer", "answer", "accept",
+                               "refuse", "done", "give", "return"))
+HIGH: Final = 127
+
+
+def observation_size(players: int) -> int:
+    return 173 + 55 * players + players * players
+
+
+def played_by_seat(view: Any) -> list[list[int]]:
+    """The keys each seat has played, read from the view's history."""
+    rules = view.rules
+    played: list[list[int]] = [[] for _ in range(view.players)]
+    for seat, text in view.history:
+        if text.split(" ", 1)[0].lower() in _NOT_PLAYS:
+            continue
+        try:
+            play = Play.parse(text, rules)
+        except ValueError:
+            continue
+        played[seat].extend(play.keys)
+    return played
+
+
+def encode(view: Any) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """The observation of a :class:`~tienlen.view.View` (see the module text)."""
+    p = view.players
+    me = view.seat
+    order = view.rules.suit_order
+    v = np.zeros(observation_size(p), dtype=np.int16)
+    for card in view.hand:
+        v[card.key(order)] += 1
+    played = played_by_seat(view)
+    unseen = np.full(52, packs_for(p), dtype=np.int16) - v[:52]
+    for rel in range(p):
+        seat = (me + rel) % p
+        base = 52 + 52 * rel
+        for k in played[seat]:
+            v[base + k] += 1
+            unseen[k] -= 1
+    at = 52 + 52 * p
+    v[at:at + 52] = np.maximum(unseen, 0)
+    at += 52
+    table = view.table
+    if table is not None and table.keys:
+        for k in table.keys:
+            v[at + k] += 1
+        v[at + 52 + SHAPES.index(table.shape or "pass")] = 1
+        if view.table_seat is not None:
+            v[at + 61 + (view.table_seat - me) % p] = 1
+    else:
+        v[at + 52 + SHAPES.index("pass")] = 1
+    at += 61 + p
+    for rel in range(p):
+        seat = (me + rel) % p
+        v[at + rel] = int(view.passed[seat])
+        v[at + p + rel] = min(view.counts[seat], HIGH)
+    at += 2 * p
+    for place, seat in enumerate(view.finish_order):
+        v[at + p * ((seat - me) % p) + place] = 1
+    at += p * p
+    v[at + PHASES.index(view.phase)] = 1
+    v[at + 5] = int(view.turn is not None and view.turn != me)
+    v[at + 6] = int(view.stacking)
+    v[at + 7] = int(view.phase == "play" and (table is None or not table.keys))
+    return v.astype(np.int8)

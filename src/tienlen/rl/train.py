@@ -1,0 +1,292 @@
+"""``tienlen train``: Deep Monte-Carlo self-play from scratch (extra ``train``: CPU torch).
+
+The method is DouZero's, in its simplest form: one network ``Q(state, action)`` with the
+action as input (:mod:`tienlen.rl.features`), shared by every seat; actors play whole
+hands with it (epsilon-greedy over the legal plays), and every decision of a seat is
+regressed on that seat's reward at the end of the hand (a Monte-Carlo target: no
+bootstrapping). Actors play with the numpy copy of the network -- the very code the
+``learned`` bot plays with -- refreshed after every learner step; the learner is torch.
+
+Progress lines report frames (decisions made, forced ones included), frames/s, the
+loss, and every ``eval_every`` seconds the first-place share of the current network
+against three ``greedy`` and three ``heuristic`` bots over duplicate deals. Checkpoints
+are npz files of the numpy network (``latest.npz``, ``best.npz`` by the heuristic line,
+and ``learned.npz`` in float16, the form the package ships), plus ``state.pt`` to resume.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, TextIO, cast
+
+import numpy as np
+
+from ..actions import Action
+from ..arena import Z95, play_out
+from ..bots import get_bot
+from ..bots.learned import LearnedBot
+from ..bots.simple import phase_choice
+from ..game import Game, packs_for
+from ..rules import Rules
+from ..shapes import PASS, Play
+from .features import INPUT_SIZE, MLP, STATE_SIZE, action_matrix, state_vector
+
+REWARDS = ("first", "rank", "mix")
+
+
+def hand_reward(place: int, players: int, kind: str) -> float:
+    """Zero-sum end-of-hand reward of a place (0 = first out)."""
+    first = (players if place == 0 else 0) / (players - 1) - 1 / (players - 1)
+    rank = (players - 1 - 2 * place) / (players - 1)
+    if kind == "first":
+        return first
+    if kind == "rank":
+        return rank
+    return first + 0.25 * rank
+
+
+@dataclass
+class Frames:
+    """The decisions of one hand: inputs, seats, and how many decisions were forced."""
+
+    inputs: list[np.ndarray[Any, np.dtype[np.float32]]]
+    seats: list[int]
+    total: int
+
+
+def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float) -> Frames:
+    """Play one hand with ``net`` at every seat; every unforced decision is recorded."""
+    n = game.players
+    packs = packs_for(n)
+    played: list[list[int]] = [[] for _ in range(n)]
+    inputs: list[np.ndarray[Any, np.dtype[np.float32]]] = []
+    seats: list[int] = []
+    total = 0
+    hands = game._hands  # keys under the rules' suit order, read-only here
+
+    def decide(seat: int, legal: list[Play]) -> Play:
+        if len(legal) == 1:
+            return legal[0]
+        table = game.table
+        hand = hands[seat]
+        state = state_vector(seat, n, hand, played, game.counts(), game.finish_order,
+                             game.passed, table.keys if table is not None else None,
+                             table.shape if table is not None else None, game.table_seat,
+                             game.stacking, packs)
+        actions = action_matrix(hand, [(p.keys, p.shape) for p in legal])
+        if rng.random() < epsilon:
+            index = rng.randrange(len(legal))
+        else:
+            index = int(net.scores(state, actions).argmax())
+        row = np.empty(INPUT_SIZE, dtype=np.float32)
+        row[:STATE_SIZE] = state
+        row[STATE_SIZE:] = actions[index]
+        inputs.append(row)
+        seats.append(seat)
+        return legal[index]
+
+    for _ in range(100_000):
+        if game.is_over:
+            break
+        total += 1
+        moved = False
+        for seat in game.out_of_turn_seats():
+            chops = [m for m in game.legal_plays(seat) if isinstance(m, Play)]
+            move = decide(seat, [*chops, PASS])
+            if move.keys:
+                game.push(move, seat)
+                played[seat].extend(move.keys)
+                moved = True
+                break
+        if moved:
+            continue
+        seat = cast(int, game.turn)
+        legal = game.legal_plays(seat)
+        if any(isinstance(m, Action) for m in legal) or not legal:
+            game.play(phase_choice(cast(Any, SimpleNamespace(legal=legal))), seat)
+            continue
+        move = decide(seat, cast(list[Play], legal))
+        game.push(move, seat)
+        played[seat].extend(move.keys)
+    return Frames(inputs, seats, total)
+
+
+def first_share(net: MLP, opponent: str, rules: Rules, players: int, deals: int, seed: int,
+                weights: str | None = None) -> tuple[float, float, float, int]:
+    """First-place share of the network against ``players - 1`` ``opponent`` bots over duplicate
+    deals (each deal once per seat of the learner): (share, low, high) of a 95% interval, hands."""
+    per_deal: list[float] = []
+    for deal in range(deals):
+        deal_seed = random.Random(f"tienlen-rl:{seed}:{deal}").getrandbits(63)
+        wins = 0
+        for seat in range(players):
+            bots: list[Any] = [get_bot(opponent, seed=deal_seed + 7919 * s) for s in range(players)]
+            bots[seat] = LearnedBot(seed=deal_seed, net=net)
+            game = Game.deal(rules, players, deal_seed)
+            play_out(game, bots)
+            wins += game.finish_order[0] == seat
+        per_deal.append(wins / players)
+    mean = sum(per_deal) / len(per_deal)
+    if len(per_deal) < 2:
+        return mean, mean, mean, deals * players
+    var = sum((x - mean) ** 2 for x in per_deal) / (len(per_deal) - 1)
+    half = Z95 * math.sqrt(var / len(per_deal))
+    return mean, mean - half, mean + half, deals * players
+
+
+def _torch_net(hidden: tuple[int, ...]) -> Any:
+    import torch
+
+    layers: list[Any] = []
+    width = INPUT_SIZE
+    for h in hidden:
+        layers += [torch.nn.Linear(width, h), torch.nn.ReLU()]
+        width = h
+    layers.append(torch.nn.Linear(width, 1))
+    return torch.nn.Sequential(*layers)
+
+
+def _to_numpy(model: Any) -> MLP:
+    linears = [m for m in model if hasattr(m, "weight")]
+    return MLP([(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linears])
+
+
+@dataclass
+class TrainConfig:
+    rules: str = "pagat"
+    players: int = 4
+    seconds: float = 60.0
+    out: str = "runs/learned"
+    seed: int = 0
+    hidden: tuple[int, ...] = (256, 256, 128)
+    lr: float = 3e-4
+    batch: int = 256
+    reuse: float = 2.0  # gradient samples per new frame
+    buffer: int = 32768
+    epsilon: float = 0.05
+    reward: str = "mix"
+    eval_every: float = 300.0
+    eval_deals: int = 25
+    log_every: float = 10.0
+    resume: bool = False
+    threads: int = 1
+
+
+def train(cfg: TrainConfig, stream: TextIO | None = None,
+          on_eval: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Run self-play training for ``cfg.seconds``; returns the last progress record."""
+    import torch
+
+    out = stream if stream is not None else sys.stdout
+    if cfg.reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {cfg.reward!r}")
+    torch.set_num_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    rng = random.Random(cfg.seed)
+    rules = Rules.preset(cfg.rules) if not cfg.rules.endswith(".toml") else Rules.from_toml(cfg.rules)
+    folder = Path(cfg.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    model = _torch_net(cfg.hidden)
+    opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
+    frames = hands = steps = 0
+    spent = 0.0
+    best = -1.0
+    if cfg.resume and (folder / "state.pt").exists():
+        saved = torch.load(folder / "state.pt", weights_only=False)
+        model.load_state_dict(saved["model"])
+        opt.load_state_dict(saved["opt"])
+        frames, hands, steps, spent, best = (saved["frames"], saved["hands"], saved["steps"],
+                                             saved["seconds"], saved["best"])
+    net = _to_numpy(model)
+    cap = cfg.buffer
+    xs = np.zeros((cap, INPUT_SIZE), dtype=np.float16)
+    ys = np.zeros(cap, dtype=np.float32)
+    filled = head = 0
+    owed = 0.0
+    losses: list[float] = []
+    start = time.perf_counter()
+    last_log = last_eval = start
+    record: dict[str, Any] = {}
+
+    def log(kind: str, **fields: Any) -> None:
+        nonlocal record
+        record = {"kind": kind, "seconds": round(spent + time.perf_counter() - start, 1),
+                  "frames": frames, "hands": hands, "steps": steps, **fields}
+        print(json.dumps(record), file=out, flush=True)
+        with open(folder / "progress.jsonl", "a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    def checkpoint() -> None:
+        net.save(folder / "latest.npz")
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "frames": frames,
+                    "hands": hands, "steps": steps, "best": best,
+                    "seconds": spent + time.perf_counter() - start}, folder / "state.pt")
+
+    def evaluate() -> None:
+        nonlocal best
+        results: dict[str, Any] = {}
+        for opponent in ("greedy", "heuristic"):
+            share, lo, hi, count = first_share(net, opponent, rules, cfg.players, cfg.eval_deals,
+                                               seed=1000 + hands)
+            results[opponent] = [round(share, 4), round(lo, 4), round(hi, 4), count]
+        log("eval", **results)
+        if results["heuristic"][0] >= best:
+            best = results["heuristic"][0]
+            net.save(folder / "best.npz")
+            net.save(folder / "learned.npz", half=True)
+        checkpoint()
+        if on_eval is not None:
+            on_eval(record)
+
+    first_eval = cfg.eval_every > 0 and cfg.eval_every < cfg.seconds
+    while time.perf_counter() - start < cfg.seconds:
+        game = Game.deal(rules, cfg.players, rng.getrandbits(63))
+        played = self_play_hand(game, net, rng, cfg.epsilon)
+        hands += 1
+        frames += played.total
+        places = {seat: place for place, seat in enumerate(game.finish_order)}
+        for row, seat in zip(played.inputs, played.seats, strict=True):
+            xs[head] = row
+            ys[head] = hand_reward(places[seat], cfg.players, cfg.reward)
+            head = (head + 1) % cap
+            filled = min(filled + 1, cap)
+        owed += len(played.inputs) * cfg.reuse / cfg.batch
+        while owed >= 1 and filled >= cfg.batch:
+            owed -= 1
+            pick = np.random.randint(0, filled, size=cfg.batch)
+            x = torch.from_numpy(xs[pick].astype(np.float32))
+            y = torch.from_numpy(ys[pick])
+            loss = torch.nn.functional.mse_loss(model(x)[:, 0], y)
+            opt.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            opt.step()
+            losses.append(float(loss.detach()))
+            steps += 1
+            net = _to_numpy(model)
+        now = time.perf_counter()
+        if now - last_log >= cfg.log_every:
+            elapsed = now - start
+            log("progress", fps=round(frames / max(elapsed + spent, 1e-9), 1),
+                loss=round(sum(losses) / len(losses), 5) if losses else None)
+            losses.clear()
+            last_log = now
+        if first_eval and now - last_eval >= cfg.eval_every:
+            evaluate()
+            last_eval = time.perf_counter()
+    log("progress", fps=round(frames / max(time.perf_counter() - start + spent, 1e-9), 1),
+        loss=round(sum(losses) / len(losses), 5) if losses else None)
+    if cfg.eval_deals > 0:
+        evaluate()
+    else:
+        checkpoint()
+        net.save(folder / "learned.npz", half=True)
+    return record
+
