@@ -30,6 +30,27 @@ def load_rules(spec: str) -> Rules:
     return Rules.preset(spec)  # raises with the list of presets
 
 
+def _cmd_train(args: argparse.Namespace) -> int:
+    import os
+
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")  # small matrices: threads only cost (10x slower actors)
+    try:
+        from .rl.train import TrainConfig, train
+    except ImportError as exc:
+        raise TienLenError(f"tienlen train needs the train extra ({exc.name} is missing): "
+                           "pip install 'tienlen[train]'") from None
+    cfg = TrainConfig(rules=args.rules, players=args.players, seconds=args.seconds, out=args.out,
+                      seed=args.seed, hidden=tuple(int(h) for h in args.hidden.split(",")),
+                      lr=args.lr, batch=args.batch, reuse=args.reuse, epsilon=args.epsilon,
+                      reward=args.reward, eval_every=args.eval_every, eval_deals=args.eval_deals,
+                      log_every=args.log_every, resume=args.resume)
+    record = train(cfg)
+    print(f"done: {record.get('frames')} frames, {record.get('hands')} hands; weights in "
+          f"{args.out}/learned.npz (tienlen tournament --bots learned:weights={args.out}/learned.npz,...)")
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import fast_report, run
 
@@ -131,6 +152,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("preset", nargs="?", help="a preset name or a house-rules TOML file")
     p.add_argument("--toml", action="store_true", help="print as a house-rules file")
     p.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("train", help="train the learned bot by self-play (extra train: torch)")
+    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--seconds", type=float, default=600.0, help="how long to train")
+    p.add_argument("--out", default="runs/learned", help="folder for progress and checkpoints")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--hidden", default="256,256,128", help="hidden layer widths")
+    p.add_argument("--lr", type=float, default=5e-4)
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--reuse", type=float, default=2.0, help="gradient samples per new decision")
+    p.add_argument("--epsilon", type=float, default=0.05, help="share of random plays in self-play")
+    p.add_argument("--reward", choices=["first", "rank", "mix"], default="mix")
+    p.add_argument("--eval-every", type=float, default=300.0, help="seconds between arena checks")
+    p.add_argument("--eval-deals", type=int, default=30,
+                   help="deals per arena check (each played from every seat)")
+    p.add_argument("--log-every", type=float, default=30.0)
+    p.add_argument("--resume", action="store_true", help="continue from OUT/state.pt")
+    p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("bench", help="the engine's speed figures")
     p.add_argument("--rules", default="pagat")

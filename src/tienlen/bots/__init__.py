@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import TienLenError
 from .heuristic import HeuristicBot
+from .learned import LearnedBot
 from .search import SearchBot
 from .simple import GreedyBot, RandomBot
 
@@ -28,6 +29,7 @@ class Bot(Protocol):
 
 _FACTORIES: dict[str, Callable[..., Bot]] = {
     "random": RandomBot, "greedy": GreedyBot, "heuristic": HeuristicBot, "search": SearchBot,
+    "learned": LearnedBot,
 }
 
 
@@ -44,4 +46,5 @@ def get_bot(name: str, seed: int | None = None, **budget: Any) -> Bot:
     return factory(seed=seed, **budget)
 
 
-__all__ = ["Bot", "GreedyBot", "HeuristicBot", "RandomBot", "SearchBot", "bot_names", "get_bot"]
+__all__ = ["Bot", "GreedyBot", "HeuristicBot", "LearnedBot", "RandomBot", "SearchBot", "bot_names",
+           "get_bot"]

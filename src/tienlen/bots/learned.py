@@ -92,9 +92,10 @@ class LearnedBot:
         self.epsilon = float(epsilon)
 
     def choose(self, view: View) -> Move:
-        legal = view.legal
-        plays = [m for m in legal if isinstance(m, Play)]
-        if len(plays) != len(legal) or not plays:
+        if view.phase != "play":  # claims, trades, returns (a trade's offers are a lazy list)
+            return phase_choice(view)
+        plays = [m for m in view.legal if isinstance(m, Play)]
+        if not plays:
             return phase_choice(view)
         if len(plays) == 1:
             return plays[0]

@@ -167,15 +167,15 @@ class TrainConfig:
     out: str = "runs/learned"
     seed: int = 0
     hidden: tuple[int, ...] = (256, 256, 128)
-    lr: float = 3e-4
+    lr: float = 5e-4
     batch: int = 256
     reuse: float = 2.0  # gradient samples per new frame
-    buffer: int = 32768
+    buffer: int = 65536
     epsilon: float = 0.05
     reward: str = "mix"
     eval_every: float = 300.0
-    eval_deals: int = 25
-    log_every: float = 10.0
+    eval_deals: int = 30
+    log_every: float = 30.0
     resume: bool = False
     threads: int = 1
 
@@ -191,7 +191,9 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
-    rules = Rules.preset(cfg.rules) if not cfg.rules.endswith(".toml") else Rules.from_toml(cfg.rules)
+    from ..cli import load_rules
+
+    rules = load_rules(cfg.rules)
     folder = Path(cfg.out)
     folder.mkdir(parents=True, exist_ok=True)
     model = _torch_net(cfg.hidden)

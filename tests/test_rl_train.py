@@ -1,0 +1,91 @@
+"""Self-play training (a short run) and the learned bot."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from tienlen import Game, Rules  # noqa: E402
+from tienlen.arena import play_out  # noqa: E402
+from tienlen.bots import get_bot  # noqa: E402
+from tienlen.bots.learned import LearnedBot, view_inputs  # noqa: E402
+from tienlen.game import packs_for  # noqa: E402
+from tienlen.rl.features import MLP, action_matrix, state_vector  # noqa: E402
+from tienlen.shapes import PASS, Play  # noqa: E402
+
+
+@pytest.mark.parametrize(("rules", "players"), [
+    (Rules.preset("pagat"), 4), (Rules.preset("pagat").replace(chop_out_of_turn=True), 4),
+    (Rules.preset("mien-nam"), 4), (Rules.preset("pagat"), 3), (Rules.preset("pagat"), 6),
+    (Rules.preset("pagat").replace(suit_order="alphabetical"), 4),
+])
+def test_training_inputs_equal_the_bots_inputs_from_the_view(rules: Rules, players: int) -> None:
+    """The trainer reads the game; the bot reads only its view: both make the same vectors."""
+    for seed in range(2):
+        game = Game.deal(rules, players, seed)
+        rng = random.Random(seed)
+        played: list[list[int]] = [[] for _ in range(players)]
+        while not game.is_over:
+            asked = [(s, [*game.legal_plays(s), PASS]) for s in game.out_of_turn_seats()]
+            if game.phase == "play":
+                asked.append((game.turn, game.legal_plays()))  # type: ignore[arg-type]
+            for seat, legal in asked:
+                plays = [m for m in legal if isinstance(m, Play)]
+                table = game.table
+                state = state_vector(seat, players, game._hands[seat], played, game.counts(),
+                                     game.finish_order, game.passed,
+                                     table.keys if table is not None else None,
+                                     table.shape if table is not None else None, game.table_seat,
+                                     game.stacking, packs_for(players))
+                actions = action_matrix(game._hands[seat], [(p.keys, p.shape) for p in plays])
+                view_state, view_actions = view_inputs(game.view(seat), plays)
+                assert (state == view_state).all()
+                assert (actions == view_actions).all()
+            legal = game.legal_plays()
+            move = rng.choice(list(legal)) if game.phase == "play" else get_bot("greedy").choose(
+                game.view(game.turn))  # type: ignore[arg-type]
+            game.play(move)
+            if isinstance(move, Play):
+                played[game.history[-1][0]].extend(move.keys)
+
+
+def test_the_learned_bot_plays_legal_hands_with_the_shipped_weights() -> None:
+    for preset, players in (("pagat", 4), ("viet-cong", 4), ("pagat", 5)):
+        rules = Rules.preset(preset)
+        game = Game.deal(rules, players, 3)
+        play_out(game, [get_bot("learned", seed=s) for s in range(players)])
+        assert game.is_over
+        assert Game.from_record(game.record()).finish_order == game.finish_order
+
+
+def test_the_shipped_weights_are_small_float16() -> None:
+    path = Path(__file__).parent.parent / "src" / "tienlen" / "bots" / "data" / "learned.npz"
+    assert path.stat().st_size < 4_000_000
+    with np.load(path) as data:
+        assert data["w0"].dtype == np.float16
+
+
+def test_a_short_training_run_logs_progress_and_saves_weights_that_play(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from tienlen.cli import main
+
+    out = tmp_path / "run"
+    assert main(["train", "--seconds", "2", "--out", str(out), "--eval-deals", "1", "--log-every", "0.5",
+                 "--hidden", "32,16", "--seed", "3"]) == 0
+    lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+    assert any(r["kind"] == "progress" and r["frames"] > 0 and "fps" in r for r in lines)
+    last = lines[-1]
+    assert last["kind"] == "eval" and set(last) >= {"greedy", "heuristic"}
+    assert (out / "state.pt").exists() and (out / "latest.npz").exists()
+    net = MLP.load(out / "learned.npz")
+    bot = LearnedBot(seed=1, net=net)
+    game = Game.deal(Rules.preset("pagat"), 4, 9)
+    play_out(game, [bot, get_bot("greedy"), get_bot("greedy"), get_bot("greedy")])
+    assert game.is_over
+    assert main(["train", "--seconds", "1", "--out", str(out), "--eval-deals", "0", "--resume",
+                 "--hidden", "32,16"]) == 0
