@@ -82,9 +82,11 @@ def _engine_moves(e: TienLenEnv) -> list[object]:
     return list(game.legal_plays(e._asking))
 
 
+@pytest.mark.parametrize("engine", ["pure", "auto"])
 @pytest.mark.parametrize(("preset", "players"), CASES)
-def test_mask_is_the_engines_legal_plays_and_ids_round_trip(preset: str, players: int) -> None:
-    e = make_env(rules=_rules(preset), players=players)
+def test_mask_is_the_engines_legal_plays_and_ids_round_trip(preset: str, players: int, engine: str) -> None:
+    """With ``auto`` the fast path makes the lists when installed: checked against the pure engine."""
+    e = make_env(rules=_rules(preset), players=players, engine=engine)
     rng = random.Random(players)
     for hand in range(3):
         e.reset(seed=hand)
@@ -110,6 +112,8 @@ def test_mask_is_the_engines_legal_plays_and_ids_round_trip(preset: str, players
             assert sorted(np.flatnonzero(info["legal_cards"][row])) == \
                 sorted({c.code for c in getattr(first, "cards", ())})
             assert e.agent_selection == agent
+            view_obs = encode(e.game.view(e._asking))  # type: ignore[union-attr]
+            assert (obs["observation"][:-3] == view_obs[:-3]).all()  # the out-of-turn flag: the env's
             e.step(rng.choice(sorted(ids)))
 
 

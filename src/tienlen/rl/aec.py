@@ -56,7 +56,7 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
                                 "is_parallelizable": True}
 
     def __init__(self, rules: Rules | str = "pagat", players: int = 4, reward: str = "rank",
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, engine: str = "auto") -> None:
         super().__init__()
         if isinstance(rules, str):
             rules = Rules.preset(rules)
@@ -65,6 +65,15 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self.rules = rules
         self.players = check_players(players)
         self.reward_kind = reward
+        if engine not in ("auto", "pure", "fast"):
+            raise ValueError(f"engine must be auto, pure or fast, not {engine!r}")
+        from .. import fast
+
+        self.use_fast = fast.enabled(rules) if engine == "auto" else engine == "fast"
+        if self.use_fast and not fast.enabled(rules):
+            raise ValueError("the fast path is not installed (extra fast) or does not support "
+                             "these rules")
+        self._fast: Any = None
         self.render_mode = render_mode
         self.space = ActionSpace(rules, players)
         self.possible_agents = [f"player_{i}" for i in range(players)]
@@ -103,7 +112,8 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {"illegal": False} for a in self.agents}
-        self._queue = self.game.out_of_turn_seats()
+        self._fast = None
+        self._queue = self._out_of_turn()
         self._next_decision()
 
     def _next_decision(self) -> None:
@@ -115,7 +125,7 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
             return
         if self._queue:
             seat = self._queue[0]
-            chops = [m for m in game.legal_plays(seat) if isinstance(m, Play)]
+            chops = [m for m in self._legal_of(seat) if isinstance(m, Play)]
             moves: list[Move] = [*chops, PASS]
             decision = "out_of_turn"
         else:
@@ -123,7 +133,7 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
             assert seat is not None
             trade = game.trade_decision(seat)
             moves = [Action("done")] if trade is not None and trade.kind == "offer" \
-                else list(game.legal_plays(seat))
+                else list(self._legal_of(seat))
             decision = "turn"
         self._asking = seat
         self._legal = self.space.legal(moves)
@@ -145,7 +155,11 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         game = self.game
         assert game is not None
         seat = self.possible_agents.index(agent)
-        obs = encode(game.view(seat))
+        played: list[list[int]] = [[] for _ in range(self.players)]
+        for who, move in game.history:  # every play is public
+            if isinstance(move, Play):
+                played[who].extend(move.keys)
+        obs = encode(_PublicView(game, seat), played)
         if self._queue and seat == self._asking:
             obs[-3] = 1  # the out-of-turn decision (the view's turn is the seat on turn)
         mask = np.zeros(self.space.n, dtype=np.int8)
@@ -164,9 +178,43 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
             chosen = pick if pick in self._legal else next(iter(self._legal))
         else:
             chosen = int(action)  # type: ignore[arg-type]
-        self.apply_move(self._legal[chosen], illegal)
+        self.apply_move(self._legal[chosen], illegal, checked=True)
 
-    def apply_move(self, move: Move, illegal: bool = False) -> None:
+    # ------------------------------------------------------------------ the engines
+    def _fast_game(self) -> Any:
+        """The fast path's mirror of the hand, once play has begun (None: pure engine)."""
+        game = self.game
+        assert game is not None
+        if not self.use_fast or game.phase != "play":
+            return None
+        if self._fast is None:
+            from ..fast.api import FastGame
+
+            self._fast = FastGame.of(game)
+        return self._fast
+
+    def _legal_of(self, seat: int) -> list[Move]:
+        fast = self._fast_game()
+        assert self.game is not None
+        return list(fast.legal_plays(seat)) if fast is not None else list(self.game.legal_plays(seat))
+
+    def _out_of_turn(self) -> list[int]:
+        fast = self._fast_game()
+        assert self.game is not None
+        return list(fast.out_of_turn_seats()) if fast is not None else self.game.out_of_turn_seats()
+
+    def _push(self, move: Move, seat: int, checked: bool) -> None:
+        game = self.game
+        assert game is not None
+        fast = self._fast_game()
+        if checked:
+            game.push(move, seat)  # a move of the legal list
+        else:
+            game.play(move, seat)
+        if fast is not None and isinstance(move, Play):
+            fast.push(move, seat)
+
+    def apply_move(self, move: Move, illegal: bool = False, checked: bool = False) -> None:
         """Make a concrete legal move for the agent asked (any card set, not only the lowest
         of its id): how the single-seat wrapper lets bots play their own choices."""
         game = self.game
@@ -178,13 +226,13 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self.infos[agent]["illegal"] = illegal
         if self._queue:
             if isinstance(move, Play) and move.keys:
-                game.play(move, seat)
-                self._queue = game.out_of_turn_seats()
+                self._push(move, seat, checked)
+                self._queue = self._out_of_turn()
             else:
                 self._queue.pop(0)
         else:
-            game.play(move, seat)
-            self._queue = game.out_of_turn_seats() if not game.is_over else []
+            self._push(move, seat, checked)
+            self._queue = self._out_of_turn() if not game.is_over else []
         if game.is_over:
             self._finish()
         else:
@@ -223,10 +271,31 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         pass
 
 
+class _PublicView:
+    """The fields of :meth:`tienlen.Game.view` the observation reads, without listing the legal
+    plays (the environment has them already): the same public values, and the seat's hand."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.seat = seat
+        self.players = game.players
+        self.rules = game.rules
+        self.phase = game.phase
+        self.turn = game.turn
+        self.hand = game.hand(seat)
+        self.counts = game.counts()
+        self.table = game.table
+        self.table_seat = game.table_seat
+        self.passed = game.passed
+        self.stacking = game.stacking
+        self.finish_order = game.finish_order
+
+
 def env(rules: Rules | str = "pagat", players: int = 4, reward: str = "rank",
-        render_mode: str | None = None) -> TienLenEnv:
-    """A new AEC environment (see the module text)."""
-    return TienLenEnv(rules=rules, players=players, reward=reward, render_mode=render_mode)
+        render_mode: str | None = None, engine: str = "auto") -> TienLenEnv:
+    """A new AEC environment (see the module text). ``engine``: ``auto`` (the fast path when
+    installed and it supports the rules), ``pure`` or ``fast``."""
+    return TienLenEnv(rules=rules, players=players, reward=reward, render_mode=render_mode,
+                      engine=engine)
 
 
 def raw_env(**kwargs: Any) -> TienLenEnv:

@@ -5,7 +5,7 @@ actions as inputs, as DouZero does) and the bot takes the best. Both vectors are
 and hold only what the seat may know. Cards are counted by *key* (``rank * 4 + strength``
 under the rules' suit order, 0..51), so a two-pack count may be 2.
 
-State (:data:`STATE_SIZE` = 392), the other seats seen from the seat in three slots --
+State (:data:`STATE_SIZE` = 496), the other seats seen from the seat in three slots --
 slot 0 the next seat, slot 2 the previous seat, slot 1 every seat in between (empty with
 2 players; with 3 players slot 1 is empty and the previous seat is slot 2):
 
@@ -25,12 +25,18 @@ from  size  entry
 376   1     the decision is a lead
 377   1     a stacking turn (§5)
 378   14    own card count, one-hot 0..13
+392   52    own hand by rank: 4 per rank, entry j is 1 when the rank is held j+1 times or more
+444   52    unseen cards by rank, the same way
 ====  ====  ======================================================================
 
-Action (:data:`ACTION_SIZE` = 141): the play's cards, count per key (52); its shape,
+Action (:data:`ACTION_SIZE` = 195): the play's cards, count per key (52); its shape,
 one-hot (9, ``pass`` last); its number of cards / 13 (1); the cards left after it,
 one-hot 0..13 (14); its top rank, one-hot (13, zero for a pass); the hand after it,
-count per key (52).
+count per key (52); the hand after it by rank (52, as the state's hand by rank); the
+ranks held once and the ranks held at all after it, each / 13 (2).
+
+The by-rank entries (DouZero's card matrix) let the network see pairs, triples and runs
+whatever their suits.
 """
 
 from __future__ import annotations
@@ -44,8 +50,8 @@ import numpy.typing as npt
 SHAPES: Final = ("single", "pair", "triple", "quad", "run", "chain", "triple_chain", "quad_chain",
                  "pass")
 _SHAPE_INDEX: Final = {s: i for i, s in enumerate(SHAPES)}
-STATE_SIZE: Final = 392
-ACTION_SIZE: Final = 141
+STATE_SIZE: Final = 496
+ACTION_SIZE: Final = 195
 INPUT_SIZE: Final = STATE_SIZE + ACTION_SIZE
 
 F32 = npt.NDArray[np.float32]
@@ -109,7 +115,19 @@ def state_vector(seat: int, players: int, hand: Sequence[int], played: Sequence[
             v[372 + (0 if table_seat == seat else 1 + slots[table_seat])] = 1.0
     v[377] = float(stacking)
     v[378 + min(len(hand), 13)] = 1.0
+    v[392:444] = _by_rank(v[:52])
+    v[444:496] = _by_rank(v[52:104])
     return v
+
+
+_THERMO: Final = np.arange(1, 5, dtype=np.float32)
+
+
+def _by_rank(counts: F32) -> F32:
+    """Per rank, 4 entries: held at least 1, 2, 3, 4 times (counts per key in, 52 out)."""
+    per_rank = counts.reshape(13, 4).sum(axis=1)
+    out: F32 = (per_rank[:, None] >= _THERMO[None, :]).astype(np.float32).reshape(52)
+    return out
 
 
 def action_matrix(hand: Sequence[int], actions: Sequence[tuple[Sequence[int], str | None]]) -> F32:
@@ -129,6 +147,10 @@ def action_matrix(hand: Sequence[int], actions: Sequence[tuple[Sequence[int], st
         if keys:
             row[76 + (max(keys) >> 2)] = 1.0
         row[89:141] = h - row[:52]
+    after = m[:, 89:141].reshape(len(actions), 13, 4).sum(axis=2)
+    m[:, 141:193] = (after[:, :, None] >= _THERMO[None, None, :]).reshape(len(actions), 52)
+    m[:, 193] = (after == 1).sum(axis=1) / 13.0
+    m[:, 194] = (after > 0).sum(axis=1) / 13.0
     return m
 
 

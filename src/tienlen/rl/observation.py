@@ -61,15 +61,18 @@ def played_by_seat(view: Any) -> list[list[int]]:
     return played
 
 
-def encode(view: Any) -> np.ndarray[Any, np.dtype[np.int8]]:
-    """The observation of a :class:`~tienlen.view.View` (see the module text)."""
+def encode(view: Any, played: list[list[int]] | None = None) -> np.ndarray[Any, np.dtype[np.int8]]:
+    """The observation of a :class:`~tienlen.view.View` (see the module text). ``played``:
+    the keys each seat has played, when the caller has them (they are public: every play
+    is shown to every seat); else they are read from the view's history."""
     p = view.players
     me = view.seat
     order = view.rules.suit_order
     v = np.zeros(observation_size(p), dtype=np.int16)
     for card in view.hand:
         v[card.key(order)] += 1
-    played = played_by_seat(view)
+    if played is None:
+        played = played_by_seat(view)
     unseen = np.full(52, packs_for(p), dtype=np.int16) - v[:52]
     for rel in range(p):
         seat = (me + rel) % p

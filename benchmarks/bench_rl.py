@@ -1,0 +1,120 @@
+"""Speed of the RL environments and of training.
+
+    python benchmarks/bench_rl.py [--rules pagat] [--players 4] [--hands 200] [--train-seconds 20]
+
+Prints the AEC environment's steps per second with random masked actions (every agent
+step: observation, mask, infos, the engine's move), on the pure engine and on the fast
+path when the ``fast`` extra is installed; the single-seat Gymnasium wrapper's steps per
+second against ``greedy`` bots; self-play frames per second of the trainer's actors alone
+(decisions made with the numpy network); and, with torch installed, frames per second of
+``tienlen train`` (actors and learner together) over a short run. CPU time per process.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import importlib.util  # noqa: E402
+import itertools  # noqa: E402
+import random  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from tienlen import Game, Rules, fast  # noqa: E402
+from tienlen.rl.aec import TienLenEnv  # noqa: E402
+from tienlen.rl.single import SingleSeatEnv  # noqa: E402
+
+
+def env_steps(rules: Rules, players: int, hands: int, engine: str) -> float:
+    e = TienLenEnv(rules=rules, players=players, engine=engine)
+    rng = np.random.default_rng(0)
+    e.reset(seed=0)
+    steps = 0
+    start = time.process_time()
+    for hand in range(hands):
+        e.reset(seed=hand)
+        for _agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps / (time.process_time() - start)
+
+
+def single_steps(rules: Rules, players: int, hands: int) -> float:
+    env = SingleSeatEnv(rules=rules, players=players, opponents="greedy")
+    rng = np.random.default_rng(0)
+    steps = 0
+    start = time.process_time()
+    for hand in range(hands):
+        obs, _ = env.reset(seed=hand)
+        done = False
+        while not done:
+            obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps / (time.process_time() - start)
+
+
+def actor_frames(rules: Rules, players: int, hands: int) -> float:
+    from tienlen.rl.features import INPUT_SIZE, MLP
+    from tienlen.rl.train import self_play_hand
+
+    gen = np.random.default_rng(0)  # the shipped network's shape, random weights: the same speed
+    sizes = [INPUT_SIZE, 256, 256, 128, 1]
+    net = MLP([(gen.normal(0, 0.05, (a, b)).astype(np.float32), np.zeros(b, dtype=np.float32))
+               for a, b in itertools.pairwise(sizes)])
+    rng = random.Random(0)
+    frames = 0
+    start = time.process_time()
+    for hand in range(hands):
+        frames += self_play_hand(Game.deal(rules, players, hand), net, rng, 0.05).total
+    return frames / (time.process_time() - start)
+
+
+def train_frames(rules_name: str, players: int, seconds: float) -> float:
+    from tienlen.rl.train import TrainConfig, train
+
+    with tempfile.TemporaryDirectory() as folder, open(os.devnull, "w") as sink:
+        start = time.process_time()
+        record = train(TrainConfig(rules=rules_name, players=players, seconds=seconds, out=folder,
+                                   eval_deals=0, log_every=1e9), stream=sink)
+        return float(record["frames"]) / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rules", default="pagat")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--train-seconds", type=float, default=20.0)
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")
+    rules = Rules.preset(args.rules)
+    print(f"{args.rules}, {args.players} players, {args.hands} hands a line (CPU time)")
+    print(f"  AEC env, pure engine:   {env_steps(rules, args.players, args.hands, 'pure'):8,.0f} steps/s")
+    if fast.enabled(rules):
+        env_steps(rules, args.players, 2, "fast")  # compile or load the cache first
+        print(f"  AEC env, fast path:     {env_steps(rules, args.players, args.hands, 'fast'):8,.0f} steps/s")
+    else:
+        print("  AEC env, fast path:     not installed (extra fast) or these rules not supported")
+    print(f"  single-seat vs greedy:  {single_steps(rules, args.players, args.hands // 2):8,.0f} steps/s")
+    print(f"  self-play actors:       {actor_frames(rules, args.players, args.hands):8,.0f} frames/s")
+    if importlib.util.find_spec("torch") is not None and args.train_seconds > 0:
+        fps = train_frames(args.rules, args.players, args.train_seconds)
+        print(f"  tienlen train:          {fps:8,.0f} frames/s (actors and learner, "
+              f"{args.train_seconds:g} s)")
+    else:
+        print("  tienlen train:          torch not installed (extra train)")
+
+
+if __name__ == "__main__":
+    main()
