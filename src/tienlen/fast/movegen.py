@@ -28,12 +28,10 @@ from .layout import (
     E_TARGET_MORE,
     E_TARGET_RANKS,
     E_TARGET_TWOS,
-    PAIR,
     QUAD,
     QUAD_CHAIN,
     RUN,
     SINGLE,
-    TRIPLE,
     TRIPLE_CHAIN,
 )
 
@@ -268,9 +266,12 @@ def leads(lo: int, hi: int, cfg: np.ndarray, buf: np.ndarray, n: int, ws: np.nda
         k = low_key(x)
         n = push(buf, n, 1 << k, 0, SINGLE, False)
         x &= x - 1
-    n = _sets(lo, hi, 2, PAIR, 0, buf, n, False, 0, 0, 0, False, ws)
-    n = _sets(lo, hi, 3, TRIPLE, 0, buf, n, False, 0, 0, 0, False, ws)
-    n = _sets(lo, hi, 4, QUAD, 0, buf, n, False, 0, 0, 0, False, ws)
+    for r in range(13):
+        c = rank_count(lo, hi, r)
+        for w in range(2, min(c, 4) + 1):  # pairs, triples, quads
+            m = rank_sets(lo, hi, r, w, ws, 28, 29)
+            for i in range(m):
+                n = push(buf, n, ws[28, i], ws[29, i], w, False)
     n = sequences(lo, hi, RUN, 1, 3, False, cfg[C_RUN_TOP], buf, n, False, 0, 0, 0, False, ws)
     n = sequences(lo, hi, CHAIN, 2, 3, False, cfg[C_CHAIN_TOP], buf, n, False, 0, 0, 0, False, ws)
     if cfg[C_TRIPLE_CHAINS]:
