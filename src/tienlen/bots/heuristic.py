@@ -93,6 +93,15 @@ def _is_boss(play: Play, s: Situation) -> bool:
     return False
 
 
+def plan_tops(rules: Rules) -> tuple[int, int]:
+    """The highest ranks runs and chains may reach when planning a hand. Under ``follow_suit``
+    the plan, made on rank counts, keeps to sets (a run must be of one suit, a chain of one
+    colour, which rank counts cannot see)."""
+    if rules.follow_suit:
+        return -1, -1
+    return (TWO if rules.twos_in_runs else ACE), (TWO if rules.twos_in_chains else ACE)
+
+
 def _suit_of(key: int, rules: Rules) -> int:
     return KEY_TO_CODE[rules.suit_order][key] & 3
 
@@ -128,8 +137,7 @@ def decide(s: Situation) -> Move:
         if len(p.keys) == n and not (rules.no_two_last and p.keys[0] >> 2 == TWO
                                      and len(s.others) > 1):
             return p  # going out (on twos only when that is not the last place)
-    run_top = TWO if rules.twos_in_runs else ACE
-    chain_top = TWO if rules.twos_in_chains else ACE
+    run_top, chain_top = plan_tops(rules)
     counts = counts_of(hand)
     base, _singles, plan = best_split(counts, run_top, chain_top)
     danger = min(s.others, default=99)
@@ -169,6 +177,12 @@ def decide(s: Situation) -> Move:
     # cóng (§11): a seat that has put down no card is placed last when the first goes out
     cong_risk = rules.cong and not s.played_any and danger <= 4
     urgent = danger <= len(table.keys) or base <= 2 or cong_risk or spend
+    if rules.follow_suit and not urgent:
+        # a beat must keep the suit: the chance to beat is rare and a pass locks out, so
+        # take it with the cheapest card that is no two
+        cheap = [p for p in plain if p.keys[-1] >> 2 != TWO]
+        if cheap:
+            return min(cheap, key=lambda p: (broken(p), p.keys[-1]))
     best: Play | None = None
     best_key: tuple[int, int, int] | None = None
     table_rank = table.keys[-1] >> 2
