@@ -460,3 +460,19 @@ def test_rollouts_take_free_chops():
     playout(game)
     assert game.is_over
     assert (2, "5s 5c 6s 6c 7s 7c 8s 8c") in [(s, str(m)) for s, m in game.history]
+
+
+def test_under_follow_suit_the_heuristic_plans_each_colour_apart():
+    from tienlen import Play, Rules
+    from tienlen.bots.heuristic import _colour_plan
+
+    bac = Rules.preset("mien-bac")
+
+    def keys(text: str) -> tuple[int, ...]:
+        return tuple(sorted(bac.key(c) for c in Play.parse(text).cards))
+
+    assert _colour_plan(keys("7s 7c"), bac)[0] == 1  # a black pair
+    assert _colour_plan(keys("7s 7d"), bac)[0] == 2  # no pair: two singles
+    base, plan, after = _colour_plan(keys("5s 5c 6s 6c 7s 7c 9h"), bac)
+    assert base == 2 and ("chain", 2, 3, 2) in plan  # a black chain and the nine
+    assert after(keys("9h")) == 1 and after(keys("6s")) > 1

@@ -375,8 +375,10 @@ class Game:
     def legal_plays(self, seat: int | None = None) -> list[Move]:
         """Every distinct legal action of ``seat`` (default: the seat to act) now.
 
-        For a seat that is not on turn this lists its out-of-turn chops (§6),
-        and in a trade the answers it owes; otherwise it is empty.
+        For a seat that is not on turn this lists its out-of-turn chops (§6) and
+        free chops (§11), and in a trade the answers it owes; otherwise it is empty.
+        In a mutual-trading turn the offers come as a lazy :class:`TradeOffers`
+        sequence (see :meth:`trade_decision` for the same choice as a structure).
         """
         if seat is None:
             seat = self._turn

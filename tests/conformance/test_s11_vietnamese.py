@@ -371,3 +371,27 @@ def test_hands_of_the_presets_score_zero_in_sum_and_round_trip(preset, players):
         assert sorted(game.finish_order) == list(range(players))
         again = Game.from_record(game.record())
         assert again.record() == game.record() and again.scores == game.scores
+
+
+# --- what a player is told ------------------------------------------------------------------
+def test_the_reasons_name_the_suit_rule_and_the_free_chop():
+    game = position(BAC, ["9d 3h", "Td Ts 4c 7s 7d", "Kh", "Qh"], "9d")
+    with pytest.raises(IllegalPlay, match="under follow_suit a beat keeps the same suit"):
+        game.play("Ts")
+    with pytest.raises(IllegalPlay, match="a pair must be of one colour"):
+        game.play("7s 7d")
+    game = position(NAM, ["2h 3h", "Kd 4d", "Qh 5d", "Tc 6d"], "2h")
+    with pytest.raises(IllegalPlay, match=r"only a free chop \(four or more consecutive pairs\)"):
+        game.play("Qh", seat=2)
+    with pytest.raises(IllegalPlay, match="nobody chops their own play"):
+        game.play("3h", seat=0)
+
+
+def test_the_view_shows_payments_and_places():
+    hands = ["3s 9h Qh", "4s Ts", "5s Jh Kh", "8s 8c 8d 8h 2h 3c 4d 5c 6d 7c 9d Jc Kd"]
+    game = position(NAM, hands, "3s", "4s", "5s", "pass", "9h", "Ts", "Jh", "Qh")
+    view = game.view(2)
+    assert view.is_over and view.cong == (3,) and view.finish_order == (1, 0, 2, 3)
+    assert view.out == (True, True, False, True)  # seat 2 was left holding cards
+    assert sum(p.units for p in view.payments if p.payee == 1) == 9
+    assert str(view.payments[0]) == "3 pays 1 2: fourth place pays first"

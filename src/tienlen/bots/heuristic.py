@@ -19,7 +19,7 @@ first goes out is cóng (it plays rather than passes while it has played nothing
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -93,6 +93,44 @@ def _is_boss(play: Play, s: Situation) -> bool:
     return False
 
 
+def plan_tops(rules: Rules) -> tuple[int, int]:
+    """The highest ranks runs and chains may reach when planning a hand on rank counts
+    (under ``follow_suit`` no run or chain: those plans are made per colour instead)."""
+    if rules.follow_suit:
+        return -1, -1
+    return (TWO if rules.twos_in_runs else ACE), (TWO if rules.twos_in_chains else ACE)
+
+
+def _colour_plan(hand: tuple[int, ...], rules: Rules) -> tuple[
+        int, tuple[tuple[str, int, int, int], ...], Callable[[tuple[int, ...]], int]]:
+    """The plan under ``follow_suit``: each colour's cards split on their own (pairs and
+    chains are of one colour; runs, of one suit, are left out), and how many groups are left
+    once some cards are played."""
+    chain_top = TWO if rules.twos_in_chains else ACE
+    back = KEY_TO_CODE[rules.suit_order]
+
+    def split(keys: Sequence[int]) -> tuple[Counts, Counts]:
+        black = [0] * 13
+        red = [0] * 13
+        for k in keys:
+            (red if back[k] & 2 else black)[k >> 2] += 1
+        return tuple(black), tuple(red)
+
+    black, red = split(hand)
+    b = best_split(black, -1, chain_top)
+    r = best_split(red, -1, chain_top)
+
+    def after(keys: tuple[int, ...]) -> int:
+        gone_black, gone_red = split(keys)
+        left_black = tuple(x - y for x, y in zip(black, gone_black, strict=True))
+        left_red = tuple(x - y for x, y in zip(red, gone_red, strict=True))
+        if min(left_black) < 0 or min(left_red) < 0:
+            return 99
+        return best_split(left_black, -1, chain_top)[0] + best_split(left_red, -1, chain_top)[0]
+
+    return b[0] + r[0], b[2] + r[2], after
+
+
 def _suit_of(key: int, rules: Rules) -> int:
     return KEY_TO_CODE[rules.suit_order][key] & 3
 
@@ -128,16 +166,21 @@ def decide(s: Situation) -> Move:
         if len(p.keys) == n and not (rules.no_two_last and p.keys[0] >> 2 == TWO
                                      and len(s.others) > 1):
             return p  # going out (on twos only when that is not the last place)
-    run_top = TWO if rules.twos_in_runs else ACE
-    chain_top = TWO if rules.twos_in_chains else ACE
+    run_top, chain_top = plan_tops(rules)
     counts = counts_of(hand)
-    base, _singles, plan = best_split(counts, run_top, chain_top)
+    if rules.follow_suit:
+        base, plan, broken_by = _colour_plan(hand, rules)
+    else:
+        base, _singles, plan = best_split(counts, run_top, chain_top)
+        broken_by = None
     danger = min(s.others, default=99)
     can_pass = any(isinstance(m, Play) and not m.keys for m in legal)
     # twos and bombs left cost penalties: spend them when a player is about to go out
     spend = _penalised(rules) and danger <= 2
 
     def broken(p: Play) -> int:
+        if broken_by is not None:
+            return broken_by(p.keys) - (base - 1)
         return groups_after(counts, p.keys, run_top, chain_top) - (base - 1)
 
     table = s.table
@@ -169,6 +212,12 @@ def decide(s: Situation) -> Move:
     # cóng (§11): a seat that has put down no card is placed last when the first goes out
     cong_risk = rules.cong and not s.played_any and danger <= 4
     urgent = danger <= len(table.keys) or base <= 2 or cong_risk or spend
+    if rules.follow_suit and not urgent:
+        # a beat must keep the suit: the chance to beat is rare and a pass locks out, so
+        # take it with the cheapest card that is no two
+        cheap = [p for p in plain if p.keys[-1] >> 2 != TWO]
+        if cheap:
+            return min(cheap, key=lambda p: (broken(p), p.keys[-1]))
     best: Play | None = None
     best_key: tuple[int, int, int] | None = None
     table_rank = table.keys[-1] >> 2
