@@ -89,3 +89,13 @@ def test_a_short_training_run_logs_progress_and_saves_weights_that_play(tmp_path
     assert game.is_over
     assert main(["train", "--seconds", "1", "--out", str(out), "--eval-deals", "0", "--resume",
                  "--hidden", "32,16"]) == 0
+
+
+def test_the_network_gives_the_same_scores_with_and_without_blas() -> None:
+    from tienlen.bots.learned import load_net
+
+    shipped = load_net()
+    rows = np.random.default_rng(0).integers(0, 2, (7, shipped.layers[0][0].shape[0])).astype(np.float32)
+    plain = MLP(shipped.layers, blas=False)(rows)
+    blas = MLP(shipped.layers, blas=True)(rows)
+    assert np.allclose(plain, blas, atol=1e-4)

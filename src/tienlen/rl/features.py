@@ -154,12 +154,23 @@ def action_matrix(hand: Sequence[int], actions: Sequence[tuple[Sequence[int], st
     return m
 
 
+def _one_thread_blas() -> bool:
+    import os
+
+    return any(os.environ.get(var) == "1" for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
+                                                      "MKL_NUM_THREADS"))
+
+
 class MLP:
     """The value network in numpy: ReLU layers, one output (the expected reward)."""
 
-    def __init__(self, layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]) -> None:
+    def __init__(self, layers: Sequence[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]],
+                 blas: bool | None = None) -> None:
         self.layers = [(np.asarray(w, dtype=np.float32), np.asarray(b, dtype=np.float32))
                        for w, b in layers]
+        # A decision scores a handful of rows: multi-threaded BLAS only costs there (tens of
+        # ms on a busy machine), so without a one-thread BLAS the products are numpy's own loops.
+        self.blas = _one_thread_blas() if blas is None else blas
 
     @classmethod
     def load(cls, path: object) -> MLP:
@@ -177,7 +188,7 @@ class MLP:
 
     def __call__(self, x: F32) -> F32:
         for i, (w, b) in enumerate(self.layers):
-            x = x @ w + b
+            x = (x @ w if self.blas else np.einsum("ij,jk->ik", x, w, optimize=False)) + b
             if i < len(self.layers) - 1:
                 np.maximum(x, 0.0, out=x)
         return x[:, 0]
