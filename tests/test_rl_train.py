@@ -88,7 +88,9 @@ def test_a_short_training_run_logs_progress_and_saves_weights_that_play(tmp_path
     play_out(game, [bot, get_bot("greedy"), get_bot("greedy"), get_bot("greedy")])
     assert game.is_over
     assert main(["train", "--seconds", "1", "--out", str(out), "--eval-deals", "0", "--resume",
-                 "--hidden", "32,16"]) == 0
+                 "--hidden", "32,16", "--league", "greedy,heuristic", "--league-share", "0.5"]) == 0
+    lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+    assert lines[-1]["frames"] > last["frames"]  # resumed: the counts go on
 
 
 def test_the_network_gives_the_same_scores_with_and_without_blas() -> None:

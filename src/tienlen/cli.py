@@ -44,7 +44,9 @@ def _cmd_train(args: argparse.Namespace) -> int:
                       seed=args.seed, hidden=tuple(int(h) for h in args.hidden.split(",")),
                       lr=args.lr, batch=args.batch, reuse=args.reuse, epsilon=args.epsilon,
                       reward=args.reward, eval_every=args.eval_every, eval_deals=args.eval_deals,
-                      log_every=args.log_every, resume=args.resume)
+                      log_every=args.log_every, resume=args.resume,
+                      league=tuple(b for b in args.league.split(",") if b),
+                      league_share=args.league_share)
     record = train(cfg)
     print(f"done: {record.get('frames')} frames, {record.get('hands')} hands; weights in "
           f"{args.out}/learned.npz (tienlen tournament --bots learned:weights={args.out}/learned.npz,...)")
@@ -170,6 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="deals per arena check (each played from every seat)")
     p.add_argument("--log-every", type=float, default=30.0)
     p.add_argument("--resume", action="store_true", help="continue from OUT/state.pt")
+    p.add_argument("--league", default="", help="ladder bots some hands are played against "
+                   "(the network at one seat), such as heuristic,greedy")
+    p.add_argument("--league-share", type=float, default=0.0, help="the share of those hands")
     p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("bench", help="the engine's speed figures")

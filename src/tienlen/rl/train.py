@@ -1,5 +1,9 @@
 """``tienlen train``: Deep Monte-Carlo self-play from scratch (extra ``train``: CPU torch).
 
+With ``league`` (``--league heuristic,greedy --league-share 0.5``) that share of the hands
+has the network at one seat against bots of the ladder, the rest self-play: the network
+still learns from its own decisions only, with no imitation of the bots.
+
 The method is DouZero's, in its simplest form: one network ``Q(state, action)`` with the
 action as input (:mod:`tienlen.rl.features`), shared by every seat; actors play whole
 hands with it (epsilon-greedy over the legal plays), and every decision of a seat is
@@ -16,10 +20,13 @@ and ``learned.npz`` in float16, the form the package ships), plus ``state.pt`` t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,8 +69,11 @@ class Frames:
     total: int
 
 
-def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float) -> Frames:
-    """Play one hand with ``net`` at every seat; every unforced decision is recorded."""
+def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
+                   bots: dict[int, Any] | None = None) -> Frames:
+    """Play one hand with ``net`` at every seat (but the seats of ``bots``, which play by their
+    views); every unforced decision of the network is recorded."""
+    bots = bots or {}
     n = game.players
     packs = packs_for(n)
     played: list[list[int]] = [[] for _ in range(n)]
@@ -75,6 +85,9 @@ def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float) -> 
     def decide(seat: int, legal: list[Play]) -> Play:
         if len(legal) == 1:
             return legal[0]
+        if seat in bots:
+            view = dataclasses.replace(game.view(seat), legal=tuple(legal))
+            return cast(Play, bots[seat].choose(view))
         table = game.table
         hand = hands[seat]
         state = state_vector(seat, n, hand, played, game.counts(), game.finish_order,
@@ -178,6 +191,8 @@ class TrainConfig:
     log_every: float = 30.0
     resume: bool = False
     threads: int = 1
+    league: tuple[str, ...] = ()  # ladder bots some hands are played against
+    league_share: float = 0.0  # the share of those hands (the network plays one seat)
 
 
 def train(cfg: TrainConfig, stream: TextIO | None = None,
@@ -249,9 +264,19 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
             on_eval(record)
 
     first_eval = cfg.eval_every > 0 and cfg.eval_every < cfg.seconds
-    while time.perf_counter() - start < cfg.seconds:
+    stop: list[int] = []
+    previous: Any = None
+    if threading.current_thread() is threading.main_thread():  # SIGTERM: stop and checkpoint
+        previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
+    while time.perf_counter() - start < cfg.seconds and not stop:
         game = Game.deal(rules, cfg.players, rng.getrandbits(63))
-        played = self_play_hand(game, net, rng, cfg.epsilon)
+        bots: dict[int, Any] = {}
+        if cfg.league and rng.random() < cfg.league_share:
+            opponent = rng.choice(cfg.league)
+            learner = rng.randrange(cfg.players)
+            bots = {s: get_bot(opponent, seed=rng.getrandbits(31)) for s in range(cfg.players)
+                    if s != learner}
+        played = self_play_hand(game, net, rng, cfg.epsilon, bots)
         hands += 1
         frames += played.total
         places = {seat: place for place, seat in enumerate(game.finish_order)}
@@ -283,6 +308,8 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
         if first_eval and now - last_eval >= cfg.eval_every:
             evaluate()
             last_eval = time.perf_counter()
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
     log("progress", fps=round(frames / max(time.perf_counter() - start + spent, 1e-9), 1),
         loss=round(sum(losses) / len(losses), 5) if losses else None)
     if cfg.eval_deals > 0:
