@@ -15,7 +15,7 @@ from numba.typed import Dict  # type: ignore[import-untyped, unused-ignore]
 from ._jit import jit
 from .movegen import rank_count
 
-MEMO_LIMIT = 2_000_000
+MEMO_LIMIT = 500_000  # entries (about 40 bytes each)
 
 
 def new_memo() -> Dict:
