@@ -100,7 +100,7 @@ def test_one_client_cannot_hold_more_than_its_share_of_tables(sqlite_url: str,
         assert server.post("/api/tables", {"name": "Lan"}).status_code == 200
 
 
-def test_a_full_server_refuses_with_503_until_idle_tables_close(sqlite_url: str,
+def test_a_full_server_refuses_with_429_until_idle_tables_close(sqlite_url: str,
                                                                 clock: Clock) -> None:
     with limited(sqlite_url, clock, max_tables=2) as server:
         first = server.post("/api/tables", {"name": "Lan"}).json()
@@ -108,7 +108,7 @@ def test_a_full_server_refuses_with_503_until_idle_tables_close(sqlite_url: str,
         me = server.ws(second["id"])
         me.hello(second["token"])
         full = server.post("/api/tables", {"name": "Hoa"})
-        assert full.status_code == 503 and "as many tables as it can" in full.json()["error"]
+        assert full.status_code == 429 and "as many tables as it can" in full.json()["error"]
         lobby = server.app.state.lobby
         later = time.monotonic() + server.limits.idle_expiry + 1
         assert server.call(lambda: lobby.expire_idle(later)) == [first["id"]]  # not Minh's
