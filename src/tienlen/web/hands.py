@@ -115,9 +115,9 @@ class Hands:
         begins: the first play (a pass only if nobody has played since) on an empty table."""
         game = self.game
         table = game.table
-        if isinstance(move, Play) and game.phase == "play" and (table is None or not table.cards):
+        if isinstance(move, Play) and game.phase == "play" and (table is None or not table.keys):
             rounds = self.round_starts
-            opened = rounds and all(isinstance(m, Play) and not m.cards
+            opened = rounds and all(isinstance(m, Play) and not m.keys
                                     for _, m in game.history[rounds[-1]:])
             if not opened:
                 rounds.append(len(game.history))

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import PASS, Action, Game, IllegalPlay, Play, Rules, Session, TienLenError, parse_move
 from ..bots import Bot, get_bot
@@ -134,7 +136,7 @@ class Room:
         self.bot_level = settings.bot_level
         self.host_seat = settings.host_seat
         self.creator = settings.creator
-        self.rules = Rules.from_toml(settings.rules_toml)
+        self.rules, self._options = _rules_of(settings.rules_toml)
         self.players = settings.players
         self.seed = settings.seed
         self.fixed_seed = settings.fixed_seed
@@ -155,7 +157,6 @@ class Room:
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
         self._changed_at = time.time()
         self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
-        self._options = rules_options(self.rules)
         self._pending: list[tuple[Entry, SeatChange | None]] | None = None  # see hold_writes
         self.closed = False  # expired: nothing more is made here
 
@@ -180,9 +181,9 @@ class Room:
     def _replay(self, entry: Entry) -> None:
         if entry.kind == "start":
             self.hands = Hands(self.rules, self._names(), entry.text, self.seed, self.fixed_seed)
-        elif entry.kind == "move":
+        elif entry.kind == "move":  # checked when it was made, before it was stored
             assert self.hands is not None and entry.seat is not None
-            self.hands.push(parse_move(entry.text, self.rules), entry.seat, check=True)
+            self.hands.push(parse_move(entry.text, self.rules), entry.seat)
         elif entry.kind == "next":
             assert self.hands is not None
             self.hands.install(self.hands.deal_next(entry.text))
@@ -722,6 +723,10 @@ class Room:
         self.schedule()  # a bots-only table that was paused deals again
 
 
-def rules_options(rules: Rules) -> dict[str, object]:
-    """The options in which ``rules`` differ from its preset (shown in the table's info)."""
-    return rules.differences()
+@functools.lru_cache(maxsize=256)
+def _rules_of(rules_toml: str) -> tuple[Rules, dict[str, Any]]:
+    """A table's rules read from its stored TOML, and the options in which they differ from
+    their preset (shown in its info); read once for all the tables that share them (rules are
+    immutable)."""
+    rules = Rules.from_toml(rules_toml)
+    return rules, rules.differences()
