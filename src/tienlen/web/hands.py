@@ -8,7 +8,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .. import Game, Move, Play, Rules, Session
+from .. import Game, Move, Play, Rules
 from ..errors import IllegalPlay
 from ..session import next_deal
 from .snapshot import Snapshot, rng_from, rng_state
@@ -33,23 +33,22 @@ class Past:
 
 
 class Hands:
-    """The session of a started table. Its seeds are the text of the log's ``start`` and ``next``
-    entries: secret numbers drawn by the server, or at a practice table the numbers its fixed
-    seed gives, as ``Session(rules, players, seed)`` draws them (an older log's entries have no
-    text: its table's stored seed deals as that Session would)."""
+    """The hands of a started table: the current one in memory, the finished ones as tallies.
+    Its seeds are the text of the log's ``start`` and ``next`` entries: secret numbers drawn by
+    the server, or at a practice table the numbers its fixed seed gives, drawn as
+    ``Session(rules, players, seed)`` draws them, so that Session deals the same hands (an older
+    log's entries have no text: its table's stored seed deals as that Session would)."""
 
     def __init__(self, rules: Rules, names: Sequence[str], start: str, table_seed: int,
                  fixed: bool) -> None:
         seed = int(start) if start else table_seed
+        rng = random.Random(seed)
+        dealer = rng.randrange(len(names))  # as Session draws: the first dealer, then each deal
         self.rules = rules
-        self.session = Session(rules, len(names), seed, names=names)
+        self.game = Game.deal(rules, len(names), rng.getrandbits(64), dealer=dealer, names=names)
         self.past = Past(0, [0] * len(names), [0] * len(names))
         self.round_starts: list[int] = []
-        self._rng: random.Random | None = None  # the fixed seed's generator
-        if fixed or not start:
-            rng = self._rng = random.Random(seed)
-            rng.randrange(len(names))  # as Session draws: the first dealer, then each deal
-            rng.getrandbits(64)
+        self._rng = rng if fixed or not start else None  # the fixed seed's generator
 
     @staticmethod
     def first_seed(table_seed: int, fixed: bool) -> str:
@@ -59,27 +58,21 @@ class Hands:
     @classmethod
     def from_snapshot(cls, rules: Rules, snap: Snapshot) -> Hands:
         hands = cls.__new__(cls)
-        game = snap.hand(rules)
         hands.rules = rules
-        hands.session = Session(rules, game.players, names=list(game.names), _first=game)
+        hands.game = snap.hand(rules)
         hands.past = Past(snap.hands_before, list(snap.totals), list(snap.first_places))
         hands.round_starts = list(snap.round_starts)
         hands._rng = rng_from(snap.rng) if snap.rng is not None else None
         return hands
 
     @property
-    def game(self) -> Game:
-        """The current hand."""
-        return self.session.game
-
-    @property
     def number(self) -> int:
         """The current hand's number (1 for the first)."""
-        return self.past.hands + len(self.session.games)
+        return self.past.hands + 1
 
     def tallies(self) -> Past:
         """Every hand's tallies so far, the current one's included once it is over."""
-        return self.past.plus(self.session.games)
+        return self.past.plus([self.game])
 
     # ------------------------------------------------------------------ dealing
     def next_seed(self) -> str:
@@ -98,15 +91,15 @@ class Hands:
         dealer, leader, exchange = next_deal(self.rules, prev)
         seed = int(text) if text else int(self.next_seed())
         return Game.deal(self.rules, prev.players, seed, dealer=dealer, leader=leader,
-                         first_hand=False, names=self.session.names, exchange=exchange)
+                         first_hand=False, names=prev.names, exchange=exchange)
 
     def install(self, game: Game) -> None:
         """Make ``game`` (from :meth:`deal_next`) the current hand; the finished hands leave
         memory, their tallies stay."""
         if self._rng is not None:
             self._rng.getrandbits(64)
-        self.past = self.past.plus(self.session.games)
-        self.session.games = [game]
+        self.past = self.past.plus([self.game])
+        self.game = game
         self.round_starts = []
 
     # ------------------------------------------------------------------ moves

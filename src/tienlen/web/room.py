@@ -1,4 +1,4 @@
-"""One authoritative table: seats, the session, bots, timers, and what each connection is told.
+"""One authoritative table: seats, its hands, bots, timers, and what each connection is told.
 
 Every change is stored (the table's log) before it is applied to what anyone
 sees; every connection then gets its own seat's view. A move is tried on a copy
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import PASS, Action, Game, IllegalPlay, Play, Rules, Session, TienLenError, parse_move
+from .. import PASS, Action, Game, IllegalPlay, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from .driver import Driver
 from .hands import Hands
@@ -192,9 +192,9 @@ class Room:
         return [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
 
     @property
-    def session(self) -> Session | None:
-        """The hands played (the current one last), once the game has started."""
-        return self.hands.session if self.hands is not None else None
+    def game(self) -> Game | None:
+        """The current hand, once the game has started."""
+        return self.hands.game if self.hands is not None else None
 
     def snapshot(self) -> str:
         """The table's state as stored beside its log."""
@@ -227,7 +227,7 @@ class Room:
     # ------------------------------------------------------------------ seats
     @property
     def started(self) -> bool:
-        return self.session is not None
+        return self.hands is not None
 
     def join_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Give an empty seat to a player; returns the seat and its secret token."""
@@ -336,10 +336,9 @@ class Room:
     # ------------------------------------------------------------------ moves
     def apply_move(self, seat: int, text: str) -> None:
         """Check, store, then make one move for a seat."""
-        session = self.session
-        if session is None:
+        game = self.game
+        if game is None:
             raise Refused("the game has not started yet")
-        game = session.game
         try:
             move = parse_move(text, self.rules)
             trial = game.copy()
@@ -391,8 +390,8 @@ class Room:
 
     def _choose(self, seat: int, with_pass: bool = False) -> Play | Action:
         """The bot's move for ``seat``: one of its legal moves (PASS: no out-of-turn chop)."""
-        assert self.session is not None
-        view = self.session.game.view(seat)
+        assert self.game is not None
+        view = self.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
         try:
@@ -402,7 +401,7 @@ class Room:
         return move if move in view.legal else view.legal[0]
 
     def hint(self, seat: int) -> str:
-        game = self.session.game if self.session else None
+        game = self.game
         if game is None or game.is_over:
             raise Refused("there is nothing to play now")
         if game.turn != seat:
@@ -412,8 +411,8 @@ class Room:
         return self._choose_hint(seat)
 
     def _choose_hint(self, seat: int, with_pass: bool = False) -> str:
-        assert self.session is not None
-        view = self.session.game.view(seat)
+        assert self.game is not None
+        view = self.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
         return str(get_bot(AWAY_BOT, seed=secrets.randbits(64)).choose(view))
@@ -422,10 +421,9 @@ class Room:
     def bot_action(self) -> Staged | None:
         """The move a bot owes now (a chop, a turn, the next hand of a watched bots-only table, a
         move for a player out of time), decided and checked but not made; None when none is owed."""
-        session = self.session
-        if session is None or self.closed:
+        game = self.game
+        if game is None or self.closed:
             return None
-        game = session.game
         now = time.monotonic()
         if game.is_over:
             if self._bots_only() and self.clients:
@@ -498,7 +496,7 @@ class Room:
 
     def _turn_deadline(self) -> float | None:
         """When (Unix seconds) the turn timer runs out for the seat on turn (None: no timer)."""
-        game = self.session.game if self.session else None
+        game = self.game
         if game is None or game.is_over or game.turn is None or not self._timed(game.turn) \
                 or self.bot_controlled(game.turn):
             return None
@@ -506,10 +504,9 @@ class Room:
 
     def _next_wake(self) -> float | None:
         """Seconds until the driver has something to do (None: nothing until someone acts)."""
-        session = self.session
-        if session is None:
+        game = self.game
+        if game is None:
             return None
-        game = session.game
         now = time.monotonic()
         if game.is_over:
             return self._bot_wait() if self._bots_only() and self.clients else None
@@ -568,7 +565,6 @@ class Room:
 
     # ------------------------------------------------------------------ telling
     def info(self) -> TableInfo:
-        session = self.session
         seats = [SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level,  # type: ignore[arg-type]
                           connected=bool(s.clients),
                           bot_playing=s.kind == "human" and self.started and self.bot_controlled(i))
@@ -582,7 +578,7 @@ class Room:
             id=self.id, name=self.name, private=self.private,
             seed=self.seed if self.fixed_seed else None, bot_level=self.bot_level,
             host_seat=self.host_seat, turn_deadline=self._turn_deadline(), paused=self.paused,
-            status="playing" if session else "open", rules=self.rules.name,
+            status="playing" if self.started else "open", rules=self.rules.name,
             options=self._options, players=self.players, seats=seats,
             hand_no=self.hand_no, totals=totals, first_places=first_places,
             records=finished, away_timeout=self.away_timeout, turn_timer=self.turn_timer)
