@@ -25,6 +25,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -363,15 +364,17 @@ class Repository:
             snaps: dict[str, tuple[int, str]] = {
                 row.table_id: (row.idx, row.data)
                 for row in s.scalars(select(SnapshotRow).where(SnapshotRow.table_id.in_(open_ids)))}
-            after = (select(LogRow.table_id, LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
-                     .join(TableRow, TableRow.id == LogRow.table_id)
-                     .outerjoin(SnapshotRow, SnapshotRow.table_id == LogRow.table_id)
-                     .where(TableRow.closed.is_(None),
-                            LogRow.idx >= func.coalesce(SnapshotRow.idx, 0))
-                     .order_by(LogRow.table_id, LogRow.idx))
+            # one index range per table (a join would let the database scan the whole log)
+            after = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
+                     .where(LogRow.table_id == bindparam("table_id"),
+                            LogRow.idx >= bindparam("start"))
+                     .order_by(LogRow.idx))
             logs: dict[str, list[Entry]] = {}
-            for table_id, idx, kind, seat, entry_text in s.execute(after):
-                logs.setdefault(table_id, []).append(Entry(idx, kind, seat, entry_text))
+            for t in tables:
+                snap = snaps.get(t.id)
+                rows = s.execute(after, {"table_id": t.id, "start": snap[0] if snap else 0})
+                logs[t.id] = [Entry(idx, kind, seat, entry_text)
+                              for idx, kind, seat, entry_text in rows]
             return [StoredTable(_settings(t), seats.get(t.id, {}), logs.get(t.id, []),
                                 snaps.get(t.id)) for t in tables]
 
