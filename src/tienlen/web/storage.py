@@ -118,6 +118,9 @@ class RecordRow(Base):
 
 
 _LOG_INSERT = insert(LogRow)
+_LOG_AFTER = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
+              .where(LogRow.table_id == bindparam("table_id"), LogRow.idx >= bindparam("start"))
+              .order_by(LogRow.idx))
 
 
 def hash_token(token: str) -> str:
@@ -364,17 +367,18 @@ class Repository:
             snaps: dict[str, tuple[int, str]] = {
                 row.table_id: (row.idx, row.data)
                 for row in s.scalars(select(SnapshotRow).where(SnapshotRow.table_id.in_(open_ids)))}
-            # one index range per table (a join would let the database scan the whole log)
-            after = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
-                     .where(LogRow.table_id == bindparam("table_id"),
-                            LogRow.idx >= bindparam("start"))
-                     .order_by(LogRow.idx))
+            # one index range per table (a join would let the database scan the whole log), in
+            # the driver's own SQL compiled once
+            compiled = _LOG_AFTER.compile(dialect=self.engine.dialect)
+            sql, order = str(compiled), compiled.positiontup if compiled.positional else None
+            conn = s.connection()
             logs: dict[str, list[Entry]] = {}
             for t in tables:
                 snap = snaps.get(t.id)
-                rows = s.execute(after, {"table_id": t.id, "start": snap[0] if snap else 0})
-                logs[t.id] = [Entry(idx, kind, seat, entry_text)
-                              for idx, kind, seat, entry_text in rows]
+                named = {"table_id": t.id, "start": snap[0] if snap else 0}
+                params: Any = named if order is None else tuple(named[k] for k in order)
+                logs[t.id] = [Entry(idx, kind, seat, entry_text) for idx, kind, seat, entry_text
+                              in conn.exec_driver_sql(sql, params)]
             return [StoredTable(_settings(t), seats.get(t.id, {}), logs.get(t.id, []),
                                 snaps.get(t.id)) for t in tables]
 
