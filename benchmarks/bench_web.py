@@ -208,15 +208,15 @@ def restart_figures(tables: int, moves: int) -> bool:
                 stored += len(staged)
             print(f"history: {tables} tables, {stored} stored moves (built in "
                   f"{time.perf_counter() - t0:.0f} s)")
-            elapsed, per_table = _time_restore(url, tables)
+            elapsed, per_table, replayed = _time_restore(url, tables)
             times.append((stored, elapsed))
             print(f"  restart: {elapsed:.2f} s to rebuild {tables} tables from snapshots and the "
-                  f"moves after them; memory per idle table {per_table / 1024:.1f} KiB")
+                  f"{replayed} moves after them; memory per idle table {per_table / 1024:.1f} KiB")
         repo.close()
         old = folder / "old.sqlite3"
         shutil.copy(folder / "history.sqlite3", old)
         _drop_snapshots(f"sqlite:///{old}")
-        elapsed, _ = _time_restore(f"sqlite:///{old}", tables)
+        elapsed, _, _ = _time_restore(f"sqlite:///{old}", tables)
         print(f"  the same database without snapshots (its first start replays all {stored} "
               f"moves, then stores snapshots): {elapsed:.2f} s")
         flat = times[1][1] < 1.5 * times[0][1] + 0.2
@@ -230,9 +230,10 @@ def restart_figures(tables: int, moves: int) -> bool:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _time_restore(url: str, tables: int) -> tuple[float, float]:
-    """Seconds to rebuild every table stored at ``url``, and the memory each rebuilt (idle)
-    table holds, in bytes (traced by tracemalloc in a second, untimed rebuild)."""
+def _time_restore(url: str, tables: int) -> tuple[float, float, int]:
+    """Seconds to rebuild every table stored at ``url``, the memory each rebuilt (idle) table
+    holds, in bytes (traced by tracemalloc in a second, untimed rebuild), and how many stored
+    moves a rebuild replays."""
     import gc
     import tracemalloc
 
@@ -245,6 +246,7 @@ def _time_restore(url: str, tables: int) -> tuple[float, float]:
     held = Lobby(repo, bot_delay=0.0).restore()
     elapsed = time.perf_counter() - t0
     assert held == tables, f"rebuilt {held} tables of {tables}"
+    replayed = sum(len(t.log) for t in repo.load_all())
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
@@ -256,7 +258,7 @@ def _time_restore(url: str, tables: int) -> tuple[float, float]:
     repo.close()
     del lobby
     gc.collect()
-    return elapsed, per_table
+    return elapsed, per_table, replayed
 
 
 def _drop_snapshots(url: str) -> None:
