@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
 import time
 import tomllib
 from collections import Counter
@@ -30,6 +31,7 @@ from .protocol import MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_comman
 from .room import Client, Refused, Room
 from .storage import DEFAULT_DB, Repository
 
+log = logging.getLogger("tienlen.web")
 STATIC = Path(str(resources.files("tienlen.web") / "static"))
 OUTBOX_LIMIT = 1000  # events waiting for one slow connection before it is dropped
 GC_THRESHOLDS = (10_000, 10, 100)  # the garbage collector's, while serving (Python's: 700, 10, 10)
@@ -55,9 +57,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     started = time.time()
 
     async def sweep() -> None:
+        """Close the idle tables, every ``sweep_every`` seconds."""
         while True:
             await asyncio.sleep(limits.sweep_every)
-            lobby.expire_idle()
+            try:
+                lobby.expire_idle()
+            except Exception:  # the next sweep tries again; serving goes on
+                log.exception("closing idle tables failed")
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
