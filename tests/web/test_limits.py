@@ -192,3 +192,10 @@ def test_default_limits_are_stated() -> None:
     limits = Limits()
     assert limits.creates_per_minute > 0 and limits.messages_per_second > 0
     assert limits.idle_expiry > 0 and limits.tables_per_client > 0
+
+
+def test_the_server_closes_idle_tables_by_itself(sqlite_url: str, clock: Clock) -> None:
+    with limited(sqlite_url, clock, idle_expiry=0.2, sweep_every=0.1) as server:
+        made = server.post("/api/tables", {"name": "Lan"}).json()
+        poll(lambda: server.get(f"/api/tables/{made['id']}").status_code, lambda s: s == 410)
+        assert server.get("/healthz").json()["tables"] == 0

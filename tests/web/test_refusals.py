@@ -118,3 +118,25 @@ def test_an_unknown_table_page_is_404_and_still_the_page(server: Server) -> None
     socket = server.ws("no-such-table")
     error = socket.recv()
     assert error["type"] == "error" and error["code"] == "not_found"
+
+
+def test_refused_commands_store_nothing(any_server: Server) -> None:
+    made = any_server.post("/api/tables", {"name": "Lan", "players": 2}).json()
+    lan = any_server.ws(made["id"])
+    lan.hello(made["token"])
+    guest = any_server.ws(made["id"])
+    guest.hello()
+    before = stored(any_server)
+    guest.send(type="join", name="LAN")
+    assert "taken" in guest.error()["reason"]
+    guest.send(type="join", name="\u200b")
+    assert "visible" in guest.error()["reason"]
+    lan.send(type="start")
+    assert "empty" in lan.error()["reason"]
+    lan.send(type="remove_seat", seat=1)
+    assert "already empty" in lan.error()["reason"]
+    lan.send(type="add_bot", seat=5)
+    assert "seats 0 to 1" in lan.error()["reason"]
+    guest.send(type="leave")
+    assert "join a seat first" in guest.error()["reason"]
+    assert stored(any_server) == before
