@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 PRUNE_AT = 10_000  # addresses remembered before the full buckets are forgotten
+_KEY = secrets.token_bytes(32)  # this process's key for client_key
 
 
 @dataclass(frozen=True)
@@ -68,8 +71,9 @@ class RateLimit:
 
 
 def client_key(address: str | None) -> str:
-    """What a client is counted by: a hash of its address (the address itself is not kept)."""
-    return hashlib.sha256((address or "unknown").encode()).hexdigest()[:32]
+    """What a client is counted by: a keyed hash of its address (the address itself is not
+    kept, and the key changes with each server process, so a stored hash reveals nothing)."""
+    return hmac.new(_KEY, (address or "unknown").encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def wait_text(seconds: float) -> str:

@@ -69,7 +69,8 @@ class TableRow(Base):
     bot_level: Mapped[str] = mapped_column(String(16), default="heuristic")
     host_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     fixed_seed: Mapped[bool] = mapped_column(Boolean, default=False)  # a practice table's seed
-    creator: Mapped[str] = mapped_column(String(64), default="")  # hash of the creator's address
+    # the creator, as limits.client_key counts it (a keyed hash, the key dies with the process)
+    creator: Mapped[str] = mapped_column(String(64), default="")
     closed: Mapped[float | None] = mapped_column(Float, nullable=True)  # when it expired
 
 
