@@ -128,6 +128,11 @@ def test_an_idle_table_closes_and_its_finished_hands_stay_downloadable(server: S
     assert server.get(f"/t/{table_id}").status_code == 404
     listing = server.get(f"/api/tables/{table_id}/records").json()
     assert [r["hand"] for r in listing] == [1]
+    repo = Repository(server.db_url)  # only what rebuilding the table needed is gone
+    rows = repo.count_rows()
+    repo.close()
+    assert rows["tienlen_log"] == rows["tienlen_seats"] == rows["tienlen_snapshots"] == 0
+    assert rows["tienlen_records"] == 1 and rows["tienlen_tables"] == 1
     assert "[[hands]]" in server.get(listing[0]["url"]).text
     assert server.get(f"/api/tables/{table_id}/record.toml").status_code == 200
     error = server.ws(table_id).recv()

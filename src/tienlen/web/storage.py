@@ -286,9 +286,12 @@ class Repository:
                 s.add(SnapshotRow(table_id=t.id, idx=snapshot[0], data=snapshot[1]))
 
     def close_table(self, table_id: str, at: float) -> None:
-        """Mark a table closed (expired): it is not rebuilt again; its records stay."""
+        """Mark a table closed (expired): it is not rebuilt again, and what only rebuilding it
+        needed (its log, snapshot and seats with their tokens) goes; its records stay."""
         with self._write() as s:
             s.execute(update(TableRow).where(TableRow.id == table_id).values(closed=at))
+            for model in (LogRow, SnapshotRow, SeatRow):
+                s.execute(delete(model).where(model.table_id == table_id))
 
     def append(self, table_id: str, entry: Entry, seat: SeatChange | None = None,
                record: tuple[int, str] | None = None, snapshot: str | None = None,
