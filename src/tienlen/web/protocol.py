@@ -44,9 +44,24 @@ class Join(_Command):
 
 
 class AddBot(_Command):
+    """Seat a bot (``level`` None: the table's bot level)."""
+
     type: Literal["add_bot"]
     seat: int | None = Field(default=None, ge=0, le=7)
-    level: Literal["random", "greedy", "heuristic"] = "heuristic"
+    level: Literal["random", "greedy", "heuristic"] | None = None
+
+
+class RemoveSeat(_Command):
+    """The host empties a seat before the game starts: a bot's, or an absent player's."""
+
+    type: Literal["remove_seat"]
+    seat: int = Field(ge=0, le=7)
+
+
+class Leave(_Command):
+    """Give up one's seat: before the start it becomes empty; after, a bot plays it."""
+
+    type: Literal["leave"]
 
 
 class Start(_Command):
@@ -74,7 +89,8 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
-Command = Annotated[Hello | Join | AddBot | Start | PlayMove | Hint | NextHand | Ping,
+Command = Annotated[Hello | Join | AddBot | RemoveSeat | Leave | Start | PlayMove | Hint | NextHand
+                    | Ping,
                     Field(discriminator="type")]
 _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
@@ -119,7 +135,8 @@ def _describe(exc: ValidationError) -> str:
     return "bad command: " + "; ".join(parts)
 
 
-COMMAND_TYPES = ("hello", "join", "add_bot", "start", "play", "hint", "next_hand", "ping")
+COMMAND_TYPES = ("hello", "join", "add_bot", "remove_seat", "leave", "start", "play", "hint",
+                 "next_hand", "ping")
 
 
 # ---------------------------------------------------------------------- server events
@@ -154,6 +171,13 @@ class SeatInfo(BaseModel):
 
 class TableInfo(BaseModel):
     id: str
+    name: str
+    private: bool = False  # unlisted: joinable by its link only
+    seed: int | None = None  # a practice table's fixed seed (None: the server's secret deals)
+    bot_level: str = "heuristic"  # the level of the bots added to this table
+    host_seat: int | None = None  # the creator's seat: the host may remove seats
+    turn_deadline: float | None = None  # Unix seconds when the turn timer runs out (None: no timer)
+    paused: bool = False  # no new hands are dealt: no human is connected
     status: Literal["open", "playing"]
     rules: str
     options: dict[str, Any]
@@ -183,6 +207,7 @@ class SeatView(BaseModel):
     stacking: bool
     finish_order: list[int]
     history: list[tuple[int, str]]
+    round_starts: list[int] = []  # indices into history where each round begins
     legal: list[str]
     prompt: str | None
     decision: dict[str, Any] | None = None
@@ -213,6 +238,7 @@ class Error(_Event):
     type: Literal["error"] = "error"
     reason: str
     ref: int | None = None
+    code: str | None = None  # "rate_limited", "not_found", ... (None: a refusal by the rules)
 
 
 class HintEvent(_Event):

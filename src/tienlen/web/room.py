@@ -20,9 +20,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .. import PASS, Action, Game, IllegalPlay, Play, Rules, Session, TienLenError, parse_move
+from .. import PASS, Action, Game, IllegalPlay, Move, Play, Rules, Session, TienLenError, parse_move
 from ..bots import Bot, get_bot
+from ..session import next_deal
 from .driver import Driver
+from .names import BadName, clean_name, name_key
 from .protocol import (
     AddBot,
     Command,
@@ -31,10 +33,12 @@ from .protocol import (
     Hint,
     HintEvent,
     Join,
+    Leave,
     NextHand,
     Ping,
     PlayMove,
     Pong,
+    RemoveSeat,
     SeatInfo,
     SeatView,
     Start,
@@ -45,7 +49,16 @@ from .protocol import (
     event_body,
     with_seq,
 )
-from .storage import Entry, Repository, SeatChange, StoredTable, Write, hash_token
+from .snapshot import Snapshot, rng_from, rng_state
+from .storage import (
+    Entry,
+    Repository,
+    SeatChange,
+    StoredTable,
+    TableSettings,
+    Write,
+    hash_token,
+)
 from .views import PlayTexts, seat_view
 
 AWAY_BOT = "heuristic"
@@ -54,14 +67,19 @@ _jitter = random.Random()
 
 
 class Refused(TienLenError):
-    """A command that cannot be carried out now; the text is the reason."""
+    """A command that cannot be carried out now; the text is the reason (``code``: its kind)."""
+
+    def __init__(self, reason: str, code: str | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
 
 
 class Client:
     """One connection: its seat (None: a spectator), its sequence numbers and its outbox."""
 
-    def __init__(self, deliver: Callable[[str], None]) -> None:
+    def __init__(self, deliver: Callable[[str], None], key: str = "") -> None:
         self._deliver = deliver
+        self.key = key  # who it is counted as (see limits.client_key)
         self.seat: int | None = None
         self.out_seq = 0
         self.in_seq = 0
@@ -83,6 +101,7 @@ class Staged:
     seat: int | None
     move: Play | Action | None  # None: deal the next hand
     at: float  # when it was due (Unix seconds): its event's latency counts from then
+    hand: Game | None = None  # the next hand, dealt (when ``move`` is None)
 
 
 @dataclass
@@ -96,29 +115,49 @@ class Seat:
 
 
 def check_name(name: str) -> str:
-    name = " ".join(name.split())
-    if not name or not name.isprintable():
-        raise Refused("a name needs at least one visible character")
-    return name
+    """A player's name, normalised (NFC, single spaces), or :class:`Refused` saying why not."""
+    try:
+        return clean_name(name, "a name")
+    except BadName as exc:
+        raise Refused(str(exc)) from None
+
+
+@dataclass
+class Past:
+    """The finished hands a table no longer holds in memory: how many, and their tallies."""
+
+    hands: int
+    totals: list[int]
+    first_places: list[int]
 
 
 class Room:
-    def __init__(self, repo: Repository, table_id: str, rules: Rules, players: int, seed: int,
-                 away_timeout: float = 30.0, turn_timer: float = 0.0, bot_delay: float = 0.5,
+    def __init__(self, repo: Repository, settings: TableSettings, bot_delay: float = 0.5,
                  driver: Driver | None = None) -> None:
         self.repo = repo
         self.driver = driver or Driver(repo)
-        self.id = table_id
-        self.rules = rules
-        self.players = players
-        self.seed = seed
-        self.away_timeout = away_timeout
-        self.turn_timer = turn_timer
+        self.settings = settings
+        self.id = settings.id
+        self.name = settings.name
+        self.private = settings.private
+        self.bot_level = settings.bot_level
+        self.host_seat = settings.host_seat
+        self.creator = settings.creator
+        self.rules = Rules.from_toml(settings.rules_toml)
+        self.players = settings.players
+        self.seed = settings.seed
+        self.fixed_seed = settings.fixed_seed
+        self.away_timeout = settings.away_timeout
+        self.turn_timer = settings.turn_timer
         self.bot_delay = bot_delay
-        self.seats = [Seat() for _ in range(players)]
+        self.seats = [Seat() for _ in range(self.players)]
         self.session: Session | None = None
         self.version = 0
         self.clients: set[Client] = set()
+        self.last_active = time.monotonic()  # when a client last came, went or acted
+        self._past = Past(0, [0] * self.players, [0] * self.players)
+        self._deal_rng: random.Random | None = None  # a practice table's deals (fixed seed)
+        self._rounds: list[int] = []  # where each round of the current hand begins in its history
         self._bots: dict[int, Bot] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._turn_since = time.monotonic()
@@ -128,19 +167,22 @@ class Room:
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
         self._changed_at = time.time()
         self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
-        self._options = rules.differences()
+        self._options = rules_options(self.rules)
+        self._pending: list[tuple[Entry, SeatChange | None]] | None = None  # see hold_writes
 
     # ------------------------------------------------------------------ building
     @classmethod
     def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
                 driver: Driver | None = None) -> Room:
-        """Rebuild a table from its stored seats and log, replaying every move through the engine."""
-        room = cls(repo, stored.id, Rules.from_toml(stored.rules_toml), stored.players, stored.seed,
-                   stored.away_timeout, stored.turn_timer, bot_delay, driver)
+        """Rebuild a table from its stored seats, its snapshot and the log entries after it."""
+        room = cls(repo, stored.settings, bot_delay, driver)
         now = time.monotonic()
         for number, change in stored.seats.items():
             room.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
                                       away_since=now if change.kind == "human" else None)
+        if stored.snapshot is not None:
+            room.version, data = stored.snapshot
+            room._load_snapshot(Snapshot.loads(data))
         for entry in stored.log:
             room._replay(entry)
             room.version = entry.idx + 1
@@ -148,21 +190,125 @@ class Room:
 
     def _replay(self, entry: Entry) -> None:
         if entry.kind == "start":
-            self._begin()
+            self._begin(entry.text)
         elif entry.kind == "move":
             assert self.session is not None and entry.seat is not None
-            self.session.game.play(entry.text, seat=entry.seat)
+            game = self.session.game
+            self._push(game, parse_move(entry.text, self.rules), entry.seat, check=True)
         elif entry.kind == "next":
             assert self.session is not None
-            self.session.next_hand()
+            self._install_hand(self._deal_next(entry.text))
 
-    def _begin(self) -> None:
+    def _begin(self, text: str = "") -> None:
+        """Deal the first hand: from the seed in the start entry (``text``), or the table's."""
         names = [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
-        self.session = Session(self.rules, self.players, self.seed, names=names)
+        seed = int(text) if text else self.seed
+        self.session = Session(self.rules, self.players, seed, names=names)
+        self._rounds = []
+        if self.fixed_seed or not text:  # the table's own seed deals every hand, as a Session
+            rng = self._deal_rng = random.Random(seed)
+            rng.randrange(self.players)
+            rng.getrandbits(64)
+
+    def _next_seed(self) -> str:
+        """The seed of the next hand, as its log entry's text (nothing changes yet): the server's
+        secret, or at a practice table the next number of its seed's generator."""
+        if self._deal_rng is None:
+            return str(secrets.randbits(64))
+        peek = random.Random()
+        peek.setstate(self._deal_rng.getstate())
+        return str(peek.getrandbits(64))
+
+    def _deal_next(self, text: str) -> Game:
+        """The hand after the current (finished) one, dealt from ``text`` (nothing changes)."""
+        assert self.session is not None
+        prev = self.session.game
+        if not prev.is_over:
+            raise Refused("the hand is not over yet")
+        dealer, leader, exchange = next_deal(self.rules, prev)
+        seed = int(text) if text else int(self._next_seed())  # no text: an older table's log
+        return Game.deal(self.rules, self.players, seed, dealer=dealer,
+                         leader=leader, first_hand=False, names=self.session.names,
+                         exchange=exchange)
+
+    def _install_hand(self, game: Game) -> None:
+        """Make ``game`` the current hand; the finished ones leave memory for their tallies."""
+        session = self.session
+        assert session is not None
+        if self._deal_rng is not None:
+            self._deal_rng.getrandbits(64)
+        past = self._past
+        for old in session.games:
+            past.hands += 1
+            past.totals = [a + b for a, b in zip(past.totals, old.scores, strict=True)]
+            if old.winner is not None:
+                past.first_places[old.winner] += 1
+        session.games = [game]
+        self._rounds = []
+
+    def snapshot(self, hand: Game | None = None) -> str:
+        """The table's state as stored beside its log (``hand``: as if it were the next hand)."""
+        session = self.session
+        assert session is not None
+        if hand is None:
+            past, game, rounds, rng = self._past, session.game, self._rounds, self._deal_rng
+        else:  # the state once ``hand`` is installed
+            games = session.games
+            past = Past(self._past.hands + len(games),
+                        [a + b for a, b in zip(self._past.totals, session.totals, strict=True)],
+                        [a + b for a, b in zip(self._past.first_places, session.first_places,
+                                               strict=True)])
+            game, rounds, rng = hand, [], None
+            if self._deal_rng is not None:
+                rng = random.Random()
+                rng.setstate(self._deal_rng.getstate())
+                rng.getrandbits(64)
+        return Snapshot(game.record(), past.hands, list(past.totals), list(past.first_places),
+                        list(rounds), rng_state(rng) if rng is not None else None).dumps()
+
+    def _load_snapshot(self, snap: Snapshot) -> None:
+        game = snap.hand(self.rules)
+        self.session = Session(self.rules, self.players, names=list(game.names), _first=game)
+        self._past = Past(snap.hands_before, list(snap.totals), list(snap.first_places))
+        self._rounds = list(snap.round_starts)
+        self._deal_rng = rng_from(snap.rng) if snap.rng is not None else None
+
+    def _push(self, game: Game, move: Move, seat: int, check: bool = False) -> None:
+        """Make a move on the current hand, noting where a round begins."""
+        if isinstance(move, Play) and game.phase == "play" and \
+                (game.table is None or not game.table.cards):
+            rounds = self._rounds
+            history = game.history
+            opened = rounds and all(isinstance(m, Play) and not m.cards
+                                    for _, m in history[rounds[-1]:])
+            if not opened:
+                rounds.append(len(history))
+        if check:
+            game.play(move, seat=seat)
+        else:
+            game.push(move, seat)
+
+    def hold_writes(self) -> None:
+        """Keep this new table's writes until :meth:`take_writes` (stored with the table)."""
+        self._pending = []
+
+    def take_writes(self) -> tuple[list[Entry], list[SeatChange]]:
+        """The log entries and seats held since :meth:`hold_writes`; writes are made again."""
+        pending, self._pending = self._pending or [], None
+        seats: dict[int, SeatChange] = {}
+        for _, change in pending:
+            if change is not None:
+                seats[change.seat] = change
+        return [e for e, _ in pending], [c for c in seats.values() if c.kind != "empty"]
 
     def _store(self, kind: str, seat: int | None = None, text: str = "",
-               change: SeatChange | None = None, record: tuple[int, str] | None = None) -> None:
-        self.repo.append(self.id, Entry(self.version, kind, seat, text), change, record)
+               change: SeatChange | None = None, record: tuple[int, str] | None = None,
+               snapshot: str | None = None, host: tuple[int | None] | None = None) -> None:
+        entry = Entry(self.version, kind, seat, text)
+        if self._pending is not None:
+            self._pending.append((entry, change))
+        else:
+            self.repo.append(self.id, entry, change, record, snapshot, host)
         self.version += 1
 
     # ------------------------------------------------------------------ seats
@@ -175,6 +321,9 @@ class Room:
         name = check_name(name)
         if self.started:
             raise Refused("the game has started: you can watch, but every seat is taken")
+        key = name_key(name)
+        if any(s.name is not None and name_key(s.name) == key for s in self.seats):
+            raise Refused(f"the name {name!r} is taken at this table: choose another name")
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -182,15 +331,62 @@ class Room:
         self.seats[seat] = Seat("human", name, None, digest, away_since=time.monotonic())
         return seat, token
 
-    def add_bot(self, seat: int | None = None, level: str = "heuristic") -> int:
+    def add_bot(self, seat: int | None = None, level: str | None = None) -> int:
+        """Seat a bot of ``level`` (None: the table's bot level)."""
         if self.started:
             raise Refused("the game has started: bots join before it starts")
+        level = level or self.bot_level
         seat = self._empty_seat(seat)
-        taken = {s.name for s in self.seats}
-        name = next(f"Bot {k}" for k in range(1, 20) if f"Bot {k}" not in taken)
+        taken = {name_key(s.name) for s in self.seats if s.name is not None}
+        name = next(f"Bot {k}" for k in range(1, 40) if name_key(f"Bot {k}") not in taken)
         self._store("bot", seat, level, SeatChange(seat, "bot", name, level))
         self.seats[seat] = Seat("bot", name, level)
         return seat
+
+    def remove_seat(self, by: int, seat: int) -> None:
+        """The host (seat ``by``) empties ``seat`` before the start: a bot's or an absent player's."""
+        if self.host_seat is None or by != self.host_seat:
+            who = "nobody" if self.host_seat is None else f"seat {self.host_seat}"
+            raise Refused(f"only the table's host ({who}) can remove a seat")
+        if self.started:
+            raise Refused("the game has started: seats are removed before it starts")
+        if not 0 <= seat < self.players:
+            raise Refused(f"this table has seats 0 to {self.players - 1}, not {seat}")
+        s = self.seats[seat]
+        if s.kind == "empty":
+            raise Refused(f"seat {seat} is already empty")
+        if seat == by:
+            raise Refused("that is your own seat: to give it up, leave the table")
+        if s.kind == "human" and s.clients:
+            raise Refused(f"{s.name} (seat {seat}) is here: only a bot or an absent player's "
+                          "seat can be removed")
+        self._store("remove", seat, "", SeatChange(seat, "empty", ""))
+        self.seats[seat] = Seat()
+
+    def leave(self, seat: int) -> None:
+        """The player at ``seat`` leaves: before the start the seat is emptied (its token stops
+        working); after, a bot of the table's level plays it for the rest of the table."""
+        s = self.seats[seat]
+        clients = list(s.clients)
+        host: tuple[int | None] | None = None
+        if self.started:
+            change = SeatChange(seat, "bot", s.name or f"Seat {seat + 1}", self.bot_level)
+            if seat == self.host_seat:
+                host = (None,)
+            self._store("leave", seat, "", change, host=host)
+            self.seats[seat] = Seat("bot", change.name, self.bot_level)
+            self._bots.pop(seat, None)
+        else:
+            if seat == self.host_seat:  # the host's role passes to the first player still seated
+                others = [i for i, o in enumerate(self.seats) if o.kind == "human" and i != seat]
+                host = (others[0] if others else None,)
+            self._store("leave", seat, "", SeatChange(seat, "empty", ""), host=host)
+            self.seats[seat] = Seat()
+        if host is not None:
+            self.host_seat = host[0]
+        for client in clients:
+            client.seat = None
+            client.send(Welcome(table=self.id, seat=None))
 
     def _empty_seat(self, seat: int | None) -> int:
         if seat is None:
@@ -217,10 +413,16 @@ class Room:
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
         if empty:
             raise Refused(f"seat {empty[0]} is empty: add a bot or wait for a player to join")
-        if len({s.name for s in self.seats}) < self.players:
+        if len({name_key(s.name or "") for s in self.seats}) < self.players:
             raise Refused("two seats have the same name")
-        self._store("start")
-        self._begin()
+        seed = str(self.seed if self.fixed_seed else secrets.randbits(63))
+        version = self.version
+        self._begin(seed)
+        try:
+            self._store("start", text=seed, snapshot=self.snapshot())
+        except BaseException:
+            self.session, self._deal_rng, self.version = None, None, version
+            raise
 
     # ------------------------------------------------------------------ moves
     def apply_move(self, seat: int, text: str) -> None:
@@ -238,12 +440,16 @@ class Room:
         except TienLenError as exc:
             raise Refused(str(exc)) from None
         self._store("move", seat, str(move), record=self._record_if_over(trial))
-        game.play(move, seat=seat)
+        self._push(game, move, seat)
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the current hand (0 before the start)."""
+        return self._past.hands + len(self.session.games) if self.session else 0
 
     def _record_if_over(self, game: Game) -> tuple[int, str] | None:
         """(hand number, record) when ``game`` (the current hand after a move) is over."""
-        assert self.session is not None
-        return (len(self.session.games), game.record()) if game.is_over else None
+        return (self.hand_no, game.record()) if game.is_over else None
 
     def next_hand(self) -> None:
         session = self.session
@@ -251,8 +457,10 @@ class Room:
             raise Refused("the game has not started yet")
         if not session.game.is_over:
             raise Refused("the hand is not over yet")
-        self._store("next")
-        session.next_hand()
+        seed = self._next_seed()
+        hand = self._deal_next(seed)
+        self._store("next", text=seed, snapshot=self.snapshot(hand))
+        self._install_hand(hand)
 
     def bot_controlled(self, seat: int, now: float | None = None) -> bool:
         s = self.seats[seat]
@@ -266,7 +474,9 @@ class Room:
         bot = self._bots.get(seat)
         if bot is None:
             level = self.seats[seat].level or AWAY_BOT
-            bot = self._bots[seat] = get_bot(level, seed=self.seed + 7919 * seat)
+            # a practice table's bots follow its seed; elsewhere only the server knows theirs
+            seed = self.seed + 7919 * seat if self.fixed_seed else secrets.randbits(64)
+            bot = self._bots[seat] = get_bot(level, seed=seed)
         return bot
 
     def _choose(self, seat: int, with_pass: bool = False) -> Play | Action:
@@ -296,20 +506,24 @@ class Room:
         view = self.session.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        return str(get_bot(AWAY_BOT, seed=self.version).choose(view))
+        return str(get_bot(AWAY_BOT, seed=secrets.randbits(64)).choose(view))
 
     # ------------------------------------------------------------------ the driver
     def bot_action(self) -> Staged | None:
-        """The move a bot owes now (a chop, a turn, the next hand of a bots-only table, a move for
-        a player out of time), decided and checked but not made; None when none is owed."""
+        """The move a bot owes now (a chop, a turn, the next hand of a watched bots-only table, a
+        move for a player out of time), decided and checked but not made; None when none is owed."""
         session = self.session
         if session is None:
             return None
         game = session.game
         now = time.monotonic()
         if game.is_over:
-            if self._bots_only():
-                return Staged(Write(self.id, Entry(self.version, "next")), None, None, self._since())
+            if self._bots_only() and self.clients:
+                seed = self._next_seed()
+                hand = self._deal_next(seed)
+                write = Write(self.id, Entry(self.version, "next", None, seed),
+                              snapshot=self.snapshot(hand))
+                return Staged(write, None, None, self._since(), hand)
             return None
         for seat in game.out_of_turn_seats():
             if self.bot_controlled(seat, now):
@@ -339,15 +553,30 @@ class Room:
         """Make a staged move once it is stored (the same move, on the same state, as its trial)."""
         assert self.session is not None and staged.write.entry.idx == self.version
         if staged.move is None:
-            self.session.next_hand()
+            assert staged.hand is not None
+            self._install_hand(staged.hand)
         else:
             assert staged.seat is not None
-            self.session.game.push(staged.move, staged.seat)
+            self._push(self.session.game, staged.move, staged.seat)
         self.version += 1
 
     def _bots_only(self) -> bool:
         """Whether every seat is a bot's (such a table deals its next hand by itself)."""
         return all(s.kind == "bot" for s in self.seats)
+
+    @property
+    def paused(self) -> bool:
+        """Whether no new hand is dealt because nobody is there: a bots-only table nobody watches,
+        or a table none of whose players is connected."""
+        if not self.started:
+            return False
+        if self._bots_only():
+            return not self.clients
+        return not any(s.clients for s in self.seats if s.kind == "human")
+
+    def idle(self, now: float, expiry: float) -> bool:
+        """Whether nobody is connected and nothing has happened for ``expiry`` seconds."""
+        return not self.clients and now - self.last_active >= expiry
 
     def _timed(self, seat: int) -> bool:
         """Whether the turn timer runs for this seat (a player's seat at a timed table)."""
@@ -355,6 +584,14 @@ class Room:
 
     def _out_of_time(self, seat: int, now: float) -> bool:
         return self._timed(seat) and now - self._turn_since >= self.turn_timer
+
+    def _turn_deadline(self) -> float | None:
+        """When (Unix seconds) the turn timer runs out for the seat on turn (None: no timer)."""
+        game = self.session.game if self.session else None
+        if game is None or game.is_over or game.turn is None or not self._timed(game.turn) \
+                or self.bot_controlled(game.turn):
+            return None
+        return round(time.time() + self._turn_since + self.turn_timer - time.monotonic(), 3)
 
     def _next_wake(self) -> float | None:
         """Seconds until the driver has something to do (None: nothing until someone acts)."""
@@ -364,7 +601,7 @@ class Room:
         game = session.game
         now = time.monotonic()
         if game.is_over:
-            return self._bot_wait() if self._bots_only() else None
+            return self._bot_wait() if self._bots_only() and self.clients else None
         seats = [*game.out_of_turn_seats(), *([game.turn] if game.turn is not None else [])]
         waits: list[float] = []
         for seat in seats:
@@ -396,6 +633,12 @@ class Room:
         self._due_at = time.time() + wait
         self._timer = loop.call_later(wait, self._wake, version)
 
+    def stop(self) -> None:
+        """Arrange nothing more (the table is closing)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
     def _wake(self, version: int) -> None:
         self._timer = None
         if version != self.version:
@@ -406,7 +649,7 @@ class Room:
     def changed(self, at: float | None = None) -> None:
         """After any change (made at ``at``, default now): reset the turn clock, tell everyone,
         arrange the next bot move."""
-        self._turn_since = time.monotonic()
+        self._turn_since = self.last_active = time.monotonic()
         self._changed_at = time.time() if at is None else at
         self.broadcast()
         self.schedule()
@@ -421,19 +664,25 @@ class Room:
         finished = 0
         totals = first_places = [0] * self.players
         if session is not None:
-            finished = len(session.games) - (0 if session.game.is_over else 1)
+            finished = self.hand_no - (0 if session.game.is_over else 1)
             totals, first_places = self._totals(session)
         return TableInfo(
-            id=self.id, status="playing" if session else "open", rules=self.rules.name,
+            id=self.id, name=self.name, private=self.private,
+            seed=self.seed if self.fixed_seed else None, bot_level=self.bot_level,
+            host_seat=self.host_seat, turn_deadline=self._turn_deadline(), paused=self.paused,
+            status="playing" if session else "open", rules=self.rules.name,
             options=self._options, players=self.players, seats=seats,
-            hand_no=len(session.games) if session else 0, totals=totals, first_places=first_places,
+            hand_no=self.hand_no, totals=totals, first_places=first_places,
             records=finished, away_timeout=self.away_timeout, turn_timer=self.turn_timer)
 
     def _totals(self, session: Session) -> tuple[list[int], list[int]]:
         """The session's totals and first places, counted again only when a hand ends or starts."""
-        key = (len(session.games), session.game.is_over)
+        key = (self.hand_no, session.game.is_over)
         if self._standing is None or self._standing[:2] != key:
-            self._standing = (*key, session.totals, session.first_places)
+            past = self._past
+            totals = [a + b for a, b in zip(past.totals, session.totals, strict=True)]
+            firsts = [a + b for a, b in zip(past.first_places, session.first_places, strict=True)]
+            self._standing = (*key, totals, firsts)
         return self._standing[2], self._standing[3]
 
     def view_for(self, seat: int | None) -> SeatView | None:
@@ -441,7 +690,7 @@ class Room:
             self._views = {}
             self._views_version = self.version
         if seat not in self._views:
-            self._views[seat] = seat_view(self.session.game, seat, self._plays) \
+            self._views[seat] = seat_view(self.session.game, seat, self._plays, self._rounds) \
                 if self.session else None
         return self._views[seat]
 
@@ -464,9 +713,11 @@ class Room:
     # ------------------------------------------------------------------ connections
     def attach(self, client: Client) -> None:
         self.clients.add(client)
+        self.last_active = time.monotonic()
 
     def detach(self, client: Client) -> None:
         self.clients.discard(client)
+        self.last_active = time.monotonic()
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.clients.discard(client)
@@ -474,6 +725,8 @@ class Room:
                 seat.away_since = time.monotonic()
                 self.broadcast()
                 self.schedule()
+        elif not self.clients:
+            self.schedule()  # the last watcher of a bots-only table went: it pauses
 
     def handle(self, client: Client, cmd: Command) -> None:
         """Carry out one validated command; a refusal is an error event and changes nothing."""
@@ -482,11 +735,12 @@ class Room:
                               f"{client.in_seq}", ref=cmd.seq))
             return
         client.in_seq = cmd.seq
+        self.last_active = time.monotonic()
         received = time.time()
         try:
             changed = self._handle(client, cmd)
         except Refused as exc:
-            client.send(Error(reason=str(exc), ref=cmd.seq))
+            client.send(Error(reason=str(exc), ref=cmd.seq, code=exc.code))
             return
         if changed:
             self.changed(received)
@@ -508,6 +762,12 @@ class Room:
         if isinstance(cmd, AddBot):
             self._seated(client)
             self.add_bot(cmd.seat, cmd.level)
+            return True
+        if isinstance(cmd, RemoveSeat):
+            self.remove_seat(self._seated(client), cmd.seat)
+            return True
+        if isinstance(cmd, Leave):
+            self.leave(self._seated(client))
             return True
         if isinstance(cmd, Start):
             self._seated(client)
@@ -549,4 +809,9 @@ class Room:
             self._sit(client, seat)
         client.send(Welcome(table=self.id, seat=client.seat))
         self.broadcast()  # the others see who is connected; this client gets its view
-        self.schedule()
+        self.schedule()  # a bots-only table that was paused deals again
+
+
+def rules_options(rules: Rules) -> dict[str, object]:
+    """The options in which ``rules`` differ from its preset (shown in the table's info)."""
+    return rules.differences()
