@@ -210,7 +210,8 @@ def test_every_card_shown_has_a_text_alternative(page: Page, server: Server) -> 
 
 
 def test_an_unknown_table_shows_a_page_with_the_way_back(page: Page, server: Server) -> None:
-    page.goto(server.base + "/t/nosuchtable")
+    answer = page.goto(server.base + "/t/nosuchtable")
+    assert answer is not None and answer.status == 404
     missing = page.get_by_test_id("no-such-table")
     expect(missing).to_be_visible()
     expect(missing).to_contain_text("No such table")

@@ -45,17 +45,19 @@ export class Table {
     try {
       await api(`/api/tables/${this.id}`);
     } catch (err) {
-      if (err.status === 404) { this.missing(); return; }
+      if (err.status === 404 || err.status === 410) { this.missing(err.status === 410 ? err.message : ""); return; }
     }
     $("room").hidden = false;
     this.conn.connect();
     this.timer = setInterval(() => this.tick(), 250);
   }
 
-  missing() {
+  missing(why = "") {
+    this.conn.gone = true;
     $("room").hidden = true;
     $("missing").hidden = false;
     $("missing-id").textContent = this.id;
+    if (why) $("missing-why").textContent = why.charAt(0).toUpperCase() + why.slice(1) + ".";
     document.title = "Tiến Lên · no such table";
     $("conn").textContent = "";
     clearInterval(this.timer);
@@ -65,7 +67,7 @@ export class Table {
     const text = { connecting: "connecting…", reconnecting: "reconnecting…", open: "", gone: "" }[s];
     $("conn").textContent = text;
     $("conn").classList.toggle("bad", s === "reconnecting");
-    if (s === "gone") this.missing();
+    if (s === "gone") this.missing(this.goneWhy);
   }
 
   send(cmd) {
@@ -93,7 +95,11 @@ export class Table {
       }
       this.render(before);
     } else if (ev.type === "error") {
-      if (/^no table /.test(ev.reason) && !this.state) { this.conn.gone = true; return; }
+      if (ev.code === "not_found" || (/^no table /.test(ev.reason) && !this.state)) {
+        this.conn.gone = true;
+        this.goneWhy = /closed/.test(ev.reason) ? ev.reason : "";
+        return;
+      }
       this.showReason(ev.code === "rate_limited" ? `too many requests: ${ev.reason}` : ev.reason);
     } else if (ev.type === "hint") {
       this.showHint(ev.move);
