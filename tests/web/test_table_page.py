@@ -286,6 +286,35 @@ def test_a_hand_played_by_keyboard_alone(page: Page, server: Server) -> None:
     page.wait_for_function(f"() => {TABLE}.state.info.hand_no === 2")
 
 
+def test_the_host_removes_a_seat_before_the_start_and_a_player_leaves(
+        browser: Browser, server: Server) -> None:
+    host = browser.new_context().new_page()
+    new_table(host, server, players=3)
+    for k in (1, 2):
+        host.get_by_test_id("add-bot").click()
+        expect(host.get_by_test_id("seats")).to_contain_text(f"Bot {k}")
+    expect(host.get_by_test_id("start")).to_be_enabled()
+    guest = browser.new_context().new_page()
+    guest.goto(host.url)
+    expect(guest.get_by_test_id("seats")).to_contain_text("Bot 2")
+    expect(guest.get_by_test_id("remove-seat")).to_have_count(0)  # only the host removes seats
+    expect(host.get_by_test_id("remove-seat")).to_have_count(2)
+    host.locator("[data-testid=seat]", has_text="Bot 1").get_by_test_id("remove-seat").click()
+    expect(host.get_by_test_id("seats")).not_to_contain_text("Bot 1")
+    expect(host.get_by_test_id("seats")).to_contain_text("Empty seat")
+    expect(host.get_by_test_id("start")).to_be_disabled()
+    expect(host.get_by_test_id("start")).to_have_accessible_description("1 seat still empty")
+    guest.get_by_test_id("join-name").fill("Minh")
+    guest.get_by_test_id("join").click()
+    expect(host.get_by_test_id("seats")).to_contain_text("Minh")
+    guest.get_by_test_id("leave").click()
+    expect(guest.get_by_test_id("join")).to_be_visible()
+    expect(host.get_by_test_id("seats")).not_to_contain_text("Minh")
+    host.get_by_test_id("leave").click()
+    expect(host.get_by_test_id("join")).to_be_visible()
+    expect(guest.get_by_test_id("seats")).not_to_contain_text("Lan")
+
+
 def _server_has_private_tables(server: Server) -> bool:
     probe = server.post("/api/tables", {"private": True, "table_name": "probe"})
     return probe.status_code == 200
@@ -325,6 +354,10 @@ def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> 
         page.goto(server.base + "/")
         expect(page.get_by_test_id("tables")).to_contain_text("pagat")
         page.screenshot(path=out / f"lobby-{size}.png", full_page=True)
+        new_table(page, server, table_name=f"Table at {size}", turn_timer="20")
+        page.get_by_test_id("add-bot").click()
+        expect(page.get_by_test_id("seats")).to_contain_text("Bot 1")
+        page.screenshot(path=out / f"setup-{size}.png")
         quick_game(page, server)
         for _ in range(3):
             if wait_turn_or_over(page):

@@ -403,7 +403,11 @@ export class Table {
     guard($("pass"), () => this.act("pass"));
     guard($("hint"), () => this.send({ type: "hint" }));
     $("next-hand").addEventListener("click", () => this.send({ type: "next_hand", version: this.state.version }));
-    $("leave").addEventListener("click", () => this.send({ type: "leave" }));
+    $("leave").addEventListener("click", () => {
+      const started = this.state && this.state.info.status !== "open";
+      if (started && !window.confirm("Leave the table? A bot plays your seat for the rest of it.")) return;
+      this.send({ type: "leave" });
+    });
     $("copy").addEventListener("click", async () => {
       try { await navigator.clipboard.writeText($("invite").href); $("copy").textContent = "Copied"; } catch { $("copy").textContent = "Copy failed"; }
       setTimeout(() => { $("copy").textContent = "Copy link"; }, 1500);
