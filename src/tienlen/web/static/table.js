@@ -136,8 +136,9 @@ export class Table {
     $("table-id").textContent = info.id;
     $("rules-name").textContent = `${info.rules}${Object.keys(info.options).length ? " (changed)" : ""}`;
     $("hand-no").textContent = info.hand_no ? `hand ${info.hand_no}` : "not started";
-    $("table-extra").textContent = [info.private ? "private" : "", info.seed !== undefined && info.seed !== null ? `seed ${info.seed}` : "",
-      info.turn_timer ? `${info.turn_timer} s a turn` : "", info.paused ? "paused" : ""].filter(Boolean).join(" · ");
+    const extra = [info.private ? "private" : "", info.seed !== undefined && info.seed !== null ? `practice deal, seed ${info.seed}` : "",
+      info.turn_timer ? `${info.turn_timer} s a turn` : "", info.paused ? "paused: nobody is here" : ""].filter(Boolean);
+    $("table-extra").textContent = extra.map((e) => ` · ${e}`).join("");
     const link = `${location.origin}/t/${info.id}`;
     $("invite").href = link;
     $("invite").textContent = link.replace(/^https?:\/\//, "");
