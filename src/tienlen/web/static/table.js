@@ -34,6 +34,7 @@ export class Table {
     this.recordsShown = -1;
     this.lastHint = null;
     this.offset = 0;  // server clock minus this clock, in seconds (estimated)
+    this.offsetKnown = false;
     this.conn = new Connection(id, (ev) => this.receive(ev), (s) => this.connStatus(s));
     this.hand = new Hand($("hand"), () => this.renderActions());
   }
@@ -92,6 +93,13 @@ export class Table {
       if (!before || before.version !== ev.version) {
         this.reason = "";
         this.lastHint = null;
+      }
+      if (before && before.version < ev.version && ev.at) {
+        // a change made just now: its server time, less our clock, is at most the clocks' offset
+        // (the event took some time to arrive); keep the largest such estimate
+        const sample = ev.at - Date.now() / 1000;
+        this.offset = this.offsetKnown ? Math.max(this.offset, sample) : sample;
+        this.offsetKnown = true;
       }
       this.render(before);
     } else if (ev.type === "error") {
