@@ -209,6 +209,22 @@ def test_every_card_shown_has_a_text_alternative(page: Page, server: Server) -> 
         expect(fan).to_have_attribute("aria-label", f"{n} card{'' if n == 1 else 's'} in hand")
 
 
+def test_no_motion_when_the_player_prefers_reduced_motion(browser: Browser, server: Server) -> None:
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        quick_game(page, server)
+        wait_turn_or_over(page)
+        take_turn(page)
+        wait_turn_or_over(page)
+        expect(page.locator("[data-testid=seat].turn")).to_have_count(1)  # it pulses, unless…
+        assert page.locator(".landing").count() == 0
+        assert page.evaluate("""() => [...document.querySelectorAll('#felt *')]
+            .every((e) => getComputedStyle(e).animationName === 'none')""")
+    finally:
+        context.close()
+
+
 def test_an_unknown_table_shows_a_page_with_the_way_back(page: Page, server: Server) -> None:
     answer = page.goto(server.base + "/t/nosuchtable")
     assert answer is not None and answer.status == 404

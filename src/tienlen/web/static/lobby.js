@@ -79,6 +79,7 @@ export async function lobby() {
   });
   $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); create(false); });
   await refreshTables();
+  setInterval(() => { if (!document.hidden) refreshTables().catch(() => {}); }, 10000);
 }
 
 async function refreshTables() {
