@@ -175,6 +175,7 @@ export class Table {
     $("room").classList.toggle("playing", playing);
     $("room").classList.toggle("seated", this.seat !== null);
     $("room").classList.toggle("over", playing && view.is_over);
+    $("felt").dataset.players = String(info.players);
     $("dock").hidden = !playing;
     $("end").hidden = !(playing && view.is_over);
     $("trick").hidden = !playing || view.is_over;
