@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright")
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tienlen import Game
 
@@ -24,7 +24,7 @@ from .test_browser import TABLE, hand_cards, quick_game, take_turn, version, wai
 RANKS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 SUITS = {"s": "spades", "c": "clubs", "d": "diamonds", "h": "hearts"}
 CARD_NAME = re.compile(r"^(\d+|jack|queen|king|ace) of (spades|clubs|diamonds|hearts)$")
-PHONE = {"width": 390, "height": 844}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 
 def label(card: str) -> str:
@@ -364,7 +364,8 @@ def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> 
     out.mkdir(parents=True, exist_ok=True)
     for rules, name in (("pagat", "Friday night"), ("viet-cong", "Sài Gòn rules")):
         server.post("/api/tables", {"rules": rules, "name": "Hoa", "table_name": name})
-    for size, viewport in (("1280x800", {"width": 1280, "height": 800}), ("390x844", PHONE)):
+    desktop: ViewportSize = {"width": 1280, "height": 800}
+    for size, viewport in (("1280x800", desktop), ("390x844", PHONE)):
         context = browser.new_context(viewport=viewport)
         page: Any = context.new_page()
         page.goto(server.base + "/")
