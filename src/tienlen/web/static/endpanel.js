@@ -1,15 +1,9 @@
 // The end of a hand: places, units won and lost, and every card each player still held.
 import { cardsRow } from "./cards.js";
 import { h, plural } from "./dom.js";
-import { place } from "./seats.js";
+import { place, placesOf } from "./seats.js";
 
-/** Seats from first to last: the finish order, then whoever still held cards (fewest first). */
-export function placesOf(view) {
-  const order = view.finish_order.slice();
-  const rest = view.counts.map((c, s) => [c, s]).filter(([, s]) => !order.includes(s))
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, s]) => s);
-  return [...order, ...rest];
-}
+export { placesOf };
 
 export function renderEnd(box, view, names, me) {
   const rows = placesOf(view).map((s, i) => {

@@ -10,8 +10,8 @@ export async function api(path, body) {
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const msg = res.status === 429 ? `too many requests: ${data.error || "wait a moment and try again"}`
-      : (data.error || `the server answered ${res.status}`);
+    let msg = data.error || `the server answered ${res.status}`;
+    if (res.status === 429 && !/too many/i.test(msg)) msg = `too many requests: ${msg}`;
     throw new HttpError(msg, res.status);
   }
   return data;

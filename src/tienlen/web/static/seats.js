@@ -29,17 +29,25 @@ export function seatPosition(r, n) {
   return [50 + 50 * Math.cos(a), 50 + 52 * Math.sin(a)];
 }
 
+/** Seats from first to last: the finish order, then whoever still held cards (fewest first). */
+export function placesOf(view) {
+  const order = view.finish_order.slice();
+  const rest = view.counts.map((c, s) => [c, s]).filter(([, s]) => !order.includes(s))
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, s]) => s);
+  return [...order, ...rest];
+}
+
 function seatMarks(s, view) {
   const marks = [];
   if (!view) return marks;
-  const out = view.finish_order.indexOf(s.seat);
+  const out = (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat);
   if (out >= 0) marks.push(h("span.mark.out", { testid: "seat-place", text: view.is_over ? place(out) : `${place(out)} · out` }));
   else if (view.passed[s.seat] && !view.is_over) marks.push(h("span.mark.passed", { text: "passed" }));
   return marks;
 }
 
 /**
- * Draw every seat into ``box``. ``ctx``: { info, view, me, host, onRemove }.
+ * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat) }.
  */
 export function renderSeats(box, ctx) {
   const { info, view, me, onRemove } = ctx;
@@ -74,8 +82,8 @@ export function renderSeats(box, ctx) {
     if (turn) labelBits.push("to play");
     if (view && view.dealer === s.seat) labelBits.push("dealer");
     if (view && view.passed[s.seat] && !view.is_over) labelBits.push("passed");
-    const out = view ? view.finish_order.indexOf(s.seat) : -1;
-    if (out >= 0) labelBits.push(`out, ${place(out)}`);
+    const out = view ? (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat) : -1;
+    if (out >= 0) labelBits.push(view.is_over ? `${place(out)} place` : `out, ${place(out)}`);
     const div = h("div", {
       className: classes.join(" "), testid: "seat", dataset: { seat: s.seat }, role: "group",
       "aria-label": labelBits.join(", "),

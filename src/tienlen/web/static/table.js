@@ -108,7 +108,8 @@ export class Table {
         this.goneWhy = /closed/.test(ev.reason) ? ev.reason : "";
         return;
       }
-      this.showReason(ev.code === "rate_limited" ? `too many requests: ${ev.reason}` : ev.reason);
+      const limited = ev.code === "rate_limited" && !/too many/i.test(ev.reason);
+      this.showReason(limited ? `too many requests: ${ev.reason}` : ev.reason);
     } else if (ev.type === "hint") {
       this.showHint(ev.move);
     }
