@@ -90,9 +90,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from .web.server import serve
+    from .web.server import limits_from, serve
 
-    return serve(args.host, args.port, args.db, args.bot_delay)
+    return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args))
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -173,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "postgresql+psycopg://user@host/db for PostgreSQL)")
     p.add_argument("--bot-delay", type=float, default=0.5,
                    help="seconds a bot waits before it plays (on average: each wait varies by a quarter)")
+    from .web.server import add_limit_options  # the standard library only, like this module
+
+    add_limit_options(p)
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("replay", help="step through a record, forwards and back")

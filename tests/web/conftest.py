@@ -39,10 +39,12 @@ def free_port() -> int:
 class Server:
     """One server process's worth of app, started and stopped on a fixed port."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0, limits: Limits | None = None) -> None:
+    def __init__(self, db_url: str, bot_delay: float = 0.0, limits: Limits | None = None,
+                 clock: Any = time.monotonic) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
         self.limits = limits or NO_CLIENT_LIMITS
+        self.clock = clock
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -51,7 +53,8 @@ class Server:
         self.app: Any = None
 
     def start(self) -> None:
-        app = create_app(self.db_url, bot_delay=self.bot_delay, limits=self.limits)
+        app = create_app(self.db_url, bot_delay=self.bot_delay, limits=self.limits,
+                         clock=self.clock)
         self.app = app
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on")
@@ -176,9 +179,10 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
 
 
-def running(url: str) -> Iterator[Server]:
-    """A server on the database at ``url``, stopped afterwards."""
-    srv = Server(url)
+def running(url: str, **options: Any) -> Iterator[Server]:
+    """A server on the database at ``url`` (with these :class:`Server` options), stopped
+    afterwards."""
+    srv = Server(url, **options)
     srv.start()
     try:
         yield srv

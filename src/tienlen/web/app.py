@@ -9,7 +9,7 @@ import json
 import time
 import tomllib
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,14 +42,15 @@ TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None,
+               clock: Callable[[], float] = time.monotonic) -> FastAPI:
     """The server for ``db_url`` (default: an SQLite file in the working folder) under
-    ``limits`` (default: :class:`~.limits.Limits`)."""
+    ``limits`` (default: :class:`~.limits.Limits`); the rate limits count time by ``clock``."""
     limits = limits or Limits()
     repo = Repository(db_url or DEFAULT_DB)
     lobby = Lobby(repo, bot_delay, limits)
-    creates = RateLimit(limits.creates_per_minute, 60.0)
-    messages = RateLimit(limits.messages_per_second, 1.0)
+    creates = RateLimit(limits.creates_per_minute, 60.0, clock)
+    messages = RateLimit(limits.messages_per_second, 1.0, clock)
     connections: Counter[str] = Counter()
     started = time.time()
 

@@ -28,8 +28,11 @@ class Limits:
                      "messages_per_second", "connections_per_client"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} must be 0 or more, not {getattr(self, name)}")
-        if self.idle_expiry <= 0 or self.sweep_every <= 0:
-            raise ValueError("idle_expiry and sweep_every must be more than 0 seconds")
+        if self.max_tables < 1:
+            raise ValueError(f"max_tables must be 1 or more, not {self.max_tables}")
+        for name in ("idle_expiry", "sweep_every"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be more than 0 seconds, not {getattr(self, name)}")
 
 
 class RateLimit:

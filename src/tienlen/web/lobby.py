@@ -44,7 +44,7 @@ class NewTable(BaseModel):
 
 
 class TooMany(Refused):
-    """A request refused by a limit (answered 429, or 503 when the server itself is full)."""
+    """A request refused by a limit (answered 429, "too many requests")."""
 
     def __init__(self, reason: str, status: int = 429, retry_after: float | None = None) -> None:
         super().__init__(reason, code="rate_limited")
@@ -119,7 +119,7 @@ class Lobby:
         limits = self.limits
         if len(self.rooms) >= limits.max_tables:
             raise TooMany(f"the server holds as many tables as it can ({limits.max_tables}); "
-                          "try again later", status=503, retry_after=limits.sweep_every)
+                          "try again later", retry_after=limits.sweep_every)
         held = self._by_creator[creator]
         if creator and limits.tables_per_client and held >= limits.tables_per_client:
             raise TooMany(f"you have {held} open tables, the most one address may hold; "

@@ -8,7 +8,16 @@ the table has moved on since, the command is stale and refused. Every refusal
 is an ``error`` event with the reason, and changes nothing.
 
 The server sends events, each with its own ``seq`` (1, 2, 3, … on each
-connection) and, for state events, the table's ``version``.
+connection) and, for state events, the table's ``version``. An ``error``
+event may carry a ``code``: ``rate_limited`` (too many messages from one
+client: the command was not carried out), ``not_found`` (no such table, or
+it has closed), ``stale`` (a duplicate ``seq`` or an old ``version``).
+
+Seats: ``join`` takes one under a name nobody else at the table goes by;
+the host (``TableInfo.host_seat``, the creator) may ``remove_seat`` a bot or
+an absent player before the game starts; ``leave`` gives one's seat up
+(before the start it is emptied and its token stops working; after, a bot of
+the table's level plays it) and the connection watches from then on.
 """
 
 from __future__ import annotations
@@ -18,8 +27,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .names import MAX_NAME, RAW_FACTOR
+
 MAX_MESSAGE = 4096  # bytes in one client message
-MAX_NAME = 24
 BOT_LEVELS = ("random", "greedy", "heuristic")
 
 
@@ -36,10 +46,11 @@ class Hello(_Command):
 
 
 class Join(_Command):
-    """Take an empty seat (``seat`` None: the first empty one) under a name."""
+    """Take an empty seat (``seat`` None: the first empty one) under a name (NFC-normalised; at
+    most MAX_NAME characters then, and not one another seat goes by, whatever the case)."""
 
     type: Literal["join"]
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: str = Field(min_length=1, max_length=MAX_NAME * RAW_FACTOR)
     seat: int | None = Field(default=None, ge=0, le=7)
 
 

@@ -169,6 +169,7 @@ class Room:
         self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
         self._options = rules_options(self.rules)
         self._pending: list[tuple[Entry, SeatChange | None]] | None = None  # see hold_writes
+        self.closed = False  # expired: nothing more is made here
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -513,7 +514,7 @@ class Room:
         """The move a bot owes now (a chop, a turn, the next hand of a watched bots-only table, a
         move for a player out of time), decided and checked but not made; None when none is owed."""
         session = self.session
-        if session is None:
+        if session is None or self.closed:
             return None
         game = session.game
         now = time.monotonic()
@@ -624,7 +625,7 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        wait = self._next_wake()
+        wait = None if self.closed else self._next_wake()
         if wait is None:
             return
         loop = asyncio.get_running_loop()
@@ -635,6 +636,7 @@ class Room:
 
     def stop(self) -> None:
         """Arrange nothing more (the table is closing)."""
+        self.closed = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -732,7 +734,7 @@ class Room:
         """Carry out one validated command; a refusal is an error event and changes nothing."""
         if cmd.seq <= client.in_seq:
             client.send(Error(reason=f"stale or duplicate command: seq {cmd.seq} is not after "
-                              f"{client.in_seq}", ref=cmd.seq))
+                              f"{client.in_seq}", ref=cmd.seq, code="stale"))
             return
         client.in_seq = cmd.seq
         self.last_active = time.monotonic()
@@ -780,7 +782,7 @@ class Room:
         assert isinstance(cmd, PlayMove | NextHand)
         if cmd.version != self.version:
             raise Refused(f"stale: the table has changed since version {cmd.version} "
-                          f"(now {self.version}); look again and retry")
+                          f"(now {self.version}); look again and retry", code="stale")
         if isinstance(cmd, NextHand):
             self.next_hand()
         else:
