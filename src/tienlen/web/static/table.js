@@ -140,7 +140,8 @@ export class Table {
     const names = this.names();
     const open = info.status === "open";
     const title = info.name || `Table ${info.id}`;
-    document.title = `Tiến Lên · ${title}`;
+    const yours = view && !view.is_over && this.seat !== null && view.turn === this.seat;
+    document.title = `${yours ? "● Your turn · " : ""}Tiến Lên · ${title}`;  // seen from another tab
     $("table-title").textContent = title;
     $("table-id").textContent = info.id;
     $("rules-name").textContent = `${info.rules}${Object.keys(info.options).length ? " (changed)" : ""}`;
