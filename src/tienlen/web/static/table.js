@@ -230,7 +230,11 @@ export class Table {
       let won = null;
       for (let i = view.history.length - 1; i >= 0; i--) if (isCards(view.history[i][1])) { won = view.history[i][0]; break; }
       const leads = view.turn;
-      if (won === null) {
+      if (view.phase !== "play") {
+        const phases = { trade: "Trading before the play", claim: "Instant-win claims before the play",
+          return: "Cards given back before the play" };
+        by.textContent = phases[view.phase] || `The ${view.phase} phase`;
+      } else if (won === null) {
         by.textContent = leads === null ? "" : `${leads === this.seat ? "You lead" : `${names[leads]} leads`} the first round`;
       } else {
         const who = won === this.seat ? "You" : names[won];
@@ -273,9 +277,11 @@ export class Table {
   renderActions() {
     const view = this.state && this.state.view;
     const seated = this.seat !== null;
-    for (const id of ["play", "pass", "hint"]) $(id).hidden = !view || !seated || view.is_over;
-    $("keys").hidden = !view || !seated || view.is_over;
-    if (!view || !seated || view.is_over) return;
+    // before the play (claims, trades) the decisions' buttons stand in for Play and Pass
+    const off = !view || !seated || view.is_over || view.phase !== "play";
+    for (const id of ["play", "pass", "hint"]) $(id).hidden = off;
+    $("keys").hidden = off;
+    if (off) return;
     const names = this.names();
     const mine = view.turn === this.seat;
     const someone = view.turn === null ? "" : names[view.turn];
