@@ -321,8 +321,9 @@ def test_the_host_removes_a_seat_before_the_start_and_a_player_leaves(
     expect(host.get_by_test_id("start")).to_be_disabled()
     expect(host.get_by_test_id("start")).to_have_accessible_description("1 seat still empty")
     guest.get_by_test_id("join-name").fill("Minh")
-    guest.get_by_test_id("join").click()
-    expect(host.get_by_test_id("seats")).to_contain_text("Minh")
+    guest.locator("[data-testid=seat][data-seat='1']").get_by_test_id("sit-here").click()
+    expect(host.locator("[data-testid=seat][data-seat='1']")).to_contain_text("Minh")
+    expect(guest.get_by_test_id("sit-here")).to_have_count(0)  # seated: no more seats to take
     guest.get_by_test_id("leave").click()
     expect(guest.get_by_test_id("join")).to_be_visible()
     expect(host.get_by_test_id("seats")).not_to_contain_text("Minh")

@@ -47,10 +47,10 @@ function seatMarks(s, view) {
 }
 
 /**
- * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat) }.
+ * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat), onSit(seat) (when watching) }.
  */
 export function renderSeats(box, ctx) {
-  const { info, view, me, onRemove } = ctx;
+  const { info, view, me, onRemove, onSit } = ctx;
   const n = info.players;
   const base = me ?? 0;
   const canRemove = info.host_seat !== undefined && info.host_seat !== null && info.host_seat === me &&
@@ -105,6 +105,12 @@ export function renderSeats(box, ctx) {
     if (turn) plate.append(h("span.turn-mark", { testid: "turn-mark", text: mine ? "your turn" : "to play" }));
     plate.append(h("span.countdown", { testid: "countdown", hidden: true, role: "timer", "aria-live": "off" }));
     div.append(plate);
+    if (s.kind === "empty" && onSit && info.status === "open") {
+      div.append(h("button.small.sit", {
+        testid: "sit-here", dataset: { key: `sit-${s.seat}` }, text: "Sit here",
+        "aria-label": `Sit at seat ${s.seat + 1}`, onclick: () => onSit(s.seat),
+      }));
+    }
     if (canRemove && !mine && s.kind !== "empty" && (s.kind === "bot" || !s.connected)) {
       div.append(h("button.small.remove", {
         testid: "remove-seat", dataset: { key: `remove-${s.seat}` },

@@ -169,6 +169,7 @@ export class Table {
 
     keepFocus($("seats"), () => renderSeats($("seats"), {
       info, view, me: this.seat, onRemove: (seat) => this.send({ type: "remove_seat", seat }),
+      onSit: this.seat === null ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || "Player" }) : null,
     }));
     this.renderScores();
     this.renderRecords();
