@@ -123,7 +123,7 @@ def test_a_database_from_before_snapshots_is_opened_and_resumed(tmp_path: Any) -
         assert info["name"] == "Table old" and info["seed"] is None and not info["private"]
         expected = Session(rules, 3, 4242, names=["Bot 1", "Bot 2", "Bot 3"]).game
         room = server.app.state.lobby.get("old")
-        dealt = server.call(lambda: tomllib.loads(room.session.game.record())["hands"][0]["dealt"])
+        dealt = server.call(lambda: tomllib.loads(room.game.record())["hands"][0]["dealt"])
         assert dealt == tomllib.loads(expected.record())["hands"][0]["dealt"]
     finally:
         server.stop()

@@ -1,4 +1,4 @@
-"""One authoritative table: seats, the session, bots, timers, and what each connection is told.
+"""One authoritative table: seats, its hands, bots, timers, and what each connection is told.
 
 Every change is stored (the table's log) before it is applied to what anyone
 sees; every connection then gets its own seat's view. A move is tried on a copy
@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from .. import PASS, Action, Game, IllegalPlay, Move, Play, Rules, Session, TienLenError, parse_move
+from .. import PASS, Action, Game, IllegalPlay, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
-from ..session import next_deal
 from .driver import Driver
+from .hands import Hands
 from .names import BadName, clean_name, name_key
 from .protocol import (
     AddBot,
@@ -49,7 +51,7 @@ from .protocol import (
     event_body,
     with_seq,
 )
-from .snapshot import Snapshot, rng_from, rng_state
+from .snapshot import Snapshot
 from .storage import (
     Entry,
     Repository,
@@ -122,15 +124,6 @@ def check_name(name: str) -> str:
         raise Refused(str(exc)) from None
 
 
-@dataclass
-class Past:
-    """The finished hands a table no longer holds in memory: how many, and their tallies."""
-
-    hands: int
-    totals: list[int]
-    first_places: list[int]
-
-
 class Room:
     def __init__(self, repo: Repository, settings: TableSettings, bot_delay: float = 0.5,
                  driver: Driver | None = None) -> None:
@@ -143,7 +136,7 @@ class Room:
         self.bot_level = settings.bot_level
         self.host_seat = settings.host_seat
         self.creator = settings.creator
-        self.rules = Rules.from_toml(settings.rules_toml)
+        self.rules, self._options = _rules_of(settings.rules_toml)
         self.players = settings.players
         self.seed = settings.seed
         self.fixed_seed = settings.fixed_seed
@@ -151,13 +144,10 @@ class Room:
         self.turn_timer = settings.turn_timer
         self.bot_delay = bot_delay
         self.seats = [Seat() for _ in range(self.players)]
-        self.session: Session | None = None
+        self.hands: Hands | None = None  # once the game has started
         self.version = 0
         self.clients: set[Client] = set()
         self.last_active = time.monotonic()  # when a client last came, went or acted
-        self._past = Past(0, [0] * self.players, [0] * self.players)
-        self._deal_rng: random.Random | None = None  # a practice table's deals (fixed seed)
-        self._rounds: list[int] = []  # where each round of the current hand begins in its history
         self._bots: dict[int, Bot] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._turn_since = time.monotonic()
@@ -167,7 +157,6 @@ class Room:
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
         self._changed_at = time.time()
         self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
-        self._options = rules_options(self.rules)
         self._pending: list[tuple[Entry, SeatChange | None]] | None = None  # see hold_writes
         self.closed = False  # expired: nothing more is made here
 
@@ -183,7 +172,7 @@ class Room:
                                       away_since=now if change.kind == "human" else None)
         if stored.snapshot is not None:
             room.version, data = stored.snapshot
-            room._load_snapshot(Snapshot.loads(data))
+            room.hands = Hands.from_snapshot(room.rules, Snapshot.loads(data))
         for entry in stored.log:
             room._replay(entry)
             room.version = entry.idx + 1
@@ -191,103 +180,26 @@ class Room:
 
     def _replay(self, entry: Entry) -> None:
         if entry.kind == "start":
-            self._begin(entry.text)
-        elif entry.kind == "move":
-            assert self.session is not None and entry.seat is not None
-            game = self.session.game
-            self._push(game, parse_move(entry.text, self.rules), entry.seat, check=True)
+            self.hands = Hands(self.rules, self._names(), entry.text, self.seed, self.fixed_seed)
+        elif entry.kind == "move":  # checked when it was made, before it was stored
+            assert self.hands is not None and entry.seat is not None
+            self.hands.push(parse_move(entry.text, self.rules), entry.seat)
         elif entry.kind == "next":
-            assert self.session is not None
-            self._install_hand(self._deal_next(entry.text))
+            assert self.hands is not None
+            self.hands.install(self.hands.deal_next(entry.text))
 
-    def _begin(self, text: str = "") -> None:
-        """Deal the first hand: from the seed in the start entry (``text``), or the table's."""
-        names = [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
-        seed = int(text) if text else self.seed
-        self.session = Session(self.rules, self.players, seed, names=names)
-        self._rounds = []
-        if self.fixed_seed or not text:  # the table's own seed deals every hand, as a Session
-            rng = self._deal_rng = random.Random(seed)
-            rng.randrange(self.players)
-            rng.getrandbits(64)
+    def _names(self) -> list[str]:
+        return [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
 
-    def _next_seed(self) -> str:
-        """The seed of the next hand, as its log entry's text (nothing changes yet): the server's
-        secret, or at a practice table the next number of its seed's generator."""
-        if self._deal_rng is None:
-            return str(secrets.randbits(64))
-        peek = random.Random()
-        peek.setstate(self._deal_rng.getstate())
-        return str(peek.getrandbits(64))
+    @property
+    def game(self) -> Game | None:
+        """The current hand, once the game has started."""
+        return self.hands.game if self.hands is not None else None
 
-    def _deal_next(self, text: str) -> Game:
-        """The hand after the current (finished) one, dealt from ``text`` (nothing changes)."""
-        assert self.session is not None
-        prev = self.session.game
-        if not prev.is_over:
-            raise Refused("the hand is not over yet")
-        dealer, leader, exchange = next_deal(self.rules, prev)
-        seed = int(text) if text else int(self._next_seed())  # no text: an older table's log
-        return Game.deal(self.rules, self.players, seed, dealer=dealer,
-                         leader=leader, first_hand=False, names=self.session.names,
-                         exchange=exchange)
-
-    def _install_hand(self, game: Game) -> None:
-        """Make ``game`` the current hand; the finished ones leave memory for their tallies."""
-        session = self.session
-        assert session is not None
-        if self._deal_rng is not None:
-            self._deal_rng.getrandbits(64)
-        past = self._past
-        for old in session.games:
-            past.hands += 1
-            past.totals = [a + b for a, b in zip(past.totals, old.scores, strict=True)]
-            if old.winner is not None:
-                past.first_places[old.winner] += 1
-        session.games = [game]
-        self._rounds = []
-
-    def snapshot(self, hand: Game | None = None) -> str:
-        """The table's state as stored beside its log (``hand``: as if it were the next hand)."""
-        session = self.session
-        assert session is not None
-        if hand is None:
-            past, game, rounds, rng = self._past, session.game, self._rounds, self._deal_rng
-        else:  # the state once ``hand`` is installed
-            games = session.games
-            past = Past(self._past.hands + len(games),
-                        [a + b for a, b in zip(self._past.totals, session.totals, strict=True)],
-                        [a + b for a, b in zip(self._past.first_places, session.first_places,
-                                               strict=True)])
-            game, rounds, rng = hand, [], None
-            if self._deal_rng is not None:
-                rng = random.Random()
-                rng.setstate(self._deal_rng.getstate())
-                rng.getrandbits(64)
-        return Snapshot(game.record(), past.hands, list(past.totals), list(past.first_places),
-                        list(rounds), rng_state(rng) if rng is not None else None).dumps()
-
-    def _load_snapshot(self, snap: Snapshot) -> None:
-        game = snap.hand(self.rules)
-        self.session = Session(self.rules, self.players, names=list(game.names), _first=game)
-        self._past = Past(snap.hands_before, list(snap.totals), list(snap.first_places))
-        self._rounds = list(snap.round_starts)
-        self._deal_rng = rng_from(snap.rng) if snap.rng is not None else None
-
-    def _push(self, game: Game, move: Move, seat: int, check: bool = False) -> None:
-        """Make a move on the current hand, noting where a round begins."""
-        if isinstance(move, Play) and game.phase == "play" and \
-                (game.table is None or not game.table.cards):
-            rounds = self._rounds
-            history = game.history
-            opened = rounds and all(isinstance(m, Play) and not m.cards
-                                    for _, m in history[rounds[-1]:])
-            if not opened:
-                rounds.append(len(history))
-        if check:
-            game.play(move, seat=seat)
-        else:
-            game.push(move, seat)
+    def snapshot(self) -> str:
+        """The table's state as stored beside its log."""
+        assert self.hands is not None
+        return self.hands.snapshot()
 
     def hold_writes(self) -> None:
         """Keep this new table's writes until :meth:`take_writes` (stored with the table)."""
@@ -315,7 +227,7 @@ class Room:
     # ------------------------------------------------------------------ seats
     @property
     def started(self) -> bool:
-        return self.session is not None
+        return self.hands is not None
 
     def join_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Give an empty seat to a player; returns the seat and its secret token."""
@@ -416,22 +328,17 @@ class Room:
             raise Refused(f"seat {empty[0]} is empty: add a bot or wait for a player to join")
         if len({name_key(s.name or "") for s in self.seats}) < self.players:
             raise Refused("two seats have the same name")
-        seed = str(self.seed if self.fixed_seed else secrets.randbits(63))
-        version = self.version
-        self._begin(seed)
-        try:
-            self._store("start", text=seed, snapshot=self.snapshot())
-        except BaseException:
-            self.session, self._deal_rng, self.version = None, None, version
-            raise
+        seed = Hands.first_seed(self.seed, self.fixed_seed)
+        hands = Hands(self.rules, self._names(), seed, self.seed, self.fixed_seed)
+        self._store("start", text=seed, snapshot=hands.snapshot())
+        self.hands = hands
 
     # ------------------------------------------------------------------ moves
     def apply_move(self, seat: int, text: str) -> None:
         """Check, store, then make one move for a seat."""
-        session = self.session
-        if session is None:
+        game = self.game
+        if game is None:
             raise Refused("the game has not started yet")
-        game = session.game
         try:
             move = parse_move(text, self.rules)
             trial = game.copy()
@@ -441,27 +348,28 @@ class Room:
         except TienLenError as exc:
             raise Refused(str(exc)) from None
         self._store("move", seat, str(move), record=self._record_if_over(trial))
-        self._push(game, move, seat)
+        assert self.hands is not None
+        self.hands.push(move, seat)
 
     @property
     def hand_no(self) -> int:
         """The number of the current hand (0 before the start)."""
-        return self._past.hands + len(self.session.games) if self.session else 0
+        return self.hands.number if self.hands is not None else 0
 
     def _record_if_over(self, game: Game) -> tuple[int, str] | None:
         """(hand number, record) when ``game`` (the current hand after a move) is over."""
         return (self.hand_no, game.record()) if game.is_over else None
 
     def next_hand(self) -> None:
-        session = self.session
-        if session is None:
+        hands = self.hands
+        if hands is None:
             raise Refused("the game has not started yet")
-        if not session.game.is_over:
+        if not hands.game.is_over:
             raise Refused("the hand is not over yet")
-        seed = self._next_seed()
-        hand = self._deal_next(seed)
-        self._store("next", text=seed, snapshot=self.snapshot(hand))
-        self._install_hand(hand)
+        seed = hands.next_seed()
+        hand = hands.deal_next(seed)
+        self._store("next", text=seed, snapshot=hands.snapshot(hand))
+        hands.install(hand)
 
     def bot_controlled(self, seat: int, now: float | None = None) -> bool:
         s = self.seats[seat]
@@ -482,8 +390,8 @@ class Room:
 
     def _choose(self, seat: int, with_pass: bool = False) -> Play | Action:
         """The bot's move for ``seat``: one of its legal moves (PASS: no out-of-turn chop)."""
-        assert self.session is not None
-        view = self.session.game.view(seat)
+        assert self.game is not None
+        view = self.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
         try:
@@ -493,7 +401,7 @@ class Room:
         return move if move in view.legal else view.legal[0]
 
     def hint(self, seat: int) -> str:
-        game = self.session.game if self.session else None
+        game = self.game
         if game is None or game.is_over:
             raise Refused("there is nothing to play now")
         if game.turn != seat:
@@ -503,8 +411,8 @@ class Room:
         return self._choose_hint(seat)
 
     def _choose_hint(self, seat: int, with_pass: bool = False) -> str:
-        assert self.session is not None
-        view = self.session.game.view(seat)
+        assert self.game is not None
+        view = self.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
         return str(get_bot(AWAY_BOT, seed=secrets.randbits(64)).choose(view))
@@ -513,17 +421,17 @@ class Room:
     def bot_action(self) -> Staged | None:
         """The move a bot owes now (a chop, a turn, the next hand of a watched bots-only table, a
         move for a player out of time), decided and checked but not made; None when none is owed."""
-        session = self.session
-        if session is None or self.closed:
+        game = self.game
+        if game is None or self.closed:
             return None
-        game = session.game
         now = time.monotonic()
         if game.is_over:
             if self._bots_only() and self.clients:
-                seed = self._next_seed()
-                hand = self._deal_next(seed)
+                assert self.hands is not None
+                seed = self.hands.next_seed()
+                hand = self.hands.deal_next(seed)
                 write = Write(self.id, Entry(self.version, "next", None, seed),
-                              snapshot=self.snapshot(hand))
+                              snapshot=self.hands.snapshot(hand))
                 return Staged(write, None, None, self._since(), hand)
             return None
         for seat in game.out_of_turn_seats():
@@ -552,13 +460,13 @@ class Room:
 
     def install(self, staged: Staged) -> None:
         """Make a staged move once it is stored (the same move, on the same state, as its trial)."""
-        assert self.session is not None and staged.write.entry.idx == self.version
+        assert self.hands is not None and staged.write.entry.idx == self.version
         if staged.move is None:
             assert staged.hand is not None
-            self._install_hand(staged.hand)
+            self.hands.install(staged.hand)
         else:
             assert staged.seat is not None
-            self._push(self.session.game, staged.move, staged.seat)
+            self.hands.push(staged.move, staged.seat)
         self.version += 1
 
     def _bots_only(self) -> bool:
@@ -588,7 +496,7 @@ class Room:
 
     def _turn_deadline(self) -> float | None:
         """When (Unix seconds) the turn timer runs out for the seat on turn (None: no timer)."""
-        game = self.session.game if self.session else None
+        game = self.game
         if game is None or game.is_over or game.turn is None or not self._timed(game.turn) \
                 or self.bot_controlled(game.turn):
             return None
@@ -596,10 +504,9 @@ class Room:
 
     def _next_wake(self) -> float | None:
         """Seconds until the driver has something to do (None: nothing until someone acts)."""
-        session = self.session
-        if session is None:
+        game = self.game
+        if game is None:
             return None
-        game = session.game
         now = time.monotonic()
         if game.is_over:
             return self._bot_wait() if self._bots_only() and self.clients else None
@@ -658,33 +565,30 @@ class Room:
 
     # ------------------------------------------------------------------ telling
     def info(self) -> TableInfo:
-        session = self.session
         seats = [SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level,  # type: ignore[arg-type]
                           connected=bool(s.clients),
                           bot_playing=s.kind == "human" and self.started and self.bot_controlled(i))
                  for i, s in enumerate(self.seats)]
         finished = 0
         totals = first_places = [0] * self.players
-        if session is not None:
-            finished = self.hand_no - (0 if session.game.is_over else 1)
-            totals, first_places = self._totals(session)
+        if self.hands is not None:
+            finished = self.hand_no - (0 if self.hands.game.is_over else 1)
+            totals, first_places = self._totals(self.hands)
         return TableInfo(
             id=self.id, name=self.name, private=self.private,
             seed=self.seed if self.fixed_seed else None, bot_level=self.bot_level,
             host_seat=self.host_seat, turn_deadline=self._turn_deadline(), paused=self.paused,
-            status="playing" if session else "open", rules=self.rules.name,
+            status="playing" if self.started else "open", rules=self.rules.name,
             options=self._options, players=self.players, seats=seats,
             hand_no=self.hand_no, totals=totals, first_places=first_places,
             records=finished, away_timeout=self.away_timeout, turn_timer=self.turn_timer)
 
-    def _totals(self, session: Session) -> tuple[list[int], list[int]]:
+    def _totals(self, hands: Hands) -> tuple[list[int], list[int]]:
         """The session's totals and first places, counted again only when a hand ends or starts."""
-        key = (self.hand_no, session.game.is_over)
+        key = (hands.number, hands.game.is_over)
         if self._standing is None or self._standing[:2] != key:
-            past = self._past
-            totals = [a + b for a, b in zip(past.totals, session.totals, strict=True)]
-            firsts = [a + b for a, b in zip(past.first_places, session.first_places, strict=True)]
-            self._standing = (*key, totals, firsts)
+            tallies = hands.tallies()
+            self._standing = (*key, tallies.totals, tallies.first_places)
         return self._standing[2], self._standing[3]
 
     def view_for(self, seat: int | None) -> SeatView | None:
@@ -692,8 +596,9 @@ class Room:
             self._views = {}
             self._views_version = self.version
         if seat not in self._views:
-            self._views[seat] = seat_view(self.session.game, seat, self._plays, self._rounds) \
-                if self.session else None
+            hands = self.hands
+            self._views[seat] = seat_view(hands.game, seat, self._plays, hands.round_starts) \
+                if hands is not None else None
         return self._views[seat]
 
     def state_for(self, client: Client, info: TableInfo | None = None) -> State:
@@ -814,6 +719,10 @@ class Room:
         self.schedule()  # a bots-only table that was paused deals again
 
 
-def rules_options(rules: Rules) -> dict[str, object]:
-    """The options in which ``rules`` differ from its preset (shown in the table's info)."""
-    return rules.differences()
+@functools.lru_cache(maxsize=256)
+def _rules_of(rules_toml: str) -> tuple[Rules, dict[str, Any]]:
+    """A table's rules read from its stored TOML, and the options in which they differ from
+    their preset (shown in its info); read once for all the tables that share them (rules are
+    immutable)."""
+    rules = Rules.from_toml(rules_toml)
+    return rules, rules.differences()
