@@ -17,7 +17,16 @@ def _cmd_rules(args: argparse.Namespace) -> int:
             print(f"  {name}")
         return 0
     rules = load_rules(args.preset)
-    print(rules.to_toml() if args.toml else rules.describe())
+    if args.toml:
+        from .rules_text import full_toml
+
+        print(full_toml(rules), end="")
+    elif args.explain:
+        from .rules_text import explain_text
+
+        print(explain_text(rules))
+    else:
+        print(rules.describe())
     return 0
 
 
@@ -128,7 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list the presets, or show one preset's options")
     p.add_argument("preset", nargs="?", help="a preset name or a house-rules TOML file")
-    p.add_argument("--toml", action="store_true", help="print as a house-rules file")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--toml", action="store_true",
+                       help="print every option with its value, as a house-rules file to edit")
+    shown.add_argument("--explain", action="store_true", help="print the rules in plain words")
     p.set_defaults(func=_cmd_rules)
 
     p = sub.add_parser("bench", help="the engine's speed figures")
