@@ -98,6 +98,8 @@ class Controller:
         }
         self.hint_bot = get_bot("search", seed=base, worlds=hint_worlds, seconds=hint_seconds)
         self._declined: set[int] = set()  # seats that let this out-of-turn chop chance go
+        # (hand number, history length) after a move that ended a round -> (winner, leader)
+        self._breaks: dict[tuple[int, int], tuple[int, int | None]] = {}
         self._mark = -1
         self._view_key: tuple[int, int] | None = None
         self._view: View | None = None
@@ -242,7 +244,7 @@ class Controller:
                 raise IllegalPlay(f"choose the seat to trade with: a number from 1 to "
                                   f"{self.players - 1}")
             move = Action("offer", seat, tuple(sorted(cards)))
-        self.game.play(move, seat=HUMAN)
+        self._act(HUMAN, move)
         return move
 
     def decline(self) -> Move | None:
@@ -264,8 +266,32 @@ class Controller:
         else:
             raise IllegalPlay(f"you must return {d.count} card{'s' if d.count > 1 else ''}; "
                               "select them and press Enter")
-        self.game.play(move, seat=HUMAN)
+        self._act(HUMAN, move)
         return move
+
+    def _act(self, seat: int, move: Move) -> None:
+        """Make a move, and note where it ended a round (for the log's round breaks)."""
+        game = self.game
+        table_seat = game.table_seat if game.table is not None else None
+        game.play(move, seat=seat)
+        if table_seat is not None and game.table is None and not game.is_over:
+            self._breaks[(self.hand_number, len(game.history))] = (table_seat, game.turn)
+
+    def log(self) -> list[tuple[int | None, str]]:
+        """The hand's actions as the human saw them, (seat, text), with a line (seat None)
+        wherever a round ended: who won it and who leads the next."""
+        names = self.names
+        out: list[tuple[int | None, str]] = []
+        for index, (seat, text) in enumerate(self.view().history, 1):
+            out.append((seat, text))
+            end = self._breaks.get((self.hand_number, index))
+            if end is not None:
+                winner, leader = end
+                if leader is None or leader == winner:
+                    out.append((None, f"{names[winner]} wins the round and leads."))
+                else:
+                    out.append((None, f"{names[winner]} wins the round; {names[leader]} leads."))
+        return out
 
     def _asked(self) -> Decision:
         d = self.decision()
@@ -300,8 +326,12 @@ class Controller:
         if chop and move == PASS:
             self._declined.add(seat)
             return ""  # letting a chop go is no action: nothing to show
-        game.play(move, seat=seat)
-        return f"{self.names[seat]}: {self.game.view(HUMAN).history[-1][1]}"
+        self._act(seat, move)
+        said = f"{self.names[seat]}: {self.game.view(HUMAN).history[-1][1]}"
+        log = self.log()
+        if log and log[-1][0] is None:
+            said += f". {log[-1][1]}"
+        return said
 
     def run_bots(self, limit: int = 100_000) -> list[str]:
         """Every bot decision until the human decides or the hand is over."""

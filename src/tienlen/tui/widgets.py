@@ -17,7 +17,7 @@ from ..cards import SUIT_SYMBOLS, SUITS, Card
 CARD_LETTERS = "abcdefgijklmotuvwxyz"
 MAX_CARDS = 26
 RED = frozenset("dh")
-_CARD_WORD = re.compile(r"^([3-9TJQKA2][scdh])([.,:;)]*)$")
+_CARD_WORD = re.compile(r"^([('\"]*)((?:10|[3-9TJQKA2])[scdh])([.,:;!?)'\"]*)$")
 
 
 def card_face(card: Card) -> str:
@@ -51,10 +51,17 @@ def move_text(text: str, style: str = "") -> Text:
         if match is None:
             out.append(word)
         else:
-            card = Card.parse(match.group(1))
+            card = Card.parse(match.group(2))
+            out.append(match.group(1))
             out.append(card_face(card), style=card_style(card))
-            out.append(match.group(2))
+            out.append(match.group(3))
     return out
+
+
+def symbols(text: str) -> str:
+    """Text with its card words written with the screen's symbols (``9c Td`` -> ``9♣ 10♦``),
+    without colours: for places that take plain text."""
+    return move_text(text).plain
 
 
 
@@ -91,15 +98,19 @@ class HandView(Horizontal):
             yield CardView(i)
 
     def show(self, cards: Sequence[Card], selected: set[int], cursor: int,
-             groups: Sequence[int]) -> None:
-        """``cards`` in display order; ``selected`` and ``cursor`` are display positions."""
+             groups: Sequence[int], letters: Sequence[str] | None = None) -> None:
+        """``cards`` in display order; ``selected`` and ``cursor`` are display positions;
+        ``letters``: the letter that picks each card (default a, b, c, … in order)."""
         narrow = len(cards) > 19
         shade = False
         for i, view in enumerate(self.query(CardView)):
             if i < len(cards):
                 if i and groups[i] != groups[i - 1]:
                     shade = not shade
-                letter = CARD_LETTERS[i] if i < len(CARD_LETTERS) else " "
+                if letters is not None:
+                    letter = letters[i]
+                else:
+                    letter = CARD_LETTERS[i] if i < len(CARD_LETTERS) else " "
                 view.show(cards[i], letter, i in selected, i == cursor, shade)
                 view.styles.width = 3 if narrow else 4
                 view.display = True
