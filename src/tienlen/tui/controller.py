@@ -269,7 +269,14 @@ class Controller:
         self._act(HUMAN, move)
         return move
 
-    def _act(self, seat: int, move: Move) -> None:
+    def play_text(self, text: str) -> Move:
+        """Make the human's decision from its text, as a record writes it (``5s 5h``, ``pass``,
+        ``offer 2 5s 6d``, ``claim dragon``): for the line-by-line game."""
+        self._asked()
+        self._act(HUMAN, text)
+        return self.game.history[-1][1]
+
+    def _act(self, seat: int, move: Move | str) -> None:
         """Make a move, and note where it ended a round (for the log's round breaks)."""
         game = self.game
         table_seat = game.table_seat if game.table is not None else None
