@@ -517,7 +517,6 @@ def test_the_log_shows_the_last_moves_at_every_length(players: int, preset: str,
     app = TienLenApp(c, delay=10_000)  # the bots act only when the test says
 
     async def script(pilot: Pilot[Any]) -> None:
-        rows = app.query_one("#table").content_size.height
         lengths = set()
         while not c.game.is_over:
             if c.decision() is None:
@@ -527,6 +526,7 @@ def test_the_log_shows_the_last_moves_at_every_length(players: int, preset: str,
                 c.confirm(move.cards) if move.cards else c.decline()
             app.refresh_screen()
             await pilot.pause()
+            rows = app.query_one("#table").content_size.height
             log = c.log()
             lines = log_lines(app)
             panel = table_rows(app)
@@ -568,7 +568,7 @@ def test_round_breaks_in_the_log() -> None:
         assert lines[4] == "Ana wins the round and leads."
         await pilot.press(CARD_LETTERS[0], "enter")  # the lead again: 3s
         lines = log_lines(app)  # Ana is out; the bots played a round, then Bot 3 led again
-        assert lines[0] == "Ana: 3♠"
+        assert "Ana: 3♠" in lines
         assert "Bot 3 wins the round and leads." in lines
         assert lines == [expected_line(c, seat, text) for seat, text in c.log()[-len(lines):]]
 

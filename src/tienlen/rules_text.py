@@ -499,7 +499,7 @@ _FIXED: Final[dict[str, list[Block]]] = {
     "The cards": ["Cards rank from 3, the lowest, up through 4, 5, 6, 7, 8, 9, 10, jack, queen, "
                   "king and ace to 2, the highest."],
     "The deal": ["Two, three or four players use one pack of 52 cards; five to eight players "
-                 "shuffle two packs together (104 cards). With four players each gets 13 cards."],
+                 "shuffle two packs together (104 cards)."],
     "Who leads": ["The first hand of a session is led by the player holding the lowest card "
                   "dealt. With two packs, of two players holding it, the one dealt to first "
                   "leads."],
@@ -540,11 +540,22 @@ def missing_words(rules: Rules) -> list[str]:
     return missing
 
 
-def sections(rules: Rules) -> list[tuple[str, list[Block]]]:
-    """The rules as sections of paragraphs and lists, in the order a player needs them."""
+# options said only at tables of these sizes (when the explanation is for one table)
+_PLAYERS: Final = {"hand_size_two": {2}, "hand_size_three": {3}, "hand_size_big": {5, 6, 7, 8},
+                   "double_deck_ties": {5, 6, 7, 8}}
+_FOUR: Final = "With four players each gets 13 cards."
+
+
+def sections(rules: Rules, players: int | None = None) -> list[tuple[str, list[Block]]]:
+    """The rules as sections of paragraphs and lists, in the order a player needs them
+    (``players``: only what matters at a table of that many)."""
     body: dict[str, list[Block]] = {title: list(_FIXED.get(title, [])) for title in SECTIONS}
+    if players in (None, 4):
+        body["The deal"].append(_FOUR)
     order = [o for o in Rules.options() if o not in _SCORING_FIRST] + list(_SCORING_FIRST)
     for name in order:
+        if players is not None and players not in _PLAYERS.get(name, {players}):
+            continue
         words = OPTION_WORDS.get(name)
         if words is None:
             body["The end of a hand and the score"].append(_fallback(rules, name))
@@ -572,8 +583,9 @@ def _changed_line(rules: Rules) -> str | None:
             + ", ".join(f"{k} = {toml_value(v)}" for k, v in changed.items()) + ".")
 
 
-def explain_text(rules: Rules, width: int | None = 78) -> str:
-    """The rules in words for a terminal (wrapped to ``width``; None: not wrapped)."""
+def explain_text(rules: Rules, width: int | None = 78, players: int | None = None) -> str:
+    """The rules in words for a terminal (wrapped to ``width``; None: not wrapped;
+    ``players``: only what matters at a table of that many)."""
     out: list[str] = [_title(rules)]
 
     def fill(text: str, indent: str = "", first: str = "") -> str:
@@ -585,7 +597,7 @@ def explain_text(rules: Rules, width: int | None = 78) -> str:
         if line:
             out.append(fill(line))
 
-    for title, blocks in sections(rules):
+    for title, blocks in sections(rules, players):
         out.append("")
         out.append(title.upper())
         for block in blocks:

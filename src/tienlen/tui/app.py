@@ -32,8 +32,8 @@ Screen { layout: vertical; }
 #table { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
 #players { width: 44%; min-width: 44; max-width: 70; height: 100%; border: round $secondary;
            padding: 0 1; }
-#prompt { height: 2; padding: 0 1; }
-#info { height: 1; padding: 0 1; }
+#prompt { height: auto; max-height: 2; padding: 0 1; }
+#info { height: auto; max-height: 2; padding: 0 1; }
 HandView { height: 5; border: round $accent; padding: 0 1; }
 .card { width: 4; height: 3; }
 """
@@ -177,6 +177,7 @@ class TienLenApp(App[Path | None]):
         self._groups: list[int] = []
         self._letters: list[str] = []  # the letter of each card of the hand (game.hand order)
         self._end_shown = 0  # the last hand whose end panel was shown
+        self._table_room = 0  # the rows the table panel had when it was last drawn
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -233,8 +234,7 @@ class TienLenApp(App[Path | None]):
             self.info = text
         else:
             self.info = move_text(text, style)
-        self.info.no_wrap = True
-        self.info.overflow = "ellipsis"
+        self.info.overflow = "ellipsis"  # two lines at most, then cut
 
     # ------------------------------------------------------------------ drawing
     def refresh_screen(self) -> None:
@@ -269,6 +269,7 @@ class TienLenApp(App[Path | None]):
                  + f" · hand {c.hand_number} · {c.names[game.dealer]} dealt")
         self.query_one("#title", Static).update(title)
         self.query_one("#table", InfoPanel).show(self._table_lines())
+        self.call_after_refresh(self._fit_table)
         self.query_one("#players", InfoPanel).show(self._player_lines())
 
         decision = c.decision()
@@ -290,6 +291,13 @@ class TienLenApp(App[Path | None]):
         if game.is_over and self._end_shown != c.hand_number and len(self.screen_stack) == 1:
             self._end_shown = c.hand_number
             self.action_results()
+
+    def _fit_table(self) -> None:
+        """Draw the table again when the messages below it grew or shrank its panel, so that
+        the log's newest line is never hidden."""
+        panel = self.query_one("#table", InfoPanel)
+        if panel.content_size.height and panel.content_size.height != self._table_room:
+            panel.show(self._table_lines())
 
     def action_results(self) -> None:
         """The end-of-hand panel (e)."""
@@ -353,11 +361,11 @@ class TienLenApp(App[Path | None]):
         if view.phase in ("claim", "trade", "return"):
             words = {"claim": "instant-win claims", "trade": "trading", "return": "returns"}
             lines.append(Text(f"Before play: {words[view.phase]}", style="bold"))
+        elif view.is_over:
+            lines.append(Text("The hand is over", style="bold"))
         elif view.table is not None and view.table_seat is not None:
             lines.append(f"To beat, from {names[view.table_seat]}:")
             lines.append(cards_text(view.table.cards, width=2))
-        elif view.is_over:
-            lines.append(Text("The hand is over", style="bold"))
         else:
             lines.append("Table: empty, a new round")
         if view.turn is not None:
@@ -370,7 +378,7 @@ class TienLenApp(App[Path | None]):
                 turn.append(f" · {names[waiting]} may chop", style="yellow")
             lines.append(turn)
         lines.append(Text("─" * 30, style="dim"))
-        room = self.query_one("#table", InfoPanel).content_size.height or 12
+        room = self._table_room = self.query_one("#table", InfoPanel).content_size.height or 12
         for seat, text in log_tail(c.log(), room - len(lines)):
             if seat is None:
                 lines.append(Text(text, style="italic yellow"))
@@ -389,14 +397,14 @@ class TienLenApp(App[Path | None]):
         panel = self.query_one("#players", InfoPanel)
         room = panel.content_size.width or 40
         # the name column: as wide as the longest name, leaving room for the last 5 places
-        width = max(8, min(max(len(n) for n in c.names), room - 24 - 5))
+        width = max(8, min(max(len(n) for n in c.names), room - 24 - 6))
         shown_places = max(1, min(5, (room - 24 - width + 1) // 2))
         lines: list[Text | str] = [Text(f"  {'name':<{width}} {'#':>2} {'':<6} {'units':>5} "
                                         f"{'1st':>3}  places", style="dim")]
         waiting = c.waiting_for()
         for seat in range(c.players):
             if seat in view.finish_order:
-                status = f"out {view.finish_order.index(seat) + 1}"
+                status = PLACE_WORDS[view.finish_order.index(seat)]
             elif view.passed[seat]:
                 status = "passed"
             else:
@@ -523,7 +531,8 @@ class TienLenApp(App[Path | None]):
         self.refresh_screen()
 
     def action_rules(self) -> None:
-        self.push_screen(RulesScreen(explain_text(self.controller.rules, width=None)))
+        c = self.controller
+        self.push_screen(RulesScreen(explain_text(c.rules, width=None, players=c.players)))
 
     def action_next_hand(self) -> None:
         c = self.controller

@@ -287,18 +287,28 @@ class Controller:
     def log(self) -> list[tuple[int | None, str]]:
         """The hand's actions as the human saw them, (seat, text), with a line (seat None)
         wherever a round ended: who won it and who leads the next."""
-        names = self.names
         out: list[tuple[int | None, str]] = []
         for index, (seat, text) in enumerate(self.view().history, 1):
             out.append((seat, text))
             end = self._breaks.get((self.hand_number, index))
             if end is not None:
                 winner, leader = end
-                if leader is None or leader == winner:
-                    out.append((None, f"{names[winner]} wins the round and leads."))
-                else:
-                    out.append((None, f"{names[winner]} wins the round; {names[leader]} leads."))
+                out.append((None, self._round_words(winner, leader)))
         return out
+
+    def _round_words(self, winner: int, leader: int | None) -> str:
+        """The end of a round in a sentence: who won it and who leads the next."""
+        names = self.names
+        you = names[HUMAN] == "You"
+        if leader is None or leader == winner:
+            if you and winner == HUMAN:
+                return "You win the round and lead."
+            return f"{names[winner]} wins the round and leads."
+        if you and winner == HUMAN:
+            return f"You win the round; {names[leader]} leads."
+        if you and leader == HUMAN:
+            return f"{names[winner]} wins the round; you lead."
+        return f"{names[winner]} wins the round; {names[leader]} leads."
 
     def _asked(self) -> Decision:
         d = self.decision()
