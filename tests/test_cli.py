@@ -234,7 +234,7 @@ def test_play_plays_a_whole_hand_in_the_terminal(capsys: pytest.CaptureFixture[s
     assert code == 0
     assert err == ""
     assert printed.startswith("Tiến Lên, pagat rules, 4 players.")
-    assert "=== Hand 1:" in printed
+    assert "=== Hand 1 (dealer: " in printed
     assert "Your hand: " in printed
     assert "Not allowed" not in printed  # every hinted play was legal
     assert printed.count("Finish: ") == 1
@@ -253,7 +253,7 @@ def test_play_session_goes_on_to_a_second_hand_when_asked(
     out, _ = capsys.readouterr()
     printed = stdin.printed + out
     assert code == 0
-    assert "=== Hand 2:" in printed
+    assert "=== Hand 2 (dealer: " in printed
     assert printed.count("Finish: ") == 2
     assert printed.count("Totals: ") == 2
 

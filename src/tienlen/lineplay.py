@@ -64,14 +64,16 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
         hands = c.hand_number if c.game.is_over else c.hand_number - 1
         say(f"\n{why}: the game stops after {hands} finished hand{'s' if hands != 1 else ''}. "
             + "Session units: " + _units(names, c.session.totals) + ".")
-        if not saved:
-            say("The record was not saved (type 'save FILE' to keep one).")
+        if not saved and why == "End of input":
+            say("The record was not saved.")
+        elif not saved:
+            say("The record was not saved (type 'save FILE' before quitting to keep one).")
         return 0
 
     saved = False
     say(f"Tiến Lên, {rules.name} rules, {players} players. {HELP}")
     while True:
-        say(f"\n=== Hand {c.hand_number}: {names[c.game.dealer]} deals ===")
+        say(f"\n=== Hand {c.hand_number} (dealer: {names[c.game.dealer]}) ===")
         while not c.game.is_over:
             for line in c.run_bots():
                 say(f"  {line}")
@@ -109,7 +111,7 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
                     say(f"Not allowed: {exc}")
                     continue
                 if move is not None:
-                    say(f"  {names[HUMAN]}: {move}")
+                    say(f"  {names[HUMAN]}: {c.words(str(move))}")
                     log = c.log()
                     if log and log[-1][0] is None:
                         say(f"  {log[-1][1]}")

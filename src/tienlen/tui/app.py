@@ -496,7 +496,8 @@ class TienLenApp(App[Path | None]):
         c = self.controller
         self.selected = set()
         self.target = None
-        self._say(f"{c.names[HUMAN]}: {move}" if move is not None else "You let the chop go.")
+        self._say(f"{c.names[HUMAN]}: {c.words(str(move))}" if move is not None
+                  else "You let the chop go.")
         self._advance()
 
     def action_hint(self) -> None:

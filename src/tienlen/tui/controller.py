@@ -37,6 +37,14 @@ from ..view import View
 HUMAN = 0
 WIN_WORDS = {"four_twos": "four twos", "dragon": "a dragon (3 to ace)", "six_pairs": "six pairs",
              "all_sets": "all sets"}
+# the log's words for each action kind (cards are the actions' own, or "2 cards" when hidden)
+_ACTION_WORDS = {
+    "offer": "offers {whom} {cards}", "answer": "answers {whom} with {cards}",
+    "accept": "accepts the trade with {whom}", "refuse": "refuses the trade with {whom}",
+    "done": "makes no more offers", "give": "gives {whom} {cards}",
+    "return": "returns {cards} to {whom}", "claim": "claims an instant win with {win}",
+    "decline": "plays on instead of claiming", "answered": "has answered the instant-win call",
+}
 PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
@@ -289,12 +297,33 @@ class Controller:
         wherever a round ended: who won it and who leads the next."""
         out: list[tuple[int | None, str]] = []
         for index, (seat, text) in enumerate(self.view().history, 1):
-            out.append((seat, text))
+            out.append((seat, self.words(text)))
             end = self._breaks.get((self.hand_number, index))
             if end is not None:
                 winner, leader = end
                 out.append((None, self._round_words(winner, leader)))
         return out
+
+    def words(self, text: str) -> str:
+        """An action's text in words for the log (plays and passes stay as they are):
+        ``offer 2 5s 6d`` -> ``offers Bot 2 5s 6d``."""
+        kind, _, rest = text.partition(" ")
+        if kind not in _ACTION_WORDS:
+            return text
+        other_text, _, cards = rest.partition(" ")
+        whom = ""
+        if other_text.isdigit() and int(other_text) < self.players:
+            other = int(other_text)
+            you = other == HUMAN and self.names[HUMAN] == "You"
+            whom = "you" if you else self.names[other]
+        else:
+            cards = rest
+        if cards.startswith("(") and cards.endswith(")"):
+            cards = cards[1:-1]
+        template = _ACTION_WORDS[kind]
+        if kind == "claim":
+            return template.format(win=WIN_WORDS.get(rest, rest))
+        return template.format(whom=whom, cards=cards)
 
     def _round_words(self, winner: int, leader: int | None) -> str:
         """The end of a round in a sentence: who won it and who leads the next."""
@@ -344,7 +373,7 @@ class Controller:
             self._declined.add(seat)
             return ""  # letting a chop go is no action: nothing to show
         self._act(seat, move)
-        said = f"{self.names[seat]}: {self.game.view(HUMAN).history[-1][1]}"
+        said = f"{self.names[seat]}: {self.words(self.game.view(HUMAN).history[-1][1])}"
         log = self.log()
         if log and log[-1][0] is None:
             said += f". {log[-1][1]}"
