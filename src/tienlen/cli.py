@@ -161,6 +161,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     report = run_tournament(tournament, workers=args.workers, backend=args.backend,
                             address=args.address,
                             progress=None if args.quiet else progress_bar())
+    if report["partial"] and not args.quiet and sys.stderr.isatty():
+        print(file=sys.stderr)  # end the progress bar's line
     print(format_table(report), flush=True)
     if args.json:
         try:
@@ -225,19 +227,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_rules)
 
     p = sub.add_parser("bench", help="the engine's speed figures")
-    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
-    p.add_argument("--players", type=int, default=4, help="players at the table, 2 to 8")
-    p.add_argument("--hands", type=_count(1), default=2000, help="random hands to play")
-    p.add_argument("--seed", type=int, default=1, help="the seed of the random hands")
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
+                   help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
+    p.add_argument("--hands", type=_count(1), default=2000, metavar="N", help="random hands to play")
+    p.add_argument("--seed", type=int, default=1, metavar="N", help="the seed of the random hands")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("play", help="play hands in a row against bots in the terminal")
-    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
-    p.add_argument("--players", type=int, default=4, help="players at the table, 2 to 8")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
+                   help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
+    p.add_argument("--seed", type=int, default=None, metavar="N",
                    help="the seed of the deals (default: a new game each time)")
-    p.add_argument("--name", default="You", help="your name at the table")
-    p.add_argument("--bots", default="heuristic",
+    p.add_argument("--name", default="You", metavar="NAME", help="your name at the table")
+    p.add_argument("--bots", default="heuristic", metavar="BOTS",
                    help="the opponents' bots, comma-separated, one for each or one for all: "
                    + bot_usage())
     p.add_argument("--fast", action="store_true", help="no pause between the bots' moves")
@@ -246,22 +250,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("tournament", help="bots against bots over duplicate deals")
-    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
-    p.add_argument("--players", type=int, default=4, help="players at the table, 2 to 8")
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
+                   help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
     p.add_argument("--bots", help="one bot per seat, comma-separated (default: heuristic in "
                    "every seat): " + bot_usage() + ", cmd:COMMAND (an external bot, "
                    "docs/bots-protocol.md); NAME=BOT names a bot in the results, as in "
                    "me=cmd:./bot.pl")
-    p.add_argument("--deals", type=int, default=100,
+    p.add_argument("--deals", type=int, default=100, metavar="N",
                    help="deals to play, each once for every rotation of the bots")
-    p.add_argument("--seed", type=int, default=0, help="the seed of the deals")
-    p.add_argument("--workers", type=_count(1), default=1, help="local processes")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="the seed of the deals")
+    p.add_argument("--workers", type=_count(1), default=1, metavar="N", help="local processes")
     p.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="where the deals are played")
-    p.add_argument("--address", help="the Ray cluster's address (default: start a local Ray)")
-    p.add_argument("--time-limit", type=_seconds, default=5.0,
+    p.add_argument("--address", metavar="ADDRESS",
+                   help="the Ray cluster's address (default: start a local Ray)")
+    p.add_argument("--time-limit", type=_seconds, default=5.0, metavar="SECONDS",
                    help="seconds an external bot has for each decision")
-    p.add_argument("--json", help="write the results as JSON to this file (docs/bots.md)")
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON to this file (docs/bots.md)")
     p.add_argument("--quiet", action="store_true", help="no progress")
     p.set_defaults(func=_cmd_tournament)
 

@@ -45,15 +45,17 @@ def bot_options(name: str) -> list[str]:
 
 
 def bot_usage() -> str:
-    """The built-in bots and their options with their defaults, as ``--help`` lists them:
-    ``search[:steps=3000][:worlds=200]…``."""
+    """The built-in bots and their options with their defaults, as ``--help`` lists them."""
     import inspect
 
     parts = []
     for name, factory in _FACTORIES.items():
         params = inspect.signature(factory).parameters
-        parts.append(name + "".join(f"[:{o}={str(params[o].default).lower()}]"
-                                    for o in bot_options(name)))
+        options = [f"{o}={str(params[o].default).lower()}" for o in bot_options(name)]
+        if options:
+            name += (f" (options, with their defaults: {', '.join(options)}; written after "
+                     f"the name, as in {name}:{':'.join(options[:2])})")
+        parts.append(name)
     return ", ".join(parts)
 
 
