@@ -684,3 +684,20 @@ def test_long_names_are_not_cut_at_8_players_where_there_is_room(
                 assert f"Bot {seat}" in board
 
     asyncio.run(main())
+
+
+def test_the_replay_shows_the_newest_action_at_every_step() -> None:
+    session = Session(PAGAT, 8, seed=2)
+    bots = [get_bot("greedy", seed=s) for s in range(8)]
+    play_out(session.game, bots)
+    replay = ReplayApp(session, "game.toml")
+    game = session.games[0]
+
+    async def watch(pilot: Pilot[Any]) -> None:
+        for step in range(1, min(len(game.history), 30) + 1):
+            await pilot.press("right")
+            table = shown(replay, "#table")
+            seat, _ = game.history[step - 1]
+            assert f"{step:>3}. {game.names[seat]}: " in table, step
+
+    drive(replay, watch)

@@ -567,8 +567,17 @@ def sections(rules: Rules, players: int | None = None) -> list[tuple[str, list[B
     return [(title, blocks) for title, blocks in body.items() if blocks]
 
 
+def _toml(value: Any) -> str:
+    """A TOML value, tables included (inline)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{toml_value(str(k))} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return toml_value(value)
+
+
 def _fallback(rules: Rules, name: str) -> str:
-    return f"{name} = {toml_value(rules.as_dict()[name])} (this option has no description yet)."
+    return f"{name} = {_toml(rules.as_dict()[name])} (this option has no description yet)."
 
 
 def _title(rules: Rules) -> str:
@@ -580,7 +589,7 @@ def _changed_line(rules: Rules) -> str | None:
     if not changed:
         return None
     return ("House rules, changed from the preset: "
-            + ", ".join(f"{k} = {toml_value(v)}" for k, v in changed.items()) + ".")
+            + ", ".join(f"{k} = {_toml(v)}" for k, v in changed.items()) + ".")
 
 
 def explain_text(rules: Rules, width: int | None = 78, players: int | None = None) -> str:
@@ -646,7 +655,7 @@ def full_toml(rules: Rules) -> str:
             values = _values(name, words)
             if values:
                 lines.append(f"# Values: {values.replace('`', '')}.")
-        lines.append(f"{name} = {toml_value(value)}")
+        lines.append(f"{name} = {_toml(value)}")
     return "\n".join(lines) + "\n"
 
 
@@ -691,12 +700,7 @@ def options_markdown() -> str:
         meaning = words.meaning if words else "(no description yet)"
         values = _values(name, words) if words else ""
         default = base.as_dict()[name]
-        if name == "chops":
-            shown = "the pagat list"
-        elif isinstance(default, list):
-            shown = f"`{toml_value(default)}`"
-        else:
-            shown = f"`{toml_value(default)}`"
+        shown = "the pagat list" if name == "chops" else f"`{_toml(default)}`"
         changers = [p for p in PRESETS if Rules.preset(p).as_dict()[name] != base.as_dict()[name]]
         out.append(f"| `{name}` | {meaning} | {values} | {shown} | "
                    f"{', '.join(changers) or '—'} |")

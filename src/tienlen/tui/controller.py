@@ -45,6 +45,26 @@ _ACTION_WORDS = {
     "return": "returns {cards} to {whom}", "claim": "claims an instant win with {win}",
     "decline": "plays on instead of claiming", "answered": "has answered the instant-win call",
 }
+def action_words(text: str, names: Sequence[str], you: int | None = None) -> str:
+    """An action's text in words (plays and passes stay as they are): ``offer 2 5s 6d`` ->
+    ``offers Bot 2 5s 6d``; the seat ``you`` is called "you"."""
+    kind, _, rest = text.partition(" ")
+    if kind not in _ACTION_WORDS:
+        return text
+    other_text, _, cards = rest.partition(" ")
+    whom = ""
+    if other_text.isdigit() and int(other_text) < len(names):
+        other = int(other_text)
+        whom = "you" if other == you else names[other]
+    else:
+        cards = rest
+    if cards.startswith("(") and cards.endswith(")"):
+        cards = cards[1:-1]
+    if kind == "claim":
+        return _ACTION_WORDS[kind].format(win=WIN_WORDS.get(rest, rest))
+    return _ACTION_WORDS[kind].format(whom=whom, cards=cards)
+
+
 PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
@@ -307,23 +327,7 @@ class Controller:
     def words(self, text: str) -> str:
         """An action's text in words for the log (plays and passes stay as they are):
         ``offer 2 5s 6d`` -> ``offers Bot 2 5s 6d``."""
-        kind, _, rest = text.partition(" ")
-        if kind not in _ACTION_WORDS:
-            return text
-        other_text, _, cards = rest.partition(" ")
-        whom = ""
-        if other_text.isdigit() and int(other_text) < self.players:
-            other = int(other_text)
-            you = other == HUMAN and self.names[HUMAN] == "You"
-            whom = "you" if you else self.names[other]
-        else:
-            cards = rest
-        if cards.startswith("(") and cards.endswith(")"):
-            cards = cards[1:-1]
-        template = _ACTION_WORDS[kind]
-        if kind == "claim":
-            return template.format(win=WIN_WORDS.get(rest, rest))
-        return template.format(whom=whom, cards=cards)
+        return action_words(text, self.names, HUMAN if self.names[HUMAN] == "You" else None)
 
     def _round_words(self, winner: int, leader: int | None) -> str:
         """The end of a round in a sentence: who won it and who leads the next."""
