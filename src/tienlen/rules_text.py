@@ -521,23 +521,11 @@ _FIXED: Final[dict[str, list[Block]]] = {
     ],
 }
 
-_SCORING_FIRST: Final = ("end_at", "scoring", "penalty_two", "red_twos_double", "penalty_bomb",
-                         "penalty_no_play", "stake", "session_result")
-
-
-def missing_words(rules: Rules) -> list[str]:
-    """The options (and values) of these rules that have no words: empty when all do."""
-    missing = [name for name in Rules.options() if name not in OPTION_WORDS]
-    for name, words in OPTION_WORDS.items():
-        if name not in Rules.options():
-            continue
-        try:
-            words.say(rules)
-        except MissingWords as exc:
-            missing.append(str(exc))
-    if rules.name not in PRESET_WORDS and rules.name != "custom":
-        missing.append(f"preset {rules.name}")
-    return missing
+# the order a player reads the options in (within each section); others follow in the
+# order of Rules.options(); "*" marks where a section's fixed sentences go
+_ORDER: Final = ("suit_order", "direction", "next_dealer", "*", "hand_size_two", "hand_size_three",
+                 "hand_size_big", "odd_card_to_leader", "end_at", "scoring", "penalty_two",
+                 "red_twos_double", "penalty_bomb", "penalty_no_play", "stake", "session_result")
 
 
 # options said only at tables of these sizes (when the explanation is for one table)
@@ -549,11 +537,19 @@ _FOUR: Final = "With four players each gets 13 cards."
 def sections(rules: Rules, players: int | None = None) -> list[tuple[str, list[Block]]]:
     """The rules as sections of paragraphs and lists, in the order a player needs them
     (``players``: only what matters at a table of that many)."""
-    body: dict[str, list[Block]] = {title: list(_FIXED.get(title, [])) for title in SECTIONS}
+    body: dict[str, list[Block]] = {title: [] for title in SECTIONS}
+    fixed = {title: list(blocks) for title, blocks in _FIXED.items()}
     if players in (None, 4):
-        body["The deal"].append(_FOUR)
-    order = [o for o in Rules.options() if o not in _SCORING_FIRST] + list(_SCORING_FIRST)
+        fixed["The deal"].append(_FOUR)
+    known = [o for o in _ORDER if o == "*" or o in Rules.options()]
+    order = known + [o for o in Rules.options() if o not in _ORDER]
     for name in order:
+        if name == "*":
+            for title in SECTIONS:
+                body[title] = body[title] + fixed.get(title, []) if title == "The deal" else \
+                    fixed.get(title, []) + body[title]
+            fixed = {}
+            continue
         if players is not None and players not in _PLAYERS.get(name, {players}):
             continue
         words = OPTION_WORDS.get(name)
