@@ -528,6 +528,21 @@ _ORDER: Final = ("suit_order", "direction", "next_dealer", "*", "hand_size_two",
                  "red_twos_double", "penalty_bomb", "penalty_no_play", "stake", "session_result")
 
 
+def missing_words(rules: Rules) -> list[str]:
+    """The options (and values) of these rules that have no words: empty when all do."""
+    missing = [name for name in Rules.options() if name not in OPTION_WORDS]
+    for name, words in OPTION_WORDS.items():
+        if name not in Rules.options():
+            continue
+        try:
+            words.say(rules)
+        except MissingWords as exc:
+            missing.append(str(exc))
+    if rules.name not in PRESET_WORDS and rules.name != "custom":
+        missing.append(f"preset {rules.name}")
+    return missing
+
+
 # options said only at tables of these sizes (when the explanation is for one table)
 _PLAYERS: Final = {"hand_size_two": {2}, "hand_size_three": {3}, "hand_size_big": {5, 6, 7, 8},
                    "double_deck_ties": {5, 6, 7, 8}}
