@@ -14,8 +14,8 @@ Sentences are kept whole (each one a template with values put in), so that they
 can be translated one by one.
 
 >>> from tienlen import Rules
->>> text = explain_text(Rules.preset("pagat"))
->>> "A player who passes" in text
+>>> text = explain_text(Rules.preset("pagat"), width=None)
+>>> "Passing locks you out of the round" in text
 True
 """
 
