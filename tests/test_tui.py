@@ -701,3 +701,26 @@ def test_the_replay_shows_the_newest_action_at_every_step() -> None:
             assert f"{step:>3}. {game.names[seat]}: " in table, step
 
     drive(replay, watch)
+
+
+@pytest.mark.parametrize(("size", "ten"), [((80, 24), "T"), ((120, 40), "10")])
+def test_twenty_cards_fit_and_never_touch(size: tuple[int, int], ten: str) -> None:
+    rules = PAGAT.replace(hand_size_big="even")
+    c = Controller(rules, 5, seed=3, name="Ana")
+    app = TienLenApp(c, delay=0)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            app.refresh_screen()
+            await pilot.pause()
+            cards = [w for w in app.query(CardView) if w.display]
+            assert len(cards) == len(c.view().hand) == 20
+            assert all(w.region.right <= size[0] - 2 for w in cards)
+            faces = [render(w).splitlines()[1] for w in cards]
+            # a space between every two cards: a blank before the face, or a blank column after
+            assert all(w.region.width == 4 or f[0] == " " for w, f in zip(cards, faces, strict=True))
+            tens = [f for f in faces if f.strip()[:-1] in ("T", "10")]
+            assert tens and all(f.strip()[:-1] == ten for f in tens)
+
+    asyncio.run(main())
