@@ -81,7 +81,7 @@ def check_writable(path: str) -> None:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
-        print("Presets (tienlen rules PRESET shows one):")
+        print("Presets (tienlen rules PRESET shows one; add --explain for the rules in words):")
         for name in Rules.presets():
             print(f"  {name}")
         return 0
@@ -218,7 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tienlen {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("rules", help="list the presets, or show one preset's options")
+    p = sub.add_parser("rules", help="list the presets, or show one preset's options (or its "
+                       "rules in words: --explain)")
     p.add_argument("preset", nargs="?", help="a preset name or a house-rules TOML file")
     shown = p.add_mutually_exclusive_group()
     shown.add_argument("--toml", action="store_true",
