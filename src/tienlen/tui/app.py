@@ -244,15 +244,14 @@ class TienLenApp(App[Path | None]):
         hand = tuple(view.hand)
         key = (c.hand_number, hand)
         sorter = by_combination if self.by_combination else by_rank
-        if key != self._hand_seen:  # the hand changed: a new selection
-            new_hand = self._hand_seen is None or self._hand_seen[0] != c.hand_number
-            old = () if new_hand or self._hand_seen is None else self._hand_seen[1]
+        self._order, self._groups = sorter(hand, c.rules)
+        if key != self._hand_seen:  # the hand changed: a new selection; letters stay with cards
+            seen = self._hand_seen
+            old = seen[1] if seen is not None and seen[0] == c.hand_number else ()
             self._hand_seen = key
             self.selected = set()
             self.cursor = min(self.cursor, max(len(hand) - 1, 0))
-            self._order, self._groups = sorter(hand, c.rules)
             self._letters = keep_letters(old, self._letters, hand, self._order)
-        self._order, self._groups = sorter(hand, c.rules)
         shown = [hand[i] for i in self._order]
         positions = {i for i, h in enumerate(self._order) if h in self.selected}
         hand_view = self.query_one(HandView)
