@@ -158,6 +158,15 @@ DEALT: list[tuple[str, dict[str, Any], int, str, int]] = [
     ("kenneth-lu", {"chop_out_of_turn": True}, 6, "out_of_turn", 28),
     ("thirteen", {"chop_out_of_turn": True, "chop_after_pass": True}, 8, "out_of_turn", 29),
     ("viet-cong", {"suit_order": "alphabetical", "twos_in_runs": True}, 4, "follow", 30),
+    # §11
+    ("mien-nam", {}, 4, "chop", 31),
+    ("mien-nam", {}, 3, "out_of_turn", 32),
+    ("mien-nam", {}, 2, "follow", 33),
+    ("mien-bac", {}, 4, "follow", 34),
+    ("mien-bac", {}, 3, "follow", 35),
+    ("mien-bac", {}, 6, "follow", 36),
+    ("mien-bac", {"suit_order": "alphabetical"}, 4, "follow", 37),
+    ("pagat", {"follow_suit": True}, 8, "follow", 38),
 ]
 
 # hand-made deals: (name, preset, options, hands, leader, actions, seat or None for the turn)
@@ -187,6 +196,14 @@ MADE: list[tuple[str, str, dict[str, Any], list[str], int | None, list[str], int
      ["9s 9c 4c", "9s 9h 9d Tc", "3s 3c 9c 9h", "Kh Kd", "Ac Ad"], None,
      ["2 3s 3c", "3 pass", "4 pass", "0 pass", "1 pass", "2 9c 9h", "3 pass", "4 pass",
       "0 pass"], 1),
+    ("a free chop by a player who passed", "mien-nam", {},
+     ["2h 3h", "9c Kd", "5s 5c 6s 6c 7s 7c 8s 8c 9s 9d Qh", "Tc Jd"], 1,
+     ["1 9c", "2 pass", "3 Tc", "0 2h"], 2),
+    ("a free chop of four pairs by five", "mien-nam", {},
+     ["3s 3c 4s 4c 5s 5c 6s 6c Kh", "Ks Kc", "Qh 5d", "7d 7h 8d 8h 9d 9h Td Th Jd Jh"], 0,
+     ["0 3s 3c 4s 4c 5s 5c 6s 6c"], 3),
+    ("follow suit in the north", "mien-bac", {},
+     ["9d 3h", "Td Ad Ts 2s 4c 9s 9c 9h 8h", "Kh", "Qh"], 0, ["0 9d"], 1),
 ]
 
 
@@ -211,8 +228,9 @@ def find(preset: str, options: dict[str, Any], players: int, kind: str, seed: in
                            actions=list(actions), seat=seat)
                 return pos, game, seat
             for chopper in game.out_of_turn_seats():  # sometimes take an out-of-turn chop
-                if rng.random() < 0.3:
-                    move = rng.choice(game.legal_plays(chopper))
+                offered = game.legal_plays(chopper)  # free chops are offered to seats without
+                if offered and rng.random() < 0.3:
+                    move = rng.choice(offered)
                     actions.append(f"{chopper} {move}")
                     game.play(move, seat=chopper)
                     break
@@ -260,10 +278,10 @@ class Checker:
         oracle = mod.Oracle.of(rules, chop_texts)
         original = oracle.combinations
 
-        def cached(hand: list[int]) -> list[Any]:
-            key = (rules, tuple(chop_texts), tuple(hand))
+        def cached(hand: list[int], raw: bool = False) -> list[Any]:
+            key = (rules, tuple(chop_texts), tuple(hand), raw)
             if key not in self.cache:
-                self.cache[key] = original(hand)
+                self.cache[key] = original(hand, raw=raw)
             return self.cache[key]
 
         oracle.combinations = cached  # type: ignore[method-assign]

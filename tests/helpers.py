@@ -44,6 +44,10 @@ RULES_MD_CHOPS: dict[str, list[str]] = {
         "quad_chain:3 > quad higher", "quad_chain:3 > chain:3 higher",
         "quad_chain:3 > triple_chain:3 higher",
     ],
+    # §11.2
+    "mien-nam": ["quad > 2", "chain:3 > 2", "chain:4+ > 2", "quad > 22", "chain:4+ > 22",
+                 "quad > chain:3", "chain:4+ > chain:3", "chain:4+ > quad"],
+    "mien-bac": ["quad > 2"],
 }
 
 

@@ -385,3 +385,94 @@ def test_the_heuristic_leads_its_lowest_group(hand: str, lead: str) -> None:
 def test_when_an_opponent_holds_one_card_the_heuristic_leads_no_low_single(hands: list[str]) -> None:
     lead = Play.parse(heuristic_choice(PAGAT, hands, [], leader=0))
     assert len(lead.cards) > 1
+
+
+# ---------------------------------------------------------------------- §11: the Vietnamese rules
+def test_the_heuristic_takes_a_free_chop_offered_against_a_two():
+    from tienlen import Game, Rules
+    from tienlen.bots import get_bot
+
+    game = Game(Rules.preset("mien-nam"), ["2h 3h", "9c Kd", "5s 5c 6s 6c 7s 7c 8s 8c Qh",
+                                           "Tc Jd"], leader=1, first_hand=False)
+    for text in ("9c", "pass", "Tc", "2h"):
+        game.play(text)
+    assert game.out_of_turn_seats() == [2, 3]
+    bot = get_bot("heuristic", seed=1)
+    assert str(bot.choose(game.view(2))) == "5s 5c 6s 6c 7s 7c 8s 8c"
+    assert str(bot.choose(game.view(3))) == "pass"  # offered, holding none
+    search = get_bot("search", seed=1, steps=200)
+    assert str(search.choose(game.view(2))) == "5s 5c 6s 6c 7s 7c 8s 8c"
+
+
+def test_the_heuristic_knows_a_single_is_unbeatable_when_its_suit_is_gone_under_follow_suit():
+    from tienlen import Card, Play, Rules
+    from tienlen.bots.heuristic import Situation, _is_boss
+    from tienlen.bots.split import counts_of
+
+    def situation(rules: Rules, unseen: str) -> Situation:
+        keys = [rules.key(c) for c in Play.parse(unseen).cards]
+        return Situation((rules.key(Card.parse("Kh")),), (), None, (5,), counts_of(keys),
+                         max(keys), rules, frozenset(keys), True)
+
+    bac = Rules.preset("mien-bac")
+    king = Play.parse("Kh", bac)
+    assert _is_boss(king, situation(bac, "As Ad 9h"))  # no higher heart, no two
+    assert not _is_boss(king, situation(bac, "As Ah"))  # the ace of hearts
+    assert not _is_boss(king, situation(bac, "9h 2s"))  # a two beats any single
+    nam = Rules.preset("mien-nam")
+    assert not _is_boss(Play.parse("Kh", nam), situation(nam, "As Ad 9h"))
+
+
+def test_search_follows_the_rules_scoring():
+    from tienlen import Game, Rules
+    from tienlen.bots.search import _objective_for
+
+    for preset, objective in (("mien-nam", "units"), ("mien-bac", "units"), ("pagat", "first")):
+        view = Game.deal(Rules.preset(preset), 4, seed=1).view(0)
+        assert _objective_for("rules", view) == objective
+    view = Game.deal(Rules.preset("pagat").replace(penalty_two=1), 4, seed=1).view(0)
+    assert _objective_for("rules", view) == "units"
+    assert _objective_for("place", view) == "place"
+
+
+@pytest.mark.parametrize("preset", ["mien-nam", "mien-bac"])
+def test_the_bots_play_the_vietnamese_presets_to_the_end(preset):
+    from tienlen import Game, Rules
+    from tienlen.arena import play_out
+    from tienlen.bots import get_bot
+
+    for seed in range(3):
+        game = Game.deal(Rules.preset(preset), 4, seed=seed)
+        bots = [get_bot("search", seed=seed, steps=150), get_bot("heuristic", seed=1),
+                get_bot("greedy", seed=2), get_bot("random", seed=3)]
+        assert play_out(game, bots) == []
+        assert game.is_over and sum(game.scores) == 0
+
+
+def test_rollouts_take_free_chops():
+    from tienlen import Game, Rules
+    from tienlen.bots.rollout import playout
+
+    game = Game(Rules.preset("mien-nam"), ["2h 3h", "9c Kd", "5s 5c 6s 6c 7s 7c 8s 8c Qh",
+                                           "Tc Jd"], leader=1, first_hand=False)
+    for text in ("9c", "pass", "Tc", "2h"):
+        game.play(text)
+    playout(game)
+    assert game.is_over
+    assert (2, "5s 5c 6s 6c 7s 7c 8s 8c") in [(s, str(m)) for s, m in game.history]
+
+
+def test_under_follow_suit_the_heuristic_plans_each_colour_apart():
+    from tienlen import Play, Rules
+    from tienlen.bots.heuristic import _colour_plan
+
+    bac = Rules.preset("mien-bac")
+
+    def keys(text: str) -> tuple[int, ...]:
+        return tuple(sorted(bac.key(c) for c in Play.parse(text).cards))
+
+    assert _colour_plan(keys("7s 7c"), bac)[0] == 1  # a black pair
+    assert _colour_plan(keys("7s 7d"), bac)[0] == 2  # no pair: two singles
+    base, plan, after = _colour_plan(keys("5s 5c 6s 6c 7s 7c 9h"), bac)
+    assert base == 2 and ("chain", 2, 3, 2) in plan  # a black chain and the nine
+    assert after(keys("9h")) == 1 and after(keys("6s")) > 1

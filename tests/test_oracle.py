@@ -80,6 +80,8 @@ class Oracle:
     ties: str
     entries: list[tuple[str, str, bool]]
     four_twos: bool
+    follow_suit: bool = False
+    free: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, rules: Rules, chop_texts: Sequence[str]) -> Oracle:
@@ -91,16 +93,52 @@ class Oracle:
                     (bomb_shape == "quad_chain" and not rules.quad_chains):
                 continue  # a bomb that cannot be formed under these rules makes no target
             entries.append((words[0], words[2], len(words) > 3 and words[3] == "higher"))
+        free = tuple(str(p) for p in rules.free_chops
+                     if not ((str(p).startswith("triple_chain") and not rules.triple_chains)
+                             or (str(p).startswith("quad_chain") and not rules.quad_chains)))
         return cls(rules.suit_order, rules.twos_in_runs, rules.twos_in_chains,
                    rules.triple_chains, rules.quad_chains, rules.double_deck_ties, entries,
-                   rules.four_twos_bomb)
+                   rules.four_twos_bomb, rules.follow_suit, free)
 
-    def shape(self, keys: Keys) -> str | None:
+    def raw_shape(self, keys: Keys) -> str | None:
+        """The shape by §4 alone (chops ignore suits, §11)."""
         return classify(keys, self.twos_in_runs, self.twos_in_chains, self.triple_chains,
                         self.quad_chains)
 
-    def combinations(self, hand: Sequence[int]) -> list[tuple[Keys, str]]:
-        """Every distinct sub-multiset of the hand that is a combination, with its shape."""
+    def shape(self, keys: Keys) -> str | None:
+        shape = self.raw_shape(keys)
+        if shape is None or not self.follow_suit or all(k // 4 == TWO_RANK for k in keys):
+            return shape
+        # §11 follow_suit: a pair of one colour, a run of one suit, a chain of one colour
+        if shape == "run" and len({self.suit(k) for k in keys}) > 1:
+            return None
+        if shape in ("pair", "chain") and len({self.colour(k) for k in keys}) > 1:
+            return None
+        return shape
+
+    def suit(self, key: int) -> str:
+        """The suit letter of a key under the suit order (§1)."""
+        low_to_high = "scdh" if self.order == "standard" else "cdhs"
+        return low_to_high[key % 4]
+
+    def colour(self, key: int) -> str:
+        return "black" if self.suit(key) in "sc" else "red"
+
+    def keeps_suit(self, keys: Keys, shape: str, table: Keys) -> bool:
+        """§11: a beat keeps the suits; plays made only of twos are exempt."""
+        if not self.follow_suit or all(k // 4 == TWO_RANK for k in keys):
+            return True
+        if shape in ("single", "run"):
+            return self.suit(keys[0]) == self.suit(table[0])
+        if shape in ("pair", "chain"):
+            return self.colour(keys[0]) == self.colour(table[0])
+        if shape == "triple":
+            return sorted(map(self.suit, keys)) == sorted(map(self.suit, table))
+        return True
+
+    def combinations(self, hand: Sequence[int], raw: bool = False) -> list[tuple[Keys, str]]:
+        """Every distinct sub-multiset of the hand that is a combination, with its shape
+        (``raw``: by §4 alone, suits ignored, as chops are judged)."""
         counts = sorted(Counter(hand).items())
         out = []
         for choice in product(*(range(c + 1) for _, c in counts)):
@@ -110,13 +148,28 @@ class Oracle:
             if not sub:
                 continue
             keys = tuple(sub)
-            shape = self.shape(keys)
+            shape = self.raw_shape(keys) if raw else self.shape(keys)
             if shape is not None:
                 out.append((keys, shape))
         return out
 
     def plain_beat(self, keys: Keys, shape: str, table: Keys, tshape: str) -> bool:
-        return shape == tshape and len(keys) == len(table) and ranks_higher(keys, table, self.ties)
+        return (shape == tshape and len(keys) == len(table) and ranks_higher(keys, table, self.ties)
+                and self.keeps_suit(keys, shape, table))
+
+    def free_chop(self, keys: Keys, shape: str, table: Keys, tshape: str) -> bool:
+        """§11 free chops: a bomb of a listed pattern that beats the table by a chop entry, or
+        as a higher bomb of its own pattern (same length)."""
+        if not any(pattern_matches(p, keys, shape) for p in self.free):
+            return False
+        if self.chop(keys, shape, table, tshape):
+            return True
+        return any(pattern_matches(p, keys, shape) and pattern_matches(p, table, tshape)
+                   for p in self.free) and shape == tshape and len(keys) == len(table) \
+            and ranks_higher(keys, table, self.ties)
+
+    def free_chops(self, combos: Iterable[tuple[Keys, str]], table: Keys, tshape: str) -> set[Keys]:
+        return {k for k, s in combos if self.free_chop(k, s, table, tshape)}
 
     def chop(self, keys: Keys, shape: str, table: Keys, tshape: str) -> bool:
         twos = shape == "quad" and keys[-1] // 4 == TWO_RANK
@@ -128,6 +181,13 @@ class Oracle:
             and (not need_higher or ranks_higher(keys, table, self.ties))
             for bomb, target, need_higher in self.entries)
 
+    def chop_by_entry(self, keys: Keys, table: Keys, tshape: str) -> bool:
+        shape = self.raw_shape(keys)
+        return shape is not None and any(
+            pattern_matches(bomb, keys, shape) and pattern_matches(target, table, tshape)
+            and (not need_higher or ranks_higher(keys, table, self.ties))
+            for bomb, target, need_higher in self.entries)
+
     def is_target(self, table: Keys, tshape: str) -> bool:
         return self.four_twos or any(pattern_matches(t, table, tshape) for _, t, _ in self.entries)
 
@@ -135,9 +195,11 @@ class Oracle:
     def leads(self, combos: Iterable[tuple[Keys, str]]) -> set[Keys]:
         return {k for k, _ in combos}
 
-    def beats(self, combos: Iterable[tuple[Keys, str]], table: Keys, tshape: str) -> set[Keys]:
-        return {k for k, s in combos
-                if self.plain_beat(k, s, table, tshape) or self.chop(k, s, table, tshape)}
+    def beats(self, combos: Iterable[tuple[Keys, str]], table: Keys, tshape: str,
+              raw: Iterable[tuple[Keys, str]] = ()) -> set[Keys]:
+        """Plain beats among ``combos``, chops among ``raw`` (the combinations by §4 alone)."""
+        return ({k for k, s in combos if self.plain_beat(k, s, table, tshape)}
+                | self.chops(raw or combos, table, tshape))
 
     def chops(self, combos: Iterable[tuple[Keys, str]], table: Keys, tshape: str) -> set[Keys]:
         return {k for k, s in combos if self.chop(k, s, table, tshape)}
@@ -166,23 +228,28 @@ def oracle_legal(game: Game, seat: int, oracle: Oracle, *, opening_lowest: int |
     order = rules.suit_order
     hand = keys_of(game.hand(seat), order)
     combos = oracle.combinations(hand)
+    raw = oracle.combinations(hand, raw=True)
     table = game.table
     played = [m for _, m in game.history if isinstance(m, Play) and m.keys]
     passes = [m for _, m in game.history if isinstance(m, Play) and not m.keys]
     found: set[Keys]
     may_pass = True
     if seat != game.turn:  # out of turn: chops of the play just made, when the rules allow
-        if not rules.chop_out_of_turn or table is None or not game.hand(seat):
-            return Counter()
-        if seat == game.table_seat or not _window_open(game):
-            return Counter()
-        locked = game.passed[seat] and (rules.pass_locks_out or stacked)
-        if locked and not rules.chop_after_pass:
+        if table is None or game.is_out(seat) or seat == game.table_seat:
             return Counter()
         tkeys = tuple(keys_of(table.cards, order))
-        tshape = oracle.shape(tkeys)
+        tshape = oracle.raw_shape(tkeys)
         assert tshape is not None
-        found = oracle.chops(combos, tkeys, tshape)
+        found = set()
+        locked = game.passed[seat] and (rules.pass_locks_out or stacked)
+        if rules.chop_out_of_turn and _window_open(game) and \
+                not (locked and not rules.chop_after_pass):
+            # §6: four twos chop only for the seat on turn
+            found = {k for k in oracle.chops(raw, tkeys, tshape)
+                     if not (len(k) == 4 and all(x // 4 == TWO_RANK for x in k))
+                     or oracle.chop_by_entry(k, tkeys, tshape)}
+        if oracle.free:  # §11: free chops at any moment, passed or not
+            found |= oracle.free_chops(raw, tkeys, tshape)
         may_pass = False
     elif table is None:
         found = oracle.leads(combos)
@@ -197,14 +264,14 @@ def oracle_legal(game: Game, seat: int, oracle: Oracle, *, opening_lowest: int |
                     and rules.opening_may_pass)
     else:
         tkeys = tuple(keys_of(table.cards, order))
-        tshape = oracle.shape(tkeys)
+        tshape = oracle.raw_shape(tkeys)
         assert tshape is not None
         if game.stacking:
             found = oracle.same_shape(combos, tkeys, tshape)
         elif game.passed[seat] and (rules.pass_locks_out or stacked):
-            found = oracle.chops(combos, tkeys, tshape)
+            found = oracle.chops(raw, tkeys, tshape)
         else:
-            found = oracle.beats(combos, tkeys, tshape)
+            found = oracle.beats(combos, tkeys, tshape, raw)
     texts = Counter(str(Play.from_cards(_cards(k, order), rules)) for k in found)
     if may_pass:
         texts["pass"] += 1
@@ -240,7 +307,9 @@ def random_rules(rng: random.Random, preset: str, mix: bool) -> tuple[Rules, lis
             triple_chains=rng.random() < 0.5, quad_chains=rng.random() < 0.5,
             double_deck_ties=rng.choice(["reject", "later_wins", "next_distinct"]),
             four_twos_bomb=rng.random() < 0.3, suit_order=rng.choice(["standard", "alphabetical"]),
-            chops=chops,
+            chops=chops, follow_suit=rng.random() < 0.4,
+            free_chops=rng.sample(["chain:4+", "quad", "chain:3", "quad_chain:2", "chain:5"],
+                                  rng.randint(0, 2)),
         )
     return rules, chops
 
@@ -296,6 +365,7 @@ def check_generator(rules: Rules, chops: list[str], hand_codes: list[int],
     mg = MoveGenerator(rules)
     hand = keys_of((Card(c) for c in hand_codes), rules.suit_order)
     combos = oracle.combinations(hand)
+    raw = oracle.combinations(hand, raw=True)
     groups = group_keys(hand)
     context = f"rules {rules.to_toml()!r} hand {hand_codes}"
 
@@ -306,17 +376,22 @@ def check_generator(rules: Rules, chops: list[str], hand_codes: list[int],
             f"{what}: generator extra {sorted(set(keys) - want)} missing "
             f"{sorted(want - set(keys))} ({context})")
         for p in got:
-            assert p.shape == oracle.shape(p.keys), f"{what}: {p} labelled {p.shape}"
+            assert p.shape == oracle.raw_shape(p.keys), f"{what}: {p} labelled {p.shape}"
 
     same(mg.leads(groups), oracle.leads(combos), "leads")
     for tkeys, tshape in tables:
         table = Play(tkeys, tshape, rules.suit_order)
         where = f"against {table} ({tshape})"
-        same(mg.beats(groups, table), oracle.beats(combos, tkeys, tshape), "beats " + where)
-        same(mg.chops(groups, table), oracle.chops(combos, tkeys, tshape), "chops " + where)
+        same(mg.beats(groups, table), oracle.beats(combos, tkeys, tshape, raw), "beats " + where)
+        same(mg.chops(groups, table), oracle.chops(raw, tkeys, tshape), "chops " + where)
         same(mg.same_shape_beats(groups, table), oracle.same_shape(combos, tkeys, tshape),
              "same shape " + where)
         assert mg.is_target(table) == oracle.is_target(tkeys, tshape), where
+        if oracle.free:
+            free = oracle.free_chops(raw, tkeys, tshape)
+            same(mg.free_chops(groups, table), free, "free chops " + where)
+            if free:
+                assert mg.is_free_target(table), where
     return 1 + len(tables)
 
 

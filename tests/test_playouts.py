@@ -180,8 +180,13 @@ def play_out(game: Game, rng: random.Random, *, illegal_every: int = 7,
         if chooser and rng.random() < out_of_turn:
             seat = rng.choice(chooser)
             chops = game.legal_plays(seat)
-            assert chops and all(isinstance(p, Play) and p.keys for p in chops)
-            game.play(rng.choice(chops), seat=seat)
+            # free chops (§11) are offered to seats that hold none, so the offer reveals nothing
+            assert chops or game.rules.free_chops
+            assert all(isinstance(p, Play) and p.keys for p in chops)
+            if chops:
+                game.play(rng.choice(chops), seat=seat)
+            else:
+                game.play(choose(rng, game.legal_plays()))  # type: ignore[arg-type]
         else:
             game.play(choose(rng, game.legal_plays()))  # type: ignore[arg-type]
         steps += 1
@@ -248,6 +253,64 @@ MIXES = {
     "optional instant wins": ("cardrules", {"instant_wins": ["four_twos", "dragon",
                                                              "six_pairs", "all_sets"]}),
 }
+
+
+# §11: every new option alone, on a preset that plays otherwise as before
+NEW_OPTIONS = {
+    "follow_suit": ("pagat", {"follow_suit": True}),
+    "free chops": ("pagat", {"free_chops": ["chain:4+", "quad"]}),
+    "free chops of three pairs": ("thirteen", {"free_chops": ["chain:3+"]}),
+    "chop pay each": ("pagat", {"chop_pay": "each", "penalty_two": 1, "penalty_bomb": 2}),
+    "chop pay chain": ("viet-cong", {"chop_pay": "chain", "penalty_two": 1,
+                                     "red_twos_double": True,
+                                     "penalty_bomb": {"chain:3": 2, "quad": 3}}),
+    "cong": ("pagat", {"cong": True, "penalty_no_play": 2}),
+    "no two last": ("pagat", {"no_two_last": True}),
+    "places": ("pagat", {"scoring": "places"}),
+    "penalty table": ("pagat", {"penalty_bomb": {"chain:3": 2, "quad": 3, "chain:4+": 4},
+                                "penalty_two": 1}),
+    "new instant wins": ("pagat", {"instant_wins": ["five_pair_chain", "same_colour",
+                                                    "four_threes"]}),
+}
+
+
+@pytest.mark.parametrize("option", sorted(NEW_OPTIONS))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_new_option_alone_plays_out_cleanly(option, players):
+    preset, options = NEW_OPTIONS[option]
+    rules = Rules.preset(preset).replace(**options)
+    for seed in range(3):
+        rng = random.Random(f"{option}-{players}-{seed}")
+        play_out(Game.deal(rules, players, seed=rng.getrandbits(32)), rng, illegal_every=23)
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_follow_suit_plays_out_cleanly_at_every_table_size(players):
+    for preset in ("mien-bac", "pagat"):
+        rules = Rules.preset(preset).replace(follow_suit=True)
+        rng = random.Random(f"follow-{preset}-{players}")
+        play_out(Game.deal(rules, players, seed=rng.getrandbits(32)), rng, illegal_every=29)
+
+
+def test_free_chops_and_chop_payments_do_happen_in_mien_nam_playouts():
+    rules = Rules.preset("mien-nam")
+    free = paid = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        game = Game.deal(rules, 4, seed=seed)
+        while not game.is_over:
+            for seat in game.out_of_turn_seats():
+                chops = game.legal_plays(seat)
+                if chops:
+                    free += 1
+                    game.play(chops[0], seat=seat)
+                    assert game.passed == [False] * 4
+                    break
+            else:
+                game.play(choose(rng, game.legal_plays()))  # type: ignore[arg-type]
+        paid += sum(1 for p in game.payments if p.kind == "chop")
+        assert sum(game.scores) == 0
+    assert free > 0 and paid > 0
 
 
 @pytest.mark.parametrize("mix", sorted(MIXES))

@@ -99,19 +99,18 @@ def test_an_automatic_instant_win_round_trips_with_its_claim() -> None:
 
 def test_optional_claims_and_declines_round_trip() -> None:
     game = Game(Rules.preset("cardrules"), deal_with({2: "2s 2c 2d 2h"}))
-    for _ in range(2):
-        game.play("decline")
+    assert game._claim_queue == [1, 2]  # only the seats holding an instant win are asked
+    game.play("decline")
     assert game.phase == "claim"
     assert_round_trip(game)  # in the middle of the claims
     game.play("claim four_twos")
-    game.play("decline")
     assert game.instant_win == (2, "four_twos")
     assert_round_trip(game)
 
 
 def test_declined_instant_wins_then_play_round_trip() -> None:
     game = Game(Rules.preset("cardrules"), deal_with({2: "2s 2c 2d 2h"}))
-    for _ in range(4):
+    for _ in range(2):
         game.play("decline")
     assert game.phase == "play"
     play_on(game, seed=5)
@@ -173,12 +172,16 @@ def test_a_session_round_trips_hand_by_hand() -> None:
         assert again.next_hand().dealer in range(4)
 
 
-def test_game_from_record_of_a_session_gives_its_last_hand() -> None:
+def test_game_from_record_of_a_session_refuses_and_names_session_from_record() -> None:
     session = Session(Rules.preset("pagat"), 3, seed=2)
     play_on(session.game)
     session.next_hand()
     play_on(session.game, moves=3)
-    assert state(Game.from_record(session.record())) == state(session.game)
+    with pytest.raises(RecordError, match=r"Session\.from_record"):
+        Game.from_record(session.record())
+    assert state(Session.from_record(session.record()).game) == state(session.game)
+    # one hand of it on its own still loads
+    assert state(Game.from_record(session.game.record())) == state(session.game)
 
 
 # ---------------------------------------------------------------------- the text
@@ -478,3 +481,41 @@ def test_a_chosen_leader_where_the_lowest_card_leads_every_hand_is_a_record_erro
     message = _load_error(broken)
     assert message.startswith("hand 2")
     assert "lowest card leads" in message
+
+
+# ---------------------------------------------------------------------- payments (§11)
+def _chopped_hand() -> Game:
+    rules = Rules.preset("mien-nam")
+    game = Game(rules, ["2h 4d", "3s 3c 4s 4c 5s 5c Kd", "9s 9c 9d 9h Qd", "Tc Jd"], leader=0,
+                first_hand=False)
+    for text in ("2h", "3s 3c 4s 4c 5s 5c", "9s 9c 9d 9h", "pass", "pass", "pass"):
+        game.play(text)
+    return game
+
+
+def test_chop_payments_are_itemised_in_the_record_and_checked_on_loading() -> None:
+    game = _chopped_hand()
+    text = game.record()
+    assert "payments = [" in text
+    assert '"1 pays 2 4: seat 2 chopped seat 1 last in the round (chặt chồng): ' in text
+    again = Game.from_record(text)
+    assert again.payments == game.payments and again.record() == text
+    tampered = text.replace('"1 pays 2 4:', '"1 pays 2 5:')
+    with pytest.raises(RecordError, match="payment 0 is '1 pays 2 5"):
+        Game.from_record(tampered)
+
+
+def test_a_finished_mien_nam_hand_itemises_places_and_penalties() -> None:
+    game = Game(Rules.preset("mien-nam"), ["6c Js", "7c 2d 5s", "4s 9s", "5c Ts Qs"], leader=2,
+                first_hand=False)
+    for text in ("4s", "5c", "6c", "7c", "9s", "Ts", "Js", "pass", "Qs"):
+        game.play(text)
+    lines = tomllib.loads(game.record())["hands"][0]["payments"]
+    assert lines == ["1 pays 2 2: fourth place pays first", "3 pays 0 1: third place pays second",
+                     "1 pays 2 2: 2d left"]
+    assert Game.from_record(game.record()).scores == game.scores == [1, -4, 4, -1]
+
+
+def test_a_record_without_chops_or_penalties_writes_no_payments() -> None:
+    game = play_on(Game.deal(Rules.preset("pagat"), 4, seed=5))
+    assert game.is_over and game.payments and "payments" not in game.record()

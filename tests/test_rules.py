@@ -11,6 +11,7 @@ import pytest
 
 from helpers import RULES_MD_CHOPS
 from tienlen import ChopEntry, Rules, RulesError
+from tienlen.chops import Pattern
 from tienlen.rules import CHOICES, INSTANT_WINS, UNITS
 
 # ---------------------------------------------------------------------- RULES.md §10, transcribed
@@ -52,6 +53,24 @@ PAGAT: dict[str, Any] = {
     "penalty_no_play": 0,
     "instant_win_stake": 2,
     "session_result": "units",
+    # §11: the new options, whose defaults keep the old behaviour
+    "follow_suit": False,
+    "free_chops": (),
+    "chop_pay": "none",
+    "cong": False,
+    "no_two_last": False,
+    "place_points": (),
+}
+
+MIEN_NAM: dict[str, Any] = {
+    "direction": "anticlockwise", "twos_in_runs": False, "twos_in_chains": False,
+    "free_chops": (Pattern("chain", 4, True),), "follow_suit": False,
+    "instant_wins": ("four_twos", "dragon", "five_pair_chain", "six_pairs", "same_colour",
+                     "four_threes"),
+    "scoring": "places", "penalty_two": 1, "red_twos_double": True,
+    "penalty_bomb": ((Pattern("chain", 3), 2), (Pattern("quad"), 3), (Pattern("chain", 4, True), 4)),
+    "penalty_no_play": 2, "cong": True, "chop_pay": "chain", "instant_win_stake": 4,
+    "no_two_last": False,
 }
 
 # The other columns: only the cells that differ from `pagat` (a "—" keeps the pagat value;
@@ -78,13 +97,16 @@ COLUMNS: dict[str, dict[str, Any]] = {
         "instant_wins": ("four_twos", "dragon", "all_sets"), "four_twos_bomb": True,
         "instant_win_optional": True,  # "(true for cardrules)"
     },
+    # §11.2
+    "mien-nam": MIEN_NAM,
+    "mien-bac": {**MIEN_NAM, "free_chops": (), "follow_suit": True, "no_two_last": True},
 }
 
 # one transcription of RULES.md §10 chop lists serves every test (tests/helpers.py)
 CHOPS: dict[str, set[str]] = {name: set(entries) for name, entries in RULES_MD_CHOPS.items()}
 
 PRESET_NAMES = ["pagat", "parlett", "justus-pang", "kenneth-lu", "viet-cong", "thirteen",
-                "killer", "cardrules"]
+                "killer", "cardrules", "mien-nam", "mien-bac"]
 
 
 # ---------------------------------------------------------------------- presets
@@ -338,9 +360,24 @@ def _random_rules(rng: random.Random) -> Rules:
             changes[option] = rng.sample(INSTANT_WINS, rng.randint(0, len(INSTANT_WINS)))
         elif option == "chops":
             changes[option] = rng.sample(pool, rng.randint(0, 6))
+        elif option == "free_chops":
+            changes[option] = rng.sample(["chain:4+", "quad", "chain:3", "quad_chain:2"],
+                                         rng.randint(0, 2))
+        elif option == "penalty_bomb":
+            changes[option] = rng.choice([rng.randint(0, 9), {"chain:3": rng.randint(0, 5),
+                                                             "quad": rng.randint(0, 5),
+                                                             "chain:4+": rng.randint(0, 9)}])
+        elif option == "place_points":
+            n = rng.randint(2, 8)
+            points = [rng.randint(-3, 3) for _ in range(n - 1)]
+            changes[option] = rng.choice([[], [*points, -sum(points)]])
         else:
             changes[option] = rng.random() < 0.5
-    return Rules.preset(rng.choice(PRESET_NAMES)).replace(**changes)
+    rules = Rules.preset(rng.choice(PRESET_NAMES))
+    if changes.get("no_two_last", rules.no_two_last) and \
+            changes.get("end_at", rules.end_at) != "last":
+        changes["no_two_last"] = False  # an error in the rules (§11)
+    return rules.replace(**changes)
 
 
 def test_any_mix_of_options_round_trips_through_toml() -> None:
@@ -364,3 +401,51 @@ def test_describe_lists_every_option_and_each_chop_in_words() -> None:
     assert "quad > single" in text
     assert "a single card" in text
     assert "hand_size_three: 17" in text
+
+
+# ---------------------------------------------------------------------- §11 options
+@pytest.mark.parametrize(("option", "bad", "words"), [
+    ("free_chops", ["pair"], "free_chops: 'pair' cannot be a bomb"),
+    ("free_chops", 3, "free_chops must be a list"),
+    ("chop_pay", "all", "chop_pay must be one of none, each, chain"),
+    ("scoring", "place", "scoring must be one of"),
+    ("place_points", [2, 1, -1], "place_points must sum to zero"),
+    ("place_points", [2, "x", -2], "place_points must be a list of whole numbers"),
+    ("penalty_bomb", {"pair": 2}, "penalty_bomb: 'pair' cannot be a bomb"),
+    ("penalty_bomb", {"quad": -1}, "penalty_bomb: quad must cost a whole number"),
+    ("penalty_bomb", "3", "penalty_bomb must be a whole number"),
+    ("follow_suit", "yes", "follow_suit must be true or false"),
+    ("cong", 1, "cong must be true or false"),
+    ("instant_wins", ["four_3s"], "'four_3s' is not an instant win"),
+])
+def test_a_bad_value_of_a_new_option_is_an_error_naming_it(option: str, bad: Any,
+                                                           words: str) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.preset("mien-nam").replace(**{option: bad})
+    assert words in str(info.value)
+
+
+def test_no_two_last_needs_end_at_last() -> None:
+    with pytest.raises(RulesError, match='no_two_last needs end_at = "last"'):
+        Rules.preset("mien-bac").replace(end_at="first_out")
+
+
+def test_the_vietnamese_presets_round_trip_through_toml_with_changed_new_options() -> None:
+    for name in ("mien-nam", "mien-bac"):
+        rules = Rules.preset(name)
+        assert rules.to_toml() == f'preset = "{name}"\n'
+        changed = rules.replace(penalty_bomb={"quad": 5}, place_points=[3, 1, -1, -3],
+                                free_chops=["chain:4+", "quad"], chop_pay="each")
+        text = changed.to_toml()
+        assert 'penalty_bomb = {"quad" = 5}' in text and "place_points = [3, 1, -1, -3]" in text
+        assert Rules.from_toml(text) == changed
+
+
+def test_describe_shows_the_new_options() -> None:
+    text = Rules.preset("mien-nam").describe()
+    for line in ("free_chops: chain:4+", "chop_pay: chain", "cong: true", "scoring: places",
+                 "penalty_bomb: chain:3 = 2, quad = 3, chain:4+ = 4", "follow_suit: false",
+                 "no_two_last: false", "instant_win_stake: 4"):
+        assert line in text
+    assert "follow_suit: true" in Rules.preset("mien-bac").describe()
+

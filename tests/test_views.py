@@ -179,7 +179,7 @@ def test_claims_stay_hidden_until_every_seat_has_answered() -> None:
                 for actor, shown in game.view(viewer).history:
                     if actor != viewer:
                         assert shown == "answered"  # a claim and a decline look the same
-    assert order == [0, 1, 2, 3]
+    assert order == [1, 2]  # only the holders of an instant win are asked
     assert game.instant_win == (2, "four_twos")
     for viewer in range(4):
         shown = dict(game.view(viewer).history)
@@ -190,8 +190,8 @@ def test_claims_stay_hidden_until_every_seat_has_answered() -> None:
 def test_a_seat_sees_its_own_claim_answer_at_once() -> None:
     game = Game(Rules.preset("cardrules"), deal_with({2: "2s 2c 2d 2h"}))
     game.play("decline")
-    assert game.view(0).history == ((0, "decline"),)
-    assert game.view(1).history == ((0, "answered"),)
+    assert game.view(1).history == ((1, "decline"),)
+    assert game.view(0).history == ((1, "answered"),)
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2, 3])

@@ -9,7 +9,15 @@
 from .actions import Action, Move, parse_move
 from .cards import Card, parse_cards
 from .chops import ChopEntry
-from .errors import CardError, IllegalPlay, RecordError, RulesError, TienLenError
+from .errors import (
+    ArgumentError,
+    CardError,
+    IllegalPlay,
+    RecordError,
+    RulesError,
+    TienLenError,
+    UnreadableAction,
+)
 from .game import Game
 from .rules import Rules
 from .session import Session
@@ -17,8 +25,8 @@ from .shapes import PASS, Play
 from .view import View
 
 __all__ = [
-    "PASS", "Action", "Card", "CardError", "ChopEntry", "Game", "IllegalPlay", "Move", "Play",
-    "RecordError", "Rules", "RulesError", "Session", "TienLenError", "View", "parse_cards",
-    "parse_move",
+    "PASS", "Action", "ArgumentError", "Card", "CardError", "ChopEntry", "Game", "IllegalPlay",
+    "Move", "Play", "RecordError", "Rules", "RulesError", "Session", "TienLenError",
+    "UnreadableAction", "View", "parse_cards", "parse_move",
 ]
 __version__ = "0.1.0"

@@ -13,16 +13,14 @@ Text forms, as in records (``"SEAT TEXT"``, the seat first):
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final, overload
 
 from .cards import Card, cards_text, parse_cards, split_card_text
 from .errors import CardError
 from .rules import INSTANT_WINS
 from .shapes import Play, ShapeRules
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
 
 ACTION_KINDS: Final = ("claim", "decline", "offer", "answer", "accept", "refuse", "done", "give",
                        "return")
@@ -115,3 +113,130 @@ def parse_move(text: str, rules: ShapeRules | None = None) -> Move:
 
 def moves_text(moves: Sequence[Move]) -> list[str]:
     return [str(m) for m in moves]
+
+
+class TradeOffers(Sequence[Move]):
+    """The offers of a mutual-trading turn, plus ``done``: a lazy sequence.
+
+    A 13-card hand can offer any of its 8,191 card sets to each other seat, so the
+    list has tens of thousands of entries. This sequence has them all (``len``,
+    iteration, indexing and ``in`` work as on a list) but builds none until asked:
+    ``in`` is answered directly, iteration and slices build only what they reach.
+    :meth:`tienlen.Game.trade_decision` gives the same choice as a small structure
+    (partners, cards, sizes) for a person or a program to fill in.
+    """
+
+    def __init__(self, partners: tuple[int, ...], hand: tuple[Card, ...]) -> None:
+        self.partners = partners
+        self.hand = hand
+        self._sets = _count_sets(hand)
+        self._built: list[Move] = []
+        self._iter: Iterator[Move] | None = None
+
+    def _generate(self) -> Iterator[Move]:
+        from itertools import combinations
+
+        for other in self.partners:
+            for size in range(1, len(self.hand) + 1):
+                for cards in dict.fromkeys(combinations(self.hand, size)):
+                    yield Action("offer", other, cards)
+        yield Action("done")
+
+    def _build_to(self, index: int) -> None:
+        if self._iter is None:
+            self._iter = self._generate()
+        while len(self._built) <= index:
+            try:
+                self._built.append(next(self._iter))
+            except StopIteration:
+                break
+
+    def __len__(self) -> int:
+        return len(self.partners) * self._sets + 1
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if stop > start:
+                self._build_to(stop - 1)
+            return self._built[start:stop:step]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("trade offer index out of range")
+        if index == len(self) - 1:
+            return Action("done")
+        self._build_to(index)
+        return self._built[index]
+
+    def __iter__(self) -> Iterator[Move]:
+        i = 0
+        while i < len(self):
+            self._build_to(i)
+            yield self._built[i]
+            i += 1
+
+    def __contains__(self, move: object) -> bool:
+        if not isinstance(move, Action):
+            return False
+        if move.kind == "done":
+            return True
+        if move.kind != "offer" or move.other not in self.partners or not move.cards:
+            return False
+        left = list(self.hand)
+        for card in move.cards:
+            if card not in left:
+                return False
+            left.remove(card)
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, TradeOffers)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<TradeOffers: {len(self)} actions to seats {list(self.partners)}>"
+
+
+def _count_sets(hand: Sequence[Card]) -> int:
+    """How many distinct non-empty sub-multisets the cards have."""
+    from collections import Counter
+
+    total = 1
+    for count in Counter(hand).values():
+        total *= count + 1
+    return total - 1
+
+
+@dataclass(frozen=True, slots=True)
+class TradeDecision:
+    """A mutual-trading decision as a small structure (instead of listing every action).
+
+    ``kind``: ``offer`` (offer ``cards`` from ``hand`` to one of ``partners``, or ``done``),
+    ``answer`` (answer ``other``'s offer with ``count`` of your cards, or ``refuse``),
+    ``settle`` (``accept`` or ``refuse`` the answer of ``other``). ``make`` builds the action.
+    """
+
+    kind: str
+    hand: tuple[Card, ...]
+    partners: tuple[int, ...] = ()
+    other: int | None = None
+    count: int | None = None
+    offered: tuple[Card, ...] = ()  # in an answer: the cards offered to you
+
+    def make(self, choice: str, other: int | None = None,
+             cards: Sequence[Card | str] = ()) -> Action:
+        """The action for a choice: ``make("offer", 2, ["5s", "6d"])``, ``make("done")``,
+        ``make("answer", cards=[...])``, ``make("accept")``, ``make("refuse")``."""
+        picked = tuple(sorted(parse_cards(cards))) if cards else ()
+        if choice in ("answer", "accept", "refuse") and other is None:
+            other = self.other
+        return Action(choice, other, picked)

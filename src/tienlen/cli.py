@@ -275,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="the web server: play in the browser with friends and bots")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=None, help="a database URL (default sqlite:///tienlen.sqlite3; "
+    p.add_argument("--db", default=None, help="a database URL (default: sqlite:///tienlen.sqlite3; "
                    "postgresql+psycopg://user@host/db for PostgreSQL)")
     p.add_argument("--bot-delay", type=float, default=0.5,
                    help="seconds a bot waits before it plays (on average: each wait varies by a quarter)")

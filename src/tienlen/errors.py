@@ -1,10 +1,29 @@
-"""The errors the package raises: each a ValueError whose message names what is wrong."""
+"""The errors the package raises: one hierarchy, each a ValueError whose message names what is wrong.
+
+::
+
+    ValueError
+     └── TienLenError          catch this to catch every error of the package
+          ├── CardError        a card, a list of cards or an action's text could not be read
+          ├── RulesError       a rules option, value or file is wrong
+          ├── IllegalPlay      an action the rules do not allow now (the game is unchanged)
+          │    └── UnreadableAction (also a CardError): the text given to
+          │         ``Game.play``/``verify`` is no card or action at all
+          ├── RecordError      a record is malformed or replays to an illegal action
+          └── ArgumentError    a bad argument to a constructor or a query (a seat number
+                               out of range, ``first_hand = "no"``, names of the wrong count)
+
+So ``except IllegalPlay`` around ``game.play(...)`` catches every refusal of that
+call, unreadable text included, and ``except TienLenError`` catches everything.
+Messages name seats as the API numbers them, from 0 (``seat 2``), or by the
+player's name when the game was given names.
+"""
 
 from __future__ import annotations
 
 
 class TienLenError(ValueError):
-    """Base class of every error about bad input: a card, a play, rules, a record."""
+    """Base class of every error about bad input: a card, a play, rules, a record, an argument."""
 
 
 class CardError(TienLenError):
@@ -19,5 +38,13 @@ class IllegalPlay(TienLenError):
     """An action that the rules do not allow now; the game state is unchanged."""
 
 
+class UnreadableAction(CardError, IllegalPlay):
+    """Text given to ``Game.play`` or ``Game.verify`` that is no card or action at all."""
+
+
 class RecordError(TienLenError):
     """A game record is malformed or replays to an illegal action."""
+
+
+class ArgumentError(TienLenError):
+    """A bad argument to a constructor or a query: not an action, so not an IllegalPlay."""

@@ -17,7 +17,7 @@ def explain_illegal(game: Game, seat: int, move: Move) -> str:
     """The reason ``move`` by ``seat`` is not legal in ``game`` now."""
     if game.is_over:
         return "the hand is over: no more plays"
-    who = game.names[seat]
+    who = game.who(seat)
     phase = game.phase
     if isinstance(move, Action):
         return _explain_action(game, seat, move)
@@ -33,29 +33,43 @@ def _phase_first(game: Game, seat: int) -> str:
     turn = game.turn
     assert turn is not None
     if phase == "claim":
-        return (f"the instant wins come first: {game.names[turn]} answers with "
+        return (f"the instant wins come first: {game.who(turn)} answers with "
                 "'claim WIN' or 'decline'")
     if phase == "return":
-        return f"the exchange comes first: {game.names[turn]} returns cards ('return CARDS')"
-    return (f"trading comes first: {game.names[turn]} offers ('offer SEAT CARDS'), answers, "
+        return f"the exchange comes first: {game.who(turn)} returns cards ('return CARDS')"
+    return (f"trading comes first: {game.who(turn)} offers ('offer SEAT CARDS'), answers, "
             "or says 'done'")
 
 
 def _out_of_turn(game: Game, seat: int, move: Move) -> str:
     turn = game.turn
     assert turn is not None
-    base = f"it is {game.names[turn]}'s turn, not {game.names[seat]}'s"
+    base = f"it is {game.who(turn)}'s turn, not {game.who(seat)}'s"
     rules = game.rules
+    if rules.free_chops and not rules.chop_out_of_turn:
+        if game.is_out(seat):
+            return f"{game.who(seat)} has taken its place and plays no more"
+        if seat == game.table_seat:
+            return base + ": nobody chops their own play"
+        free = " or ".join(p.words() for p in rules.free_chops)
+        if game.table is None or not game._mg.is_free_target(game.table):
+            return base + f": out of turn only a free chop ({free}) of a play it beats is allowed"
+        if isinstance(move, Play) and move.keys:
+            missing = _missing(game, seat, move)
+            if missing:
+                return missing
+        return (base + f": out of turn only a free chop ({free}) that beats "
+                f"{game.table.describe()} is allowed")
     if not rules.chop_out_of_turn:
         return base
     if not game.hand(seat):
-        return f"{game.names[seat]} has played out"
+        return f"{game.who(seat)} has played out"
     if game.table is None or not game._window:
         return base + ": a chop out of turn must come the moment its target is played"
     if isinstance(move, Play) and move.keys and move.shape is not None:
         table = game.table
         if game._locked(seat) and not rules.chop_after_pass:
-            return f"{game.names[seat]} has passed this round and may not chop"
+            return f"{game.who(seat)} has passed this round and may not chop"
         missing = _missing(game, seat, move)
         if missing:
             return missing
@@ -79,6 +93,10 @@ def _shape_problem(game: Game, play: Play) -> str:
     rules = game.rules
     keys = play.keys
     structural = classify(keys)
+    if rules.follow_suit and structural in ("pair", "run", "chain"):
+        what = {"pair": "a pair must be of one colour", "run": "a run must be of one suit",
+                "chain": "a chain's pairs must all be of one colour"}[structural]
+        return f"{play} is not a combination: {what} (follow_suit; twos are exempt)"
     if structural == "run" and keys[-1] >> 2 == TWO and not rules.twos_in_runs:
         return f"{play} is not a combination: a two cannot be part of a run under these rules"
     if structural in ("chain", "triple_chain", "quad_chain"):
@@ -151,6 +169,11 @@ def _not_a_beat(game: Game, play: Play, table: Play) -> str:
     shape = table.shape or "single"
     same = play.shape == shape and len(play.keys) == len(table.keys)
     is_target = game._mg.is_target(table)
+    if same and game.rules.follow_suit and play.keys[-1] > table.keys[-1]:
+        keep = {"single": "the same suit", "pair": "the same colour", "chain": "the same colour",
+                "triple": "the same three suits", "run": "the same suit"}.get(shape, "its suits")
+        return (f"{play} does not beat {table}: under follow_suit a beat keeps {keep} "
+                "(only twos beat any lower play of their shape)")
     if same:
         reason = f"{play} does not beat {table}: it must be a higher {_shape_noun(table)}"
         if table.keys[-1] == play.keys[-1]:
@@ -184,15 +207,15 @@ def _explain_action(game: Game, seat: int, action: Action) -> str:
         if phase != "claim":
             return "there is no instant win to claim or decline now"
         if seat != game.turn:
-            return f"it is {game.names[game.turn or 0]}'s turn to answer the instant-win call"
-        return f"{game.names[seat]}'s hand does not hold {action.win or 'that instant win'}"
+            return f"it is {game.who(game.turn or 0)}'s turn to answer the instant-win call"
+        return f"{game.who(seat)}'s hand does not hold {action.win or 'that instant win'}"
     if kind == "give":
         return "exchange gifts are made automatically"
     if kind == "return":
         if phase != "return":
             return "there is no exchange to return cards for now"
         if seat != game.turn:
-            return f"it is {game.names[game.turn or 0]}'s turn to return cards"
+            return f"it is {game.who(game.turn or 0)}'s turn to return cards"
         count = game._returns[0][2]
         if len(action.cards) != count:
             return f"return exactly {count} card{'s' if count > 1 else ''}"
@@ -202,7 +225,7 @@ def _explain_action(game: Game, seat: int, action: Action) -> str:
         return "there is no trading now" if game.rules.trading == "mutual" or phase == "play" \
             else "trading is not played under these rules"
     if seat != game.turn:
-        return f"it is {game.names[game.turn or 0]}'s turn in the trading"
+        return f"it is {game.who(game.turn or 0)}'s turn in the trading"
     pending = game._pending
     if kind == "offer":
         if pending is not None:
@@ -210,7 +233,7 @@ def _explain_action(game: Game, seat: int, action: Action) -> str:
         if action.other == seat or action.other is None or not 0 <= action.other < game.players:
             return "offer to another seat at the table"
         if (seat, action.other) in game._offered:
-            return f"{game.names[seat]} has already made an offer to {game.names[action.other]}"
+            return f"{game.who(seat)} has already made an offer to {game.who(action.other)}"
         return _missing(game, seat, Play.from_cards(action.cards, game.rules)) or \
             "that offer is not allowed"
     if kind == "answer":

@@ -15,12 +15,14 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
-from .actions import Action, Move, parse_move
+from . import places
+from .actions import Action, Move, TradeDecision, TradeOffers, parse_move
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, Card, full_deck, parse_cards
-from .errors import CardError, IllegalPlay, RulesError
+from .errors import ArgumentError, CardError, IllegalPlay, RulesError, UnreadableAction
 from .explain import explain_illegal
 from .instant import instant_wins_of, win_priority
 from .movegen import MoveGenerator, group_keys
+from .payments import ChopLedger, Payment, end_payments, is_chop
 from .rules import Rules
 from .scoring import bombs_in, finish_order_first_out, hand_scores
 from .shapes import PASS, Play
@@ -51,7 +53,7 @@ def packs_for(players: int) -> int:
 
 def check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-        raise RulesError(f"players must be a number from 2 to 8, not {players!r}")
+        raise ArgumentError(f"players must be a number from 2 to 8, not {players!r}")
     return players
 
 
@@ -70,15 +72,21 @@ class Game:
         exchange: Sequence[Exchange] = (),
     ) -> None:
         if not isinstance(rules, Rules):
-            raise RulesError(f"rules must be a Rules, such as Rules.preset('pagat'), not {rules!r}")
-        if isinstance(hands, str):
-            raise CardError("hands is a list with one hand per seat, such as ['3s 4h', '5d 6c']")
+            raise ArgumentError(f"rules must be a Rules, such as Rules.preset('pagat'), not {rules!r}")
+        if isinstance(hands, str) or not isinstance(hands, Sequence):
+            raise ArgumentError("hands is a list with one hand per seat, such as ['3s 4h', '5d 6c']")
+        if not isinstance(first_hand, bool):
+            raise ArgumentError(f"first_hand must be true or false, not {first_hand!r}")
         n = check_players(len(hands))
         self.rules = rules
         self.players = n
+        self._named = names is not None
         self.names = _check_names(names, n)
         self.dealer = _check_seat(dealer, n, "dealer")
-        self.first_hand = bool(first_hand)
+        self.first_hand = first_hand
+        if rules.place_points and len(rules.place_points) != n:
+            raise RulesError(f"place_points lists {len(rules.place_points)} places, but "
+                             f"{n} play: set one number per player, or leave it unset")
         self._mg = MoveGenerator(rules, packs_for(n))
         order = rules.suit_order
         self._order = order
@@ -121,7 +129,12 @@ class Game:
         self._first_play = True  # no cards have been played yet
         self._no_pass_lead = False  # the opener passed: the next leader must lead
         self._window = False  # an out-of-turn chop may be made now (§6)
-        self._finish: list[int] = []
+        self._finish: list[int] = []  # places from the top, first out first
+        self._bottom: list[int] = []  # places from the bottom (cóng, no_two_last): last first
+        self._out = [False] * n  # placed: played out, cóng, or out on twos
+        self._cong: list[int] = []
+        self._payments: list[Payment] = []
+        self._ledger = ChopLedger(rules)  # the chops of the round (§11 chop_pay)
         self._played_any = [False] * n
         self._counts_at_first_out: list[int] | None = None
         self._history: list[tuple[int, Move]] = []
@@ -191,7 +204,7 @@ class Game:
                 _check_seat(receiver, n, "exchange receiver")
                 hand = self._hands[giver]
                 if not isinstance(count, int) or not 0 < count <= len(hand):
-                    raise RulesError(f"exchange: seat {giver} cannot give {count!r} cards")
+                    raise ArgumentError(f"exchange: seat {giver} cannot give {count!r} cards")
                 gift = tuple(hand[-count:])
                 self._move_cards(giver, receiver, gift)
                 self._log(giver, Action("give", receiver, self._cards(gift)), auto=True)
@@ -208,27 +221,35 @@ class Game:
             return
         self._start_claims()
 
+    def _allowed_wins(self) -> tuple[str, ...]:
+        """The instant wins this hand may be won by: ``four_threes`` only in a hand whose
+        opening names the lowest card (§11)."""
+        wins = self.rules.instant_wins
+        if "four_threes" in wins and self._opening_lowest is None:
+            wins = tuple(w for w in wins if w != "four_threes")
+        return wins
+
     def _start_claims(self) -> None:
         rules = self.rules
-        if not rules.instant_wins or rules.trading != "none":
-            self._start_play()
+        if not rules.instant_wins or rules.trading != "none" or not self._one_pack:
+            self._start_play()  # §7: no instant wins after a trade, nor with two packs
             return
-        eligible = [s for s in self._seats_from(self.leader) if len(self.dealt[s]) == 13]
-        if rules.instant_win_optional:
-            if eligible:
-                self._phase = "claim"
-                self._claim_queue = eligible
-                self._turn = eligible[0]
-                return
-        else:
-            claims = {}
-            for s in eligible:
-                wins = instant_wins_of(self._hands[s], rules.instant_wins)
+        allowed = self._allowed_wins()
+        claims = {}
+        for s in self._seats_from(self.leader):
+            if len(self.dealt[s]) == 13:
+                wins = instant_wins_of(self._hands[s], allowed, self._order)
                 if wins:
                     claims[s] = wins[0]
-            if claims:
-                self._resolve_claims(claims, auto=True)
+        if rules.instant_win_optional:
+            if claims:  # only a seat that holds an instant win is asked to claim or decline
+                self._phase = "claim"
+                self._claim_queue = list(claims)
+                self._turn = self._claim_queue[0]
                 return
+        elif claims:
+            self._resolve_claims(claims, auto=True)
+            return
         self._start_play()
 
     def _resolve_claims(self, claims: dict[int, str], auto: bool = False) -> None:
@@ -269,8 +290,25 @@ class Game:
 
     @property
     def finish_order(self) -> list[int]:
-        """Seats in the order they went out (first out first); complete when the hand is over."""
-        return list(self._finish)
+        """Seats by place, first first; complete when the hand is over. During the hand:
+        the places taken from the top, then those taken from the bottom (§11 cóng,
+        ``no_two_last``)."""
+        return places.order(self._finish, self._bottom)
+
+    @property
+    def payments(self) -> list[Payment]:
+        """Every payment of the hand so far (chop payments as they happen; places, stakes and
+        penalties once it is over): who pays whom, how many units, and why."""
+        return list(self._payments)
+
+    @property
+    def cong(self) -> list[int]:
+        """The seats that were cóng (§11): placed last at once for never playing a card."""
+        return list(self._cong)
+
+    def is_out(self, seat: int) -> bool:
+        """Whether a seat has taken its place (played out, cóng, or out on twos)."""
+        return self._out[seat]
 
     @property
     def winner(self) -> int | None:
@@ -328,12 +366,19 @@ class Game:
     def name(self, seat: int) -> str:
         return self.names[seat]
 
+    def who(self, seat: int) -> str:
+        """How messages name a seat: the player's name when the game was given names,
+        else ``seat N`` (numbered from 0, as the API numbers seats)."""
+        return self.names[seat] if self._named else f"seat {seat}"
+
     # ================================================================== legal actions
     def legal_plays(self, seat: int | None = None) -> list[Move]:
         """Every distinct legal action of ``seat`` (default: the seat to act) now.
 
-        For a seat that is not on turn this lists its out-of-turn chops (§6),
-        and in a trade the answers it owes; otherwise it is empty.
+        For a seat that is not on turn this lists its out-of-turn chops (§6) and
+        free chops (§11), and in a trade the answers it owes; otherwise it is empty.
+        In a mutual-trading turn the offers come as a lazy :class:`TradeOffers`
+        sequence (see :meth:`trade_decision` for the same choice as a structure).
         """
         if seat is None:
             seat = self._turn
@@ -349,7 +394,7 @@ class Game:
         if seat != self._turn:
             return []
         if phase == "claim":
-            wins = instant_wins_of(self._hands[seat], self.rules.instant_wins)
+            wins = instant_wins_of(self._hands[seat], self._allowed_wins(), self._order)
             return [*(Action("claim", win=w) for w in wins), Action("decline")]
         if phase == "return":
             count, giver = self._returns[0][2], self._returns[0][1]
@@ -418,19 +463,46 @@ class Game:
     def _out_of_turn_open(self, seat: int) -> bool:
         if not (self._window and self._phase == "play" and self._table is not None):
             return False
-        if seat == self._turn or seat == self._table_seat or not self._hands[seat]:
+        if seat == self._turn or seat == self._table_seat or self._out[seat]:
             return False
         return not (self._locked(seat) and not self.rules.chop_after_pass)
 
+    def _free_open(self, seat: int) -> bool:
+        """§11 free chops: whether ``seat`` is offered one now (whatever it holds)."""
+        table = self._table
+        if not self.rules.free_chops or self._phase != "play" or table is None:
+            return False
+        if seat == self._turn or seat == self._table_seat or self._out[seat]:
+            return False
+        return self._mg.is_free_target(table)
+
     def _legal_out_of_turn(self, seat: int) -> list[Play]:
-        if not self._out_of_turn_open(seat):
-            return []
-        assert self._table is not None
-        return self._mg.chops(self._groups_of(seat), self._table)
+        found: list[Play] = []
+        if self._out_of_turn_open(seat):
+            assert self._table is not None
+            found = self._mg.chops(self._groups_of(seat), self._table, four_twos=False)
+        if self._free_open(seat):
+            assert self._table is not None
+            seen = {p.keys for p in found}
+            found += [p for p in self._mg.free_chops(self._groups_of(seat), self._table)
+                      if p.keys not in seen]
+        return found
 
     def out_of_turn_seats(self) -> list[int]:
-        """Seats that may chop out of turn right now, in the order that gives them priority."""
-        if not self._window or self._table_seat is None:
+        """Seats offered a chop out of turn right now, in the order that gives them priority.
+
+        Out-of-turn chops (``chop_out_of_turn``, §6): the seats that hold one, in turn order
+        after the player of the target. Free chops (``free_chops``, §11): every seat the rule
+        names, whatever it holds (so that the offer reveals nothing), in turn order from the
+        seat to act; such a seat may answer with no chop."""
+        if self._phase != "play" or self._table_seat is None:
+            return []
+        if self.rules.free_chops and self._turn is not None and \
+                self._mg.is_free_target(self._table):  # type: ignore[arg-type]
+            return [s for s in self._seats_from(self._turn)[1:]
+                    if self._free_open(s) or (self._out_of_turn_open(s)
+                                              and self._legal_out_of_turn(s))]
+        if not self._window:
             return []
         return [s for s in self._seats_from(self._table_seat)[1:]
                 if self._out_of_turn_open(s) and self._legal_out_of_turn(s)]
@@ -444,16 +516,27 @@ class Game:
                           for c in _distinct_subsets(self._hands[seat], len(gift))),
                         Action("refuse", offerer)]
             return [Action("accept", target), Action("refuse", target)]
-        moves: list[Move] = []
-        hand = self._hands[seat]
-        for other in self._seats_from(seat)[1:]:
-            if (seat, other) in self._offered:
-                continue
-            for size in range(1, len(hand) + 1):
-                moves.extend(Action("offer", other, self._cards(c))
-                             for c in _distinct_subsets(hand, size))
-        moves.append(Action("done"))
-        return moves
+        partners = tuple(o for o in self._seats_from(seat)[1:] if (seat, o) not in self._offered)
+        return TradeOffers(partners, self._cards(self._hands[seat]))  # type: ignore[return-value]
+
+    def trade_decision(self, seat: int | None = None) -> TradeDecision | None:
+        """The mutual-trading decision of ``seat`` (default: the seat to act) as a small
+        structure, or None when it has none: what :meth:`legal_plays` lists one by one."""
+        if seat is None:
+            seat = self._turn
+        if seat is None or self._phase != "trade" or seat != self._turn:
+            return None
+        hand = tuple(self.hand(seat))  # in the rules' card order
+        pending = self._pending
+        if pending is None:
+            partners = tuple(o for o in self._seats_from(seat)[1:]
+                             if (seat, o) not in self._offered)
+            return TradeDecision("offer", hand, partners=partners)
+        offerer, target, gift, answer = pending
+        if answer is None:
+            offered = tuple(sorted(self._cards(gift), key=self.rules.key))
+            return TradeDecision("answer", hand, other=offerer, count=len(gift), offered=offered)
+        return TradeDecision("settle", hand, other=target, count=len(gift))
 
     # ================================================================== acting
     def play(self, action: str | Move, seat: int | None = None) -> None:
@@ -467,7 +550,7 @@ class Game:
                 raise IllegalPlay("the hand is over: no more plays")
             seat = self._turn
         else:
-            _check_seat(seat, self.players, "seat")
+            _check_seat(seat, self.players, "seat", IllegalPlay)
         move = self._normalize(action)
         if isinstance(move, Action) and move.kind in _CHECKED_DIRECTLY:
             # trades and returns are checked directly: listing them all is costly
@@ -536,6 +619,8 @@ class Game:
             if self._turn is None:
                 raise IllegalPlay("the hand is over: no more plays")
             seat = self._turn
+        else:
+            _check_seat(seat, self.players, "seat", IllegalPlay)
         move = self._normalize(action)
         if isinstance(move, Action) and move.kind in _CHECKED_DIRECTLY:
             ok = self._action_legal(seat, move)
@@ -546,14 +631,17 @@ class Game:
 
     def _normalize(self, action: str | Move) -> Move:
         if isinstance(action, str):
-            return parse_move(action, self.rules)
+            try:
+                return parse_move(action, self.rules)
+            except CardError as exc:
+                raise UnreadableAction(str(exc)) from None
         if isinstance(action, Play):
             if action.order == self._order and (action.shape is not None or not action.keys):
                 return action
             return Play.from_cards(action.cards, self.rules)
         if isinstance(action, Action):
             return action
-        raise CardError(f"an action is text or a Play, not {action!r}")
+        raise UnreadableAction(f"an action is text, a Play or an Action, not {action!r}")
 
     def _apply(self, seat: int, move: Move) -> None:
         if isinstance(move, Play):
@@ -565,6 +653,13 @@ class Game:
         self._history.append((seat, play))
         rules = self.rules
         if play.keys:
+            free = (seat != self._turn and bool(rules.free_chops) and self._free_open(seat)
+                    and any(p.matches(play) for p in rules.free_chops))
+            if rules.chop_pay != "none" and self._table_seat is not None \
+                    and self._table_seat != seat and is_chop(play, self._table):
+                self._chopped(seat, self._table_seat, self._table)  # type: ignore[arg-type]
+            if free:  # §11: after a free chop every pass mark clears
+                self._passed = [False] * self.players
             hand = self._hands[seat]
             groups = self._groups[seat]
             self._lead_gone[seat].update(play.keys)
@@ -585,9 +680,9 @@ class Game:
             self._no_pass_lead = False
             if not rules.pass_locks_out and not self._stack_seq:
                 self._passed = [False] * self.players
-            self._window = rules.chop_out_of_turn and self._mg.is_target(play)
+            self._window = rules.chop_out_of_turn and self._mg.is_entry_target(play)
             if not hand:
-                self._went_out(seat)
+                self._went_out(seat, play)
                 if self._phase == "over":
                     return
             self._advance(seat)
@@ -610,15 +705,18 @@ class Game:
         """Give the turn to the next seat that may act, or end the round."""
         n = self.players
         stop = self._table_seat
-        hands = self._hands
-        chop_turns = self.rules.chop_after_pass and self._table is not None and \
-            self._mg.is_target(self._table)
+        rules = self.rules
+        # §5: a passer keeps a chop-or-pass turn while a chop target is on the table with
+        # chop_after_pass, and (the resolution for stacks) after a stacked play when passes
+        # do not lock out
+        chop_turns = (rules.chop_after_pass or (self._stack_seq and not rules.pass_locks_out)) \
+            and self._table is not None and self._mg.is_entry_target(self._table)
         s = after
         for _ in range(n):
             s = (s + 1) % n
             if s == stop:
                 break
-            if not hands[s]:
+            if self._out[s]:
                 continue
             if self._locked(s) and not chop_turns:
                 continue
@@ -629,47 +727,82 @@ class Game:
     def _round_over(self) -> None:
         last = self._table_seat
         assert last is not None
-        if self.rules.stacking and self._hands[last]:
+        if self.rules.stacking and not self._out[last]:
             self._turn = last
             self._stacking = True
             return
         self._end_round(last)
 
     def _end_round(self, last: int) -> None:
+        self._settle_chops()
         self._table = None
         self._table_seat = None
         self._passed = [False] * self.players
         self._stacking = False
         self._stack_seq = False
         self._window = False
-        self._turn = last if self._hands[last] else self._next_with_cards(last)
+        self._turn = last if not self._out[last] else self._next_with_cards(last)
 
     def _next_with_cards(self, seat: int) -> int:
         n = self.players
         for i in range(1, n + 1):
             s = (seat + i) % n
-            if self._hands[s]:
+            if not self._out[s]:
                 return s
         return seat
 
-    def _went_out(self, seat: int) -> None:
-        self._finish.append(seat)
-        if len(self._finish) == 1:
-            self._counts_at_first_out = [len(h) for h in self._hands]
-        if self.rules.end_at == "first_out":
-            self._finish = finish_order_first_out(seat, self._hands, self.players)
-            self._end()
-            return
-        holding = [s for s in self._seats_from(seat) if self._hands[s]]
+    def _went_out(self, seat: int, play: Play) -> None:
+        rules = self.rules
+        self._out[seat] = True
+        if places.takes_bottom_place(rules, play.keys):
+            self._bottom.append(seat)  # §11: out on twos takes the lowest free place
+        else:
+            self._finish.append(seat)
+            if len(self._finish) == 1:
+                self._counts_at_first_out = [len(h) for h in self._hands]
+                if rules.end_at == "first_out":
+                    self._finish = finish_order_first_out(seat, self._hands, self.players)
+                    self._end()
+                    return
+                if rules.cong:
+                    self._place_cong(seat)
+        holding = [s for s in self._seats_from(seat) if not self._out[s]]
         if len(holding) <= 1:
             self._finish.extend(holding)
             self._end()
 
+    def _place_cong(self, winner: int) -> None:
+        """§11 cóng: every player who has put down no card takes the lowest free place at once
+        (several: the first in turn order after the winner takes the higher)."""
+        cong = places.cong_seats(self._seats_from(winner)[1:], self._out, self._played_any)
+        for s in reversed(cong):
+            self._bottom.append(s)
+            self._out[s] = True
+        self._cong = cong
+
+    # ------------------------------------------------------------------ payments
+    def _chopped(self, chopper: int, owner: int, table: Play) -> None:
+        """A chop (§11 chop_pay): paid at once (``each``) or kept for the round's end."""
+        paid = self._ledger.chopped(chopper, owner, table)
+        if paid is not None:
+            self._payments.append(paid)
+
+    def _settle_chops(self) -> None:
+        """The round is over: chặt chồng is settled (§11)."""
+        paid = self._ledger.settle()
+        if paid is not None:
+            self._payments.append(paid)
+
     def _end(self) -> None:
+        self._settle_chops()  # the end of the hand ends the round
+        if self._bottom:
+            self._finish = places.order(self._finish, self._bottom)
+            self._bottom = []
         self._phase = "over"
         self._turn = None
         self._window = False
         self._stacking = False
+        self._payments.extend(end_payments(self))
         self._scores = hand_scores(self)
 
     def _apply_action(self, seat: int, action: Action) -> None:
@@ -770,6 +903,11 @@ class Game:
         other._lead_gone = [set(g) for g in self._lead_gone]
         other._passed = list(self._passed)
         other._finish = list(self._finish)
+        other._bottom = list(self._bottom)
+        other._out = list(self._out)
+        other._cong = list(self._cong)
+        other._payments = list(self._payments)
+        other._ledger = self._ledger.copy()
         other._played_any = list(self._played_any)
         other._history = list(self._history)
         other._claim_queue = list(self._claim_queue)
@@ -796,7 +934,8 @@ class Game:
 
     @classmethod
     def from_record(cls, text: str) -> Game:
-        """Replay a one-hand record (or the last hand of a session record), checking every action."""
+        """Replay a one-hand record, checking every action (a session record of several
+        hands is refused: read it with :meth:`Session.from_record`)."""
         from .record import load_game
 
         return load_game(text)
@@ -811,9 +950,10 @@ class Game:
 
 
 
-def _check_seat(seat: object, n: int, what: str) -> int:
+def _check_seat(seat: object, n: int, what: str,
+                error: type[Exception] = ArgumentError) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise IllegalPlay(f"{what} must be a seat number from 0 to {n - 1}, not {seat!r}")
+        raise error(f"{what} must be a seat number from 0 to {n - 1}, not {seat!r}")
     return seat
 
 
@@ -821,7 +961,7 @@ def _check_names(names: Sequence[str] | None, n: int) -> tuple[str, ...]:
     if names is None:
         return tuple(f"Player {i + 1}" for i in range(n))
     if isinstance(names, str) or len(names) != n or not all(isinstance(x, str) and x for x in names):
-        raise RulesError(f"names must be {n} non-empty names, one per seat")
+        raise ArgumentError(f"names must be {n} non-empty names, one per seat")
     return tuple(names)
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .cards import ACE, TWO
 from .chops import ChopEntry, Pattern
-from .shapes import SEQUENCES, SET_SHAPES, Play, higher
+from .shapes import SEQUENCES, SET_SHAPES, Play, higher, keeps_suit, suited
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -128,6 +128,10 @@ class MoveGenerator:
         self.four_twos = rules.four_twos_bomb
         self._target_cache: dict[tuple[str | None, int, bool], tuple[ChopEntry, ...]] = {}
         self._target_shapes = frozenset(e.target.shape for e in self.entries)
+        self.free: tuple[Pattern, ...] = tuple(
+            p for p in rules.free_chops if p.shape in SET_SHAPES or self.enabled[p.shape])
+        self._free_cache: dict[tuple[str | None, int, bool], bool] = {}
+        self.follow_suit = rules.follow_suit
 
     # ------------------------------------------------------------------ shapes
     def _top_rank(self, shape: str) -> int:
@@ -139,6 +143,13 @@ class MoveGenerator:
 
     def leads(self, groups: Groups) -> list[Play]:
         """Every combination the hand can lead."""
+        out = self._leads(groups)
+        if self.follow_suit:
+            order = self.order
+            return [p for p in out if suited(p.keys, p.shape, order)]  # type: ignore[arg-type]
+        return out
+
+    def _leads(self, groups: Groups) -> list[Play]:
         order = self.order
         distinct = self.distinct
         out = [Play((k,), "single", order) for g in groups for k in distinct(g)]
@@ -158,10 +169,21 @@ class MoveGenerator:
 
     def same_shape_beats(self, groups: Groups, table: Play,
                          hand: Sequence[int] | None = None) -> list[Play]:
-        """The plays of the table's shape and size that rank above it.
+        """The plays of the table's shape and size that rank above it (keeping its suits
+        under ``follow_suit``).
 
         ``hand``, the sorted keys the groups index, speeds up singles in one-pack games.
         """
+        found = self._same_shape_beats(groups, table, hand)
+        if self.follow_suit:
+            order, tkeys, shape = self.order, table.keys, table.shape
+            assert shape is not None
+            return [p for p in found
+                    if suited(p.keys, shape, order) and keeps_suit(p.keys, tkeys, shape, order)]
+        return found
+
+    def _same_shape_beats(self, groups: Groups, table: Play,
+                          hand: Sequence[int] | None = None) -> list[Play]:
         shape = table.shape
         assert shape is not None and shape != "pass"
         tkeys = table.keys
@@ -203,7 +225,49 @@ class MoveGenerator:
         """Whether any bomb could beat the table play outside the shape rule."""
         if self.four_twos:
             return True
+        return self.is_entry_target(table)
+
+    def is_entry_target(self, table: Play) -> bool:
+        """Whether a chop entry targets the table play. **Resolution** (§6): four twos are a
+        chop only for the seat on turn, so they make no play a target for passers' chop turns
+        or out-of-turn chops."""
         return table.shape in self._target_shapes and bool(self.entries_against(table))
+
+    # ------------------------------------------------------------------ free chops (§11)
+    def is_free_target(self, table: Play) -> bool:
+        """Whether a bomb of a ``free_chops`` pattern could beat the table play: through a chop
+        entry, or as a higher bomb of the same pattern."""
+        if not self.free or not table.keys:
+            return False
+        key = (table.shape, len(table.keys), table.keys[-1] >> 2 == TWO)
+        found = self._free_cache.get(key)
+        if found is None:
+            found = any(p.matches(table) for p in self.free) or any(
+                _covers(p, e.bomb) for e in self.entries_against(table) for p in self.free)
+            self._free_cache[key] = found
+        return found
+
+    def free_chops(self, groups: Groups, table: Play) -> list[Play]:
+        """The bombs of ``free_chops`` patterns in the hand that beat the table play."""
+        out: dict[KeyTuple, Play] = {}
+        for p in self.chops(groups, table):
+            if any(f.matches(p) for f in self.free):
+                out[p.keys] = p
+        for f in self.free:
+            if f.matches(table):  # a higher bomb of its own pattern, by the ordinary rule
+                shape = table.shape
+                assert shape is not None
+                width = SEQUENCES[shape][0] if shape in SEQUENCES else 0
+                if width:
+                    found = [c for c in sequences(groups, width, len(table.keys) // width,
+                                                  self._top_rank(shape), table.keys[-1] >> 2)
+                             if higher(c, table.keys, self.ties)]
+                else:
+                    found = [c for g in groups if len(g) >= 4 for c in combos(g, 4)
+                             if higher(c, table.keys, self.ties)]
+                for c in found:
+                    out.setdefault(c, Play(c, shape, self.order))
+        return list(out.values())
 
     def _bombs(self, groups: Groups, pattern: Pattern) -> list[KeyTuple]:
         if pattern.shape == "quad":
@@ -214,8 +278,9 @@ class MoveGenerator:
             return all_sequences(groups, width, pattern.ranks, top)
         return sequences(groups, width, pattern.ranks, top)
 
-    def chops(self, groups: Groups, table: Play) -> list[Play]:
-        """The bombs in the hand that beat the table play through a chop entry or four twos."""
+    def chops(self, groups: Groups, table: Play, four_twos: bool = True) -> list[Play]:
+        """The bombs in the hand that beat the table play through a chop entry or (unless
+        ``four_twos`` is false: out of turn) four twos."""
         out: dict[KeyTuple, Play] = {}
         ties = self.ties
         for entry in self.entries_against(table):
@@ -223,7 +288,7 @@ class MoveGenerator:
             for c in self._bombs(groups, entry.bomb):
                 if c not in out and (not entry.higher or higher(c, table.keys, ties)):
                     out[c] = Play(c, shape, self.order)
-        if self.four_twos and len(groups[TWO]) >= 4:
+        if four_twos and self.four_twos and len(groups[TWO]) >= 4:
             is_twos_quad = table.shape == "quad" and table.keys[-1] >> 2 == TWO
             for c in combos(groups[TWO], 4):
                 if c not in out and (not is_twos_quad or higher(c, table.keys, ties)):
@@ -253,10 +318,27 @@ class MoveGenerator:
                    if e.bomb.matches(play))
 
     def plain_beats(self, play: Play, table: Play) -> bool:
-        return (play.shape == table.shape and len(play.keys) == len(table.keys)
-                and higher(play.keys, table.keys, self.ties))
+        if not (play.shape == table.shape and len(play.keys) == len(table.keys)
+                and higher(play.keys, table.keys, self.ties)):
+            return False
+        if self.follow_suit:
+            shape = table.shape
+            assert shape is not None
+            return suited(play.keys, shape, self.order) and \
+                keeps_suit(play.keys, table.keys, shape, self.order)
+        return True
 
     def play_beats(self, play: Play, table: Play) -> bool:
         """Whether ``play`` (a combination under these rules) beats the ``table`` play."""
         return self.plain_beats(play, table) or self.chop_beats(play, table)
 
+
+def _covers(free: Pattern, bomb: Pattern) -> bool:
+    """Whether some bomb of pattern ``bomb`` is also of pattern ``free``."""
+    if free.shape != bomb.shape:
+        return False
+    if not free.ranks:
+        return True
+    lo_f, hi_f = free.ranks, (99 if free.or_more else free.ranks)
+    lo_b, hi_b = bomb.ranks, (99 if bomb.or_more else bomb.ranks)
+    return max(lo_f, lo_b) <= min(hi_f, hi_b)

@@ -13,7 +13,9 @@ actions = ["0 3s 4s 5d", "1 pass", "2 6h 7h 8c", "3 pass"]
 ```
 
 A hand may also carry ``leader`` (when it was not the holder of the lowest
-card) and ``first_hand = false`` (a later hand of a session).
+card), ``first_hand = false`` (a later hand of a session) and ``payments``:
+every unit that changed hands, itemised (``"1 pays 2 4: seat 2 chopped …"``),
+written when chops or penalties moved units; loading checks it against the replay.
 """
 
 from __future__ import annotations
@@ -58,7 +60,19 @@ def _hand_lines(game: Game) -> list[str]:
         lines.append("actions = [\n" + "".join(f"  {value(a)},\n" for a in actions) + "]")
     else:
         lines.append("actions = []")
+    items = payment_lines(game)
+    if items:
+        lines.append("payments = [\n" + "".join(f"  {value(a)},\n" for a in items) + "]")
     return lines
+
+
+def payment_lines(game: Game) -> list[str]:
+    """The hand's payments, itemised, as a record writes them: only when chops or penalties
+    moved units (otherwise the finish order alone says who paid what)."""
+    payments = game.payments
+    if not any(p.kind in ("chop", "penalty") for p in payments):
+        return []
+    return [str(p) for p in payments]
 
 
 def game_record(game: Game) -> str:
@@ -107,7 +121,7 @@ def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any
                  first_default: bool) -> Game:
     where = f"hand {index + 1}"
     for key in hand:
-        if key not in ("dealer", "leader", "first_hand", "dealt", "actions"):
+        if key not in ("dealer", "leader", "first_hand", "dealt", "actions", "payments"):
             raise RecordError(f"{where}: unknown key {key!r}")
     dealt = hand.get("dealt")
     actions = hand.get("actions", [])
@@ -116,6 +130,11 @@ def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any
         raise RecordError(f"{where}: dealt must list one hand (text) per player")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError(f"{where}: actions must be a list of texts such as '0 3s 4s 5d'")
+    for key, kind, words in (("dealer", int, "a seat number"), ("leader", int, "a seat number"),
+                             ("first_hand", bool, "true or false")):
+        if key in hand and (not isinstance(hand[key], kind)
+                            or (kind is int and isinstance(hand[key], bool))):
+            raise RecordError(f"{where}: {key} must be {words}, not {hand[key]!r}")
     parsed: list[tuple[int, str]] = []
     for i, line in enumerate(actions):
         seat_text, _, move_text = line.strip().partition(" ")
@@ -154,6 +173,19 @@ def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any
     if len(game.history) > len(parsed):
         raise RecordError(f"{where}: the record leaves out the automatic action "
                           f"'{game.action_texts()[len(parsed)]}'")
+    if "payments" in hand:
+        written = hand["payments"]
+        if not isinstance(written, list) or not all(isinstance(x, str) for x in written):
+            raise RecordError(f"{where}: payments must be a list of texts such as "
+                              "'1 pays 2 4: …'")
+        found = [str(p) for p in game.payments]
+        if written != found:
+            diff = next((i for i, (a, b) in enumerate(zip(written, found, strict=False))
+                         if a != b), min(len(written), len(found)))
+            shown = written[diff] if diff < len(written) else "nothing"
+            wanted = found[diff] if diff < len(found) else "nothing"
+            raise RecordError(f"{where}: payment {diff} is {shown!r}, but the replay pays "
+                              f"{wanted!r}")
     return game
 
 
@@ -199,4 +231,8 @@ def load_session(text: str) -> Session:
 
 
 def load_game(text: str) -> Game:
-    return load_session(text).game
+    session = load_session(text)
+    if len(session.games) > 1:
+        raise RecordError(f"this is a session record of {len(session.games)} hands: load it with "
+                          "Session.from_record (Game.from_record reads a one-hand record)")
+    return session.game

@@ -17,11 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from .chops import ChopEntry, parse_chops
+from .cards import Card
+from .chops import ChopEntry, Pattern, parse_chops
 from .errors import RulesError
+from .shapes import Play
 from .tomlwrite import dumps_table
 
-INSTANT_WINS: Final = ("four_twos", "dragon", "six_pairs", "all_sets")
+# in the claim order of §7 and §11
+INSTANT_WINS: Final = ("four_twos", "dragon", "five_pair_chain", "six_pairs", "same_colour",
+                       "all_sets", "four_threes")
 
 # option -> allowed values (a tuple), or the type for bools and counts
 CHOICES: Final[dict[str, tuple[object, ...]]] = {
@@ -35,11 +39,13 @@ CHOICES: Final[dict[str, tuple[object, ...]]] = {
     "next_leader": ("winner", "loser", "lowest"),
     "double_deck_ties": ("reject", "later_wins", "next_distinct"),
     "end_at": ("last", "first_out"),
-    "scoring": ("loser_pays", "cards_left", "none"),
+    "scoring": ("loser_pays", "cards_left", "places", "none"),
+    "chop_pay": ("none", "each", "chain"),
     "session_result": ("units", "first_places"),
     "trading": ("none", "mutual", "president"),
 }
-UNITS: Final = ("stake", "penalty_two", "penalty_bomb", "penalty_no_play", "instant_win_stake")
+UNITS: Final = ("stake", "penalty_two", "penalty_no_play", "instant_win_stake")
+PenaltyBomb = int | tuple[tuple[Pattern, int], ...]
 
 _PAGAT_CHOPS: Final = "quad > 2; chain:3+ > 2; chain:4+ > 22; chain:5+ > 222"
 
@@ -73,10 +79,13 @@ class Rules:
     pass_locks_out: bool = True
     chop_after_pass: bool = False
     stacking: bool = False
+    follow_suit: bool = False  # §11: beats keep the suit (pairs and chains the colour)
     # §6 bombs
     chops: tuple[ChopEntry, ...] = field(default_factory=lambda: parse_chops(_PAGAT_CHOPS))
     chop_out_of_turn: bool = False
     four_twos_bomb: bool = False
+    free_chops: tuple[Pattern, ...] = ()  # §11: bombs that may be played at any moment
+    chop_pay: str = "none"  # §11: "each" pays at once, "chain" (chặt chồng) at the round's end
     # §7 instant wins
     instant_wins: tuple[str, ...] = ()
     instant_win_optional: bool = False
@@ -86,9 +95,12 @@ class Rules:
     stake: int = 1
     penalty_two: int = 0
     red_twos_double: bool = False
-    penalty_bomb: int = 0
+    penalty_bomb: PenaltyBomb = 0  # units per bomb left, or a table from bomb patterns to units
     penalty_no_play: int = 0
     instant_win_stake: int = 2
+    place_points: tuple[int, ...] = ()  # §11 scoring "places"; empty: by the number of players
+    cong: bool = False  # §11: players who never played when the first goes out are last at once
+    no_two_last: bool = False  # §11: going out on twos takes the lowest free place
     session_result: str = "units"
     # §9 trading
     trading: str = "none"
@@ -97,6 +109,9 @@ class Rules:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             object.__setattr__(self, f.name, _check(f.name, value))
+        if self.no_two_last and self.end_at != "last":
+            raise RulesError('no_two_last needs end_at = "last": a player going out on twos is '
+                             f'placed last among those out, which end_at = {self.end_at!r} never asks')
 
     # ------------------------------------------------------------------ presets
     @staticmethod
@@ -131,8 +146,10 @@ class Rules:
         out: dict[str, Any] = {}
         for name in self.options():
             value = getattr(self, name)
-            if name == "chops":
+            if name in ("chops", "free_chops"):
                 value = [str(entry) for entry in value]
+            elif name == "penalty_bomb" and isinstance(value, tuple):
+                value = {str(pattern): units for pattern, units in value}
             elif isinstance(value, tuple):
                 value = list(value)
             out[name] = value
@@ -163,6 +180,10 @@ class Rules:
     def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from a parsed rules file: ``preset`` (or ``rules``) plus options or ``[options]``."""
         data = dict(data)
+        nested_options = data.get("options")
+        if "name" in data or (isinstance(nested_options, dict) and "name" in nested_options):
+            raise RulesError("'name' is not an option: a rules file names the preset it starts "
+                             "from with preset = \"…\" and changes options below it")
         name = data.pop("preset", data.pop("rules", "pagat"))
         if not isinstance(name, str):
             raise RulesError(f"preset must be a preset name, not {name!r}")
@@ -182,6 +203,15 @@ class Rules:
         return "\n".join(lines) + "\n"
 
     # ------------------------------------------------------------------ derived facts
+    def key(self, card: Card) -> int:
+        """The card's place in card order under these rules (0 lowest, 51 highest): sort
+        with ``sorted(cards, key=rules.key)`` (``Card``'s own ``<`` is the standard order)."""
+        return card.key(self.suit_order)
+
+    def play(self, text: str) -> Play:
+        """Read a play judged under these rules: ``Play.parse(text, rules)``."""
+        return Play.parse(text, self)
+
     def describe(self) -> str:
         """Every option with its value, one per line, as ``tienlen rules PRESET`` prints them."""
         lines = [f"preset: {self.name}"]
@@ -192,8 +222,12 @@ class Rules:
                 continue
             if isinstance(value, bool):
                 value = str(value).lower()
+            elif isinstance(value, dict):
+                value = ", ".join(f"{k} = {v}" for k, v in value.items())
+            elif key == "place_points" and not value:
+                value = "by the number of players (2: 2 -2; 3: 2 0 -2; 4: 2 1 -1 -2; 5+: 2 1 0 … -1 -2)"
             elif isinstance(value, list):
-                value = ", ".join(value) or "none"
+                value = ", ".join(str(v) for v in value) or "none"
             lines.append(f"{key}: {value}")
         return "\n".join(lines)
 
@@ -237,6 +271,60 @@ def _check(name: str, value: Any) -> Any:
             return tuple(v if isinstance(v, ChopEntry) else ChopEntry.parse(v) for v in value)
         except RulesError as exc:
             raise RulesError(f"chops: {exc}") from None
+    if name == "free_chops":
+        if isinstance(value, str):
+            value = [] if value in ("", "none") else [v for v in value.replace(";", ",").split(",")]
+        if not isinstance(value, (list, tuple)):
+            raise RulesError(f"free_chops must be a list of bomb patterns such as 'chain:4+', "
+                             f"not {value!r}")
+        out = []
+        for v in value:
+            if isinstance(v, Pattern):
+                out.append(v)
+                continue
+            if not isinstance(v, str):
+                raise RulesError(f"free_chops: {v!r} is not a bomb pattern such as 'chain:4+'")
+            try:
+                out.append(Pattern.parse(v, as_target=False))
+            except RulesError as exc:
+                raise RulesError(f"free_chops: {exc}") from None
+        return tuple(dict.fromkeys(out))
+    if name == "penalty_bomb":
+        if isinstance(value, (Mapping, tuple, list)) and not isinstance(value, str):
+            items = list(value.items()) if isinstance(value, Mapping) else list(value)
+            table = []
+            for item in items:
+                if not (isinstance(item, (tuple, list)) and len(item) == 2):
+                    raise RulesError(f"penalty_bomb: {item!r} is not 'PATTERN = UNITS'")
+                pattern, units = item
+                if not isinstance(pattern, Pattern):
+                    if not isinstance(pattern, str):
+                        raise RulesError(f"penalty_bomb: {pattern!r} is not a bomb pattern")
+                    try:
+                        pattern = Pattern.parse(pattern, as_target=False)
+                    except RulesError as exc:
+                        raise RulesError(f"penalty_bomb: {exc}") from None
+                if isinstance(units, bool) or not isinstance(units, int) or units < 0:
+                    raise RulesError(f"penalty_bomb: {pattern} must cost a whole number of units, "
+                                     f"0 or more, not {units!r}")
+                table.append((pattern, units))
+            return tuple(table)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError("penalty_bomb must be a whole number of units, 0 or more, or a table "
+                             f"of bomb patterns to units such as {{quad = 3}}, not {value!r}")
+        return value
+    if name == "place_points":
+        if value in ("", "none") or value is None:
+            return ()
+        if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise RulesError(f"place_points must be a list of whole numbers, first place first, "
+                             f"not {value!r}")
+        if value and not 2 <= len(value) <= 8:
+            raise RulesError(f"place_points lists one number per player (2 to 8), not {len(value)}")
+        if sum(value) != 0:
+            raise RulesError(f"place_points must sum to zero, not {sum(value)} ({list(value)})")
+        return tuple(value)
     if name == "instant_wins":
         if isinstance(value, str):
             value = [value] if value and value != "none" else []
@@ -249,7 +337,7 @@ def _check(name: str, value: Any) -> Any:
                                  f"choose from {', '.join(INSTANT_WINS)}")
         if len(set(value)) != len(value):
             raise RulesError("instant_wins lists the same win twice")
-        return tuple(w for w in INSTANT_WINS if w in value)  # the resolution order of §7
+        return tuple(w for w in INSTANT_WINS if w in value)  # the claim order of §7 and §11
     if name in CHOICES:
         allowed = CHOICES[name]
         if isinstance(value, bool) or value not in allowed:
@@ -266,6 +354,18 @@ def _check(name: str, value: Any) -> Any:
         raise RulesError(f"{name} must be true or false, not {value!r}")
     return value
 
+
+_VN_WINS: Final = ("four_twos", "dragon", "five_pair_chain", "six_pairs", "same_colour",
+                   "four_threes")
+_MIEN_NAM: Final[dict[str, Any]] = {
+    "direction": "anticlockwise", "twos_in_runs": False, "twos_in_chains": False,
+    "free_chops": ("chain:4+",), "instant_wins": _VN_WINS, "scoring": "places",
+    "penalty_two": 1, "red_twos_double": True,
+    "penalty_bomb": {"chain:3": 2, "quad": 3, "chain:4+": 4}, "penalty_no_play": 2,
+    "cong": True, "chop_pay": "chain", "instant_win_stake": 4,
+    "chops": "quad > 2; chain:3 > 2; chain:4+ > 2; quad > 22; chain:4+ > 22; quad > chain:3; "
+             "chain:4+ > chain:3; chain:4+ > quad",
+}
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {
     "pagat": {},
@@ -309,4 +409,7 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
                  "quad_chain:3 > quad higher; quad_chain:3 > chain:3 higher; "
                  "quad_chain:3 > triple_chain:3 higher",
     },
+    "mien-nam": _MIEN_NAM,
+    "mien-bac": {**_MIEN_NAM, "free_chops": (), "follow_suit": True, "no_two_last": True,
+                 "chops": "quad > 2"},
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .errors import IllegalPlay
+from .errors import ArgumentError, IllegalPlay
 from .game import Exchange, Game, _check_names, check_players
 from .rules import Rules
 
@@ -46,16 +46,20 @@ class Session:
 
     def __init__(self, rules: Rules, players: int = 4, seed: int | None = None, *,
                  names: Sequence[str] | None = None, _first: Game | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise ArgumentError(f"rules must be a Rules, such as Rules.preset('pagat'), "
+                                f"not {rules!r}")
         self.rules = rules
         self.players = check_players(players)
         self.names = _check_names(names, self.players)
+        self._given_names = None if names is None else self.names
         self.seed = seed
         self._rng = random.Random(seed)
         self.games: list[Game] = []
         if _first is None:
             dealer = self._rng.randrange(self.players)
             _first = Game.deal(rules, self.players, self._rng.getrandbits(64), dealer=dealer,
-                               names=self.names)
+                               names=self._given_names)
         self.games.append(_first)
 
     @property
@@ -74,7 +78,8 @@ class Session:
             raise IllegalPlay("the current hand is not over yet")
         dealer, leader, exchange = next_deal(self.rules, self.game)
         game = Game.deal(self.rules, self.players, self._rng.getrandbits(64), dealer=dealer,
-                         leader=leader, first_hand=False, names=self.names, exchange=exchange)
+                         leader=leader, first_hand=False, names=self._given_names,
+                         exchange=exchange)
         self.games.append(game)
         return game
 

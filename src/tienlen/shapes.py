@@ -78,8 +78,50 @@ def classify(
 def classify_under(keys: tuple[int, ...] | list[int], rules: ShapeRules | None) -> str | None:
     if rules is None:
         return classify(keys)
-    return classify(keys, rules.twos_in_runs, rules.twos_in_chains, rules.triple_chains,
-                    rules.quad_chains)
+    shape = classify(keys, rules.twos_in_runs, rules.twos_in_chains, rules.triple_chains,
+                     rules.quad_chains)
+    if shape is not None and getattr(rules, "follow_suit", False) and \
+            not suited(keys, shape, rules.suit_order):
+        return None
+    return shape
+
+
+# ---------------------------------------------------------------------- follow_suit (§11)
+def _suit(key: int, order: str) -> int:
+    return KEY_TO_CODE[order][key] & 3  # 0 spades, 1 clubs, 2 diamonds, 3 hearts
+
+
+def _colour(key: int, order: str) -> int:
+    return (KEY_TO_CODE[order][key] & 3) >> 1  # 0 black, 1 red
+
+
+def _all_twos(keys: tuple[int, ...] | list[int]) -> bool:
+    return all(k >> 2 == TWO for k in keys)
+
+
+def suited(keys: tuple[int, ...] | list[int], shape: str, order: str) -> bool:
+    """Whether a combination keeps suit as ``follow_suit`` asks: a pair of one colour, a run
+    of one suit, a chain of one colour; plays made only of twos are exempt."""
+    if shape not in ("pair", "run", "chain") or _all_twos(keys):
+        return True
+    if shape == "run":
+        return len({_suit(k, order) for k in keys}) == 1
+    return len({_colour(k, order) for k in keys}) == 1
+
+
+def keeps_suit(play: tuple[int, ...], table: tuple[int, ...], shape: str, order: str) -> bool:
+    """Whether a beat of the same shape keeps the table's suits (``follow_suit``): a single the
+    same suit, a pair or chain the same colour, a triple the same three suits, a run the same
+    suit. A play made only of twos beats any lower play of its shape."""
+    if _all_twos(play):
+        return True
+    if shape in ("single", "run"):
+        return _suit(play[0], order) == _suit(table[0], order)
+    if shape in ("pair", "chain"):
+        return _colour(play[0], order) == _colour(table[0], order)
+    if shape == "triple":
+        return sorted(_suit(k, order) for k in play) == sorted(_suit(k, order) for k in table)
+    return True
 
 
 class Play:
@@ -109,8 +151,13 @@ class Play:
     def parse(cls, text: str, rules: ShapeRules | None = None) -> Play:
         """Read a play (``"9c Td Jh"``, ``"10♥ J♥"``, ``"pass"``).
 
-        With ``rules`` the shape is judged under those rules' options and the
-        canonical order uses their suit order; without, every shape counts.
+        With ``rules`` the shape is judged under those rules' options (twos in runs
+        and chains, chains of triples and quads, suits under ``follow_suit``) and the
+        canonical order uses their suit order. **Without rules the play is not judged
+        against any preset**: its shape is only its structure, with every shape allowed
+        (``J Q K A 2`` is a run even though most presets forbid it) in the standard suit
+        order. Pass the rules (or use ``rules.play(text)``) to judge a play for a game;
+        ``Game.play`` always judges under its own rules.
         """
         if not isinstance(text, str):
             raise CardError(f"a play is text such as '5s 5h' or 'pass', not {text!r}")

@@ -8,7 +8,7 @@ from typing import Any
 
 
 def value(v: Any) -> str:
-    """One TOML value: a bool, int, string, or list of those."""
+    """One TOML value: a bool, int, string, list of those, or an inline table."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -17,6 +17,8 @@ def value(v: Any) -> str:
         return json.dumps(v, ensure_ascii=False)  # a JSON string is a valid TOML basic string
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(value(x) for x in v) + "]"
+    if isinstance(v, Mapping):  # an inline table, keys always quoted
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {value(x)}" for k, x in v.items()) + "}"
     raise TypeError(f"cannot write {v!r} as TOML")
 
 

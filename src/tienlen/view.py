@@ -10,14 +10,15 @@ appear without their cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from .actions import Action, Move
+from .actions import Action, Move, TradeOffers
 from .cards import Card
 from .shapes import Play
 
 if TYPE_CHECKING:
     from .game import Game
+    from .payments import Payment
     from .rules import Rules
 
 
@@ -44,10 +45,17 @@ class View:
     finish_order: tuple[int, ...]
     history: tuple[tuple[int, str], ...]
     played: tuple[Card, ...]
+    # the legal actions; in a mutual-trading turn a lazy TradeOffers sequence (tens of
+    # thousands of offers, built only as read: len, indexing, slicing, `in` and iteration work)
     legal: tuple[Move, ...]
     is_over: bool
     scores: tuple[int, ...]
     revealed: tuple[tuple[Card, ...], ...] | None  # every hand's cards left, once over
+    # every payment so far (chop payments as they happen, places and penalties at the end):
+    # who paid whom, how many units, and why (§8, §11)
+    payments: tuple[Payment, ...] = ()
+    cong: tuple[int, ...] = ()  # seats placed last for never playing a card (§11)
+    out: tuple[bool, ...] = ()  # per seat: has it taken its place (out, cóng, out on twos)
 
     @property
     def my_turn(self) -> bool:
@@ -97,7 +105,9 @@ def make_view(game: Game, seat: int) -> View:
     claims_open = game.phase == "claim"
     history = tuple((s, _visible(game, seat, s, m, claims_open)) for s, m in game.history)
     played = tuple(c for _, m in game.history if isinstance(m, Play) for c in m.cards)
-    legal: tuple[Move, ...] = tuple(game.legal_plays(seat)) if not game.is_over else ()
+    found = game.legal_plays(seat) if not game.is_over else []
+    # the offers of a trading turn stay a lazy sequence (tens of thousands of them)
+    legal = cast("tuple[Move, ...]", found) if isinstance(found, TradeOffers) else tuple(found)
     revealed = tuple(tuple(game.hand(s)) for s in range(game.players)) if game.is_over else None
     return View(
         seat=seat, players=game.players, names=game.names, rules=game.rules,
@@ -107,4 +117,6 @@ def make_view(game: Game, seat: int) -> View:
         table_seat=game.table_seat, passed=tuple(game.passed), stacking=game.stacking,
         finish_order=tuple(game.finish_order), history=history, played=played, legal=legal,
         is_over=game.is_over, scores=tuple(game.scores), revealed=revealed,
+        payments=tuple(game.payments), cong=tuple(game.cong),
+        out=tuple(game.is_out(s) for s in range(game.players)),
     )

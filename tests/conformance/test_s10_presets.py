@@ -34,7 +34,7 @@ def beats(preset, target, bomb):
 
 
 def test_there_is_a_preset_for_every_account():
-    assert Rules.presets() == NAMES
+    assert Rules.presets() == [*NAMES, "mien-nam", "mien-bac"]  # §11's in test_s11
 
 
 # option -> value per preset, in the order of NAMES (the table of §10, "—" filled in from pagat)
@@ -67,6 +67,9 @@ DEFAULTS = {
     "double_deck_ties": "reject", "opening_no_chain": False, "chop_out_of_turn": False,
     "trading": "none", "stake": 1, "penalty_two": 0, "red_twos_double": False,
     "penalty_bomb": 0, "penalty_no_play": 0, "instant_win_stake": 2, "session_result": "units",
+    # §11: every new option defaults to the old behaviour
+    "follow_suit": False, "free_chops": (), "chop_pay": "none", "cong": False,
+    "no_two_last": False, "place_points": (),
 }
 CHOPS = {
     "pagat": "quad > 2; chain:3+ > 2; chain:4+ > 22; chain:5+ > 222",

@@ -210,3 +210,39 @@ def test_a_player_who_has_played_out_is_skipped_and_the_lead_passes_on():
     game.play("7d")
     game.play("9h")
     assert game.turn == 0  # seat 1 is out
+
+
+def test_killer_stack_of_a_two_gives_every_other_player_a_turn_to_chop_it():
+    # §5 resolution: without lock-out, a stacked chop target is answered by every other player
+    killer = Rules.preset("killer").replace(stacking=True)
+    hands = ["5s 2h Kh", "3s 3c 3d 3h Ac", "7d Jd", "4h Qd"]
+    game = position(killer, hands, "5s", "pass", "pass", "pass")
+    assert game.stacking and game.turn == 0
+    game.play("2h")
+    assert game.turn == 1 and texts(game.legal_plays()) == ["3s 3c 3d 3h", "pass"]
+    game.play("pass")
+    assert game.turn == 2 and texts(game.legal_plays()) == ["pass"]
+    game.play("pass")
+    game.play("pass")
+    assert game.turn == 0 and game.stacking
+
+
+def test_killer_stack_chopped_by_a_quad():
+    killer = Rules.preset("killer").replace(stacking=True)
+    hands = ["5s 2h Kh", "3s 3c 3d 3h Ac", "7d Jd", "4h Qd"]
+    game = position(killer, hands, "5s", "pass", "pass", "pass", "2h")
+    game.play("3s 3c 3d 3h")
+    assert game.table_seat == 1
+
+
+def test_a_stack_that_is_no_chop_target_is_not_answered():
+    killer = Rules.preset("killer").replace(stacking=True)
+    game = position(killer, STACK, "5s", "pass", "pass", "pass", "8s")
+    assert game.stacking and game.turn == 0
+
+
+def test_with_lock_out_and_no_chop_after_pass_nobody_answers_a_stack():
+    rules = PAGAT.replace(stacking=True)
+    hands = ["5s 2h Kh", "3s 3c 3d 3h Ac", "7d Jd", "4h Qd"]
+    game = position(rules, hands, "5s", "pass", "pass", "pass", "2h")
+    assert game.stacking and game.turn == 0

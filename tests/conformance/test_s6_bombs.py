@@ -248,7 +248,7 @@ def test_with_chop_after_pass_a_passer_may_chop_out_of_turn():
 def test_without_chop_out_of_turn_only_the_seat_on_turn_plays():
     game = oot_game(rules=PAGAT)
     assert game.legal_plays(2) == [] and game.out_of_turn_seats() == []
-    with pytest.raises(IllegalPlay, match="it is Player 2's turn, not Player 3's"):
+    with pytest.raises(IllegalPlay, match="it is seat 1's turn, not seat 2's"):
         game.play(Q3, seat=2)
 
 
@@ -257,3 +257,18 @@ def test_no_chop_out_of_turn_against_a_play_that_is_no_target():
     game = Game(OOT, hands=hands, leader=0, first_hand=False)
     game.play("Ah")
     assert game.out_of_turn_seats() == [] and game.legal_plays(2) == []
+
+
+def test_four_twos_make_no_play_a_target_for_passers_or_out_of_turn_chops():
+    # §6 resolution: four twos chop only for the seat on turn
+    rules = PAGAT.replace(four_twos_bomb=True, chop_after_pass=True, chop_out_of_turn=True)
+    game = Game(rules, ["5s 9h", "6s Kd", "2s 2c 2d 2h 7s", "8s Qd"], leader=0, first_hand=False)
+    game.play("5s")
+    assert game.out_of_turn_seats() == [] and game.legal_plays(2) == []
+    game.play("6s")
+    game.play("pass", seat=2)  # seat 2 passes
+    game.play("8s")
+    game.play("9h")
+    assert game.turn == 1  # seat 2 passed and gets no chop-or-pass turn on the nine
+    game.play("Kd")
+    assert game.turn == 3  # nor on a king: four twos make no play a target

@@ -113,28 +113,26 @@ def test_equal_claims_go_by_turn_order_from_the_leader():
 OPTIONAL = VIET.replace(instant_win_optional=True)
 
 
-def test_optional_every_thirteen_card_hand_answers_in_turn_order_from_the_leader():
+def test_optional_only_a_seat_holding_an_instant_win_is_asked():
     other = "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc 3d 4d"
     game = Game(OPTIONAL, hands=[PLAIN, "Qd Kd", FOUR_TWOS, other], leader=2)
     assert game.phase == "claim" and game.turn == 2
     assert [str(a) for a in game.legal_plays()] == ["claim four_twos", "decline"]
-    game.play("decline")
-    assert game.turn == 3  # seat 1 holds 2 cards and is not asked
-    assert [str(a) for a in game.legal_plays()] == ["decline"]
-    game.play("decline")
-    assert game.turn == 0
-    game.play("decline")
+    game.play("decline")  # nobody else holds one: nobody else is asked
     assert game.phase == "play" and game.instant_win is None
-    assert game.action_texts() == ["2 decline", "3 decline", "0 decline"]
+    assert game.action_texts() == ["2 decline"]
 
 
-def test_optional_a_claim_wins_the_hand_once_everyone_has_answered():
+def test_optional_without_an_instant_win_in_any_hand_play_starts_at_once():
+    game = Game(OPTIONAL, hands=[PLAIN, "Qd Kd", "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc 3d 4d", "Td"])
+    assert game.phase == "play" and game.action_texts() == []
+
+
+def test_optional_a_claim_wins_the_hand():
     game = Game(OPTIONAL, hands=[PLAIN, "Qd Kd", FOUR_TWOS, "Td"], leader=2)
     game.play("claim four_twos")
-    assert not game.is_over and game.turn == 0
-    game.play("decline")
     assert game.instant_win == (2, "four_twos")
-    assert game.action_texts() == ["2 claim four_twos", "0 decline"]
+    assert game.action_texts() == ["2 claim four_twos"]
 
 
 def test_optional_several_claims_are_settled_by_the_list_order():
@@ -153,9 +151,10 @@ def test_optional_a_holder_may_decline_and_play_on():
 
 
 def test_optional_a_claim_of_a_win_not_held_is_refused():
-    game = Game(OPTIONAL, hands=[PLAIN, "Qd", "Td", "Jd"], leader=0)
-    with pytest.raises(IllegalPlay, match="does not hold four_twos"):
-        game.play("claim four_twos")
+    rules = wins("four_twos", "dragon").replace(instant_win_optional=True)
+    game = Game(rules, hands=hands_with({0: FOUR_TWOS}), leader=0)
+    with pytest.raises(IllegalPlay, match="does not hold dragon"):
+        game.play("claim dragon")
 
 
 def test_optional_no_play_before_the_claims():

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..game import Game
 from ..shapes import Play
-from .heuristic import Situation, decide
+from .heuristic import Situation, decide, out_of_turn_choice
 
 
 def rollout_situation(game: Game, seat: int, total: list[int], aside_top: int = -1) -> Situation:
@@ -25,8 +25,11 @@ def rollout_situation(game: Game, seat: int, total: list[int], aside_top: int = 
             others.append(len(h))
             if h[-1] > top:
                 top = h[-1]
+    unseen = None
+    if game.rules.follow_suit:
+        unseen = frozenset(k for s, h in enumerate(hands) if s != seat for k in h)
     return Situation(tuple(own), game.legal_plays(seat), game._table, tuple(others), tuple(rest),
-                     top, game.rules)
+                     top, game.rules, unseen, game._played_any[seat])
 
 
 def playout(game: Game, aside: Sequence[int] = (), max_steps: int = 2000) -> int:
@@ -36,9 +39,19 @@ def playout(game: Game, aside: Sequence[int] = (), max_steps: int = 2000) -> int
     total = unplayed(game, aside)
     aside_top = max(aside, default=-1)
     steps = 0
+    free = bool(game.rules.free_chops)
     while game._turn is not None and steps < max_steps:
         seat = game._turn
-        move = decide(rollout_situation(game, seat, total, aside_top))
+        move = None
+        if free and game._table is not None and game._mg.is_free_target(game._table):
+            # a free chop can come at any moment (§11): each seat offered one decides first
+            for other in game.out_of_turn_seats():
+                move = out_of_turn_choice(game.legal_plays(other), game._table, game.rules)
+                if move is not None:
+                    seat = other
+                    break
+        if move is None:
+            move = decide(rollout_situation(game, seat, total, aside_top))
         game.push(move, seat)
         if isinstance(move, Play):
             for k in move.keys:

@@ -48,7 +48,7 @@ class SearchBot:
     name = "search"
 
     def __init__(self, seed: int | None = None, steps: int = 3000, worlds: int = 200,
-                 seconds: float | None = None, candidates: int = 6, objective: str = "first",
+                 seconds: float | None = None, candidates: int = 6, objective: str = "rules",
                  margin: float = 0.05, inference: float = 0.0) -> None:
         if objective not in _OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(_OBJECTIVES)}, not {objective!r}")
@@ -95,6 +95,7 @@ class SearchBot:
             deals, spent = self._beliefs.deals(history, self._rng, int(self.steps * self.inference),
                                                self.worlds, deadline)
         totals = [0.0] * len(candidates)
+        objective = _OBJECTIVES[_objective_for(self.objective, view)]
         done = 0
         for index in range(self.worlds):
             if index < len(deals):
@@ -110,7 +111,7 @@ class SearchBot:
                 trial = deal.game.copy()
                 trial.push(move, view.seat)
                 spent += playout(trial, deal.aside) + 1
-                totals[i] += _OBJECTIVES[self.objective](trial, view.seat)
+                totals[i] += objective(trial, view.seat)
             done += 1
             if spent >= self.steps or (deadline is not None and time.perf_counter() > deadline):
                 break
@@ -173,8 +174,24 @@ def _units(game: Game, seat: int) -> float:
     return float(game.scores[seat])
 
 
+def _objective_for(name: str, view: View) -> str:
+    """``rules``: the objective the rules' scoring asks for. Where units change hands for
+    more than the finish order (places with penalties, chop payments, cóng: §11; penalties of
+    §8), the units; otherwise going out first, as before."""
+    if name != "rules":
+        return name
+    rules = view.rules
+    if rules.scoring == "none":
+        return "place"
+    if rules.scoring == "places" or rules.chop_pay != "none" or rules.penalty_two \
+            or rules.penalty_bomb or rules.penalty_no_play:
+        return "units"
+    return "first"
+
+
 _OBJECTIVES = {
     "first": _by_place(0.1),  # a better place only breaks ties between hopeless lines
     "place": _by_place(0.5),
     "units": _units,
+    "rules": _units,  # resolved per view by _objective_for
 }

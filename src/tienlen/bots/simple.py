@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ..actions import Action
+from ..actions import Action, TradeOffers
 from ..shapes import Play
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ class RandomBot:
 def phase_choice(view: View) -> Move:
     """Claims are taken, trades turned down, the lowest cards returned."""
     legal = view.legal
+    if isinstance(legal, TradeOffers):
+        return Action("done")  # no offers made
     for move in legal:
         if isinstance(move, Action) and move.kind == "claim":
             return move

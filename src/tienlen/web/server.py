@@ -18,21 +18,21 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
                                       "counted by its address)")
     group.add_argument("--max-tables", type=int, default=_D.max_tables, metavar="N",
                        help="tables the server holds at once, for everyone together "
-                            "(default %(default)s)")
+                            "(default: %(default)s)")
     group.add_argument("--tables-per-client", type=int, default=_D.tables_per_client, metavar="N",
-                       help="open tables one client may have created (default %(default)s)")
+                       help="open tables one client may have created (default: %(default)s)")
     group.add_argument("--creates-per-minute", type=int, default=_D.creates_per_minute,
                        metavar="N", help="tables one client may create in a minute "
-                                         "(default %(default)s)")
+                                         "(default: %(default)s)")
     group.add_argument("--messages-per-second", type=int, default=_D.messages_per_second,
                        metavar="N", help="WebSocket messages one client may send in a second, in "
-                                         "bursts of as many (default %(default)s)")
+                                         "bursts of as many (default: %(default)s)")
     group.add_argument("--connections-per-client", type=int, default=_D.connections_per_client,
                        metavar="N", help="WebSocket connections one client may hold at once "
-                                         "(default %(default)s)")
+                                         "(default: %(default)s)")
     group.add_argument("--idle-expiry", type=float, default=_D.idle_expiry, metavar="SECONDS",
                        help="a table nobody is connected to and where nothing happened for this "
-                            "long closes; its finished hands stay downloadable (default "
+                            "long closes; its finished hands stay downloadable (default: "
                             "%(default)s)")
 
 
