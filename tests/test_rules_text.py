@@ -34,6 +34,12 @@ def _values(option: str) -> list[Any]:
         return [1, 2, 3] if option == "stake" else [0, 1, 2]
     if option == "instant_wins":
         return [[], *([w] for w in INSTANT_WINS), list(INSTANT_WINS)]
+    if option == "penalty_bomb":
+        return [0, 2, {"chain:3": 2, "quad": 3, "chain:4+": 4}]
+    if option == "free_chops":
+        return [[], ["chain:4+"], ["quad", "chain:4+"]]
+    if option == "place_points":
+        return [[], [2, 1, -1, -2]]
     if option == "chops":
         return [[], ["quad > 2"], ["chain:5 > chain:3 higher", "quad > single"]]
     return [True, False]
@@ -53,7 +59,12 @@ def test_every_preset_has_words() -> None:
 def test_every_value_of_every_option_has_words(option: str) -> None:
     for preset in Rules.presets():
         for value in _values(option):
-            rules = Rules.preset(preset).replace(**{option: value})
+            base = Rules.preset(preset)
+            if option == "end_at" and value == "first_out":
+                base = base.replace(no_two_last=False)  # no_two_last needs end_at "last"
+            if option == "no_two_last" and value is True and base.end_at != "last":
+                continue  # refused by Rules: going out on twos needs end_at "last"
+            rules = base.replace(**{option: value})
             assert missing_words(rules) == [], (preset, option, value)
             assert "no description yet" not in explain_text(rules)
 

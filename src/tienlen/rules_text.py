@@ -63,6 +63,12 @@ PRESET_WORDS: Final[dict[str, str]] = {
               "fours of a kind chop, and four twos win at once.",
     "cardrules": "The long chop ladder of a card-rules site: chains of triples, bombs that beat "
                  "lower bombs, optional instant wins, and four twos that beat anything.",
+    "mien-nam": "Tiến Lên Miền Nam, the Southern game of the popular apps: play goes to the "
+                "right, four pairs in a row chop at any moment, chops are paid (chặt chồng), "
+                "players who never played are cóng, and places pay Nhất, Nhì, Ba, Bét.",
+    "mien-bac": "Tiến Lên Miền Bắc, the Northern game: the Southern rules, but every beat keeps "
+                "the suit (a pair the colour), going out on twos makes you last, and only four "
+                "of a kind chops a two.",
 }
 
 
@@ -238,6 +244,9 @@ def _instant_wins(rules: Rules) -> list[Block]:
                   "higher ace wins);",
         "six_pairs": "six pairs (a triple counts as one pair, four of a kind as two);",
         "all_sets": "no loose card: every rank in the hand is held two, three or four times;",
+        "five_pair_chain": "five pairs of consecutive ranks below the two (năm đôi thông);",
+        "same_colour": "all thirteen cards of one colour, all red or all black (đồng màu);",
+        "four_threes": "all four threes, in a hand that opens with the lowest card;",
     }
     items = [_pick("instant_wins", words, w) for w in rules.instant_wins]
     items[-1] = items[-1][:-1] + "."
@@ -279,7 +288,15 @@ def _scoring(rules: Rules) -> list[Block]:
         "cards_left": f"Each other player pays the winner {stake} for each card they still "
                       "held when the winner went out.",
         "none": "No units change hands: only the order of finishing counts.",
+        "places": f"Each place scores its points times {stake}: {_place_points(rules)}.",
     }, rules.scoring)]
+
+
+def _place_points(rules: Rules) -> str:
+    if rules.place_points:
+        return "first to last " + ", ".join(f"{p:+d}" for p in rules.place_points)
+    return ("by the number of players: two [+2, -2]; three [+2, 0, -2]; four (Nhất, Nhì, Ba, "
+            "Bét) [+2, +1, -1, -2]; five or more +2, +1, then 0 for each middle place, -1, -2")
 
 
 def _penalty(option: str, sentence: str) -> Callable[[Rules], list[Block]]:
@@ -289,6 +306,19 @@ def _penalty(option: str, sentence: str) -> Callable[[Rules], list[Block]]:
             return []
         return [sentence.format(units=_units(amount))]
     return say
+
+
+def _penalty_bomb(rules: Rules) -> list[Block]:
+    amount = rules.penalty_bomb
+    if not amount or rules.scoring == "none":
+        return []
+    if isinstance(amount, int):
+        return [f"A player left holding a four of a kind or a chain of three or more pairs also "
+                f"pays the winner {_units(amount)} for each."]
+    items = [f"{pattern_noun(p)}: {_units(u)};" for p, u in amount]
+    items[-1] = items[-1][:-1] + "."
+    return ["A player left holding a bomb also pays the winner for each (a combination counts "
+            "as the first of these it matches):", items]
 
 
 def _red_twos(rules: Rules) -> list[Block]:
@@ -323,6 +353,27 @@ def _chop_out_of_turn(rules: Rules) -> list[Block]:
                 "after the chopper. When several want to, the first in turn order after the "
                 "player of the target gets it."]
     return ["Chops are played in your turn, like any other play."] if rules.chops else []
+
+
+def _free_chops(rules: Rules) -> list[Block]:
+    if not rules.free_chops:
+        return []
+    pats = ", ".join(pattern_noun(p) for p in rules.free_chops)
+    return [f"Free chops ({pats}) may be played at any moment, out of turn and even after "
+            "passing, by anyone holding cards other than the owner of the play on the table, "
+            "whenever they beat it; everyone is asked in turn, and after a free chop all passes "
+            "are forgotten and the player after the chopper is next."]
+
+
+def _chop_pay(rules: Rules) -> list[Block]:
+    return [_pick("chop_pay", {
+        "none": "",
+        "each": "A chopped two or bomb is paid for at once: its owner pays the chopper what it "
+                "would cost left in hand.",
+        "chain": "Chops are paid at the end of the round (chặt chồng): the owner of the last "
+                 "chopped combination pays the last chopper the worth of every combination "
+                 "chopped in that round.",
+    }, rules.chop_pay)] if rules.chop_pay != "none" else []
 
 
 OPTION_WORDS: Final[dict[str, OptionWords]] = {
@@ -476,8 +527,7 @@ OPTION_WORDS: Final[dict[str, OptionWords]] = {
     "penalty_bomb": OptionWords(
         "The end of a hand and the score", "Units paid to the winner for each four of a kind and "
         "each chain of three or more pairs left in hand.", "a whole number, 0 or more",
-        _penalty("penalty_bomb", "A player left holding a four of a kind or a chain of three or "
-                 "more pairs also pays the winner {units} for each.")),
+        _penalty_bomb),
     "penalty_no_play": OptionWords(
         "The end of a hand and the score", "Units paid to the winner by a player who never put "
         "down a card in the hand.", "a whole number, 0 or more",
@@ -486,6 +536,32 @@ OPTION_WORDS: Final[dict[str, OptionWords]] = {
     "instant_win_stake": OptionWords(
         "Instant wins", "Units each other player pays an instant winner.",
         "a whole number, 0 or more", _instant_win_stake),
+    "follow_suit": OptionWords(
+        "Combinations", "Beats keep the suit (Miền Bắc): pairs and chains of one colour, runs of "
+        "one suit.", "", _bool(
+            "follow_suit", "Suits must follow (Miền Bắc): a pair is of one colour, a run of one "
+            "suit, a chain's pairs all of one colour, and a beat keeps the suit of a single or "
+            "a run and the colour of a pair or a chain. Plays made only of twos are exempt.",
+            None)),
+    "free_chops": OptionWords(
+        "Bombs: chopping", "Bomb patterns that may be played at any moment, out of turn.",
+        "a list of bomb patterns, such as `[\"chain:4+\"]`", _free_chops),
+    "chop_pay": OptionWords(
+        "Bombs: chopping", "Whether a chop is paid for by the owner of the chopped play.",
+        "", _chop_pay),
+    "place_points": OptionWords(
+        "The end of a hand and the score", "Points by place, first to last, for scoring "
+        "\"places\" (empty: by the number of players).", "a list of whole numbers summing to "
+        "zero", _nothing),
+    "cong": OptionWords(
+        "The end of a hand and the score", "Players who have not put down a card when the first "
+        "goes out are last at once (cóng).", "", _bool(
+            "cong", "When a player goes out first, everyone who has not yet put down a card is "
+            "cóng: they take the lowest places at once and stop playing.", None)),
+    "no_two_last": OptionWords(
+        "The end of a hand and the score", "Going out on twos takes the lowest free place.", "",
+        _bool("no_two_last", "A player whose last play holds a two takes the lowest free place "
+              "instead of the next one.", None)),
     "session_result": OptionWords(
         "The end of a hand and the score", "What decides a session of many hands.", "",
         _choice("session_result", {
