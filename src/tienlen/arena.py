@@ -23,6 +23,7 @@ from .bots import Bot, bot_names, bot_options, get_bot
 from .bots.external import BotFailure, ExternalBot
 from .bots.simple import RandomBot
 from .errors import TienLenError
+from .fast.play import play_hand as fast_play_hand
 from .game import Game
 from .rules import Rules
 from .shapes import PASS
@@ -205,7 +206,11 @@ class Tournament:
         failed: list[Failure] = []
         try:
             game = Game.deal(self.rules, n, seed)
-            play_out(game, bots, failed=failed)
+            done = fast_play_hand(game, seat_bots)  # None unless the fast path can play it
+            if done is None:
+                play_out(game, bots, failed=failed)
+            else:
+                game = done
         finally:
             for bot in bots:
                 if isinstance(bot, ExternalBot):

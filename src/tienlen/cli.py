@@ -109,11 +109,14 @@ def load_rules(spec: str) -> Rules:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import run
+    from .bench import fast_report, run
     from .game import check_players
 
-    result = run(load_rules(args.rules), check_players(args.players), args.hands, args.seed)
+    rules = load_rules(args.rules)
+    players = check_players(args.players)
+    result = run(rules, players, args.hands, args.seed)
     print(result.report())
+    print(fast_report(rules, players, args.hands, args.seed, result.hands_per_second))
     return 0
 
 

@@ -19,7 +19,10 @@ the end of a hand, whose playouts are short, samples more deals than one at
 the start; ``worlds`` caps the deals and ``seconds`` (off by default, so that
 a seeded bot is reproducible on any machine) caps the time. The default
 budget decides within a quarter of a second here; larger budgets play
-stronger.
+stronger. With the fast path installed (``tienlen[fast]``) and supporting the
+rules, the rollouts are compiled (:mod:`.fast_rollout`) and the default budget
+is larger, with inference (``FAST_STEPS``, ``FAST_WORLDS``, ``FAST_INFERENCE``);
+without it nothing changes.
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ from typing import TYPE_CHECKING
 from ..cards import ACE, CODE_TO_KEY, TWO
 from ..game import Game
 from ..shapes import Play
+from .fast_inference import FastHistory
+from .fast_inference import usable as fast_history_usable
+from .fast_rollout import FAST_INFERENCE, FAST_STEPS, FAST_WORLDS, FastRollouts, usable
 from .heuristic import HeuristicBot, decide, situation_of
 from .inference import Beliefs, Deal, History
 from .rollout import playout
@@ -47,12 +53,14 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, seed: int | None = None, steps: int = 3000, worlds: int = 200,
+    def __init__(self, seed: int | None = None, steps: int | None = None, worlds: int | None = None,
                  seconds: float | None = None, candidates: int = 6, objective: str = "rules",
-                 margin: float = 0.05, inference: float = 0.0) -> None:
+                 margin: float = 0.05, inference: float | None = None) -> None:
         if objective not in _OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(_OBJECTIVES)}, not {objective!r}")
         for label, count in (("steps", steps), ("worlds", worlds), ("candidates", candidates)):
+            if count is None and label != "candidates":
+                continue  # the default: 3000 steps and 200 deals, more on the fast path
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise ValueError(f"{label} must be a whole number, 1 or more, not {count!r}")
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
@@ -60,8 +68,9 @@ class SearchBot:
             raise ValueError(f"seconds must be a positive number or none, not {seconds!r}")
         if isinstance(margin, bool) or not isinstance(margin, (int, float)):
             raise ValueError(f"margin must be a number, not {margin!r}")
-        if isinstance(inference, bool) or not isinstance(inference, (int, float)) \
-                or not 0 <= inference < 1:
+        if inference is not None and (isinstance(inference, bool)
+                                      or not isinstance(inference, (int, float))
+                                      or not 0 <= inference < 1):
             raise ValueError(f"inference must be a share of the steps, from 0 up to (not "
                              f"including) 1, not {inference!r}")
         self._rng = random.Random(seed)
@@ -87,33 +96,43 @@ class SearchBot:
         candidates = self._candidates(view)
         if len(candidates) == 1:
             return candidates[0]
-        history = History(view)
+        aim = _objective_for(self.objective, view)
+        fast = (FastRollouts(view.rules, view.seat, view.players, candidates, _WEIGHTS[aim])
+                if usable(view.rules, aim) else None)
+        steps = self.steps or (FAST_STEPS if fast else 3000)
+        worlds = self.worlds or (FAST_WORLDS if fast else 200)
+        history = (FastHistory(view) if fast is not None and fast_history_usable(view)
+                   else History(view))
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         spent = 0
         deals: list[Deal] = []
-        if self.inference:
-            deals, spent = self._beliefs.deals(history, self._rng, int(self.steps * self.inference),
-                                               self.worlds, deadline)
+        inference = self.inference if self.inference is not None else \
+            (FAST_INFERENCE if fast else 0.0)
+        if inference:
+            deals, spent = self._beliefs.deals(history, self._rng, int(steps * inference),
+                                               worlds, deadline)
         totals = [0.0] * len(candidates)
-        objective = _OBJECTIVES[_objective_for(self.objective, view)]
+        objective = _OBJECTIVES[aim]
         done = 0
-        for index in range(self.worlds):
+        for index in range(worlds):
             if index < len(deals):
                 deal: Deal | None = deals[index]
-            elif self.inference:
+            elif inference:
                 break  # every deal found is played
             else:
                 deal, _ = history.replay(history.random_deal(self._rng), judge=False)
                 if deal is None:
                     continue  # a deal the history rules out: the next one
             assert deal is not None
-            for i, move in enumerate(candidates):
+            if fast is not None:
+                spent += fast.play(deal, totals)
+            for i, move in enumerate(candidates if fast is None else ()):
                 trial = deal.game.copy()
                 trial.push(move, view.seat)
                 spent += playout(trial, deal.aside) + 1
                 totals[i] += objective(trial, view.seat)
             done += 1
-            if spent >= self.steps or (deadline is not None and time.perf_counter() > deadline):
+            if spent >= steps or (deadline is not None and time.perf_counter() > deadline):
                 break
         if not done:
             return self._fallback.choose(view)
@@ -189,9 +208,13 @@ def _objective_for(name: str, view: View) -> str:
     return "first"
 
 
+_WEIGHTS = {
+    "first": 0.1,  # a better place only breaks ties between hopeless lines
+    "place": 0.5,
+}
 _OBJECTIVES = {
-    "first": _by_place(0.1),  # a better place only breaks ties between hopeless lines
-    "place": _by_place(0.5),
+    "first": _by_place(_WEIGHTS["first"]),
+    "place": _by_place(_WEIGHTS["place"]),
     "units": _units,
     "rules": _units,  # resolved per view by _objective_for
 }

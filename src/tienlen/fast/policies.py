@@ -1,0 +1,619 @@
+"""Compiled policies and playouts: random, greedy (``bots/simple.py``) and the heuristic
+(``bots/heuristic.py``'s ``decide``, the search bot's rollout policy), played to the end of a
+hand; random deals and hands for the benchmark."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import jit
+from .engine import apply, hand_size, legal_in_turn
+from .layout import (
+    C_CHAIN_TOP,
+    C_RUN_TOP,
+    CHAIN,
+    PAIR,
+    PASS,
+    QUAD,
+    QUAD_CHAIN,
+    S_FINISH,
+    S_FIRST_PLAY,
+    S_HI,
+    S_LO,
+    S_LOWEST,
+    S_N,
+    S_NFINISH,
+    S_OPENING,
+    S_SIZE,
+    S_TA,
+    S_TB,
+    S_TSEAT,
+    S_TSHAPE,
+    S_TURN,
+    SINGLE,
+    TRIPLE,
+    TRIPLE_CHAIN,
+)
+from .movegen import WS_ROWS, low_key, size_of, top_key
+from .split import groups_of, packed_counts, plan_of
+
+RANDOM = 0
+GREEDY = 1
+HEURISTIC = 2
+POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+TWO = 12
+
+
+@jit
+def _grown(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, n: int, ws: np.ndarray) -> np.ndarray:
+    """A buffer big enough for the ``n`` legal plays of ``st``, filled."""
+    buf = np.zeros((2 * n, 3), dtype=np.int64)
+    legal_in_turn(st, cfg, chops, buf, ws)
+    return buf
+
+
+@jit
+def greedy_choice(st: np.ndarray, buf: np.ndarray, n: int) -> int:
+    """The cheapest beat, the lowest lead; a pass only with nothing else."""
+    best = -1
+    table = st[S_TSHAPE]
+    any_same = False
+    if table != PASS:
+        for i in range(n):
+            if buf[i, 2] == table:
+                any_same = True
+                break
+    bk0 = 0
+    bk1 = 0
+    bk2 = 0
+    for i in range(n):
+        if buf[i, 2] == PASS:
+            continue
+        a = buf[i, 0]
+        size = size_of(a, buf[i, 1])
+        if table == PASS:
+            k0 = low_key(a)
+            k1 = -size
+            k2 = top_key(a)
+        else:
+            if any_same and buf[i, 2] != table:
+                continue
+            k0 = top_key(a)
+            k1 = size
+            k2 = 0
+        if _wins(best, (k0, k1, k2), (bk0, bk1, bk2), buf, i, True):
+            best = i
+            bk0 = k0
+            bk1 = k1
+            bk2 = k2
+    if best < 0:
+        for i in range(n):
+            if buf[i, 2] == PASS:
+                return i
+        return 0
+    return best
+
+
+@jit
+def _before(buf: np.ndarray, i: int, j: int) -> bool:
+    """Whether play i comes before play j in the pure engine's order (shapes in the order
+    leads are listed, then the lower cards first): ties go to the first, as in ``min``."""
+    if buf[i, 2] != buf[j, 2]:
+        return buf[i, 2] < buf[j, 2]
+    return _lex_less(buf[i, 0], buf[i, 1], buf[j, 0], buf[j, 1])
+
+
+@jit
+def _lex_less(aa: int, ab: int, ba: int, bb: int) -> bool:
+    """Whether the sorted keys of play a come before those of play b (as tuples)."""
+    if ab == 0 and bb == 0:
+        d = aa ^ ba
+        return (aa & d & -d) != 0
+    ka = -1
+    kb = -1
+    ca = 0
+    cb = 0
+    while True:
+        if ca == 0:
+            ka += 1
+            while ka < 52 and not (aa >> ka) & 1:
+                ka += 1
+            ca = 1 + ((ab >> ka) & 1) if ka < 52 else 0
+        if cb == 0:
+            kb += 1
+            while kb < 52 and not (ba >> kb) & 1:
+                kb += 1
+            cb = 1 + ((bb >> kb) & 1) if kb < 52 else 0
+        if ka >= 52 or kb >= 52:
+            return ka >= 52 and kb < 52
+        if ka != kb:
+            return ka < kb
+        ca -= 1
+        cb -= 1
+
+
+@jit
+def _wins(best: int, key: object, best_key: object, buf: np.ndarray, i: int, lower: bool) -> bool:
+    """Whether play i, of sort key ``key``, replaces the best so far (the lowest key when
+    ``lower``, else the highest; the first in the pure engine's order on ties)."""
+    if best < 0:
+        return True
+    if key == best_key:
+        return _before(buf, i, best)
+    return key < best_key if lower else key > best_key  # type: ignore[operator, unused-ignore]
+
+
+@jit
+def _precious(a: int, b: int, shape: int) -> bool:
+    if top_key(a) >> 2 == TWO:
+        return True
+    return shape == QUAD or (shape == CHAIN and size_of(a, b) >= 6) or shape == TRIPLE_CHAIN or \
+        shape == QUAD_CHAIN
+
+
+@jit
+def _is_boss(a: int, b: int, shape: int, unseen: np.ndarray, unseen_top: int) -> bool:
+    top = top_key(a)
+    if shape == SINGLE:
+        return unseen_top < top
+    size = size_of(a, b)
+    if shape == PAIR or shape == TRIPLE or shape == QUAD:
+        for r in range((top >> 2) + 1, 13):
+            if unseen[r] >= size:
+                return False
+        return True
+    return False
+
+
+@jit
+def _minus(packed: int, a: int, b: int) -> int:
+    x = a
+    while x:
+        k = low_key(x)
+        packed -= 1 << (4 * (k >> 2))
+        x &= x - 1
+    x = b
+    while x:
+        k = low_key(x)
+        packed -= 1 << (4 * (k >> 2))
+        x &= x - 1
+    return packed
+
+
+@jit
+def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, total: np.ndarray,
+                     aside_top: int, memo: dict) -> int:
+    """The heuristic's choice (``bots.heuristic.decide``) for the seat on turn, which counts
+    as unseen the cards of each rank in ``total`` (unplayed) less its own."""
+    seat = st[S_TURN]
+    players = st[S_N]
+    can_pass = False
+    n_real = 0
+    pass_at = 0
+    for i in range(n):
+        if buf[i, 2] == PASS:
+            can_pass = True
+            pass_at = i
+        else:
+            n_real += 1
+    if n_real == 0:
+        return pass_at
+    lo = st[S_LO + seat]
+    hi = st[S_HI + seat]
+    nh = size_of(lo, hi)
+    for i in range(n):
+        if buf[i, 2] != PASS and size_of(buf[i, 0], buf[i, 1]) == nh:
+            return i  # going out
+    run_top = cfg[C_RUN_TOP]
+    chain_top = cfg[C_CHAIN_TOP]
+    counts = packed_counts(lo, hi)
+    base = groups_of(counts, run_top, chain_top, memo)
+    danger = 99
+    unseen_top = aside_top
+    for s in range(players):
+        if s != seat:
+            size = hand_size(st, s)
+            if size > 0:
+                danger = min(danger, size)
+                unseen_top = max(unseen_top, top_key(st[S_LO + s]))
+    table = st[S_TSHAPE]
+    if table == PASS:
+        plan = np.empty((14, 3), dtype=np.int64)
+        m = plan_of(counts, run_top, chain_top, memo, plan)
+        clean = np.zeros(n, dtype=np.bool_)
+        n_clean = 0
+        for i in range(n):
+            if buf[i, 2] == PASS:
+                continue
+            a = buf[i, 0]
+            lr = low_key(a) >> 2
+            hr = top_key(a) >> 2
+            size = size_of(a, buf[i, 1])
+            for g in range(m):
+                if plan[g, 0] == lr and plan[g, 1] == hr and plan[g, 2] == size:
+                    clean[i] = True
+                    n_clean += 1
+                    break
+        if n_clean == 0:
+            for i in range(n):
+                if buf[i, 2] != PASS and \
+                        groups_of(_minus(counts, buf[i, 0], buf[i, 1]), run_top, chain_top,
+                                  memo) - (base - 1) == 0:
+                    clean[i] = True
+                    n_clean += 1
+        if base <= 2 and n_clean:
+            unseen = np.empty(13, dtype=np.int64)
+            for r in range(13):
+                unseen[r] = total[r] - ((counts >> (4 * r)) & 15)
+            best = -1
+            best_size = 0
+            for i in range(n):
+                if clean[i] and _is_boss(buf[i, 0], buf[i, 1], buf[i, 2], unseen, unseen_top):
+                    size = size_of(buf[i, 0], buf[i, 1])
+                    if _wins(best, size, best_size, buf, i, False):
+                        best = i
+                        best_size = size
+            if best >= 0:
+                return best
+        if n_clean == 0:
+            for i in range(n):
+                clean[i] = buf[i, 2] != PASS
+        if danger == 1:
+            multi = 0
+            for i in range(n):
+                if clean[i] and size_of(buf[i, 0], buf[i, 1]) > 1:
+                    multi += 1
+            if multi:
+                for i in range(n):
+                    if clean[i] and size_of(buf[i, 0], buf[i, 1]) == 1:
+                        clean[i] = False
+            else:  # block with the highest single
+                best = -1
+                bk0 = 0
+                bk1 = 0
+                for i in range(n):
+                    if buf[i, 2] == PASS:
+                        continue
+                    k0 = 1 if size_of(buf[i, 0], buf[i, 1]) == 1 else 0
+                    k1 = top_key(buf[i, 0])
+                    if _wins(best, (k0, k1), (bk0, bk1), buf, i, False):
+                        best = i
+                        bk0 = k0
+                        bk1 = k1
+                return best
+        best = -1
+        bk0 = 0
+        bk1 = 0
+        bk2 = 0
+        bk3 = 0
+        for i in range(n):
+            if not clean[i]:
+                continue
+            a = buf[i, 0]
+            size = size_of(a, buf[i, 1])
+            top = top_key(a)
+            k0 = 1 if _precious(a, buf[i, 1], buf[i, 2]) and nh > size + 2 else 0
+            if _wins(best, (k0, top >> 2, -size, top), (bk0, bk1, bk2, bk3), buf, i, True):
+                best = i
+                bk0 = k0
+                bk1 = top >> 2
+                bk2 = -size
+                bk3 = top
+        return best
+
+    # following
+    ta = st[S_TA]
+    tsize = size_of(ta, st[S_TB])
+    table_rank = top_key(ta) >> 2
+    n_bombs = 0
+    for i in range(n):
+        if buf[i, 2] != PASS and (buf[i, 2] != table or size_of(buf[i, 0], buf[i, 1]) != tsize):
+            n_bombs += 1
+    if n_bombs and table_rank == TWO:
+        best = -1
+        bk0 = 0
+        bk1 = 0
+        bk2 = 0
+        for i in range(n):
+            if buf[i, 2] == PASS:
+                continue
+            size = size_of(buf[i, 0], buf[i, 1])
+            if buf[i, 2] == table and size == tsize:
+                continue
+            k0 = groups_of(_minus(counts, buf[i, 0], buf[i, 1]), run_top, chain_top, memo)
+            k2 = top_key(buf[i, 0])
+            if _wins(best, (k0, size, k2), (bk0, bk1, bk2), buf, i, True):
+                best = i
+                bk0 = k0
+                bk1 = size
+                bk2 = k2
+        return best
+    urgent = danger <= tsize or base <= 2
+    best = -1
+    bk0 = 0
+    bk1 = 0
+    bk2 = 0
+    for i in range(n):
+        if buf[i, 2] == PASS:
+            continue
+        a = buf[i, 0]
+        size = size_of(a, buf[i, 1])
+        if n_bombs and (buf[i, 2] != table or size != tsize):
+            continue
+        brk = groups_of(_minus(counts, a, buf[i, 1]), run_top, chain_top, memo) - (base - 1)
+        top_rank = top_key(a) >> 2
+        precious = _precious(a, buf[i, 1], buf[i, 2])
+        if not urgent:
+            if brk > (1 if base <= 4 else 0):
+                continue
+            if precious and top_rank == TWO:
+                if table_rank < 9 and base > 3 and size == 1:
+                    continue
+                if size > 1 and base > 3:
+                    continue
+            elif precious:
+                continue
+            if top_rank - table_rank > 6 and base > 4:
+                continue
+        k1 = 1 if precious else 0
+        if _wins(best, (brk, k1, top_rank), (bk0, bk1, bk2), buf, i, True):
+            best = i
+            bk0 = brk
+            bk1 = k1
+            bk2 = top_rank
+    if best < 0:
+        if urgent and not can_pass:
+            return _extreme(buf, n, False)
+        if urgent:
+            return _extreme(buf, n, True)  # block
+        if can_pass:
+            return pass_at
+        return _extreme(buf, n, False)
+    if urgent and danger <= tsize:
+        # block: the highest beat of the same shape
+        best = -1
+        bk0 = 0
+        bk1 = 0
+        for i in range(n):
+            if buf[i, 2] == PASS:
+                continue
+            if n_bombs and (buf[i, 2] != table or size_of(buf[i, 0], buf[i, 1]) != tsize):
+                continue
+            brk = groups_of(_minus(counts, buf[i, 0], buf[i, 1]), run_top, chain_top, memo) - \
+                (base - 1)
+            k0 = 1 if brk <= 1 else 0
+            k1 = top_key(buf[i, 0])
+            if _wins(best, (k0, k1), (bk0, bk1), buf, i, False):
+                best = i
+                bk0 = k0
+                bk1 = k1
+        return best
+    return best
+
+
+@jit
+def _extreme(buf: np.ndarray, n: int, highest: bool) -> int:
+    """The real play with the lowest (or highest) top card."""
+    best = -1
+    bk = 0
+    for i in range(n):
+        if buf[i, 2] == PASS:
+            continue
+        k = top_key(buf[i, 0])
+        if _wins(best, k, bk, buf, i, not highest):
+            best = i
+            bk = k
+    return best
+
+
+@jit
+def unplayed(st: np.ndarray) -> np.ndarray:
+    """How many cards of each rank the seats hold."""
+    total = np.zeros(13, dtype=np.int64)
+    for s in range(st[S_N]):
+        lo = st[S_LO + s]
+        hi = st[S_HI + s]
+        x = lo
+        while x:
+            total[low_key(x) >> 2] += 1
+            x &= x - 1
+        x = hi
+        while x:
+            total[low_key(x) >> 2] += 1
+            x &= x - 1
+    return total
+
+
+@jit
+def playout(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, policy: int, total: np.ndarray,
+            aside_top: int, memo: dict, buf: np.ndarray, max_steps: int) -> int:
+    """Play the hand to its end (or ``max_steps``) with ``policy`` at every seat, in turn only;
+    ``total`` (updated) counts the unplayed cards of each rank, set-aside ones included.
+    Returns the steps."""
+    seats = np.full(8, policy, dtype=np.int64)
+    return playout_seats(st, cfg, chops, seats, total, aside_top, memo, buf, max_steps)
+
+
+@jit
+def playout_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.ndarray,
+                  total: np.ndarray, aside_top: int, memo: dict, buf: np.ndarray,
+                  max_steps: int) -> int:
+    """:func:`playout` with each seat's own policy (``seats[seat]``)."""
+    ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
+    steps = 0
+    while st[S_TURN] >= 0 and steps < max_steps:
+        n = legal_in_turn(st, cfg, chops, buf, ws)
+        if n > buf.shape[0]:
+            buf = _grown(st, cfg, chops, n, ws)
+        policy = seats[st[S_TURN]]
+        if policy == RANDOM:
+            i = np.random.randint(0, n)
+        elif policy == GREEDY:
+            i = greedy_choice(st, buf, n)
+        else:
+            i = heuristic_choice(st, cfg, buf, n, total, aside_top, memo)
+        a = buf[i, 0]
+        b = buf[i, 1]
+        seat = st[S_TURN]
+        apply(st, cfg, chops, seat, a, b, buf[i, 2])
+        x = a
+        while x:
+            total[low_key(x) >> 2] -= 1
+            x &= x - 1
+        x = b
+        while x:
+            total[low_key(x) >> 2] -= 1
+            x &= x - 1
+        steps += 1
+    return steps
+
+
+@jit
+def rollouts(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int, moves: np.ndarray,
+             total: np.ndarray, aside_top: int, memo: dict, buf: np.ndarray, policy: int,
+             places: np.ndarray) -> int:
+    """Play each of ``moves`` (rows lo, hi, shape) for ``seat`` and the hand out with the
+    policy; ``places[i]``: the seat's place after move i (-1: never out). Returns the steps."""
+    steps = 0
+    for i in range(moves.shape[0]):
+        trial = st.copy()
+        left = total.copy()
+        apply(trial, cfg, chops, seat, moves[i, 0], moves[i, 1], moves[i, 2])
+        x = moves[i, 0]
+        while x:
+            left[low_key(x) >> 2] -= 1
+            x &= x - 1
+        x = moves[i, 1]
+        while x:
+            left[low_key(x) >> 2] -= 1
+            x &= x - 1
+        steps += playout(trial, cfg, chops, policy, left, aside_top, memo, buf, 2000) + 1
+        places[i] = -1
+        for p in range(trial[S_NFINISH]):
+            if trial[S_FINISH + p] == seat:
+                places[i] = p
+    return steps
+
+
+@jit
+def seed(value: int) -> None:
+    np.random.seed(value)
+
+
+@jit
+def deal(players: int, size: int, packs: int, dealer: int) -> np.ndarray:
+    """A shuffled deal of ``size`` cards each, first hand, the holder of the lowest card
+    leading (set-aside cards dropped)."""
+    deck = np.empty(52 * packs, dtype=np.int64)
+    for i in range(52 * packs):
+        deck[i] = i % 52
+    np.random.shuffle(deck)
+    st = np.zeros(S_SIZE, dtype=np.int64)
+    st[S_N] = players
+    for i in range(size * players):
+        s = (dealer + 1 + i) % players
+        bit = 1 << deck[i]
+        if st[S_LO + s] & bit:
+            st[S_HI + s] |= bit
+        else:
+            st[S_LO + s] |= bit
+    leader = -1
+    low = 99
+    for i in range(players):
+        s = (dealer + 1 + i) % players
+        k = low_key(st[S_LO + s])
+        if k < low:
+            low = k
+            leader = s
+    st[S_TURN] = leader
+    st[S_TSEAT] = -1
+    st[S_LOWEST] = low
+    st[S_OPENING] = 1
+    st[S_FIRST_PLAY] = 1
+    return st
+
+
+@jit
+def play_hands(cfg: np.ndarray, chops: np.ndarray, players: int, size: int, packs: int,
+               hands: int, policy: int, memo: dict) -> int:
+    """Deal and play ``hands`` hands with ``policy`` at every seat; returns the decisions."""
+    buf = np.zeros((1024, 3), dtype=np.int64)
+    decisions = 0
+    for h in range(hands):
+        st = deal(players, size, packs, h % players)
+        total = unplayed(st)
+        decisions += playout(st, cfg, chops, policy, total, -1, memo, buf, 100_000)
+    return decisions
+
+
+@jit
+def positions(cfg: np.ndarray, chops: np.ndarray, players: int, size: int, packs: int,
+              hands: int) -> np.ndarray:
+    """The states met in ``hands`` random hands, one row each (for timing generation)."""
+    ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
+    buf = np.zeros((1024, 3), dtype=np.int64)
+    out = np.zeros((hands * 120, S_SIZE), dtype=np.int64)
+    m = 0
+    for h in range(hands):
+        st = deal(players, size, packs, h % players)
+        while st[S_TURN] >= 0 and m < out.shape[0]:
+            out[m] = st
+            m += 1
+            n = legal_in_turn(st, cfg, chops, buf, ws)
+            if n > buf.shape[0]:
+                buf = _grown(st, cfg, chops, n, ws)
+            i = np.random.randint(0, n)
+            apply(st, cfg, chops, st[S_TURN], buf[i, 0], buf[i, 1], buf[i, 2])
+    return out[:m]
+
+
+@jit
+def generate_all(states: np.ndarray, cfg: np.ndarray, chops: np.ndarray) -> int:
+    """Legal-play generation at every state (for timing); the plays listed in all."""
+    ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
+    buf = np.zeros((1024, 3), dtype=np.int64)
+    total = 0
+    for i in range(states.shape[0]):
+        n = legal_in_turn(states[i], cfg, chops, buf, ws)
+        if n > buf.shape[0]:
+            buf = _grown(states[i], cfg, chops, n, ws)
+        total += n
+    return total
+
+
+@jit
+def replay(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, moves: np.ndarray, start: int,
+           me: int, total: np.ndarray, aside_top: int, memo: dict, buf: np.ndarray,
+           misfits: int, cap: int, judge: bool) -> tuple:
+    """Replay ``moves[start:]`` (rows seat, lo, hi, shape) on ``st``, counting as misfits the
+    decisions of seats other than ``me``, in turn, that the heuristic would not have made
+    (with ``judge``; ``total`` counts the unplayed cards of each rank and is updated).
+    Returns (misfits, moves replayed); misfits is -1 once they pass ``cap``."""
+    ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
+    work = 0
+    for j in range(start, moves.shape[0]):
+        work += 1
+        seat = moves[j, 0]
+        a = moves[j, 1]
+        b = moves[j, 2]
+        if st[S_TURN] < 0:
+            return -1, work
+        if judge and seat != me and st[S_TURN] == seat:
+            n = legal_in_turn(st, cfg, chops, buf, ws)
+            if n > buf.shape[0]:
+                buf = _grown(st, cfg, chops, n, ws)
+            i = heuristic_choice(st, cfg, buf, n, total, aside_top, memo)
+            if buf[i, 0] != a or buf[i, 1] != b:
+                misfits += 1
+                if misfits > cap:
+                    return -1, work
+        apply(st, cfg, chops, seat, a, b, moves[j, 3])
+        x = a
+        while x:
+            total[low_key(x) >> 2] -= 1
+            x &= x - 1
+        x = b
+        while x:
+            total[low_key(x) >> 2] -= 1
+            x &= x - 1
+    return misfits, work

@@ -1,0 +1,260 @@
+"""Differential tests: the compiled fast path (``tienlen.fast``) against the pure engine.
+
+At every step of random games, for every preset, 2, 3, 4, 5 and 8 players, and rules with
+options varied, both must agree on the legal plays (as sets of card sets), the turn, the
+table, the passes, the out-of-turn chops, the finish order and (back in a Game) the scores;
+and on every position of the perft golden file. ``benchmarks/fast_differential.py`` runs
+the same checks over thousands of games. Skipped without numba (``pip install 'tienlen[fast]'``).
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import dataclass
+
+import pytest
+
+from test_perft import POSITIONS, replay
+from tienlen import Game, Rules
+from tienlen.fast.support import unsupported
+
+# option changes tried on top of the presets (each game draws one)
+VARIANTS: list[dict[str, object]] = [
+    {},
+    {"double_deck_ties": "later_wins"},
+    {"double_deck_ties": "next_distinct", "stacking": True},
+    {"pass_locks_out": False, "chop_out_of_turn": True},
+    {"chop_after_pass": True, "chop_out_of_turn": True, "four_twos_bomb": True},
+    {"opening": "free", "opening_may_pass": True, "opening_no_chain": True},
+    {"opening": "lowest_single", "end_at": "first_out", "triple_chains": True},
+    {"twos_in_chains": False, "quad_chains": True, "stacking": True, "pass_locks_out": False},
+    {"chops": "chain:3+ > single; quad > pair; chain:4 > chain:3 higher; quad > quad higher; "
+              "quad_chain:2 > triple higher", "quad_chains": True},
+]
+
+
+def check_game(rules: Rules, players: int, seed: int) -> int:
+    """Play one random game in both engines side by side; return the steps checked."""
+    fast = pytest.importorskip("tienlen.fast.api")
+    from tienlen.fast.layout import S_FINISH, S_NFINISH, S_PASSED, S_TSEAT
+
+    rng = random.Random(seed)
+    game = Game.deal(rules, players, seed)
+    while game.phase == "claim":
+        game.push(game.legal_plays()[-1])  # decline
+    fg = fast.FastGame.of(game)
+    steps = 0
+    while True:
+        where = f"{rules.name} {rules.differences()} {players}p seed {seed} step {steps}"
+        assert fg.turn == game.turn, where
+        assert [bool(p) for p in fg.st[S_PASSED:S_PASSED + players]] == game.passed, where
+        table = fg.to_game(game).table
+        assert table == game.table, where
+        assert (None if fg.st[S_TSEAT] < 0 else int(fg.st[S_TSEAT])) == game.table_seat, where
+        if game.is_over:
+            break
+        pure = [m.keys for m in game.legal_plays()]
+        got = [m.keys for m in fg.legal_plays()]
+        assert len(set(got)) == len(got), where
+        assert set(got) == set(pure), where
+        chops = game.out_of_turn_seats()
+        assert fg.out_of_turn_seats() == chops, where
+        for s in chops:
+            assert {m.keys for m in fg.legal_plays(s)} == {m.keys for m in game.legal_plays(s)}
+        if chops and rng.random() < 0.5:
+            seat = rng.choice(chops)
+            move = rng.choice(game.legal_plays(seat))
+        else:
+            seat = game.turn
+            move = rng.choice(game.legal_plays())
+        game.push(move, seat)
+        fg.push(move, seat)
+        steps += 1
+    finish = [int(s) for s in fg.st[S_FINISH:S_FINISH + fg.st[S_NFINISH]]]
+    assert finish == game.finish_order
+    back = fg.to_game(game)
+    assert back.is_over and back.finish_order == game.finish_order
+    assert back.scores == game.scores
+    return steps
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 8])
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_fast_and_pure_agree_at_every_step_of_random_games(preset, players):
+    pytest.importorskip("numba")
+    for seed in range(10):
+        variant = VARIANTS[(seed * 7 + players) % len(VARIANTS)] if seed % 2 else {}
+        check_game(Rules.preset(preset).replace(**variant), players, 1000 * players + seed)
+
+
+@pytest.mark.parametrize("pos", POSITIONS, ids=[p["name"] for p in POSITIONS])
+def test_fast_and_pure_agree_on_every_perft_position(pos):
+    fast = pytest.importorskip("tienlen.fast.api")
+    game = replay(pos)
+    seat = pos["seat"]
+    if game.phase != "play":
+        pytest.skip("claims and trading stay in the pure engine")
+    fg = fast.FastGame.of(game)
+    moves = fg.legal_plays(seat)
+    assert {m.keys for m in moves} == {m.keys for m in game.legal_plays(seat)}
+    assert len(moves) == pos["count"]
+    if "depth2" in pos:
+        total = 0
+        for move in moves:
+            child = fg.copy()
+            child.push(move, seat)
+            total += 0 if child.turn is None else len(child.legal_plays())
+        assert total == pos["depth2"]
+
+
+@pytest.mark.parametrize("players", [2, 4, 5, 8])
+def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    from tienlen.bots.heuristic import decide
+    from tienlen.bots.rollout import rollout_situation, unplayed
+    from tienlen.fast import api, policies
+    from tienlen.fast.encoding import fast_rules, mask_play, state_of
+    from tienlen.fast.split import new_memo
+
+    memo = new_memo()
+    checked = 0
+    for preset in ("pagat", "viet-cong", "cardrules", "kenneth-lu"):
+        rules = Rules.preset(preset)
+        fr = fast_rules(rules)
+        for seed in range(4):
+            game = Game.deal(rules, players, seed)
+            rng = random.Random(seed)
+            while game.phase == "play":
+                total = unplayed(game)
+                pure = decide(rollout_situation(game, game.turn, total))
+                st = state_of(game)
+                buf = api.buffer()
+                n = policies.legal_in_turn(st, fr.cfg, fr.chops, buf, api._WS)
+                i = policies.heuristic_choice(st, fr.cfg, buf, n, np.array(total, dtype=np.int64),
+                                              -1, memo)
+                assert mask_play(*buf[i], fr.order) == pure
+                checked += 1
+                game.push(pure if rng.random() < 0.7 else rng.choice(game.legal_plays()))
+    assert checked > 100
+
+
+def test_fast_playouts_end_every_hand_with_each_policy():
+    pytest.importorskip("numba")
+    from tienlen.fast import policies
+    from tienlen.fast.encoding import fast_rules
+    from tienlen.fast.split import new_memo
+
+    for preset in Rules.presets():
+        fr = fast_rules(Rules.preset(preset))
+        for policy in policies.POLICIES.values():
+            policies.seed(1)
+            decisions = policies.play_hands(fr.cfg, fr.chops, 4, 13, 1, 20, policy, new_memo())
+            assert 20 * 4 <= decisions < 20 * 400
+
+
+def test_rules_the_fast_path_does_not_know_are_unsupported():
+    from tienlen import fast
+
+    for preset in Rules.presets():
+        assert fast.supports(Rules.preset(preset))
+
+    @dataclass(frozen=True, kw_only=True, slots=True)
+    class NewRules(Rules):
+        follow_suit: bool = False
+        free_chops: bool = True
+
+    assert unsupported(NewRules()) == ["free_chops"]  # an option whose default is not off
+    assert unsupported(NewRules(follow_suit=True)) == ["follow_suit", "free_chops"]
+    assert unsupported(NewRules(free_chops=False)) == ["free_chops"]
+    from tienlen.chops import ChopEntry, Pattern
+
+    odd = ChopEntry(Pattern("pair_run", 3), Pattern("single", twos_only=True))
+    assert unsupported(Rules().replace(chops=(odd,))) == ["chops"]
+
+
+def test_importing_the_package_and_bots_compiles_nothing():
+    code = ("import sys, tienlen, tienlen.bots, tienlen.arena, tienlen.fast; "
+            "tienlen.fast.supports(tienlen.Rules()); "
+            "assert 'numba' not in sys.modules and 'numpy' not in sys.modules, 'imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_tienlen_pure_turns_the_fast_path_off(monkeypatch):
+    from tienlen import fast
+
+    monkeypatch.setenv("TIENLEN_PURE", "1")
+    assert not fast.available() and not fast.enabled(Rules())
+
+
+@pytest.mark.parametrize("preset", ["pagat", "justus-pang", "viet-cong", "kenneth-lu"])
+def test_fast_history_replays_deals_as_the_pure_history_does(preset):
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("numba")
+    from tienlen.bots import get_bot
+    from tienlen.bots.fast_inference import FastHistory, usable
+    from tienlen.bots.inference import History
+    from tienlen.fast.encoding import state_of
+
+    rules = Rules.preset(preset)
+    checked = 0
+    for players, seed in ((4, 1), (3, 2), (5, 3)):
+        game = Game.deal(rules, players, seed)
+        bots = [get_bot("heuristic", seed=s) for s in range(players)]
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat = game.turn
+            view = game.view(seat)
+            if game.phase == "play" and usable(view) and rng.random() < 0.3:
+                pure, quick = History(view), FastHistory(view)
+                for judge in (True, False):
+                    hidden = pure.random_deal(rng)
+                    a, work_a = pure.replay([list(h) for h in hidden], judge=judge)
+                    b, work_b = quick.replay([list(h) for h in hidden], judge=judge)
+                    assert (a is None) == (b is None) and work_a == work_b
+                    if a is not None and b is not None:
+                        assert a.misfits == b.misfits and a.aside == b.aside
+                        assert np.array_equal(state_of(a.game)[:56], b.state[:56])
+                        assert pure.hidden_of(a) == quick.hidden_of(b)
+                        assert b.game._hands == a.game._hands
+                        checked += 1
+            game.play(bots[seat].choose(game.view(seat)), seat)
+    assert checked > 3
+
+
+def test_search_plays_on_the_fast_path_and_without_it(monkeypatch):
+    pytest.importorskip("numba")
+    from tienlen.arena import play_out
+    from tienlen.bots import get_bot
+
+    for pure in (False, True):
+        if pure:
+            monkeypatch.setenv("TIENLEN_PURE", "1")
+        game = Game.deal(Rules.preset("pagat"), 4, 7)
+        bots = [get_bot("search", seed=1, steps=3000, worlds=20),
+                *(get_bot("heuristic", seed=s) for s in range(3))]
+        play_out(game, bots)
+        assert game.is_over
+
+
+@pytest.mark.parametrize(("preset", "bots"), [
+    ("pagat", "heuristic,greedy,greedy,greedy"),
+    ("viet-cong", "heuristic,heuristic,greedy"),
+    ("kenneth-lu", "greedy,heuristic"),
+    ("justus-pang", "heuristic,heuristic,greedy,greedy,heuristic"),
+    ("killer", "heuristic,greedy,heuristic,greedy,heuristic,greedy,heuristic,greedy"),
+])
+def test_tournaments_of_heuristic_and_greedy_bots_are_the_same_on_the_fast_path(
+        preset, bots, monkeypatch):
+    pytest.importorskip("numba")
+    from tienlen.arena import Tournament, run_tournament
+    from tienlen.fast.play import can_play
+
+    names = tuple(bots.split(","))
+    t = Tournament(Rules.preset(preset), len(names), names, 12, seed=3)
+    assert can_play(Game.deal(t.rules, len(names), 1), names) or preset == "killer"
+    fast = run_tournament(t)
+    monkeypatch.setenv("TIENLEN_PURE", "1")
+    assert run_tournament(t) == fast
