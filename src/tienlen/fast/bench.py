@@ -56,7 +56,8 @@ class FastBenchResult:
         )
 
 
-def run(preset: str | Rules = "pagat", players: int = 4, hands: int = 20000, seed: int = 1) -> FastBenchResult:
+def run(preset: str | Rules = "pagat", players: int = 4, hands: int = 20000,
+        seed: int = 1) -> FastBenchResult:
     """Random hands with every legal play listed at every decision, in compiled code."""
     t0 = time.perf_counter()  # start-up: wall time (loading reads files)
     from . import load
