@@ -1,5 +1,17 @@
-"""Load benchmark of ``tienlen serve``: many bot tables and many WebSocket clients, one server process.
+"""Benchmark of ``tienlen serve``: restart time and memory per idle table, then the load of many
+bot tables and WebSocket clients on one server process.
 
+Restart: builds a database of --restart-tables bots-only tables holding
+--restart-moves stored moves (played by the engine, stored as the server
+stores them: log rows in group commits, a snapshot where each hand is dealt),
+and times rebuilding every table from it (what a server does when it starts)
+at half that history and at all of it: with snapshots the time should stay
+flat as history grows (target: under 5 s for 1,000 tables and 200,000 moves).
+It also times the first start of the same database without its snapshots (an
+older database: every move replayed once) and prints the memory each
+rebuilt, idle table takes.
+
+Load:
 Starts the server on 127.0.0.1 (a fresh SQLite file), creates TABLES tables of
 four greedy bots that play hand after hand (a bot waits --bot-delay seconds
 before it plays, as at a real table), connects CLIENTS spectators spread over
@@ -14,6 +26,7 @@ clients share the machine with the server: take figures when the machine is
 otherwise idle (the load average is printed).
 
     python benchmarks/bench_web.py --tables 500 --clients 500 --seconds 20
+    python benchmarks/bench_web.py --restart-only   # the restart figures alone
 """
 
 from __future__ import annotations
@@ -34,6 +47,9 @@ import websockets
 
 TARGET_TABLES = 500
 TARGET_P99 = 0.100  # seconds
+TARGET_RESTART = 5.0  # seconds, for 1,000 tables holding 200,000 moves
+NO_CLIENT_LIMITS = ["--tables-per-client", "0", "--creates-per-minute", "0",
+                    "--messages-per-second", "0", "--connections-per-client", "0"]
 
 
 def free_port() -> int:
@@ -44,7 +60,7 @@ def free_port() -> int:
 
 def start_server(port: int, db: str, bot_delay: float) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "tienlen.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--db", db, "--bot-delay", str(bot_delay)]
+           "--db", db, "--bot-delay", str(bot_delay), *NO_CLIENT_LIMITS]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -69,7 +85,7 @@ async def create_tables(base: str, n: int, player: bool = False) -> list[tuple[s
         sem = asyncio.Semaphore(16)
 
         async def one(k: int) -> None:
-            body = {"quick": True, "players": 4, "seed": k, "level": "greedy"}
+            body: dict[str, object] = {"quick": True, "players": 4, "level": "greedy"}
             if player:
                 body["name"] = "Player"
             async with sem:
@@ -160,6 +176,100 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def restart_figures(tables: int, moves: int) -> bool:
+    """Build the history, time the rebuild at half and at all of it; True when the target is met."""
+    import gc
+    import shutil
+
+    from tienlen.web.lobby import Lobby, NewTable
+    from tienlen.web.room import Client
+    from tienlen.web.storage import Repository
+
+    folder = Path(tempfile.mkdtemp(prefix="tienlen-restart-"))
+    url = f"sqlite:///{folder / 'history.sqlite3'}"
+    try:
+        repo = Repository(url)
+        lobby = Lobby(repo, bot_delay=0.0)
+        spec = NewTable(quick=True, players=4, level="random")
+        t0 = time.perf_counter()
+        rooms = [lobby.create(spec)[0] for _ in range(tables)]
+        watching = Client(lambda _text: None)  # watched: the bots-only tables deal hand after hand
+        for room in rooms:
+            room.clients.add(watching)
+        stored = 0
+        times: list[tuple[int, float]] = []
+        for goal in (moves // 2, moves):
+            while stored < goal:
+                staged = [(room, action) for room in rooms
+                          if (action := room.bot_action()) is not None][:goal - stored]
+                repo.append_many([action.write for _, action in staged])
+                for room, action in staged:
+                    room.install(action)
+                stored += len(staged)
+            print(f"history: {tables} tables, {stored} stored moves (built in "
+                  f"{time.perf_counter() - t0:.0f} s)")
+            elapsed, per_table, replayed = _time_restore(url, tables)
+            times.append((stored, elapsed))
+            print(f"  restart: {elapsed:.2f} s to rebuild {tables} tables from snapshots and the "
+                  f"{replayed} moves after them; memory per idle table {per_table / 1024:.1f} KiB")
+        repo.close()
+        old = folder / "old.sqlite3"
+        shutil.copy(folder / "history.sqlite3", old)
+        _drop_snapshots(f"sqlite:///{old}")
+        elapsed, _, _ = _time_restore(f"sqlite:///{old}", tables)
+        print(f"  the same database without snapshots (its first start replays all {stored} "
+              f"moves, then stores snapshots): {elapsed:.2f} s")
+        flat = times[1][1] < 1.5 * times[0][1] + 0.2
+        met = times[-1][1] < TARGET_RESTART and flat
+        print(f"target (restart of {tables} tables / {stored} moves under {TARGET_RESTART:.0f} s, "
+              f"flat as history grows): {'MET' if met else 'NOT MET'} "
+              f"({times[0][1]:.2f} s at {times[0][0]} moves, {times[1][1]:.2f} s at {times[1][0]})")
+        gc.collect()
+        return met
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _time_restore(url: str, tables: int) -> tuple[float, float, int]:
+    """Seconds to rebuild every table stored at ``url``, the memory each rebuilt (idle) table
+    holds, in bytes (traced by tracemalloc in a second, untimed rebuild), and how many stored
+    moves a rebuild replays."""
+    import gc
+    import tracemalloc
+
+    from tienlen.web.lobby import Lobby
+    from tienlen.web.storage import Repository
+
+    gc.collect()
+    t0 = time.perf_counter()
+    repo = Repository(url)
+    held = Lobby(repo, bot_delay=0.0).restore()
+    elapsed = time.perf_counter() - t0
+    assert held == tables, f"rebuilt {held} tables of {tables}"
+    replayed = sum(len(t.log) for t in repo.load_all())
+    gc.collect()
+    tracemalloc.start()
+    base = tracemalloc.get_traced_memory()[0]
+    lobby = Lobby(repo, bot_delay=0.0)
+    lobby.restore()
+    gc.collect()
+    per_table = (tracemalloc.get_traced_memory()[0] - base) / max(1, held)
+    tracemalloc.stop()
+    repo.close()
+    del lobby
+    gc.collect()
+    return elapsed, per_table, replayed
+
+
+def _drop_snapshots(url: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DELETE FROM tienlen_snapshots"))
+    engine.dispose()
+
+
 def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -247,15 +357,25 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--bot-delay", type=float, default=0.5)
     parser.add_argument("--db", default=None, help="a database URL (default: a fresh SQLite file)")
+    parser.add_argument("--restart-tables", type=int, default=1000)
+    parser.add_argument("--restart-moves", type=int, default=200_000,
+                        help="stored moves in the restart database (timed at half and at all)")
+    parser.add_argument("--restart-only", action="store_true", help="the restart figures alone")
+    parser.add_argument("--load-only", action="store_true", help="the load figures alone")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    restart_met = True
+    if not args.load_only:
+        restart_met = restart_figures(args.restart_tables, args.restart_moves)
+        if args.restart_only:
+            sys.exit(0 if restart_met else 1)
     try:
         import uvloop  # the server runs on it too (uvicorn's standard extra)
     except ImportError:
         met = asyncio.run(run(args))
     else:
         met = uvloop.run(run(args))
-    sys.exit(0 if met else 1)
+    sys.exit(0 if met and restart_met else 1)
 
 
 if __name__ == "__main__":

@@ -142,4 +142,4 @@ def test_tienlen_rules_lists_and_shows_the_vietnamese_presets(capsys: pytest.Cap
     for line in ("follow_suit: true", "no_two_last: true", "chop_pay: chain", "scoring: places"):
         assert line in shown
     assert main(["rules", "mien-nam", "--toml"]) == 0
-    assert capsys.readouterr().out.strip() == 'preset = "mien-nam"'
+    assert 'preset = "mien-nam"' in capsys.readouterr().out  # every option follows it

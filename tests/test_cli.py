@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import argparse
 import io
+import json
+import os
 import random
 import re
+import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import tienlen
 from tienlen import Game, Rules, Session, cli
+from tienlen.arena import BotSpec, Tournament, format_table, parse_bots, progress_bar, run_tournament, t95
+from tienlen.bots import bot_names, bot_options
 from tienlen.lineplay import play_session
 
 
@@ -223,7 +234,7 @@ def test_play_plays_a_whole_hand_in_the_terminal(capsys: pytest.CaptureFixture[s
     assert code == 0
     assert err == ""
     assert printed.startswith("Tiến Lên, pagat rules, 4 players.")
-    assert "=== Hand 1:" in printed
+    assert "=== Hand 1 (dealer: " in printed
     assert "Your hand: " in printed
     assert "Not allowed" not in printed  # every hinted play was legal
     assert printed.count("Finish: ") == 1
@@ -242,7 +253,7 @@ def test_play_session_goes_on_to_a_second_hand_when_asked(
     out, _ = capsys.readouterr()
     printed = stdin.printed + out
     assert code == 0
-    assert "=== Hand 2:" in printed
+    assert "=== Hand 2 (dealer: " in printed
     assert printed.count("Finish: ") == 2
     assert printed.count("Totals: ") == 2
 
@@ -265,3 +276,308 @@ def test_play_ends_quietly_when_the_input_ends() -> None:
     code = play_session(Rules.preset("pagat"), 4, 5, "Ana", stdin=io.StringIO(""), stdout=out)
     assert code == 0
     assert "Your hand: " in out.getvalue()
+
+
+# ====================================================================== no traceback, ever
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+
+
+def main_of(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``tienlen ARGV`` in this process; argparse's exits count as exit codes."""
+    try:
+        code = cli.main(list(argv))
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(code: int, err: str, *words: str) -> None:
+    assert code == 2, err
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("tienlen")
+    for word in words:
+        assert word in err, (word, err)
+
+
+def command_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = SRC + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def tienlen_command(*argv: str) -> list[str]:
+    return [sys.executable, "-m", "tienlen.cli", *argv]
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["bench", "--hands", "0"], ["--hands", "must be 1 or more, not 0"]),
+    (["bench", "--hands", "many"], ["--hands", "'many' is not a whole number"]),
+    (["tournament", "--workers", "0"], ["--workers", "must be 1 or more, not 0"]),
+    (["tournament", "--time-limit", "-1"], ["--time-limit", "must be more than 0 seconds"]),
+    (["tournament", "--time-limit", "nan"], ["--time-limit"]),
+    (["tournament", "--players", "2", "--bots", "search:wrld=3,greedy"],
+     ["search has no option 'wrld'", "did you mean 'worlds'?", "steps", "inference"]),
+    (["tournament", "--players", "2", "--bots", "greedy:steps=3,greedy"],
+     ["greedy has no option 'steps'", "it takes no options"]),
+    (["play", "--bots", "search:wrld=3"], ["search has no option 'wrld'"]),
+    (["tournament", "--address", "127.0.0.1:1"], ["--address", "--backend ray"]),
+    (["rules", "pagat", "--toml", "--explain"], ["not allowed with"]),
+    (["nosuch"], ["invalid choice"]),
+    ([], ["required"]),
+])
+def test_bad_arguments_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
+                                               argv: list[str], words: list[str]) -> None:
+    code, out, err = main_of(capsys, *argv)
+    one_line_error(code, err, *words)
+    assert out == ""
+
+
+def test_a_record_that_is_not_utf8_is_a_clear_error(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_bytes(b'format = "tienlen/1"\n# \xff\xfe not UTF-8\n')
+    for argv in (["replay", "--text", str(path)], ["rules", str(path)]):
+        code, out, err = main_of(capsys, *argv)
+        one_line_error(code, err, "not UTF-8")
+        assert out == ""
+
+
+def test_a_json_path_that_cannot_be_written_fails_before_the_run(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    for target in (tmp_path / "no-such-folder" / "r.json", tmp_path):
+        code, out, err = main_of(capsys, "tournament", "--players", "2", "--bots",
+                                 "greedy,random", "--deals", "1", "--json", str(target))
+        one_line_error(code, err, "cannot write")
+        assert out == ""  # no table: nothing was played
+
+
+def test_an_external_bot_that_cannot_start_fails_before_any_hand_with_its_stderr(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text("import sys\nsys.stderr.write('loading the model\\nno model in ./model\\n')\n"
+                      "sys.exit(1)\n", encoding="utf-8")
+    bot = f"cmd:{sys.executable} {script}"
+    code, out, err = main_of(capsys, "tournament", "--players", "2", "--bots", f"{bot},greedy",
+                             "--deals", "50")
+    one_line_error(code, err, "before any hand was played", "crashed", "no model in ./model")
+    assert out == ""
+
+
+def test_a_ray_address_nobody_answers_fails_at_once_in_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ray")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # free once closed: nobody answers there
+    code, out, err = main_of(capsys, "tournament", "--players", "2", "--bots", "greedy,random",
+                             "--deals", "1", "--backend", "ray", "--address", f"127.0.0.1:{port}")
+    one_line_error(code, err, "no Ray cluster answers", str(port))
+    assert out == ""
+
+
+@pytest.mark.parametrize("argv", [["rules", "pagat", "--explain"], ["rules", "killer"],
+                                  ["replay", "--text", "RECORD"]])
+def test_a_reader_that_goes_away_is_no_error(argv: list[str], tmp_path: Path) -> None:
+    """``tienlen … | head``: the reader closes the pipe before the output is written."""
+    record = tmp_path / "game.toml"
+    record.write_text(_finished_session().record(), encoding="utf-8")
+    argv = [str(record) if a == "RECORD" else a for a in argv]
+    proc = subprocess.Popen(tienlen_command(*argv), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=command_env())
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the program writes anything
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait() == 0
+    assert err == ""
+
+
+def test_ctrl_c_in_a_tournament_with_two_workers_prints_the_partial_results(
+        tmp_path: Path) -> None:
+    out_json = tmp_path / "r.json"
+    proc = subprocess.Popen(
+        tienlen_command("tournament", "--players", "4", "--bots", "heuristic,greedy,random,me=greedy",
+                        "--deals", "400", "--workers", "2", "--json", str(out_json)),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=command_env(), text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stderr.readline()  # progress, not on a terminal: a line at each tenth
+    assert first.startswith("40/400 deals")
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "partial" in err
+    lines = out.splitlines()
+    assert "partial: interrupted after" in lines[0]
+    assert any(line.startswith("me ") for line in lines)
+    report = json.loads(out_json.read_text(encoding="utf-8"))
+    assert report["partial"] is True and 40 <= report["deals_played"] < 400
+    assert report["hands"] == 4 * report["deals_played"]
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = main_of(capsys, "--version")
+    assert code == 0 and out.strip() == f"tienlen {tienlen.__version__}"
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    parser = cli.build_parser()
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action.choices)
+
+
+@pytest.mark.parametrize("command", list(_subparsers()))
+def test_every_help_shows_the_defaults(command: str) -> None:
+    parser = _subparsers()[command]
+    text = " ".join(parser.format_help().split())
+    for action in parser._actions:
+        default = action.default
+        if not action.option_strings or default in (None, False, argparse.SUPPRESS):
+            continue
+        assert f"default: {default}" in text, (command, action.dest)
+
+
+def test_the_bots_in_the_help_are_the_bots_of_the_docs() -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text(encoding="utf-8")
+    for command in ("play", "tournament"):
+        text = "".join(_subparsers()[command].format_help().split())
+        for name in bot_names():
+            assert name in text
+            assert f"`{name}`" in docs
+            for option in bot_options(name):
+                assert f"{option}=" in text, (command, option)
+                assert f"`{option}`" in docs, option
+    assert "worlds=N][:seconds=S]" not in docs
+
+
+# ---------------------------------------------------------------------- tournament output
+def test_progress_on_a_terminal_is_a_bar_with_the_time_so_far_and_left() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    ticks = iter(range(100))
+    stream = Terminal()
+    show = progress_bar(stream, clock=lambda: float(next(ticks)))
+    show(1, 4)
+    show(2, 4)
+    text = stream.getvalue()
+    assert text.startswith("\r[") and "2/4 deals" in text
+    assert "0:02 so far, about 0:02 left" in text
+
+
+def test_progress_in_a_log_file_is_a_line_per_tenth() -> None:
+    ticks = iter(range(1000))
+    stream = io.StringIO()
+    show = progress_bar(stream, clock=lambda: float(next(ticks)))
+    for done in range(1, 101):
+        show(done, 100)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 10 and "\r" not in stream.getvalue()
+    assert lines[0].startswith("10/100 deals (10%)") and "left" in lines[0]
+    assert lines[-1].startswith("100/100 deals (100%)")
+
+
+def test_intervals_from_one_deal_are_unavailable(capsys: pytest.CaptureFixture[str]) -> None:
+    report = run_tournament(Tournament(Rules.preset("pagat"), 2, ("greedy", "random"), deals=1))
+    for bot in report["bots"]:
+        assert bot["first_ci"] is None and bot["units_ci"] is None
+    table = format_table(report)
+    assert "[n/a]" in table and "[0.0, 0.0]" not in table and "at least 2 deals" in table
+
+
+def test_students_t_for_few_deals() -> None:
+    assert t95(1) == pytest.approx(12.706)
+    assert t95(9) == pytest.approx(2.262)
+    assert t95(30) == pytest.approx(2.042)
+    assert t95(10_000) == pytest.approx(1.96, abs=0.001)
+    assert all(t95(k) > t95(k + 1) for k in range(1, 200))
+
+
+def test_bots_are_named_whole_or_by_their_alias() -> None:
+    a = "cmd:python my_bots/the_same_long_prefix_bot.py --level 1"
+    b = "cmd:python my_bots/the_same_long_prefix_bot.py --level 2"
+    report: dict[str, Any] = {
+        "rules": "pagat", "players": 2, "deals": 2, "hands": 4, "failures": [],
+        "bots": [{"name": n, "hands": 2, "first_rate": 0.5, "first_ci": [0.0, 1.0],
+                  "last_rate": 0.5, "last_ci": [0.0, 1.0], "mean_place": 1.5,
+                  "place_ci": [1.0, 2.0], "mean_units": 0.0, "units_ci": [-1.0, 1.0]}
+                 for n in (a, b)]}
+    table = format_table(report)
+    assert f"{a} " in table and f"{b} " in table
+    assert parse_bots("me=cmd:./bot.pl --x=1, heuristic") == ("me=cmd:./bot.pl --x=1", "heuristic")
+    assert BotSpec("me=cmd:./bot.pl --x=1").label == "me"
+    assert BotSpec("me=cmd:./bot.pl --x=1").spec == "cmd:./bot.pl --x=1"
+    assert BotSpec("search:steps=10").label == "search:steps=10"
+    assert BotSpec("cmd:env A=1 ./bot").label == "cmd:env A=1 ./bot"
+
+
+def test_the_json_output_is_documented_field_by_field(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text(encoding="utf-8")
+    out = tmp_path / "r.json"
+    assert cli.main(["tournament", "--players", "2", "--bots", "a=greedy,random", "--deals", "2",
+                     "--quiet", "--json", str(out)]) == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    section = docs.split("### The --json output", 1)[1]
+    for key in report:
+        assert f"`{key}`" in section, key
+    for key in report["bots"][0]:
+        assert f"`{key}`" in section, key
+    for key in ("bot", "deal", "rotation", "seat", "reason", "stderr"):
+        assert f"`{key}`" in section, key
+    example = section.split("```json", 1)[1].split("```", 1)[0]
+    documented = json.loads(example)
+    assert set(documented) == set(report)
+    assert set(documented["bots"][0]) == set(report["bots"][0])
+    assert set(documented["failures"][0]) == {"bot", "deal", "rotation", "seat", "reason", "stderr"}
+
+
+# ---------------------------------------------------------------------- tienlen rules
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_rules_toml_prints_every_option_and_loads_back(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path, preset: str) -> None:
+    code, out, _ = main_of(capsys, "rules", preset, "--toml")
+    assert code == 0
+    for option in Rules.options():
+        assert re.search(rf"^{option} = ", out, re.M), option
+    path = tmp_path / "house.toml"
+    path.write_text(out.replace("stake = 1", "stake = 3"), encoding="utf-8")
+    assert Rules.from_toml(path) == Rules.preset(preset).replace(stake=3)
+    code, again, _ = main_of(capsys, "rules", str(path), "--toml")
+    assert code == 0 and Rules.from_toml(again) == Rules.preset(preset).replace(stake=3)
+
+
+def test_rules_explain_prints_the_rules_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = main_of(capsys, "rules", "killer", "--explain")
+    assert code == 0
+    assert out.startswith("Tiến Lên: the killer rules")
+    assert "Passing does not lock you out" in out
+    assert "What beats a single two" in out
+    assert "pass_locks_out" not in out
+
+
+# ---------------------------------------------------------------------- --plain
+def test_plain_p_passes_saving_works_and_the_end_of_input_says_so(tmp_path: Path) -> None:
+    record = tmp_path / "game.toml"
+    out = io.StringIO()
+    # seed 2: Ana is not the first to play, so there is a play to pass on
+    stdin = io.StringIO(f"p\nsave {record}\n")
+    code = play_session(Rules.preset("pagat"), 4, 2, "Ana", stdin=stdin, stdout=out)
+    text = out.getvalue()
+    assert code == 0
+    assert "is not a suit" not in text and "Not allowed" not in text
+    assert "  Ana: pass" in text
+    assert f"Record saved to {record}" in text
+    assert Session.from_record(record.read_text(encoding="utf-8")).games[0].history[0]
+    assert "End of input: the game stops after 0 finished hands" in text
+    assert "not saved" not in text.split("End of input", 1)[1]
+
+
+def test_plain_quitting_without_saving_says_so() -> None:
+    out = io.StringIO()
+    code = play_session(Rules.preset("pagat"), 4, 5, "Ana", stdin=io.StringIO("quit\n"), stdout=out)
+    assert code == 0
+    assert "You quit" in out.getvalue() and "The record was not saved" in out.getvalue()

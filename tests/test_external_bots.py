@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen import Game, Play, Rules
+from tienlen import Game, Play, Rules, TienLenError
 from tienlen.actions import Move
 from tienlen.arena import Tournament, format_table, play_out, run_tournament
 from tienlen.bots import Bot, get_bot
@@ -224,24 +224,62 @@ def test_a_bot_that_crashes_mid_hand_is_replaced_from_that_decision_on(tmp_path:
     assert sum(1 for s, _ in game.history if s == 0) > 3  # it played on after the crash
 
 
+def _fails_after_one_answer(kind: str) -> str:
+    """A bot that answers its first decision (the check before the tournament) and then
+    behaves as BROKEN[kind] at its second."""
+    script, _ = BROKEN[kind]
+    body = textwrap.indent(textwrap.dedent(script).replace("for line in sys.stdin:",
+                                                           "for line in lines:"), "    ")
+    return textwrap.dedent("""
+        import json, sys, time
+        lines = iter(sys.stdin)
+        first = next(lines)
+        print(json.dumps({"action": json.loads(first)["legal"][0]}), flush=True)
+        sys.stderr.write("warming up\\nthe second decision is where it goes wrong\\n")
+        sys.stderr.flush()
+        if True:
+    """) + body
+
+
 @pytest.mark.parametrize("kind", ["crashes_at_once", "hangs", "answers_illegal",
                                   "answers_malformed"])
-def test_a_tournament_goes_on_past_a_failing_bot_and_reports_each_failure(tmp_path: Path,
-                                                                          kind: str) -> None:
+def test_a_bot_that_fails_its_first_decision_stops_the_tournament_before_any_hand(
+        tmp_path: Path, kind: str) -> None:
     script, words = BROKEN[kind]
     cmd = "cmd:" + write_bot(tmp_path, kind, script)
     tournament = Tournament(PAGAT, 2, (cmd, "greedy"), deals=2, seed=4, time_limit=0.5)
+    played: list[int] = []
+    with pytest.raises(TienLenError, match="before any hand was played") as caught:
+        run_tournament(tournament, progress=lambda done, total: played.append(done))
+    assert words.replace("crashed", "crashed") in str(caught.value)
+    assert played == []
+
+
+@pytest.mark.parametrize("kind", ["crashes_at_once", "hangs", "answers_illegal",
+                                  "answers_malformed"])
+def test_a_tournament_goes_on_past_a_bot_failing_later_and_reports_it_once(
+        tmp_path: Path, kind: str) -> None:
+    _, words = BROKEN[kind]
+    script = tmp_path / f"{kind}.py"
+    script.write_text(_fails_after_one_answer(kind), encoding="utf-8")
+    cmd = "cmd:" + command(script)
+    tournament = Tournament(PAGAT, 2, (f"me={cmd}", "greedy"), deals=2, seed=4, time_limit=0.5)
     report = run_tournament(tournament)
     assert report["hands"] == 4
-    assert {b["name"]: b["hands"] for b in report["bots"]} == {cmd: 4, "greedy": 4}
+    assert {b["name"]: b["hands"] for b in report["bots"]} == {"me": 4, "greedy": 4}
     failures = report["failures"]
     assert len(failures) == 4  # once in every hand: the next hand starts the bot afresh
-    hands = {f.split(": seat")[0] for f in failures}
-    assert hands == {f"deal {d}, rotation {r}" for d in range(2) for r in range(2)}
-    assert all(words in f for f in failures)
-    table = format_table(report)
     for failure in failures:
-        assert f"failure: {failure}" in table
+        assert set(failure) == {"bot", "deal", "rotation", "seat", "reason", "stderr"}
+        assert failure["bot"] == "me" and words in failure["reason"]
+        assert "goes wrong" in failure["stderr"]
+    assert {(f["deal"], f["rotation"]) for f in failures} == {(d, r) for d in range(2)
+                                                              for r in range(2)}
+    table = format_table(report)
+    reported = [line for line in table.splitlines() if line.startswith("failure:")]
+    assert len(reported) == 1  # once for the bot, not once a hand
+    assert "bot 'me' failed in 4 hands" in reported[0] and words in reported[0]
+    assert "    the second decision is where it goes wrong" in table
     # the units still balance: random played the failing seat to the end of each hand
     assert sum(b["mean_units"] * b["hands"] for b in report["bots"]) == pytest.approx(0)
 
@@ -250,14 +288,14 @@ def test_a_tournament_with_a_bot_that_crashes_mid_hand_reports_it_too(tmp_path: 
     cmd = "cmd:" + write_bot(tmp_path, "crashes_mid_hand", CRASHES_MID_HAND)
     report = run_tournament(Tournament(PAGAT, 2, (cmd, "heuristic"), deals=1, seed=2))
     assert report["hands"] == 2
-    assert len(report["failures"]) == 2 and all("crashed" in f for f in report["failures"])
+    assert len(report["failures"]) == 2
+    assert all("crashed" in f["reason"] for f in report["failures"])
 
 
-def test_a_bot_that_cannot_start_is_a_failure_not_a_crash_of_the_tournament(tmp_path: Path) -> None:
+def test_a_bot_that_cannot_start_stops_the_tournament_at_once(tmp_path: Path) -> None:
     cmd = "cmd:" + shlex.quote(str(tmp_path / "no-such-bot"))
-    report = run_tournament(Tournament(PAGAT, 2, (cmd, "greedy"), deals=1, seed=2))
-    assert report["hands"] == 2
-    assert len(report["failures"]) == 2 and all("could not start" in f for f in report["failures"])
+    with pytest.raises(TienLenError, match="could not start"):
+        run_tournament(Tournament(PAGAT, 2, (cmd, "greedy"), deals=1, seed=2))
 
 
 def test_an_external_bot_failure_is_a_bot_failure_error(tmp_path: Path) -> None:

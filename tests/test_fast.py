@@ -32,6 +32,8 @@ VARIANTS: list[dict[str, object]] = [
     {"twos_in_chains": False, "quad_chains": True, "stacking": True, "pass_locks_out": False},
     {"chops": "chain:3+ > single; quad > pair; chain:4 > chain:3 higher; quad > quad higher; "
               "quad_chain:2 > triple higher", "quad_chains": True},
+    {"scoring": "places", "penalty_bomb": {"quad": 3, "chain:3+": 2}, "four_twos_bomb": True,
+     "chop_after_pass": True, "pass_locks_out": False, "stacking": True},
 ]
 
 
@@ -84,6 +86,10 @@ def check_game(rules: Rules, players: int, seed: int) -> int:
 @pytest.mark.parametrize("preset", Rules.presets())
 def test_fast_and_pure_agree_at_every_step_of_random_games(preset, players):
     pytest.importorskip("numba")
+    from tienlen import fast
+
+    if not fast.supports(Rules.preset(preset)):
+        pytest.skip(f"the fast path does not support {preset} (the pure engine plays it)")
     for seed in range(10):
         variant = VARIANTS[(seed * 7 + players) % len(VARIANTS)] if seed % 2 else {}
         check_game(Rules.preset(preset).replace(**variant), players, 1000 * players + seed)
@@ -92,10 +98,14 @@ def test_fast_and_pure_agree_at_every_step_of_random_games(preset, players):
 @pytest.mark.parametrize("pos", POSITIONS, ids=[p["name"] for p in POSITIONS])
 def test_fast_and_pure_agree_on_every_perft_position(pos):
     fast = pytest.importorskip("tienlen.fast.api")
+    from tienlen import fast as fast_path
+
     game = replay(pos)
     seat = pos["seat"]
     if game.phase != "play":
         pytest.skip("claims and trading stay in the pure engine")
+    if not fast_path.supports(game.rules):
+        pytest.skip(f"the fast path does not support {fast_path.support.unsupported(game.rules)}")
     fg = fast.FastGame.of(game)
     moves = fg.legal_plays(seat)
     assert {m.keys for m in moves} == {m.keys for m in game.legal_plays(seat)}
@@ -107,6 +117,30 @@ def test_fast_and_pure_agree_on_every_perft_position(pos):
             child.push(move, seat)
             total += 0 if child.turn is None else len(child.legal_plays())
         assert total == pos["depth2"]
+
+
+def test_four_twos_chop_only_on_turn_on_the_fast_path_as_in_the_pure_engine():
+    """§6 resolution: four twos chop for the seat on turn only; they open no out-of-turn
+    window and give passers no chop turn (a single three is no chop entry's target)."""
+    fast = pytest.importorskip("tienlen.fast.api")
+    from tienlen.shapes import PASS
+
+    rules = Rules.preset("pagat").replace(chop_out_of_turn=True, four_twos_bomb=True,
+                                          chop_after_pass=True)
+    game = Game(rules, ["3s 5h 9c", "4h 6d Kc", "2s 2c 2d 2h 7s", "8h 9h Th"], leader=0)
+    fg = fast.FastGame.of(game)
+    game.push(rules.play("3s"))
+    fg.push(rules.play("3s"))
+    assert fg.out_of_turn_seats() == game.out_of_turn_seats() == []
+    assert fg.legal_plays(2) == game.legal_plays(2) == []
+    for seat in (1, 2, 3):
+        assert fg.turn == game.turn == seat
+        assert {m.keys for m in fg.legal_plays()} == {m.keys for m in game.legal_plays()}
+        if seat == 2:  # in turn, four twos chop the three
+            assert rules.play("2s 2c 2d 2h").keys in {m.keys for m in fg.legal_plays()}
+        game.push(PASS)
+        fg.push(PASS)
+    assert fg.turn == game.turn == 0 and game.table is None and fg.to_game(game).table is None
 
 
 @pytest.mark.parametrize("players", [2, 4, 5, 8])
@@ -158,17 +192,38 @@ def test_fast_playouts_end_every_hand_with_each_policy():
 def test_rules_the_fast_path_does_not_know_are_unsupported():
     from tienlen import fast
 
-    for preset in Rules.presets():
-        assert fast.supports(Rules.preset(preset))
+    for preset in ("pagat", "parlett", "justus-pang", "kenneth-lu", "viet-cong", "thirteen",
+                   "killer", "cardrules"):
+        assert fast.supports(Rules.preset(preset)), preset
+    # the Vietnamese presets play free chops, follow_suit, chop payments, cóng, no_two_last
+    assert unsupported(Rules.preset("mien-nam")) == ["free_chops", "chop_pay", "cong"]
+    assert unsupported(Rules.preset("mien-bac")) == ["follow_suit", "chop_pay", "cong",
+                                                     "no_two_last"]
+    assert not fast.supports(Rules.preset("mien-nam"))
+    assert not fast.supports(Rules.preset("mien-bac"))
+    assert set(Rules.presets()) == {"pagat", "parlett", "justus-pang", "kenneth-lu", "viet-cong",
+                                    "thirteen", "killer", "cardrules", "mien-nam", "mien-bac"}
+    # each §11 play option is unsupported when on, whatever else is set
+    rules = Rules.preset("pagat")
+    for option, value in (("follow_suit", True), ("free_chops", "quad"), ("chop_pay", "each"),
+                          ("chop_pay", "chain"), ("cong", True), ("no_two_last", True)):
+        changed = rules.replace(**{option: value})
+        assert unsupported(changed) == [option], option
+    # options that act only before or after play are supported with any value
+    for changes in ({"scoring": "places"}, {"scoring": "places", "place_points": (3, 1, -1, -3)},
+                    {"penalty_bomb": {"quad": 2, "chain:3": 1}}, {"penalty_bomb": 3},
+                    {"instant_wins": ("four_twos", "five_pair_chain", "same_colour",
+                                      "four_threes")}):
+        assert fast.supports(rules.replace(**changes)), changes
 
     @dataclass(frozen=True, kw_only=True, slots=True)
     class NewRules(Rules):
-        follow_suit: bool = False
-        free_chops: bool = True
+        future_switch: bool = False
+        future_list: bool = True
 
-    assert unsupported(NewRules()) == ["free_chops"]  # an option whose default is not off
-    assert unsupported(NewRules(follow_suit=True)) == ["follow_suit", "free_chops"]
-    assert unsupported(NewRules(free_chops=False)) == ["free_chops"]
+    assert unsupported(NewRules()) == ["future_list"]  # an option whose default is not off
+    assert unsupported(NewRules(future_switch=True)) == ["future_switch", "future_list"]
+    assert unsupported(NewRules(future_list=False)) == ["future_list"]
     from tienlen.chops import ChopEntry, Pattern
 
     odd = ChopEntry(Pattern("pair_run", 3), Pattern("single", twos_only=True))

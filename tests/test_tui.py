@@ -4,6 +4,7 @@ Textual screens, driven by key presses and clicks through Textual's pilot at 80x
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("textual")
+
+import itertools
 
 from textual.app import App
 from textual.pilot import Pilot
@@ -21,10 +24,10 @@ from tienlen import Game, IllegalPlay, Play, Rules, Session, cli, parse_cards
 from tienlen.arena import play_out
 from tienlen.bots import get_bot
 from tienlen.cards import full_deck
-from tienlen.tui.app import RulesScreen, SaveScreen, TienLenApp
-from tienlen.tui.controller import HUMAN, Controller
+from tienlen.tui.app import EndScreen, RulesScreen, SaveScreen, TienLenApp
+from tienlen.tui.controller import HUMAN, PLACE_WORDS, Controller
 from tienlen.tui.replay import ReplayApp, replay_states
-from tienlen.tui.widgets import CARD_LETTERS, CardView
+from tienlen.tui.widgets import CARD_LETTERS, CardView, card_face, symbols
 
 PAGAT = Rules.preset("pagat")
 
@@ -378,7 +381,12 @@ def test_sort_and_rules_keys() -> None:
         assert sorted(app._order) == list(range(13))
         await pilot.press("r")
         assert isinstance(app.screen, RulesScreen)
-        assert "preset: pagat" in str(app.screen.query_one("#rules-text", Static).render())
+        text = str(app.screen.query_one("#rules-text", Static).render())
+        assert "the pagat rules" in text
+        assert "What beats a single two: a higher two, or a chop with four of a kind" in text
+        assert "Passing locks you out of the round" in text
+        assert "The last player pays 1 unit to each of the others" in text
+        assert "hand_size" not in text and "pass_locks_out" not in text  # no option keys
         await pilot.press("escape")
         assert not isinstance(app.screen, RulesScreen)
 
@@ -472,3 +480,247 @@ def test_replay_states_step_through_a_president_exchange() -> None:
     assert states[0].history == game.history[:len(states[0].history)]
     assert str(states[0].history[0][1]).startswith("give")
     assert states[-1].record() == game.record()
+
+
+# ====================================================================== the polish of issue 11
+CARD_WORD = re.compile(r"(?<![\w])(?:[3-9TJQKA2][scdh])(?![\w])")
+
+
+def table_rows(app: TienLenApp) -> list[str]:
+    """The rows inside the table panel's border."""
+    return [row.strip("│").strip() for row in shown(app, "#table").splitlines()[1:-1]]
+
+
+def log_lines(app: TienLenApp) -> list[str]:
+    """The log lines the table panel shows (below its rule)."""
+    rows = table_rows(app)
+    rule = next(i for i, row in enumerate(rows) if row.startswith("───"))
+    return [row for row in rows[rule + 1:] if row]
+
+
+def expected_line(c: Controller, seat: int | None, text: str) -> str:
+    return text if seat is None else f"{c.names[seat]}: {symbols(text)}"
+
+
+def same_line(shown_line: str, wanted: str) -> bool:
+    """A shown line is the wanted one, or its start cut with an ellipsis."""
+    if shown_line == wanted:
+        return True
+    return shown_line.endswith("…") and wanted.startswith(shown_line[:-1].rstrip())
+
+
+@pytest.mark.parametrize(("players", "preset", "seed"), [(8, "pagat", 2), (4, "viet-cong", 11)])
+def test_the_log_shows_the_last_moves_at_every_length(players: int, preset: str, seed: int) -> None:
+    """After every single action of a hand, the log shows as many of the last actions (and
+    round breaks) as it has rows for, the newest last."""
+    c = Controller(Rules.preset(preset), players, seed=seed, name="Ana", hint_seconds=0.02)
+    app = TienLenApp(c, delay=10_000)  # the bots act only when the test says
+
+    async def script(pilot: Pilot[Any]) -> None:
+        lengths = set()
+        while not c.game.is_over:
+            if c.decision() is None:
+                c.bot_step()
+            else:
+                move = c.hint()
+                c.confirm(move.cards) if move.cards else c.decline()
+            app.refresh_screen()
+            await pilot.pause()
+            rows = app.query_one("#table").content_size.height
+            log = c.log()
+            lines = log_lines(app)
+            panel = table_rows(app)
+            assert len(panel) == rows
+            header = next(i for i, row in enumerate(panel) if row.startswith("───")) + 1
+            assert len(lines) == min(len(log), rows - header)
+            assert lines, "the log is empty"
+            for got, (seat, text) in zip(lines, log[-len(lines):], strict=True):
+                assert same_line(got, expected_line(c, seat, text)), (got, text)
+            lengths.add(len(c.game.history))
+        assert len(lengths) > 20
+
+    drive(app, script)
+
+
+def test_the_log_keeps_your_own_move_at_the_start_of_a_hand() -> None:
+    c = Controller(Rules.preset("viet-cong"), 4, seed=11, name="Ana", hint_seconds=0.02)
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("h", "enter")
+        lines = log_lines(app)
+        mine = [i for i, (seat, _) in enumerate(c.log()) if seat == HUMAN]
+        assert mine
+        assert len(lines) == min(len(c.log()), 8) and any(line.startswith("Ana: ") for line in lines)
+
+    drive(app, script)
+
+
+def test_round_breaks_in_the_log() -> None:
+    game = position(PAGAT, ["2h 3s", "4s 5s", "4c 5c", "4d 5d"], leader=0, first_hand=False)
+    c = controller_with(game)
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press(CARD_LETTERS[1], "enter")  # 2h: nobody can beat it
+        lines = log_lines(app)
+        assert lines[:4] == ["Ana: 2♥", "Bot 1: pass", "Bot 2: pass", "Bot 3: pass"]
+        assert lines[4] == "Ana wins the round and leads."
+        await pilot.press(CARD_LETTERS[0], "enter")  # the lead again: 3s
+        lines = log_lines(app)  # Ana is out; the bots played a round, then Bot 3 led again
+        assert "Ana: 3♠" in lines
+        assert "Bot 3 wins the round and leads." in lines
+        assert lines == [expected_line(c, seat, text) for seat, text in c.log()[-len(lines):]]
+
+    drive(app, script)
+
+
+def test_messages_show_cards_with_the_screens_symbols() -> None:
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("a", CARD_LETTERS[12], "enter")  # no combination
+        info = shown(app, "#info")
+        assert "Not allowed:" in info
+        assert not CARD_WORD.search(info), info
+        assert any(symbol in info for symbol in "♠♣♦♥")
+        await pilot.press("a", CARD_LETTERS[12])
+        await pilot.press("h")
+        hint = shown(app, "#info")
+        assert "Hint:" in hint and not CARD_WORD.search(hint), hint
+        assert not CARD_WORD.search(shown(app, "#prompt"))
+
+    drive(app, script)
+
+
+def _eight_player_end() -> Controller:
+    hands = ["3s", "4s 9h", "5s Th", "6s Jh", "7s Qh", "8s Kh", "9s Ah", "Ts 2h"]
+    return controller_with(position(PAGAT, hands, leader=0, first_hand=False))
+
+
+def test_the_end_of_a_hand_has_its_own_panel_at_8_players() -> None:
+    c = _eight_player_end()
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("a", "enter")  # Ana plays out; the bots finish the hand
+        assert c.game.is_over
+        assert isinstance(app.screen, EndScreen)
+        box = app.screen.query_one("#end-box")
+        assert box.region.right <= 80 and box.region.bottom <= 24
+        text = render(app.screen.query_one("#end-text"))
+        rows = text.splitlines()
+        order = list(c.game.finish_order)
+        last = order[-1]
+        for place, seat in enumerate(order):
+            row = next(r for r in rows if f" {c.names[seat]} " in f" {r} ")
+            assert row.startswith(PLACE_WORDS[place])
+            assert f"{c.game.scores[seat]:+d}" in row
+        held = " ".join(card_face(card) for card in c.game.hand(last))
+        assert held and held in text
+        assert "n: next hand" in text  # the way on is in sight
+        await pilot.press("escape")
+        assert not isinstance(app.screen, EndScreen)
+        assert "Press n for the next hand" in shown(app, "#prompt")
+        await pilot.press("e")
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("n")
+        assert c.hand_number == 2 and not isinstance(app.screen, EndScreen)
+
+    drive(app, script)
+
+
+def test_letters_stay_with_their_cards() -> None:
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        def letters() -> dict[str, str]:
+            hand = app.controller.view().hand
+            return {str(hand[i]): app._letters[i] for i in range(len(hand))}
+
+        before = letters()
+        assert sorted(before.values()) == sorted(CARD_LETTERS[:13])
+        await pilot.press("h", "enter")
+        after = letters()
+        assert len(after) < len(before)
+        assert all(before[card] == letter for card, letter in after.items())
+        # the letter of a card still picks that card
+        card, letter = next(iter(after.items()))
+        await pilot.press(letter)
+        hand = app.controller.view().hand
+        assert [str(hand[i]) for i in app.selected] == [card]
+
+    drive(app, script)
+
+
+def test_sorting_by_combination_keeps_every_card_and_relabels_in_order() -> None:
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("s")
+        shown_letters = [app._letters[i] for i in app._order]
+        assert shown_letters == list(CARD_LETTERS[:13])
+        cards = [w for w in app.query(CardView) if w.display]
+        assert len(cards) == 13
+        xs = [w.region.x for w in cards]
+        assert all(b - a == xs[1] - xs[0] for a, b in itertools.pairwise(xs))  # no gap
+
+    drive(app, script)
+
+
+@pytest.mark.parametrize(("size", "shown_name"), [((80, 24), "Nguyễn Thị "), ((120, 40), "Nguyễn Thị Lan")])
+def test_long_names_are_not_cut_at_8_players_where_there_is_room(
+    size: tuple[int, int], shown_name: str
+) -> None:
+    c = Controller(PAGAT, 8, seed=3, name="Nguyễn Thị Lan")
+    app = TienLenApp(c, delay=0)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            board = shown(app, "#players")
+            assert shown_name in board
+            for seat in range(1, 8):
+                assert f"Bot {seat}" in board
+
+    asyncio.run(main())
+
+
+def test_the_replay_shows_the_newest_action_at_every_step() -> None:
+    session = Session(PAGAT, 8, seed=2)
+    bots = [get_bot("greedy", seed=s) for s in range(8)]
+    play_out(session.game, bots)
+    replay = ReplayApp(session, "game.toml")
+    game = session.games[0]
+
+    async def watch(pilot: Pilot[Any]) -> None:
+        for step in range(1, min(len(game.history), 30) + 1):
+            await pilot.press("right")
+            table = shown(replay, "#table")
+            seat, _ = game.history[step - 1]
+            assert f"{step:>3}. {game.names[seat]}: " in table, step
+
+    drive(replay, watch)
+
+
+@pytest.mark.parametrize(("size", "ten"), [((80, 24), "T"), ((120, 40), "10")])
+def test_twenty_cards_fit_and_never_touch(size: tuple[int, int], ten: str) -> None:
+    rules = PAGAT.replace(hand_size_big="even")
+    c = Controller(rules, 5, seed=3, name="Ana")
+    app = TienLenApp(c, delay=0)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            app.refresh_screen()
+            await pilot.pause()
+            cards = [w for w in app.query(CardView) if w.display]
+            assert len(cards) == len(c.view().hand) == 20
+            assert all(w.region.right <= size[0] - 2 for w in cards)
+            faces = [render(w).splitlines()[1] for w in cards]
+            # a space between every two cards: a blank before the face, or a blank column after
+            assert all(w.region.width == 4 or f[0] == " " for w, f in zip(cards, faces, strict=True))
+            tens = [f for f in faces if f.strip()[:-1] in ("T", "10")]
+            assert tens and all(f.strip()[:-1] == ten for f in tens)
+
+    asyncio.run(main())

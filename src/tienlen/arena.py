@@ -9,14 +9,17 @@ whatever the number of workers or the back end.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 import random
+import re
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import Any, Final, TextIO
 
-from .bots import Bot, get_bot
+from .bots import Bot, bot_names, bot_options, get_bot
 from .bots.external import BotFailure, ExternalBot
 from .bots.simple import RandomBot
 from .errors import TienLenError
@@ -26,35 +29,80 @@ from .rules import Rules
 from .shapes import PASS
 
 Z95 = 1.959963984540054
+# Student's t, two-sided 95%, by degrees of freedom (1-30); beyond, a series in 1/df
+_T95: Final = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201,
+               2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074,
+               2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+_ALIAS = re.compile(r"^([A-Za-z_][\w.-]*)=(.+)$")
+
+
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom."""
+    if df < 1:
+        raise ValueError("at least one degree of freedom")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = Z95
+    return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df * df)
 
 
 @dataclass(frozen=True)
 class BotSpec:
-    """A bot as named in a tournament: ``heuristic``, ``search:worlds=8``, ``cmd:python bot.py``."""
+    """A bot as named in a tournament: ``heuristic``, ``search:worlds=8``, ``cmd:python bot.py``,
+    any of them after an alias that names it in the results: ``me=cmd:./bot.pl``."""
 
     text: str
 
     @property
+    def alias(self) -> str | None:
+        m = _ALIAS.match(self.text.strip())
+        return m.group(1) if m and not self.text.startswith("cmd:") else None
+
+    @property
+    def spec(self) -> str:
+        """The bot without its alias."""
+        m = _ALIAS.match(self.text.strip())
+        return m.group(2).strip() if m and not self.text.startswith("cmd:") else self.text.strip()
+
+    @property
     def label(self) -> str:
-        return self.text
+        """The bot's name in the results: its alias, or the whole text."""
+        return self.alias or self.spec
+
+    @property
+    def external(self) -> bool:
+        return self.spec.startswith("cmd:")
 
     def make(self, seed: int, time_limit: float) -> Bot:
-        if self.text.startswith("cmd:"):
-            return ExternalBot(self.text[4:], seed=seed, time_limit=time_limit)
-        name, _, rest = self.text.partition(":")
+        text = self.spec
+        if text.startswith("cmd:"):
+            return ExternalBot(text[4:], seed=seed, time_limit=time_limit)
+        name, _, rest = text.partition(":")
         budget: dict[str, Any] = {}
         for part in filter(None, rest.split(":")):
             key, eq, raw = part.partition("=")
             if not eq:
-                raise TienLenError(f"bot {self.text!r}: write options as key=value, such as "
-                                   "search:worlds=8")
+                raise TienLenError(f"bot {text!r}: write options as key=value, such as "
+                                   "search:steps=5000")
             budget[key] = _number(raw)
+        options = bot_options(name) if name in bot_names() else []
+        for key in budget:
+            if key not in options:
+                known = (f"its options are {', '.join(options)}" if options
+                         else "it takes no options")
+                raise TienLenError(f"bot {text!r}: {name} has no option {key!r}"
+                                   f"{_suggest(key, options)}; {known}")
         try:
             return get_bot(name, seed=seed, **budget)
         except TienLenError:
             raise
         except (TypeError, ValueError) as exc:
-            raise TienLenError(f"bot {self.text!r}: {exc}") from None
+            raise TienLenError(f"bot {text!r}: {exc}") from None
+
+
+def _suggest(word: str, names: list[str]) -> str:
+    close = difflib.get_close_matches(word, names, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _number(raw: str) -> int | float | str | None:
@@ -71,6 +119,18 @@ def _number(raw: str) -> int | float | str | None:
 
 
 @dataclass(frozen=True)
+class Failure:
+    """An external bot's failure in one hand: its seat, the reason, the end of its stderr."""
+
+    seat: int
+    reason: str
+    stderr: str = ""
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.reason}; random plays for it for the rest of the hand"
+
+
+@dataclass(frozen=True)
 class HandResult:
     """One hand of a deal at one rotation: for each seat, its bot, place and units."""
 
@@ -79,7 +139,7 @@ class HandResult:
     bots: tuple[str, ...]
     places: tuple[int, ...]
     units: tuple[int, ...]
-    failures: tuple[str, ...] = ()
+    failures: tuple[Failure, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,9 +157,38 @@ class Tournament:
                                f"{len(self.bots)} bots")
         if self.deals < 1:
             raise TienLenError("play at least one deal")
+        if not self.time_limit > 0:
+            raise TienLenError(f"the time limit must be more than 0 seconds, not {self.time_limit:g}")
         for spec in self.bots:
-            if not spec.startswith("cmd:"):
+            if not BotSpec(spec).external:
                 BotSpec(spec).make(0, self.time_limit)  # fail early on a bad name
+
+    def check_external_bots(self) -> None:
+        """Start each external bot and ask it the first decision of its seat in deal 0; a bot
+        that cannot answer it fails the tournament before any hand, with its stderr."""
+        seen: set[str] = set()
+        for index, text in enumerate(self.bots):
+            spec = BotSpec(text)
+            if not spec.external or spec.spec in seen:
+                continue
+            seen.add(spec.spec)
+            game = Game.deal(self.rules, self.players, self.deal_seed(0))
+            others = RandomBot(seed=1)
+            bot = spec.make(self.deal_seed(0) + 7919 * index, self.time_limit)
+            assert isinstance(bot, ExternalBot)
+            try:
+                while not game.is_over:
+                    turn = game.turn
+                    assert turn is not None
+                    if turn == index:
+                        bot.choose(game.view(turn))
+                        break
+                    game.play(others.choose(game.view(turn)), seat=turn)
+            except BotFailure as exc:
+                reason = _without_name(bot, str(exc))
+                raise TienLenError(_start_failure(spec.label, reason, exc.stderr)) from None
+            finally:
+                bot.close()
 
     def deal_seed(self, deal: int) -> int:
         return random.Random(f"tienlen:{self.seed}:{deal}").getrandbits(63)
@@ -114,11 +203,14 @@ class Tournament:
         seed = self.deal_seed(deal)
         bots = [BotSpec(spec).make(seed + 7919 * seat, self.time_limit)
                 for seat, spec in enumerate(seat_bots)]
+        failed: list[Failure] = []
         try:
             game = Game.deal(self.rules, n, seed)
             done = fast_play_hand(game, seat_bots)  # None unless the fast path can play it
-            failures = [] if done is not None else play_out(game, bots)
-            game = done or game
+            if done is None:
+                play_out(game, bots, failed=failed)
+            else:
+                game = done
         finally:
             for bot in bots:
                 if isinstance(bot, ExternalBot):
@@ -126,19 +218,34 @@ class Tournament:
         places = [0] * n
         for place, seat in enumerate(game.finish_order):
             places[seat] = place
-        return HandResult(deal, rotation, seat_bots, tuple(places), tuple(game.scores),
-                          tuple(failures))
+        labels = tuple(BotSpec(spec).label for spec in seat_bots)
+        return HandResult(deal, rotation, labels, tuple(places), tuple(game.scores),
+                          tuple(failed))
 
 
-def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000) -> list[str]:
+def _without_name(bot: Bot, reason: str) -> str:
+    """A failure's reason without the bot's name in front (the results name the bot)."""
+    name = getattr(bot, "name", "")
+    return reason[len(name) + 1:] if name and reason.startswith(name + " ") else reason
+
+
+def _start_failure(label: str, reason: str, stderr: str) -> str:
+    text = f"bot {label!r} failed its first decision, before any hand was played: it {reason}"
+    if stderr:
+        text += "; its stderr ended with: " + " | ".join(stderr.splitlines()[-3:])
+    return text
+
+
+def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000,
+             failed: list[Failure] | None = None) -> list[str]:
     """Play a hand to its end, asking each seat's bot every decision the rules give it,
-    out-of-turn chops included. Returns the failures of external bots (each replaced by
-    ``random`` for the rest of the hand)."""
-    failures: list[str] = []
+    out-of-turn chops included. Returns the failures of external bots in words (each
+    replaced by ``random`` for the rest of the hand); ``failed`` gets them as objects."""
+    failures: list[Failure] = [] if failed is None else failed
     bots = list(bots)
     for _ in range(max_steps):
         if game.is_over:
-            return failures
+            return [str(f) for f in failures]
         for seat in game.out_of_turn_seats():
             view = game.view(seat)
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
@@ -153,11 +260,11 @@ def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000) -> list[str]
     raise TienLenError("the hand did not end")
 
 
-def _ask(bots: list[Bot], seat: int, view: Any, failures: list[str]) -> Any:
+def _ask(bots: list[Bot], seat: int, view: Any, failures: list[Failure]) -> Any:
     try:
         return bots[seat].choose(view)
     except BotFailure as exc:
-        failures.append(f"seat {seat}: {exc}; random plays for it for the rest of the hand")
+        failures.append(Failure(seat, _without_name(bots[seat], str(exc)), exc.stderr))
         bot = bots[seat]
         if isinstance(bot, ExternalBot):
             bot.close()
@@ -185,30 +292,33 @@ class BotStats:
         self.units_sum += units
         self.per_deal.setdefault(deal, []).append((first, last, place + 1, units))
 
-    def _ci(self, index: int) -> tuple[float, float, float]:
-        """Mean and 95% interval of one measure, deals as independent clusters."""
+    def _ci(self, index: int, low: float = -math.inf,
+            high: float = math.inf) -> tuple[float, list[float] | None]:
+        """Mean and 95% interval (clipped to [low, high]) of one measure, deals as independent
+        clusters, with Student's t for the number of deals; no interval from fewer than 2."""
         means = [sum(r[index] for r in rows) / len(rows) for rows in self.per_deal.values()]
         weights = [len(rows) for rows in self.per_deal.values()]
         total = sum(weights)
         mean = sum(m * w for m, w in zip(means, weights, strict=True)) / total
         k = len(means)
         if k < 2:
-            return mean, mean, mean
+            return mean, None
         var = sum(w * w * (m - mean) ** 2 for m, w in zip(means, weights, strict=True))
         se = math.sqrt(var * k / (k - 1)) / total
-        return mean, mean - Z95 * se, mean + Z95 * se
+        t = t95(k - 1)
+        return mean, [max(low, mean - t * se), min(high, mean + t * se)]
 
     def summary(self) -> dict[str, Any]:
-        first, first_lo, first_hi = self._ci(0)
-        last, last_lo, last_hi = self._ci(1)
-        place, place_lo, place_hi = self._ci(2)
-        units, units_lo, units_hi = self._ci(3)
+        first, first_ci = self._ci(0, 0.0, 1.0)
+        last, last_ci = self._ci(1, 0.0, 1.0)
+        place, place_ci = self._ci(2)
+        units, units_ci = self._ci(3)
         return {
             "name": self.name, "hands": self.hands,
-            "first_rate": first, "first_ci": [max(0.0, first_lo), min(1.0, first_hi)],
-            "last_rate": last, "last_ci": [max(0.0, last_lo), min(1.0, last_hi)],
-            "mean_place": place, "place_ci": [place_lo, place_hi],
-            "mean_units": units, "units_ci": [units_lo, units_hi],
+            "first_rate": first, "first_ci": first_ci,
+            "last_rate": last, "last_ci": last_ci,
+            "mean_place": place, "place_ci": place_ci,
+            "mean_units": units, "units_ci": units_ci,
         }
 
 
@@ -227,6 +337,13 @@ def _play_deal_task(args: tuple[Tournament, int]) -> list[HandResult]:
     return tournament.play_deal(deal)
 
 
+def _ignore_interrupts() -> None:
+    """In a worker: leave Ctrl-C to the main process, which stops the workers itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run_local(t: Tournament, workers: int = 1) -> Iterator[list[HandResult]]:
     """The deals' results as they finish, in local processes."""
     tasks = [(t, d) for d in range(t.deals)]
@@ -237,7 +354,7 @@ def run_local(t: Tournament, workers: int = 1) -> Iterator[list[HandResult]]:
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers) as pool:
+    with ctx.Pool(workers, initializer=_ignore_interrupts) as pool:
         yield from pool.imap_unordered(_play_deal_task, tasks)
 
 
@@ -254,6 +371,8 @@ def run_ray(t: Tournament, address: str | None = None,
         raise TienLenError("the ray back end needs Ray: pip install 'tienlen[ray]'") from None
     started = False
     if not ray.is_initialized():
+        if address is not None:
+            check_address(address)
         ray.init(address=address, ignore_reinit_error=True, log_to_driver=False,
                  include_dashboard=False, num_cpus=num_cpus if address is None else None)
         started = True
@@ -274,61 +393,157 @@ def run_tournament(t: Tournament, workers: int = 1, backend: str = "local",
                    num_cpus: int | None = None) -> dict[str, Any]:
     """Play the whole tournament and return its results (the ``--json`` document).
     ``num_cpus``: the CPUs of a local Ray that the ray back end starts (default all)."""
-    if backend == "local":
-        batches = run_local(t, workers)
-    elif backend == "ray":
-        batches = run_ray(t, address, num_cpus)
-    else:
+    if backend not in ("local", "ray"):
         raise TienLenError(f"unknown back end {backend!r}: local or ray")
+    if workers < 1:
+        raise TienLenError(f"workers must be 1 or more, not {workers}")
+    t.check_external_bots()
+    batches = run_local(t, workers) if backend == "local" else run_ray(t, address, num_cpus)
     results: list[HandResult] = []
-    for done, batch in enumerate(batches, 1):
-        results.extend(batch)
-        if progress is not None:
-            progress(done, t.deals)
+    done = 0
+    interrupted = False
+    try:
+        for batch in batches:
+            results.extend(batch)
+            done += 1
+            if progress is not None:
+                progress(done, t.deals)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        close = getattr(batches, "close", None)
+        if close is not None:
+            close()  # stops the workers
     results.sort(key=lambda r: (r.deal, r.rotation))
-    failures = [f"deal {r.deal}, rotation {r.rotation}: {f}" for r in results for f in r.failures]
-    return {
+    report: dict[str, Any] = {
         "rules": t.rules.name,
         "options": t.rules.differences(),
         "players": t.players,
         "seed": t.seed,
         "deals": t.deals,
+        "deals_played": done,
+        "partial": interrupted,
         "hands": len(results),
         "bots": summarize(results, t.players),
-        "failures": failures,
+        "failures": [
+            {"bot": r.bots[f.seat], "deal": r.deal, "rotation": r.rotation, "seat": f.seat,
+             "reason": f.reason, "stderr": f.stderr}
+            for r in results for f in r.failures
+        ],
     }
+    return report
 
 
-def progress_bar(stream: TextIO | None = None, width: int = 30) -> Callable[[int, int], None]:
-    """A progress line on ``stream`` (default: the standard error at the time it is shown)."""
+def check_address(address: str, timeout: float = 3.0) -> None:
+    """Fail at once, in one line, when nothing answers at a Ray cluster's address."""
+    import socket
+
+    if address in ("auto", "local"):
+        return
+    target = address.split("://", 1)[-1]
+    host, sep, port = target.rpartition(":")
+    if not sep or not port.isdigit():
+        host, port = target, "6379"
+    try:
+        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise TienLenError(f"no Ray cluster answers at {address!r}: {reason}") from None
+
+
+def _clock(seconds: float) -> str:
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def progress_bar(stream: TextIO | None = None, width: int = 30,
+                 clock: Callable[[], float] = time.monotonic) -> Callable[[int, int], None]:
+    """Progress on ``stream`` (default: the standard error at the time it is shown), with the
+    time so far and an estimate of the time left. On a terminal a bar redrawn in place; on
+    anything else (a log file) a line at each tenth of the run."""
+    start = clock()
+    shown_tenths = [0]
 
     def show(done: int, total: int) -> None:
         out = stream if stream is not None else sys.stderr
-        filled = width * done // total
-        out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals")
-        if done == total:
-            out.write("\n")
+        elapsed = clock() - start
+        left = elapsed * (total - done) / done if done else 0.0
+        times = f"{_clock(elapsed)} so far" + (f", about {_clock(left)} left" if done < total
+                                                else "")
+        is_tty = getattr(out, "isatty", lambda: False)()
+        if is_tty:
+            filled = width * done // total
+            out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals, {times}"
+                      "\x1b[K")
+            if done == total:
+                out.write("\n")
+        else:
+            tenth = 10 * done // total
+            if tenth <= shown_tenths[0] and done != total:
+                return
+            if done == total and shown_tenths[0] == 10:
+                return
+            shown_tenths[0] = tenth
+            out.write(f"{done}/{total} deals ({100 * done // total}%), {times}\n")
         out.flush()
     return show
 
 
+def _interval(ci: list[float] | None, form: str, scale: float = 1.0) -> str:
+    if ci is None:
+        return "[n/a]"
+    return f"[{format(scale * ci[0], form)},{format(scale * ci[1], form)}]"
+
+
 def format_table(report: dict[str, Any]) -> str:
-    lines = [f"{report['rules']}, {report['players']} players, {report['deals']} deals x "
-             f"{report['players']} rotations = {report['hands']} hands",
-             f"{'bot':24} {'hands':>6} {'first %':>17} {'last %':>17} {'place':>6} "
+    """The results as a table: a row per bot, its whole name; then the failures, a line per
+    failing bot, with how many hands it failed in and the end of its stderr."""
+    deals = report.get("deals_played", report["deals"])
+    head = (f"{report['rules']}, {report['players']} players, {deals} deals x "
+            f"{report['players']} rotations = {report['hands']} hands")
+    if report.get("partial"):
+        head += f" (partial: interrupted after {deals} of {report['deals']} deals)"
+    width = max([3] + [len(b["name"]) for b in report["bots"]])
+    lines = [head,
+             f"{'bot':{width}} {'hands':>6} {'first %':>17} {'last %':>17} {'place':>6} "
              f"{'units/hand':>22}"]
     for b in report["bots"]:
         lines.append(
-            f"{b['name'][:24]:24} {b['hands']:6d} "
-            f"{100 * b['first_rate']:5.1f} [{100 * b['first_ci'][0]:4.1f},{100 * b['first_ci'][1]:5.1f}] "
-            f"{100 * b['last_rate']:5.1f} [{100 * b['last_ci'][0]:4.1f},{100 * b['last_ci'][1]:5.1f}] "
+            f"{b['name']:{width}} {b['hands']:6d} "
+            f"{100 * b['first_rate']:5.1f} {_interval(b['first_ci'], '4.1f', 100):>11} "
+            f"{100 * b['last_rate']:5.1f} {_interval(b['last_ci'], '4.1f', 100):>11} "
             f"{b['mean_place']:6.2f} "
-            f"{b['mean_units']:+6.3f} [{b['units_ci'][0]:+.3f},{b['units_ci'][1]:+.3f}]")
-    for f in report["failures"]:
-        lines.append(f"failure: {f}")
+            f"{b['mean_units']:+6.3f} {_interval(b['units_ci'], '+.3f'):>15}")
+    if any(b["first_ci"] is None for b in report["bots"]):
+        lines.append("[n/a]: an interval needs at least 2 deals")
+    lines.extend(failure_lines(report["failures"]))
     return "\n".join(lines)
 
 
+def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
+    """Each failing bot once: in how many hands it failed, the last reason, and the last
+    lines of its stderr."""
+    by_bot: dict[str, list[dict[str, Any]]] = {}
+    for f in failures:
+        by_bot.setdefault(f["bot"], []).append(f)
+    lines = []
+    for bot, fails in by_bot.items():
+        hands = len({(f["deal"], f["rotation"]) for f in fails})
+        last = fails[-1]
+        lines.append(f"failure: bot {bot!r} failed in {hands} hand{'s' if hands > 1 else ''} "
+                     f"(random played its seat for the rest of each); the last time, deal "
+                     f"{last['deal']}, seat {last['seat']}: {last['reason']}")
+        stderr = next((f["stderr"] for f in reversed(fails) if f.get("stderr")), "")
+        if stderr:
+            lines.append("  its stderr ended with:")
+            lines.extend(f"    {line}" for line in stderr.splitlines()[-5:])
+    return lines
+
+
 def parse_bots(text: str) -> tuple[str, ...]:
+    """A comma-separated bot list, each part trimmed: ``heuristic, me=cmd:./bot.pl``."""
     return tuple(part.strip() for part in text.split(",") if part.strip())
 

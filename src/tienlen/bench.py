@@ -85,26 +85,30 @@ def time_generation(rules: Rules, players: int, hands: int, seed: int,
     return calls, total
 
 
-def run(preset: str = "pagat", players: int = 4, hands: int = 2000, seed: int = 1) -> BenchResult:
-    rules = Rules.preset(preset)
+def run(preset: str | Rules = "pagat", players: int = 4, hands: int = 2000,
+        seed: int = 1) -> BenchResult:
+    """Time ``hands`` random hands (at least 1) under a preset (a name) or any rules."""
+    if hands < 1:
+        raise ValueError("time at least one hand")
+    rules = preset if isinstance(preset, Rules) else Rules.preset(preset)
     play_random_hands(rules, players, min(hands, 100), seed + 1)  # warm caches
     decisions, seconds = play_random_hands(rules, players, hands, seed)
     calls, gen_seconds = time_generation(rules, players, max(hands // 4, 1), seed + 2)
     cold_calls, cold_seconds = time_generation(rules, players, max(hands // 4, 1), seed + 2, True)
-    return BenchResult(preset, players, hands, seconds, decisions, calls, gen_seconds,
+    return BenchResult(rules.name, players, hands, seconds, decisions, calls, gen_seconds,
                        cold_calls, cold_seconds)
 
 
-def fast_report(preset: str = "pagat", players: int = 4, hands: int = 2000, seed: int = 1,
+def fast_report(preset: str | Rules = "pagat", players: int = 4, hands: int = 2000, seed: int = 1,
                 pure_hands_per_second: float | None = None) -> str:
     """The fast path's figures (ten times the hands), or why there are none."""
     from . import fast
 
     if not fast.available():
         return "fast path: not installed (pip install 'tienlen[fast]')"
-    rules = Rules.preset(preset)
+    rules = preset if isinstance(preset, Rules) else Rules.preset(preset)
     if not fast.supports(rules):
-        return f"fast path: does not support {preset}"
+        return f"fast path: does not support the {rules.name} rules"
     from .fast.bench import run as fast_run
 
-    return fast_run(preset, players, max(10 * hands, 1000), seed).report(pure_hands_per_second)
+    return fast_run(rules, players, max(10 * hands, 1000), seed).report(pure_hands_per_second)

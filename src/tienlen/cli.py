@@ -3,21 +3,99 @@
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
+from . import __version__
 from .errors import TienLenError
 from .rules import Rules
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help that shows each option's default (when it has one worth showing)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if ("%(default)" not in text and action.option_strings and default is not None
+                and default is not False and default is not argparse.SUPPRESS):
+            text += " (default: %(default)s)"
+        return text
+
+
+class _Parser(argparse.ArgumentParser):
+    """A parser whose errors are one line (``tienlen play: …``) and whose help shows defaults."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if "help" not in kwargs and kwargs.get("default") not in (None, False):
+            kwargs["help"] = "default: %(default)s"
+        return super().add_argument(*args, **kwargs)
+
+    def error(self, message: str) -> Any:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _count(minimum: int) -> Any:
+    """An argparse type: a whole number, at least ``minimum``."""
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"must be {minimum} or more, not {number}")
+        return number
+    return parse
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds, more than 0."""
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not number > 0 or not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
+    return number
+
+
+def check_writable(path: str) -> None:
+    """Fail before any work when a file cannot be written at ``path``."""
+    target = Path(path).expanduser()
+    folder = target.parent
+    if target.is_dir():
+        raise TienLenError(f"cannot write {path!r}: it is a folder")
+    if not folder.is_dir():
+        raise TienLenError(f"cannot write {path!r}: there is no folder {str(folder)!r}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise TienLenError(f"cannot write {path!r}: permission denied")
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
-        print("Presets (tienlen rules PRESET shows one):")
+        print("Presets (tienlen rules PRESET shows one; add --explain for the rules in words):")
         for name in Rules.presets():
             print(f"  {name}")
         return 0
     rules = load_rules(args.preset)
-    print(rules.to_toml() if args.toml else rules.describe())
+    if args.toml:
+        from .rules_text import full_toml
+
+        print(full_toml(rules), end="")
+    elif args.explain:
+        from .rules_text import explain_text
+
+        print(explain_text(rules))
+    else:
+        print(rules.describe())
     return 0
 
 
@@ -55,10 +133,13 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import fast_report, run
+    from .game import check_players
 
-    result = run(args.rules, args.players, args.hands, args.seed)
+    rules = load_rules(args.rules)
+    players = check_players(args.players)
+    result = run(rules, players, args.hands, args.seed)
     print(result.report())
-    print(fast_report(args.rules, args.players, args.hands, args.seed, result.hands_per_second))
+    print(fast_report(rules, players, args.hands, args.seed, result.hands_per_second))
     return 0
 
 
@@ -79,7 +160,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.plain or not _terminal():
         from .lineplay import play_session
 
-        return play_session(rules, args.players, args.seed, args.name)
+        return play_session(rules, args.players, args.seed, args.name, bots=bots)
     controller = Controller(rules, args.players, bots, args.seed, args.name)
     try:
         from .tui.app import TienLenApp
@@ -98,11 +179,17 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     bots = parse_bots(args.bots) if args.bots else ("heuristic",) * args.players
+    if args.json:
+        check_writable(args.json)
+    if args.address and args.backend != "ray":
+        raise TienLenError("--address names a Ray cluster: use it with --backend ray")
     tournament = Tournament(rules, args.players, bots, args.deals, args.seed, args.time_limit)
     report = run_tournament(tournament, workers=args.workers, backend=args.backend,
                             address=args.address,
                             progress=None if args.quiet else progress_bar())
-    print(format_table(report))
+    if report["partial"] and not args.quiet and sys.stderr.isatty():
+        print(file=sys.stderr)  # end the progress bar's line
+    print(format_table(report), flush=True)
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as out:
@@ -110,24 +197,28 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                 out.write("\n")
         except OSError as exc:
             raise TienLenError(f"cannot write {args.json!r}: {exc.strerror}") from None
+    if report["partial"]:
+        print(f"tienlen: interrupted: the results above are partial, from "
+              f"{report['deals_played']} of {report['deals']} deals", file=sys.stderr)
+        return 130
     return 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from .web.server import serve
+    from .web.server import limits_from, serve
 
-    return serve(args.host, args.port, args.db, args.bot_delay)
+    return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args))
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from .session import Session
 
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
         raise TienLenError(f"cannot read {args.file!r}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise TienLenError(f"{args.file!r} is not a record: it is not UTF-8 text") from None
     session = Session.from_record(text)
     if not args.text and _terminal():
         try:
@@ -147,12 +238,19 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tienlen", description="Tiến Lên, every rule exactly.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    from .bots import bot_usage
 
-    p = sub.add_parser("rules", help="list the presets, or show one preset's options")
+    parser = _Parser(prog="tienlen", description="Tiến Lên, every rule exactly.")
+    parser.add_argument("--version", action="version", version=f"tienlen {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("rules", help="list the presets, or show one preset's options (or its "
+                       "rules in words: --explain)")
     p.add_argument("preset", nargs="?", help="a preset name or a house-rules TOML file")
-    p.add_argument("--toml", action="store_true", help="print as a house-rules file")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--toml", action="store_true",
+                       help="print every option with its value, as a house-rules file to edit")
+    shown.add_argument("--explain", action="store_true", help="print the rules in plain words")
     p.set_defaults(func=_cmd_rules)
 
     p = sub.add_parser("train", help="train the learned bot by self-play (extra train: torch)")
@@ -178,47 +276,60 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("bench", help="the engine's speed figures")
-    p.add_argument("--rules", default="pagat")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--hands", type=int, default=2000)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
+                   help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
+    p.add_argument("--hands", type=_count(1), default=2000, metavar="N", help="random hands to play")
+    p.add_argument("--seed", type=int, default=1, metavar="N", help="the seed of the random hands")
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("play", help="play hands in a row against bots in the terminal")
-    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--name", default="You")
-    p.add_argument("--bots", help="the opponents' bots, comma-separated, one for each or one for "
-                   "all: random, greedy, heuristic (default), search[:worlds=N][:seconds=S]")
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
+                   help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
+    p.add_argument("--seed", type=int, default=None, metavar="N",
+                   help="the seed of the deals (default: a new game each time)")
+    p.add_argument("--name", default="You", metavar="NAME", help="your name at the table")
+    p.add_argument("--bots", default="heuristic", metavar="BOTS",
+                   help="the opponents' bots, comma-separated, one for each or one for all: "
+                   + bot_usage())
     p.add_argument("--fast", action="store_true", help="no pause between the bots' moves")
     p.add_argument("--plain", action="store_true",
                    help="play line by line instead of full screen (also when not in a terminal)")
     p.set_defaults(func=_cmd_play)
 
     p = sub.add_parser("tournament", help="bots against bots over duplicate deals")
-    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
-    p.add_argument("--players", type=int, default=4)
-    p.add_argument("--bots", help="one bot per seat, comma-separated: random, greedy, heuristic, "
-                   "search[:worlds=N][:seconds=S], cmd:COMMAND")
-    p.add_argument("--deals", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1, help="local processes")
-    p.add_argument("--backend", choices=["local", "ray"], default="local")
-    p.add_argument("--address", help="the Ray cluster's address (default: start a local Ray)")
-    p.add_argument("--time-limit", type=float, default=5.0,
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
+                   help="a preset name or a house-rules TOML file")
+    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
+    p.add_argument("--bots", help="one bot per seat, comma-separated (default: heuristic in "
+                   "every seat): " + bot_usage() + ", cmd:COMMAND (an external bot, "
+                   "docs/bots-protocol.md); NAME=BOT names a bot in the results, as in "
+                   "me=cmd:./bot.pl")
+    p.add_argument("--deals", type=int, default=100, metavar="N",
+                   help="deals to play, each once for every rotation of the bots")
+    p.add_argument("--seed", type=int, default=0, metavar="N", help="the seed of the deals")
+    p.add_argument("--workers", type=_count(1), default=1, metavar="N", help="local processes")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where the deals are played")
+    p.add_argument("--address", metavar="ADDRESS",
+                   help="the Ray cluster's address (default: start a local Ray)")
+    p.add_argument("--time-limit", type=_seconds, default=5.0, metavar="SECONDS",
                    help="seconds an external bot has for each decision")
-    p.add_argument("--json", help="write the results as JSON to this file")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--json", metavar="FILE", help="write the results as JSON to this file (docs/bots.md)")
+    p.add_argument("--quiet", action="store_true", help="no progress")
     p.set_defaults(func=_cmd_tournament)
 
     p = sub.add_parser("serve", help="the web server: play in the browser with friends and bots")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=None, help="a database URL (default sqlite:///tienlen.sqlite3; "
+    p.add_argument("--db", default=None, help="a database URL (default: sqlite:///tienlen.sqlite3; "
                    "postgresql+psycopg://user@host/db for PostgreSQL)")
     p.add_argument("--bot-delay", type=float, default=0.5,
                    help="seconds a bot waits before it plays (on average: each wait varies by a quarter)")
+    from .web.server import add_limit_options  # the standard library only, like this module
+
+    add_limit_options(p)
     p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("replay", help="step through a record, forwards and back")
@@ -230,15 +341,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args))
+        args = build_parser().parse_args(argv)
+        code = int(args.func(args))
+        sys.stdout.flush()
+        return code
     except TienLenError as exc:
         print(f"tienlen: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print()
+        print(file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (``| head``): stop quietly, and keep Python from complaining
+        # when it flushes the standard output at exit
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -19,10 +20,14 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from tienlen.web.app import create_app
+from tienlen.web.limits import Limits
 from tienlen.web.storage import Repository
 
 PG_URL = os.environ.get("TIENLEN_TEST_PG_URL")
 CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
+# the tests' clients all come from 127.0.0.1: no per-client limit unless a test sets one
+NO_CLIENT_LIMITS = Limits(tables_per_client=0, creates_per_minute=0, messages_per_second=0,
+                          connections_per_client=0)
 
 
 def free_port() -> int:
@@ -34,9 +39,12 @@ def free_port() -> int:
 class Server:
     """One server process's worth of app, started and stopped on a fixed port."""
 
-    def __init__(self, db_url: str, bot_delay: float = 0.0) -> None:
+    def __init__(self, db_url: str, bot_delay: float = 0.0, limits: Limits | None = None,
+                 clock: Any = time.monotonic) -> None:
         self.db_url = db_url
         self.bot_delay = bot_delay
+        self.limits = limits or NO_CLIENT_LIMITS
+        self.clock = clock
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_base = f"ws://127.0.0.1:{self.port}"
@@ -45,7 +53,8 @@ class Server:
         self.app: Any = None
 
     def start(self) -> None:
-        app = create_app(self.db_url, bot_delay=self.bot_delay)
+        app = create_app(self.db_url, bot_delay=self.bot_delay, limits=self.limits,
+                         clock=self.clock)
         self.app = app
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on")
@@ -67,6 +76,13 @@ class Server:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+    def call(self, fn: Any) -> Any:
+        """Run ``fn()`` on the server's event loop (where its tables live) and return its result."""
+        async def run() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), self.app.state.loop).result(10)
 
     # helpers
     def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
@@ -163,9 +179,10 @@ def sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
 
 
-def running(url: str) -> Iterator[Server]:
-    """A server on the database at ``url``, stopped afterwards."""
-    srv = Server(url)
+def running(url: str, **options: Any) -> Iterator[Server]:
+    """A server on the database at ``url`` (with these :class:`Server` options), stopped
+    afterwards."""
+    srv = Server(url, **options)
     srv.start()
     try:
         yield srv

@@ -17,3 +17,19 @@ def test_serve_names_a_database_it_cannot_use(capsys: pytest.CaptureFixture[str]
 def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port must be 1 to 65535" in capsys.readouterr().err
+
+
+def test_serve_states_each_limit_and_its_default(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option, default in (("--max-tables", "20000"), ("--tables-per-client", "20"),
+                            ("--creates-per-minute", "10"), ("--messages-per-second", "20"),
+                            ("--connections-per-client", "50"), ("--idle-expiry", "7200")):
+        assert option in text
+        assert f"(default: {default}" in text.split(option, 2)[-1], option
+
+
+def test_serve_refuses_a_limit_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--idle-expiry", "0"]) == 2
+    assert "idle-expiry must be more than 0" in capsys.readouterr().err

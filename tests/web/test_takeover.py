@@ -19,7 +19,12 @@ def seated_at_my_turn(server: Server, **options: Any) -> tuple[dict[str, Any], W
     made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 4, **options}).json()
     me = server.ws(made["id"])
     me.hello(made["token"])
-    return made, me, wait_turn(me)
+    state = wait_turn(me)
+    if state["view"]["is_over"]:  # bots played the whole hand before the player connected
+        me.send(type="next_hand", version=state["version"])
+        me.until(lambda m: m["type"] == "state" and not m["view"]["is_over"])
+        state = wait_turn(me)
+    return made, me, state
 
 
 def seat0_moves(state: dict[str, Any]) -> int:

@@ -37,6 +37,30 @@ def bot_names() -> list[str]:
     return list(_FACTORIES)
 
 
+def bot_options(name: str) -> list[str]:
+    """The options (budget) a built-in bot takes, as written after its name:
+    ``search:steps=5000``."""
+    import inspect
+
+    factory = _FACTORIES[name]
+    return [p for p in inspect.signature(factory).parameters if p != "seed"]
+
+
+def bot_usage() -> str:
+    """The built-in bots and their options with their defaults, as ``--help`` lists them."""
+    import inspect
+
+    parts = []
+    for name, factory in _FACTORIES.items():
+        params = inspect.signature(factory).parameters
+        options = [f"{o}={str(params[o].default).lower()}" for o in bot_options(name)]
+        if options:
+            name += (f" (options, with their defaults: {', '.join(options)}; written after "
+                     f"the name, as in {name}:{':'.join(options[:2])})")
+        parts.append(name)
+    return ", ".join(parts)
+
+
 def get_bot(name: str, seed: int | None = None, **budget: Any) -> Bot:
     """A bot by name; seeded bots make the same choices for the same views."""
     try:
@@ -47,4 +71,4 @@ def get_bot(name: str, seed: int | None = None, **budget: Any) -> Bot:
 
 
 __all__ = ["Bot", "GreedyBot", "HeuristicBot", "LearnedBot", "RandomBot", "SearchBot", "bot_names",
-           "get_bot"]
+           "bot_options", "bot_usage", "get_bot"]

@@ -15,6 +15,7 @@ import os
 import selectors
 import shlex
 import subprocess
+import tempfile
 import time
 from typing import IO, TYPE_CHECKING
 
@@ -27,7 +28,18 @@ if TYPE_CHECKING:
 
 
 class BotFailure(TienLenError):
-    """An external bot crashed, hung, or answered with an illegal or malformed action."""
+    """An external bot crashed, hung, or answered with an illegal or malformed action.
+    ``stderr``: the last lines the bot wrote to its standard error."""
+
+    def __init__(self, message: str, stderr: str = "") -> None:
+        super().__init__(message)
+        self.stderr = stderr
+
+
+def _settle(proc: subprocess.Popen[bytes]) -> None:
+    """Give a bot whose pipes closed a moment to exit (so its exit code is known)."""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=1.0)
 
 
 class ExternalBot:
@@ -42,17 +54,49 @@ class ExternalBot:
         self.seed = seed
         self._proc: subprocess.Popen[bytes] | None = None
         self._buffer = b""
+        self._stderr: IO[bytes] | None = None  # a temporary file that keeps the bot's stderr
 
     def _start(self) -> subprocess.Popen[bytes]:
         env = dict(os.environ)
         if self.seed is not None:
             env["TIENLEN_BOT_SEED"] = str(self.seed)
         try:
+            args = shlex.split(self.command)
+        except ValueError as exc:
+            raise BotFailure(f"{self.name} could not start: {exc}") from None
+        self._close_stderr()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the bot runs)
+        try:
             self._buffer = b""
-            return subprocess.Popen(shlex.split(self.command), stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+            return subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=self._stderr, env=env)
         except OSError as exc:
             raise BotFailure(f"{self.name} could not start: {exc.strerror}") from None
+
+    def stderr_tail(self, lines: int = 5) -> str:
+        """The last lines the bot wrote to its standard error ('' when none)."""
+        err = self._stderr
+        if err is None:
+            return ""
+        try:
+            err.flush()
+            size = err.seek(0, os.SEEK_END)
+            err.seek(max(0, size - 4096))
+            text = err.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+        return "\n".join(text.rstrip().splitlines()[-lines:])
+
+    def _fail(self, message: str) -> BotFailure:
+        """Stop the bot and make the failure, with the end of its standard error."""
+        self._kill()
+        return BotFailure(message, self.stderr_tail())
+
+    def _close_stderr(self) -> None:
+        if self._stderr is not None:
+            with contextlib.suppress(OSError):
+                self._stderr.close()
+            self._stderr = None
 
     def choose(self, view: View) -> Move:
         proc = self._proc
@@ -63,15 +107,15 @@ class ExternalBot:
             proc.stdin.write(json.dumps(view_to_json(view)).encode() + b"\n")
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
-            self.close()
-            raise BotFailure(f"{self.name} crashed (its input closed)") from None
+            _settle(proc)
+            raise self._fail(f"{self.name} crashed (its input closed, exit code "
+                             f"{proc.poll()})") from None
         line = self._read_line(proc.stdout, self.time_limit)
         if line is None:
-            self.close()
-            raise BotFailure(f"{self.name} gave no answer within {self.time_limit:g} s")
+            raise self._fail(f"{self.name} gave no answer within {self.time_limit:g} s")
         if not line:
-            self.close()
-            raise BotFailure(f"{self.name} crashed (its output closed, exit code {proc.poll()})")
+            _settle(proc)
+            raise self._fail(f"{self.name} crashed (its output closed, exit code {proc.poll()})")
         try:
             answer = json.loads(line)
             text = answer["action"]
@@ -79,11 +123,12 @@ class ExternalBot:
                 raise TypeError
         except (ValueError, KeyError, TypeError):
             raise BotFailure(f"{self.name} answered {line.strip()[:80]!r}, not "
-                             '{"action": "TEXT"}') from None
+                             '{"action": "TEXT"}', self.stderr_tail()) from None
         for move in view.legal:
             if str(move) == text.strip():
                 return move
-        raise BotFailure(f"{self.name} answered {text!r}, which is not a legal action")
+        raise BotFailure(f"{self.name} answered {text!r}, which is not a legal action",
+                         self.stderr_tail())
 
     def _read_line(self, stream: IO[bytes], limit: float) -> str | None:
         """One line from the bot ('' at end of output), or None when none came in time."""
@@ -103,6 +148,10 @@ class ExternalBot:
         return line.decode("utf-8", "replace") or " "
 
     def close(self) -> None:
+        self._kill()
+        self._close_stderr()
+
+    def _kill(self) -> None:
         proc = self._proc
         self._proc = None
         if proc is not None and proc.poll() is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..cards import CODE_TO_KEY, KEY_TO_CODE, Card
-from ..game import _lowest_holder_of
+from ..game import _lowest_holder_of, packs_for
 from ..instant import instant_wins_of
 from ..shapes import Play
 from .inference import _ASIDE, _HOPELESS, Deal, History
@@ -82,7 +82,12 @@ class FastHistory(History):
         self._back = KEY_TO_CODE[rules.suit_order]
         self._played_keys = [[self._to_key[c.code] for c in cards] for cards in self.played]
         self._own = [self._to_key[c.code] for c in view.hand]
-        self._claims = bool(rules.instant_wins) and rules.trading == "none"
+        # as Game: instant wins are claimed with one pack only and not after a trade (§7)
+        self._claims = (bool(rules.instant_wins) and rules.trading == "none"
+                        and packs_for(view.players) == 1)
+        self._wins = rules.instant_wins
+        # four_threes only in a hand whose opening names the lowest card (§11)
+        self._wins_no_lowest = tuple(w for w in rules.instant_wins if w != "four_threes")
 
     # ------------------------------------------------------------------ replays
     def replay(self, hidden: list[list[Card]], cap: int = _HOPELESS,
@@ -101,9 +106,13 @@ class FastHistory(History):
         dealt[view.seat] = list(self._own)
         for seat in range(n):
             dealt[seat].extend(self._played_keys[seat])
-        if self._claims and any(len(h) == 13 and instant_wins_of(sorted(h), view.rules.instant_wins)
-                                for h in dealt):
-            return None, 1  # an automatic instant win that the real deal did not hold
+        leader = view.leader if not view.lowest_start else _lowest_holder_of(dealt, view.dealer)
+        lowest = view.lowest_start and (view.first_hand or view.rules.next_leader == "lowest")
+        if self._claims:
+            wins = self._wins if lowest else self._wins_no_lowest
+            order = view.rules.suit_order
+            if any(len(h) == 13 and instant_wins_of(sorted(h), wins, order) for h in dealt):
+                return None, 1  # an automatic instant win that the real deal did not hold
         st = np.zeros(64, dtype=np.int64)
         from ..fast.layout import (
             S_FIRST_PLAY,
@@ -119,14 +128,11 @@ class FastHistory(History):
         st[S_N] = n
         for seat in range(n):
             st[S_LO + seat], st[S_HI + seat] = self._masks_of(dealt[seat])
-        leader = view.leader if not view.lowest_start else _lowest_holder_of(dealt, view.dealer)
         st[S_TURN] = leader
         st[S_TSEAT] = -1
         st[S_OPENING] = 1
         st[S_FIRST_PLAY] = 1
-        st[S_LOWEST] = -1
-        if view.lowest_start and (view.first_hand or view.rules.next_leader == "lowest"):
-            st[S_LOWEST] = min(dealt[leader])
+        st[S_LOWEST] = min(dealt[leader]) if lowest else -1
         return self._run(st, aside, 0, 0, cap, judge)
 
     def extend(self, deal: Deal, done: int) -> tuple[Deal | None, int]:

@@ -96,9 +96,9 @@ class SearchBot:
         candidates = self._candidates(view)
         if len(candidates) == 1:
             return candidates[0]
-        fast = (FastRollouts(view.rules, view.seat, view.players, candidates,
-                             _WEIGHTS[self.objective])
-                if usable(view.rules, self.objective) else None)
+        aim = _objective_for(self.objective, view)
+        fast = (FastRollouts(view.rules, view.seat, view.players, candidates, _WEIGHTS[aim])
+                if usable(view.rules, aim) else None)
         steps = self.steps or (FAST_STEPS if fast else 3000)
         worlds = self.worlds or (FAST_WORLDS if fast else 200)
         history = (FastHistory(view) if fast is not None and fast_history_usable(view)
@@ -112,7 +112,7 @@ class SearchBot:
             deals, spent = self._beliefs.deals(history, self._rng, int(steps * inference),
                                                worlds, deadline)
         totals = [0.0] * len(candidates)
-        objective = _OBJECTIVES[_objective_for(self.objective, view)]
+        objective = _OBJECTIVES[aim]
         done = 0
         for index in range(worlds):
             if index < len(deals):
@@ -193,12 +193,6 @@ def _units(game: Game, seat: int) -> float:
     return float(game.scores[seat])
 
 
-_WEIGHTS = {
-    "first": 0.1,  # a better place only breaks ties between hopeless lines
-    "place": 0.5,
-}
-
-
 def _objective_for(name: str, view: View) -> str:
     """``rules``: the objective the rules' scoring asks for. Where units change hands for
     more than the finish order (places with penalties, chop payments, cóng: §11; penalties of
@@ -214,6 +208,10 @@ def _objective_for(name: str, view: View) -> str:
     return "first"
 
 
+_WEIGHTS = {
+    "first": 0.1,  # a better place only breaks ties between hopeless lines
+    "place": 0.5,
+}
 _OBJECTIVES = {
     "first": _by_place(_WEIGHTS["first"]),
     "place": _by_place(_WEIGHTS["place"]),

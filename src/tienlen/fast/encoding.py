@@ -201,6 +201,7 @@ def state_of(game: Game) -> Array:
 def game_of(st: Array, template: Game) -> Game:
     """A game at the position of ``st``: a copy of ``template`` (the game ``st`` came from, or
     any game of the same hand) with the play state of ``st``. Its history is the template's."""
+    from ..payments import end_payments
     from ..scoring import hand_scores
 
     game = template.copy()
@@ -223,8 +224,16 @@ def game_of(st: Array, template: Game) -> Game:
     game._passed = [bool(st[S_PASSED + s]) for s in range(n)]
     game._played_any = [bool(st[S_PLAYED + s]) for s in range(n)]
     game._finish = [int(st[S_FINISH + i]) for i in range(int(st[S_NFINISH]))]
+    # the rules the fast path supports place no one from the bottom (no cong, no_two_last)
+    # and make no payment during play (no chop_pay): placed means played out
+    game._out = [not game._hands[s] for s in range(n)]
+    game._bottom = []
+    game._cong = []
+    game._payments = []
     game._counts_at_first_out = ([int(st[S_AT_FIRST_OUT + s]) for s in range(n)]
                                  if game._finish else None)
     game._phase = "over" if over else "play"
+    if over:
+        game._payments.extend(end_payments(game))
     game._scores = hand_scores(game) if over else None
     return game

@@ -39,7 +39,7 @@ from .layout import (
     S_WINDOW,
     SINGLE,
 )
-from .movegen import beats, bombs, is_target, leads, push, same_shape_beats, size_of, without_chains
+from .movegen import beats, bombs, is_entry_target, leads, push, same_shape_beats, size_of, without_chains
 
 
 @jit
@@ -120,7 +120,7 @@ def legal_out_of_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: 
     if not out_of_turn_open(st, cfg, seat):
         return 0
     return bombs(st[S_LO + seat], st[S_HI + seat], st[S_TA], st[S_TB], st[S_TSHAPE], cfg, chops,
-                 buf, 0, ws)
+                 buf, 0, ws, False)
 
 
 @jit
@@ -160,8 +160,11 @@ def _end_round(st: np.ndarray, last: int) -> None:
 def _advance(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, after: int) -> None:
     n = st[S_N]
     stop = st[S_TSEAT]
-    chop_turns = (cfg[C_CHOP_AFTER_PASS] != 0 and st[S_TSHAPE] != PASS
-                  and is_target(st[S_TA], st[S_TB], st[S_TSHAPE], cfg, chops))
+    # §5: a passer keeps a chop-or-pass turn while a chop entry targets the table with
+    # chop_after_pass, and after a stacked play when passes do not lock out
+    chop_turns = ((cfg[C_CHOP_AFTER_PASS] != 0 or (st[S_STACK_SEQ] != 0 and cfg[C_LOCKS] == 0))
+                  and st[S_TSHAPE] != PASS
+                  and is_entry_target(st[S_TA], st[S_TB], st[S_TSHAPE], chops))
     s = after
     for _ in range(n):
         s = (s + 1) % n
@@ -243,7 +246,7 @@ def apply(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int, a: int,
         if not cfg[C_LOCKS] and not st[S_STACK_SEQ]:
             for s in range(n):
                 st[S_PASSED + s] = 0
-        st[S_WINDOW] = 1 if cfg[C_OUT_OF_TURN] and is_target(a, b, shape, cfg, chops) else 0
+        st[S_WINDOW] = 1 if cfg[C_OUT_OF_TURN] and is_entry_target(a, b, shape, chops) else 0
         if st[S_LO + seat] == 0:
             _went_out(st, cfg, seat)
             if st[S_OVER]:

@@ -325,6 +325,13 @@ def is_target(ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.ndarray)
     """Whether any bomb could beat the table play outside the shape rule."""
     if cfg[C_FOUR_TWOS]:
         return True
+    return is_entry_target(ta, tb, tshape, chops)
+
+
+@jit
+def is_entry_target(ta: int, tb: int, tshape: int, chops: np.ndarray) -> bool:
+    """Whether a chop entry targets the table play (§6: four twos chop only for the seat on
+    turn, so they make no play a target for passers' chop turns or out-of-turn windows)."""
     for i in range(chops.shape[0]):
         if matches(chops[i, E_TARGET], chops[i, E_TARGET_RANKS], chops[i, E_TARGET_MORE],
                    chops[i, E_TARGET_TWOS], ta, tb, tshape):
@@ -334,9 +341,9 @@ def is_target(ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.ndarray)
 
 @jit
 def bombs(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.ndarray,
-          buf: np.ndarray, n: int, ws: np.ndarray) -> int:
-    """The bombs in the hand that beat the table through a chop entry or four twos, each once
-    and none already listed in ``buf[:n]``."""
+          buf: np.ndarray, n: int, ws: np.ndarray, four_twos: bool = True) -> int:
+    """The bombs in the hand that beat the table through a chop entry or (unless ``four_twos``
+    is false: out of turn) four twos, each once and none already listed in ``buf[:n]``."""
     ties = cfg[C_TIES]
     for i in range(chops.shape[0]):
         if not matches(chops[i, E_TARGET], chops[i, E_TARGET_RANKS], chops[i, E_TARGET_MORE],
@@ -350,7 +357,7 @@ def bombs(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.ndarray, chop
             top_rank = cfg[C_RUN_TOP] if shape == RUN else cfg[C_CHAIN_TOP]
             n = sequences(lo, hi, shape, WIDTH[shape], chops[i, E_BOMB_RANKS],
                           chops[i, E_BOMB_MORE] == 0, top_rank, buf, n, filt, ta, tb, ties, True, ws)
-    if cfg[C_FOUR_TWOS] and rank_count(lo, hi, TWO) >= 4:
+    if four_twos and cfg[C_FOUR_TWOS] and rank_count(lo, hi, TWO) >= 4:
         twos_quad = tshape == QUAD and top_key(ta) >> 2 == TWO
         n = _sets(lo, hi, 4, QUAD, TWO, buf, n, twos_quad, ta, tb, ties, True, ws)
     return n

@@ -19,8 +19,13 @@ OTHER_OPTIONS: Final = frozenset((
     "name", "direction", "next_dealer", "hand_size_three", "hand_size_two", "hand_size_big",
     "odd_card_to_leader", "next_leader", "instant_wins", "instant_win_optional", "scoring",
     "stake", "penalty_two", "red_twos_double", "penalty_bomb", "penalty_no_play",
-    "instant_win_stake", "session_result", "trading",
+    "instant_win_stake", "session_result", "trading", "place_points",
 ))
+# play-phase options the fast path does not implement: supported only when off (§11 follow
+# suits, free chops, chop payments during play, cóng and going out on twos placed from the
+# bottom); listed so that a change of their defaults cannot slip through
+UNSUPPORTED_OPTIONS: Final = frozenset(("follow_suit", "free_chops", "chop_pay", "cong",
+                                        "no_two_last"))
 _OFF: Final = (False, None, 0, "", (), "none", "off")
 _SHAPES: Final = frozenset(("single", "pair", "triple", "quad", "run", "chain", "triple_chain",
                             "quad_chain"))
@@ -38,6 +43,10 @@ def unsupported(rules: Rules) -> list[str]:
         if f.name in PLAY_OPTIONS or f.name in OTHER_OPTIONS:
             continue
         value = getattr(rules, f.name)
+        if f.name in UNSUPPORTED_OPTIONS:
+            if not any(value == off and type(value) is type(off) for off in _OFF):
+                out.append(f.name)
+            continue
         default: object = f.default
         if default is dataclasses.MISSING and f.default_factory is not dataclasses.MISSING:
             default = f.default_factory()

@@ -37,6 +37,34 @@ from ..view import View
 HUMAN = 0
 WIN_WORDS = {"four_twos": "four twos", "dragon": "a dragon (3 to ace)", "six_pairs": "six pairs",
              "all_sets": "all sets"}
+# the log's words for each action kind (cards are the actions' own, or "2 cards" when hidden)
+_ACTION_WORDS = {
+    "offer": "offers {whom} {cards}", "answer": "answers {whom} with {cards}",
+    "accept": "accepts the trade with {whom}", "refuse": "refuses the trade with {whom}",
+    "done": "makes no more offers", "give": "gives {whom} {cards}",
+    "return": "returns {cards} to {whom}", "claim": "claims an instant win with {win}",
+    "decline": "plays on instead of claiming", "answered": "has answered the instant-win call",
+}
+def action_words(text: str, names: Sequence[str], you: int | None = None) -> str:
+    """An action's text in words (plays and passes stay as they are): ``offer 2 5s 6d`` ->
+    ``offers Bot 2 5s 6d``; the seat ``you`` is called "you"."""
+    kind, _, rest = text.partition(" ")
+    if kind not in _ACTION_WORDS:
+        return text
+    other_text, _, cards = rest.partition(" ")
+    whom = ""
+    if other_text.isdigit() and int(other_text) < len(names):
+        other = int(other_text)
+        whom = "you" if other == you else names[other]
+    else:
+        cards = rest
+    if cards.startswith("(") and cards.endswith(")"):
+        cards = cards[1:-1]
+    if kind == "claim":
+        return _ACTION_WORDS[kind].format(win=WIN_WORDS.get(rest, rest))
+    return _ACTION_WORDS[kind].format(whom=whom, cards=cards)
+
+
 PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
@@ -98,6 +126,8 @@ class Controller:
         }
         self.hint_bot = get_bot("search", seed=base, worlds=hint_worlds, seconds=hint_seconds)
         self._declined: set[int] = set()  # seats that let this out-of-turn chop chance go
+        # (hand number, history length) after a move that ended a round -> (winner, leader)
+        self._breaks: dict[tuple[int, int], tuple[int, int | None]] = {}
         self._mark = -1
         self._view_key: tuple[int, int] | None = None
         self._view: View | None = None
@@ -242,7 +272,7 @@ class Controller:
                 raise IllegalPlay(f"choose the seat to trade with: a number from 1 to "
                                   f"{self.players - 1}")
             move = Action("offer", seat, tuple(sorted(cards)))
-        self.game.play(move, seat=HUMAN)
+        self._act(HUMAN, move)
         return move
 
     def decline(self) -> Move | None:
@@ -264,8 +294,54 @@ class Controller:
         else:
             raise IllegalPlay(f"you must return {d.count} card{'s' if d.count > 1 else ''}; "
                               "select them and press Enter")
-        self.game.play(move, seat=HUMAN)
+        self._act(HUMAN, move)
         return move
+
+    def play_text(self, text: str) -> Move:
+        """Make the human's decision from its text, as a record writes it (``5s 5h``, ``pass``,
+        ``offer 2 5s 6d``, ``claim dragon``): for the line-by-line game."""
+        self._asked()
+        self._act(HUMAN, text)
+        return self.game.history[-1][1]
+
+    def _act(self, seat: int, move: Move | str) -> None:
+        """Make a move, and note where it ended a round (for the log's round breaks)."""
+        game = self.game
+        table_seat = game.table_seat if game.table is not None else None
+        game.play(move, seat=seat)
+        if table_seat is not None and game.table is None and not game.is_over:
+            self._breaks[(self.hand_number, len(game.history))] = (table_seat, game.turn)
+
+    def log(self) -> list[tuple[int | None, str]]:
+        """The hand's actions as the human saw them, (seat, text), with a line (seat None)
+        wherever a round ended: who won it and who leads the next."""
+        out: list[tuple[int | None, str]] = []
+        for index, (seat, text) in enumerate(self.view().history, 1):
+            out.append((seat, self.words(text)))
+            end = self._breaks.get((self.hand_number, index))
+            if end is not None:
+                winner, leader = end
+                out.append((None, self._round_words(winner, leader)))
+        return out
+
+    def words(self, text: str) -> str:
+        """An action's text in words for the log (plays and passes stay as they are):
+        ``offer 2 5s 6d`` -> ``offers Bot 2 5s 6d``."""
+        return action_words(text, self.names, HUMAN if self.names[HUMAN] == "You" else None)
+
+    def _round_words(self, winner: int, leader: int | None) -> str:
+        """The end of a round in a sentence: who won it and who leads the next."""
+        names = self.names
+        you = names[HUMAN] == "You"
+        if leader is None or leader == winner:
+            if you and winner == HUMAN:
+                return "You win the round and lead."
+            return f"{names[winner]} wins the round and leads."
+        if you and winner == HUMAN:
+            return f"You win the round; {names[leader]} leads."
+        if you and leader == HUMAN:
+            return f"{names[winner]} wins the round; you lead."
+        return f"{names[winner]} wins the round; {names[leader]} leads."
 
     def _asked(self) -> Decision:
         d = self.decision()
@@ -300,8 +376,12 @@ class Controller:
         if chop and move == PASS:
             self._declined.add(seat)
             return ""  # letting a chop go is no action: nothing to show
-        game.play(move, seat=seat)
-        return f"{self.names[seat]}: {self.game.view(HUMAN).history[-1][1]}"
+        self._act(seat, move)
+        said = f"{self.names[seat]}: {self.words(self.game.view(HUMAN).history[-1][1])}"
+        log = self.log()
+        if log and log[-1][0] is None:
+            said += f". {log[-1][1]}"
+        return said
 
     def run_bots(self, limit: int = 100_000) -> list[str]:
         """Every bot decision until the human decides or the hand is over."""

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
@@ -23,7 +24,7 @@ from ..actions import Action
 from ..cards import KEY_TEXT
 from ..game import Game
 from ..session import Session
-from .controller import PLACE_WORDS
+from .controller import PLACE_WORDS, action_words
 from .widgets import InfoPanel, cards_text, move_text
 
 
@@ -90,6 +91,10 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.refresh_screen()
+        self.call_after_refresh(self.refresh_screen)  # again, once the table has its size
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.refresh_screen)
 
     @property
     def state(self) -> Game:
@@ -130,19 +135,22 @@ class ReplayApp(App[None]):
             lines.append(Text(f"Turn: {names[game.turn]}" + (" (stacking)" if game.stacking else "")))
         lines.append(Text("─" * 40, style="dim"))
         history = game.history
-        for number, (seat, move) in list(enumerate(history, 1))[-8:]:
+        room = self.query_one("#table", InfoPanel).content_size.height or 8
+        shown = list(enumerate(history, 1))[-(room - len(lines)):] if room > len(lines) else []
+        for number, (seat, move) in shown:
             line = Text(f"{number:>3}. {names[seat]}: ", no_wrap=True)
-            line.append_text(move_text(str(move)))
+            line.append_text(move_text(action_words(str(move), names)))
             if number == len(history):
                 line.stylize("bold")
             lines.append(line)
         self.query_one("#table", InfoPanel).show(lines)
         seat_lines: list[Text | str] = []
+        width = max(8, max(len(n) for n in names))
         for seat in range(game.players):
             mark = "▶" if seat == game.turn else " "
             status = ("out" if seat in game.finish_order else
                       "passed" if game.passed[seat] else "")
-            line = Text(f"{mark} {names[seat]:<8.8} {len(game.hand(seat)):>2} {status:<6} ",
+            line = Text(f"{mark} {names[seat]:<{width}} {len(game.hand(seat)):>2} {status:<6} ",
                         no_wrap=True)
             line.append_text(cards_text(game.hand(seat)))
             seat_lines.append(line)

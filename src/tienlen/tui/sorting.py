@@ -31,7 +31,9 @@ def by_combination(hand: Sequence[Card], rules: Rules) -> tuple[list[int], list[
     run_top = TWO if rules.twos_in_runs else ACE
     chain_top = TWO if rules.twos_in_chains else ACE
     counts = counts_of([to_key[c.code] for c in hand])
-    _, _, groups = best_split(counts, run_top, chain_top)
+    _, _, split = best_split(counts, run_top, chain_top)
+    # low to high, as the hand reads: by the group's lowest rank, the longer group first
+    groups = sorted(split, key=lambda g: (g[1], -g[2] * g[3]))
     pool: dict[int, list[int]] = {}
     for i in ranked:
         pool.setdefault(hand[i].rank, []).append(i)

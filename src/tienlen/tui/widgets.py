@@ -17,12 +17,12 @@ from ..cards import SUIT_SYMBOLS, SUITS, Card
 CARD_LETTERS = "abcdefgijklmotuvwxyz"
 MAX_CARDS = 26
 RED = frozenset("dh")
-_CARD_WORD = re.compile(r"^([3-9TJQKA2][scdh])([.,:;)]*)$")
+_CARD_WORD = re.compile(r"^([('\"]*)((?:10|[3-9TJQKA2])[scdh])([.,:;!?)'\"]*)$")
 
 
-def card_face(card: Card) -> str:
-    """``10♥``, ``K♠``: the rank (10 for T) and the suit symbol."""
-    rank = "10" if card.rank_char == "T" else card.rank_char
+def card_face(card: Card, narrow: bool = False) -> str:
+    """``10♥``, ``K♠``: the rank (10 for T, unless ``narrow``) and the suit symbol."""
+    rank = "10" if card.rank_char == "T" and not narrow else card.rank_char
     return rank + SUIT_SYMBOLS[SUITS[card.suit]]
 
 
@@ -51,10 +51,17 @@ def move_text(text: str, style: str = "") -> Text:
         if match is None:
             out.append(word)
         else:
-            card = Card.parse(match.group(1))
+            card = Card.parse(match.group(2))
+            out.append(match.group(1))
             out.append(card_face(card), style=card_style(card))
-            out.append(match.group(2))
+            out.append(match.group(3))
     return out
+
+
+def symbols(text: str) -> str:
+    """Text with its card words written with the screen's symbols (``9c Td`` -> ``9♣ 10♦``),
+    without colours: for places that take plain text."""
+    return move_text(text).plain
 
 
 
@@ -71,9 +78,10 @@ class CardView(Static):
         super().__init__(id=f"card-{position}", classes="card")
         self.position = position
 
-    def show(self, card: Card, letter: str, selected: bool, cursor: bool, shade: bool) -> None:
-        background = "grey85" if shade else "white"
-        face = Text(f"{card_face(card):>3}", style=card_style(card, background))
+    def show(self, card: Card, letter: str, selected: bool, cursor: bool, shade: bool,
+             narrow: bool = False) -> None:
+        background = "grey70" if shade else "white"
+        face = Text(f"{card_face(card, narrow):>3}", style=card_style(card, background))
         blank = Text("   ")
         mark = Text(f" {letter} ", style="reverse bold" if cursor else "dim")
         lines = [face, blank] if selected else [blank, face]
@@ -91,16 +99,21 @@ class HandView(Horizontal):
             yield CardView(i)
 
     def show(self, cards: Sequence[Card], selected: set[int], cursor: int,
-             groups: Sequence[int]) -> None:
-        """``cards`` in display order; ``selected`` and ``cursor`` are display positions."""
-        narrow = len(cards) > 19
+             groups: Sequence[int], letters: Sequence[str] | None = None) -> None:
+        """``cards`` in display order; ``selected`` and ``cursor`` are display positions;
+        ``letters``: the letter that picks each card (default a, b, c, … in order)."""
+        room = self.content_size.width or 76
+        narrow = len(cards) * 4 > room + 1  # the last card needs no space after it
         shade = False
         for i, view in enumerate(self.query(CardView)):
             if i < len(cards):
                 if i and groups[i] != groups[i - 1]:
                     shade = not shade
-                letter = CARD_LETTERS[i] if i < len(CARD_LETTERS) else " "
-                view.show(cards[i], letter, i in selected, i == cursor, shade)
+                if letters is not None:
+                    letter = letters[i]
+                else:
+                    letter = CARD_LETTERS[i] if i < len(CARD_LETTERS) else " "
+                view.show(cards[i], letter, i in selected, i == cursor, shade, narrow)
                 view.styles.width = 3 if narrow else 4
                 view.display = True
             else:

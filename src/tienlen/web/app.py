@@ -5,43 +5,73 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
+import logging
 import time
 import tomllib
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
-from .. import Rules, Session, TienLenError
+from .. import Game, Rules, Session, TienLenError
 from ..bots import bot_names
 from ..record import _parse, _replay_hand
-from .lobby import Lobby, NewTable
-from .protocol import Error, ProtocolError, TableInfo, parse_command
-from .room import Client, Refused
+from .limits import Limits, RateLimit, client_key, wait_text
+from .lobby import Lobby, NewTable, TooMany
+from .protocol import MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command
+from .room import Client, Refused, Room
 from .storage import DEFAULT_DB, Repository
 
+log = logging.getLogger("tienlen.web")
 STATIC = Path(str(resources.files("tienlen.web") / "static"))
 OUTBOX_LIMIT = 1000  # events waiting for one slow connection before it is dropped
 GC_THRESHOLDS = (10_000, 10, 100)  # the garbage collector's, while serving (Python's: 700, 10, 10)
 
 
-def create_app(db_url: str | None = None, bot_delay: float = 0.5) -> FastAPI:
-    """The server for ``db_url`` (default: an SQLite file in the working folder)."""
+MAX_HAND_NO = 2**31 - 1  # hand numbers in URLs
+MAX_TABLE_ID = 64  # characters of a table id in URLs
+HandNo = Annotated[int, PathParam(ge=1, le=MAX_HAND_NO)]
+TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]
+
+
+def create_app(db_url: str | None = None, bot_delay: float = 0.5,
+               limits: Limits | None = None,
+               clock: Callable[[], float] = time.monotonic) -> FastAPI:
+    """The server for ``db_url`` (default: an SQLite file in the working folder) under
+    ``limits`` (default: :class:`~.limits.Limits`); the rate limits count time by ``clock``."""
+    limits = limits or Limits()
     repo = Repository(db_url or DEFAULT_DB)
-    lobby = Lobby(repo, bot_delay)
+    lobby = Lobby(repo, bot_delay, limits)
+    creates = RateLimit(limits.creates_per_minute, 60.0, clock)
+    messages = RateLimit(limits.messages_per_second, 1.0, clock)
+    connections: Counter[str] = Counter()
     started = time.time()
 
+    async def sweep() -> None:
+        """Close the idle tables, every ``sweep_every`` seconds."""
+        while True:
+            await asyncio.sleep(limits.sweep_every)
+            try:
+                lobby.expire_idle()
+            except Exception:  # the next sweep tries again; serving goes on
+                log.exception("closing idle tables failed")
+
     @contextlib.asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         lobby.restore()
+        app.state.loop = asyncio.get_running_loop()
         for room in lobby.rooms.values():
             room.schedule()
+        sweeper = asyncio.create_task(sweep())
         # Garbage collection pauses the whole server. What startup built (the rebuilt tables)
         # lives as long as the server: leave it out of every later collection. Collect the young
         # generation less often, so that the many short-lived objects of each move die before
@@ -52,12 +82,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5) -> FastAPI:
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         yield
+        sweeper.cancel()
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         repo.close()
 
     app = FastAPI(title="tienlen", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
     app.state.lobby = lobby
+    app.state.limits = limits
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RequestValidationError)
@@ -68,22 +100,37 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+        return JSONResponse({"error": exc.detail}, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
 
-    def room_or_404(table_id: str) -> Any:
+    def room_or_404(table_id: str) -> Room:
         room = lobby.get(table_id)
         if room is None:
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise HTTPException(*_missing(table_id))
         return room
 
+    def _missing(table_id: str) -> tuple[int, str]:
+        if repo.table_exists(table_id):
+            return 410, (f"table {table_id!r} has closed (nobody was there for a while); its "
+                         f"finished hands remain at /api/tables/{table_id}/records")
+        return 404, f"no table {table_id!r}"
+
+    def known_or_404(table_id: str) -> None:
+        """Tables open or closed (a closed table's records stay downloadable)."""
+        if lobby.get(table_id) is None and not repo.table_exists(table_id):
+            raise HTTPException(404, f"no table {table_id!r}")
+
     # ------------------------------------------------------------------ pages
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/t/{table_id}", include_in_schema=False)
+    @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+        """The page (it shows "no such table" with the way back when the table is unknown:
+        answered 404 then)."""
+        known = len(table_id) <= MAX_TABLE_ID and lobby.get(table_id) is not None
+        return FileResponse(STATIC / "index.html", status_code=200 if known else 404)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -112,9 +159,18 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5) -> FastAPI:
         return [room.info() for room in lobby.listing()[:200]]
 
     @app.post("/api/tables")
-    async def create_table(spec: NewTable) -> dict[str, Any]:
+    async def create_table(spec: NewTable, request: Request) -> dict[str, Any]:
+        key = client_key(request.client.host if request.client else None)
+        wait = creates.take(key)
+        if wait:
+            raise HTTPException(429, f"too many requests: at most {limits.creates_per_minute} "
+                                f"new tables a minute from one address; {wait_text(wait)}",
+                                headers={"Retry-After": str(max(1, round(wait)))})
         try:
-            room, seat, token = lobby.create(spec)
+            room, seat, token = lobby.create(spec, key)
+        except TooMany as exc:
+            headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
+            raise HTTPException(exc.status, str(exc), headers=headers) from None
         except TienLenError as exc:
             raise HTTPException(400, str(exc)) from None
         room.changed()
@@ -122,42 +178,54 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5) -> FastAPI:
                 "info": room.info().model_dump()}
 
     @app.get("/api/tables/{table_id}")
-    async def table(table_id: str) -> TableInfo:
-        info: TableInfo = room_or_404(table_id).info()
-        return info
+    async def table(table_id: TableId) -> TableInfo:
+        return room_or_404(table_id).info()
 
     # ------------------------------------------------------------------ records
+    def record_text(table_id: str, hand_no: int) -> str:
+        known_or_404(table_id)
+        text = repo.record(table_id, hand_no)
+        if text is None:
+            raise HTTPException(404, f"table {table_id!r} has no finished hand {hand_no}")
+        return text
+
+    def seed_note(table_id: str) -> str:
+        """A comment kept at the head of a practice table's records: its fixed seed."""
+        room = lobby.get(table_id)
+        if room is None or not room.fixed_seed:
+            return ""
+        return (f"# practice table {table_id}: fixed seed {room.seed} "
+                f"(Session(rules, {room.players}, seed={room.seed}) deals these hands)\n")
+
     @app.get("/api/tables/{table_id}/records")
-    async def records(table_id: str) -> list[dict[str, Any]]:
-        room_or_404(table_id)
+    async def records(table_id: TableId) -> list[dict[str, Any]]:
+        known_or_404(table_id)
         return [{"hand": n, "finished": at, "url": f"/api/tables/{table_id}/records/{n}"}
                 for n, at in repo.records(table_id)]
 
     @app.get("/api/tables/{table_id}/records/{hand_no}")
-    async def record(table_id: str, hand_no: int) -> Response:
-        room_or_404(table_id)
-        text = repo.record(table_id, hand_no)
-        if text is None:
-            raise HTTPException(404, f"table {table_id!r} has no finished hand {hand_no}")
+    async def record(table_id: TableId, hand_no: HandNo) -> Response:
+        text = seed_note(table_id) + record_text(table_id, hand_no)
         return PlainTextResponse(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="tienlen-{table_id}-hand{hand_no}.toml"'})
 
     @app.get("/api/tables/{table_id}/record.toml")
-    async def session_record(table_id: str) -> Response:
-        room = room_or_404(table_id)
-        session: Session | None = room.session
-        finished = [g for g in session.games if g.is_over] if session else []
-        if session is None or not finished:
+    async def session_record(table_id: TableId) -> Response:
+        known_or_404(table_id)
+        finished = [Game.from_record(repo.record(table_id, n) or "")
+                    for n, _ in repo.records(table_id)]
+        if not finished:
             raise HTTPException(404, f"table {table_id!r} has no finished hand yet")
-        done = Session(session.rules, session.players, names=session.names, _first=finished[0])
+        first = finished[0]
+        done = Session(first.rules, first.players, names=first.names, _first=first)
         done.games = finished
-        return PlainTextResponse(done.record(), media_type="application/toml", headers={
+        return PlainTextResponse(seed_note(table_id) + done.record(),
+                                 media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="tienlen-{table_id}.toml"'})
 
     @app.get("/api/tables/{table_id}/records/{hand_no}/replay")
-    async def replay(table_id: str, hand_no: int) -> dict[str, Any]:
-        room_or_404(table_id)
-        text = repo.record(table_id, hand_no)
+    async def replay(table_id: TableId, hand_no: HandNo) -> dict[str, Any]:
+        text = record_text(table_id, hand_no)
         if text is None:
             raise HTTPException(404, f"table {table_id!r} has no finished hand {hand_no}")
         return replay_steps(text)
@@ -166,13 +234,24 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5) -> FastAPI:
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
+        key = client_key(websocket.client.host if websocket.client else None)
         room = lobby.get(table_id)
         if room is None:
-            await websocket.send_text(Error(seq=1, reason=f"no table {table_id!r}").model_dump_json())
+            reason = _missing(table_id)[1] if len(table_id) <= MAX_TABLE_ID else "no such table"
+            await websocket.send_text(Error(seq=1, reason=reason, code="not_found")
+                                      .model_dump_json())
             await websocket.close(code=4404)
             return
+        if limits.connections_per_client and connections[key] >= limits.connections_per_client:
+            await websocket.send_text(Error(
+                seq=1, code="rate_limited",
+                reason=f"too many connections: at most {limits.connections_per_client} from one "
+                       "address; close another tab first").model_dump_json())
+            await websocket.close(code=1008)
+            return
+        connections[key] += 1
         outbox: asyncio.Queue[str] = asyncio.Queue()
-        client = Client(outbox.put_nowait)
+        client = Client(outbox.put_nowait, key)
         room.attach(client)
         sender = asyncio.create_task(_pump(websocket, outbox))
         try:
@@ -183,6 +262,16 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5) -> FastAPI:
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
+                wait = messages.take(key)
+                if wait:
+                    client.send(Error(
+                        reason=f"too many requests: at most {limits.messages_per_second} messages "
+                               f"a second from one address; this one was not carried out, "
+                               f"{wait_text(wait)}", ref=_seq_of(raw), code="rate_limited"))
+                    continue
+                if lobby.get(table_id) is not room:  # closed meanwhile
+                    client.send(Error(reason=_missing(table_id)[1], code="not_found"))
+                    break
                 try:
                     command = parse_command(raw)
                 except ProtocolError as exc:
@@ -196,9 +285,24 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5) -> FastAPI:
             pass
         finally:
             room.detach(client)
+            connections[key] -= 1
+            if connections[key] <= 0:
+                del connections[key]
             sender.cancel()
 
     return app
+
+
+def _seq_of(raw: str | bytes) -> int | None:
+    """The ``seq`` of a message not read yet, when it is cheap to find (for a refusal's ref)."""
+    if len(raw) > MAX_MESSAGE:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    seq = data.get("seq") if isinstance(data, dict) else None
+    return seq if isinstance(seq, int) else None
 
 
 async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:

@@ -1,19 +1,27 @@
-"""Every table the server holds: creating them, finding them, rebuilding them after a restart."""
+"""Every table the server holds: creating them, finding them, closing idle ones, rebuilding them."""
 
 from __future__ import annotations
 
+import logging
 import secrets
+import time
 import tomllib
-from typing import Literal
+from collections import Counter
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import Rules, TienLenError
 from .driver import Driver
+from .limits import Limits
+from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
 from .room import Refused, Room
-from .storage import Repository
+from .storage import Repository, TableSettings
 
-MAX_TABLES = 20_000
+log = logging.getLogger("tienlen.web")
+
+MAX_TABLES = Limits.max_tables
+MAX_OPTION = 1_000_000  # the largest number a table's rule changes may hold (a stake, a penalty)
 
 
 class NewTable(BaseModel):
@@ -25,10 +33,23 @@ class NewTable(BaseModel):
     players: int = Field(default=4, ge=2, le=8)
     away_timeout: float = Field(default=30.0, ge=0, le=3600)
     turn_timer: float = Field(default=0.0, ge=0, le=600)
+    # a fixed deal: only at a practice table (quick, no second human can sit); shown and kept
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     quick: bool = False  # fill every empty seat with bots and start at once
-    name: str | None = Field(default=None, min_length=1, max_length=24)  # take seat 0 as this
-    level: Literal["random", "greedy", "heuristic"] = "heuristic"
+    name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME * RAW_FACTOR)
+    level: Literal["random", "greedy", "heuristic"] = "heuristic"  # every bot's at this table
+    table_name: str | None = Field(default=None, min_length=1,
+                                   max_length=MAX_TABLE_NAME * RAW_FACTOR)
+    private: bool = False  # unlisted: joinable by its link only
+
+
+class TooMany(Refused):
+    """A request refused by a limit (answered 429, "too many requests")."""
+
+    def __init__(self, reason: str, status: int = 429, retry_after: float | None = None) -> None:
+        super().__init__(reason, code="rate_limited")
+        self.status = status
+        self.retry_after = retry_after
 
 
 def make_rules(preset: str, options: str) -> Rules:
@@ -39,52 +60,131 @@ def make_rules(preset: str, options: str) -> Rules:
         raise Refused(f"the rule changes are not valid TOML: {exc}") from None
     if "preset" in changes or "rules" in changes:
         raise Refused("choose the preset in the list; the changes name options only")
+    _check_numbers(changes)
     try:
         return Rules.from_mapping({"preset": preset, **changes})
     except TienLenError as exc:
         raise Refused(str(exc)) from None
 
 
+def _check_numbers(value: Any, where: str = "") -> None:
+    """Refuse a number out of range anywhere in the rule changes."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_numbers(item, f"{where}.{key}" if where else str(key))
+    elif isinstance(value, list):
+        for item in value:
+            _check_numbers(item, where)
+    elif isinstance(value, int | float) and not isinstance(value, bool) \
+            and not -MAX_OPTION <= value <= MAX_OPTION:
+        raise Refused(f"{where} = {value} is out of range: at most {MAX_OPTION:,} either way")
+
+
+def _clean(raw: str, what: str, limit: int) -> str:
+    try:
+        return clean_name(raw, what, limit)
+    except BadName as exc:
+        raise Refused(str(exc)) from None
+
+
 class Lobby:
-    def __init__(self, repo: Repository, bot_delay: float = 0.5) -> None:
+    def __init__(self, repo: Repository, bot_delay: float = 0.5,
+                 limits: Limits | None = None) -> None:
         self.repo = repo
         self.bot_delay = bot_delay
+        self.limits = limits or Limits()
         self.driver = Driver(repo)  # every table's bot moves, stored in group commits
         self.rooms: dict[str, Room] = {}
+        self._by_creator: Counter[str] = Counter()  # open tables per creator (client key)
 
     def restore(self) -> int:
-        """Rebuild every stored table; returns how many."""
+        """Rebuild every open stored table; returns how many."""
         for stored in self.repo.load_all():
-            self.rooms[stored.id] = Room.restore(self.repo, stored, self.bot_delay,
-                                                   self.driver)
+            room = Room.restore(self.repo, stored, self.bot_delay, self.driver)
+            self._add(room)
+            if room.started and stored.snapshot is None:  # made before snapshots: one now
+                self.repo.put_snapshot(room.id, room.version, room.snapshot())
         return len(self.rooms)
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.id] = room
+        if room.creator:
+            self._by_creator[room.creator] += 1
 
     def get(self, table_id: str) -> Room | None:
         return self.rooms.get(table_id)
 
-    def create(self, spec: NewTable) -> tuple[Room, int | None, str | None]:
-        """Make a table; with a name, take seat 0 (returns the seat and its token)."""
-        if len(self.rooms) >= MAX_TABLES:
-            raise Refused("the server holds as many tables as it can; try again later")
+    def check_room_for(self, creator: str) -> None:
+        """Refuse (:class:`TooMany`) a new table the limits do not allow ``creator``."""
+        limits = self.limits
+        if len(self.rooms) >= limits.max_tables:
+            raise TooMany(f"the server holds as many tables as it can ({limits.max_tables}); "
+                          "try again later", retry_after=limits.sweep_every)
+        held = self._by_creator[creator]
+        if creator and limits.tables_per_client and held >= limits.tables_per_client:
+            raise TooMany(f"you have {held} open tables, the most one address may hold; "
+                          "they close once idle, or leave one first")
+
+    def create(self, spec: NewTable, creator: str = "") -> tuple[Room, int | None, str | None]:
+        """Make a table; with a name, take seat 0 (returns the seat and its token). Everything
+        is checked first and stored in one transaction: a refused table leaves nothing."""
+        self.check_room_for(creator)
         rules = make_rules(spec.rules, spec.options)
+        if spec.seed is not None and not spec.quick:
+            raise Refused("a fixed seed is only for a practice table (quick: every other seat a "
+                          "bot): where a second player can sit, only the server knows the deal")
+        name = _clean(spec.name, "the player's name", MAX_NAME) if spec.name is not None else None
         table_id = secrets.token_urlsafe(6)
+        while table_id in self.rooms or self.repo.table_exists(table_id):
+            table_id = secrets.token_urlsafe(6)
+        if spec.table_name is not None:
+            table_name = _clean(spec.table_name, "the table's name", MAX_TABLE_NAME)
+        else:
+            table_name = f"{name}'s table" if name else f"Table {table_id}"
+            table_name = table_name if len(table_name) <= MAX_TABLE_NAME else f"Table {table_id}"
+        fixed = spec.seed is not None
         seed = spec.seed if spec.seed is not None else secrets.randbits(62)
-        self.repo.create_table(table_id, rules.to_toml(), spec.players, seed, spec.away_timeout,
-                               spec.turn_timer)
-        room = Room(self.repo, table_id, rules, spec.players, seed, spec.away_timeout,
-                    spec.turn_timer, self.bot_delay, self.driver)
-        self.rooms[table_id] = room
+        settings = TableSettings(
+            table_id, rules.to_toml(), spec.players, seed,
+            spec.away_timeout, spec.turn_timer, table_name, spec.private, spec.level,
+            0 if name is not None else None, fixed, creator)
+        room = Room(self.repo, settings, self.bot_delay, self.driver)
+        room.hold_writes()
         seat: int | None = None
         token: str | None = None
-        if spec.name is not None:
-            seat, token = room.join_seat(spec.name, 0)
+        if name is not None:
+            seat, token = room.join_seat(name, 0)
         if spec.quick:
             while any(s.kind == "empty" for s in room.seats):
-                room.add_bot(None, spec.level)
+                room.add_bot(None)
             room.start()
+        entries, seats = room.take_writes()
+        snapshot = (room.version, room.snapshot()) if room.started else None
+        self.repo.create_table(settings, seats, entries, snapshot)
+        self._add(room)
         return room, seat, token
 
+    def expire_idle(self, now: float | None = None) -> list[str]:
+        """Close every table idle longer than the limits allow (its records stay); their ids."""
+        now = time.monotonic() if now is None else now
+        gone = [room for room in self.rooms.values() if room.idle(now, self.limits.idle_expiry)]
+        closed: list[str] = []
+        for room in gone:
+            try:
+                self.repo.close_table(room.id, time.time())
+            except TienLenError as exc:
+                log.warning("table %s could not be closed: %s", room.id, exc)
+                continue
+            room.stop()
+            del self.rooms[room.id]
+            if room.creator:
+                self._by_creator[room.creator] -= 1
+                if self._by_creator[room.creator] <= 0:
+                    del self._by_creator[room.creator]
+            closed.append(room.id)
+        return closed
+
     def listing(self) -> list[Room]:
-        """Open tables (with an empty seat) first, then the tables being played."""
-        rooms = list(self.rooms.values())
+        """Public tables: open ones (with an empty seat) first, then the tables being played."""
+        rooms = [r for r in self.rooms.values() if not r.private]
         return sorted(rooms, key=lambda r: (r.started, -r.version))

@@ -8,7 +8,16 @@ the table has moved on since, the command is stale and refused. Every refusal
 is an ``error`` event with the reason, and changes nothing.
 
 The server sends events, each with its own ``seq`` (1, 2, 3, … on each
-connection) and, for state events, the table's ``version``.
+connection) and, for state events, the table's ``version``. An ``error``
+event may carry a ``code``: ``rate_limited`` (too many messages from one
+client: the command was not carried out), ``not_found`` (no such table, or
+it has closed), ``stale`` (a duplicate ``seq`` or an old ``version``).
+
+Seats: ``join`` takes one under a name nobody else at the table goes by;
+the host (``TableInfo.host_seat``, the creator) may ``remove_seat`` a bot or
+an absent player before the game starts; ``leave`` gives one's seat up
+(before the start it is emptied and its token stops working; after, a bot of
+the table's level plays it) and the connection watches from then on.
 """
 
 from __future__ import annotations
@@ -18,8 +27,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .names import MAX_NAME, RAW_FACTOR
+
 MAX_MESSAGE = 4096  # bytes in one client message
-MAX_NAME = 24
 BOT_LEVELS = ("random", "greedy", "heuristic")
 
 
@@ -36,17 +46,33 @@ class Hello(_Command):
 
 
 class Join(_Command):
-    """Take an empty seat (``seat`` None: the first empty one) under a name."""
+    """Take an empty seat (``seat`` None: the first empty one) under a name (NFC-normalised; at
+    most MAX_NAME characters then, and not one another seat goes by, whatever the case)."""
 
     type: Literal["join"]
-    name: str = Field(min_length=1, max_length=MAX_NAME)
+    name: str = Field(min_length=1, max_length=MAX_NAME * RAW_FACTOR)
     seat: int | None = Field(default=None, ge=0, le=7)
 
 
 class AddBot(_Command):
+    """Seat a bot (``level`` None: the table's bot level)."""
+
     type: Literal["add_bot"]
     seat: int | None = Field(default=None, ge=0, le=7)
-    level: Literal["random", "greedy", "heuristic"] = "heuristic"
+    level: Literal["random", "greedy", "heuristic"] | None = None
+
+
+class RemoveSeat(_Command):
+    """The host empties a seat before the game starts: a bot's, or an absent player's."""
+
+    type: Literal["remove_seat"]
+    seat: int = Field(ge=0, le=7)
+
+
+class Leave(_Command):
+    """Give up one's seat: before the start it becomes empty; after, a bot plays it."""
+
+    type: Literal["leave"]
 
 
 class Start(_Command):
@@ -74,7 +100,8 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
-Command = Annotated[Hello | Join | AddBot | Start | PlayMove | Hint | NextHand | Ping,
+Command = Annotated[Hello | Join | AddBot | RemoveSeat | Leave | Start | PlayMove | Hint | NextHand
+                    | Ping,
                     Field(discriminator="type")]
 _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
@@ -119,7 +146,8 @@ def _describe(exc: ValidationError) -> str:
     return "bad command: " + "; ".join(parts)
 
 
-COMMAND_TYPES = ("hello", "join", "add_bot", "start", "play", "hint", "next_hand", "ping")
+COMMAND_TYPES = ("hello", "join", "add_bot", "remove_seat", "leave", "start", "play", "hint",
+                 "next_hand", "ping")
 
 
 # ---------------------------------------------------------------------- server events
@@ -154,6 +182,13 @@ class SeatInfo(BaseModel):
 
 class TableInfo(BaseModel):
     id: str
+    name: str
+    private: bool = False  # unlisted: joinable by its link only
+    seed: int | None = None  # a practice table's fixed seed (None: the server's secret deals)
+    bot_level: str = "heuristic"  # the level of the bots added to this table
+    host_seat: int | None = None  # the creator's seat: the host may remove seats
+    turn_deadline: float | None = None  # Unix seconds when the turn timer runs out (None: no timer)
+    paused: bool = False  # no new hands are dealt: no human is connected
     status: Literal["open", "playing"]
     rules: str
     options: dict[str, Any]
@@ -183,6 +218,7 @@ class SeatView(BaseModel):
     stacking: bool
     finish_order: list[int]
     history: list[tuple[int, str]]
+    round_starts: list[int] = []  # indices into history where each round begins
     legal: list[str]
     prompt: str | None
     decision: dict[str, Any] | None = None
@@ -213,6 +249,7 @@ class Error(_Event):
     type: Literal["error"] = "error"
     reason: str
     ref: int | None = None
+    code: str | None = None  # "rate_limited", "not_found", ... (None: a refusal by the rules)
 
 
 class HintEvent(_Event):

@@ -1,4 +1,4 @@
-"""One authoritative table: seats, the session, bots, timers, and what each connection is told.
+"""One authoritative table: seats, its hands, bots, timers, and what each connection is told.
 
 Every change is stored (the table's log) before it is applied to what anyone
 sees; every connection then gets its own seat's view. A move is tried on a copy
@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import random
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from .. import PASS, Action, Game, IllegalPlay, Play, Rules, Session, TienLenError, parse_move
+from .. import PASS, Action, Game, IllegalPlay, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from .driver import Driver
+from .hands import Hands
+from .names import BadName, clean_name, name_key
 from .protocol import (
     AddBot,
     Command,
@@ -31,10 +35,12 @@ from .protocol import (
     Hint,
     HintEvent,
     Join,
+    Leave,
     NextHand,
     Ping,
     PlayMove,
     Pong,
+    RemoveSeat,
     SeatInfo,
     SeatView,
     Start,
@@ -45,7 +51,16 @@ from .protocol import (
     event_body,
     with_seq,
 )
-from .storage import Entry, Repository, SeatChange, StoredTable, Write, hash_token
+from .snapshot import Snapshot
+from .storage import (
+    Entry,
+    Repository,
+    SeatChange,
+    StoredTable,
+    TableSettings,
+    Write,
+    hash_token,
+)
 from .views import PlayTexts, seat_view
 
 AWAY_BOT = "heuristic"
@@ -54,14 +69,19 @@ _jitter = random.Random()
 
 
 class Refused(TienLenError):
-    """A command that cannot be carried out now; the text is the reason."""
+    """A command that cannot be carried out now; the text is the reason (``code``: its kind)."""
+
+    def __init__(self, reason: str, code: str | None = None) -> None:
+        super().__init__(reason)
+        self.code = code
 
 
 class Client:
     """One connection: its seat (None: a spectator), its sequence numbers and its outbox."""
 
-    def __init__(self, deliver: Callable[[str], None]) -> None:
+    def __init__(self, deliver: Callable[[str], None], key: str = "") -> None:
         self._deliver = deliver
+        self.key = key  # who it is counted as (see limits.client_key)
         self.seat: int | None = None
         self.out_seq = 0
         self.in_seq = 0
@@ -83,6 +103,7 @@ class Staged:
     seat: int | None
     move: Play | Action | None  # None: deal the next hand
     at: float  # when it was due (Unix seconds): its event's latency counts from then
+    hand: Game | None = None  # the next hand, dealt (when ``move`` is None)
 
 
 @dataclass
@@ -96,29 +117,37 @@ class Seat:
 
 
 def check_name(name: str) -> str:
-    name = " ".join(name.split())
-    if not name or not name.isprintable():
-        raise Refused("a name needs at least one visible character")
-    return name
+    """A player's name, normalised (NFC, single spaces), or :class:`Refused` saying why not."""
+    try:
+        return clean_name(name, "a name")
+    except BadName as exc:
+        raise Refused(str(exc)) from None
 
 
 class Room:
-    def __init__(self, repo: Repository, table_id: str, rules: Rules, players: int, seed: int,
-                 away_timeout: float = 30.0, turn_timer: float = 0.0, bot_delay: float = 0.5,
+    def __init__(self, repo: Repository, settings: TableSettings, bot_delay: float = 0.5,
                  driver: Driver | None = None) -> None:
         self.repo = repo
         self.driver = driver or Driver(repo)
-        self.id = table_id
-        self.rules = rules
-        self.players = players
-        self.seed = seed
-        self.away_timeout = away_timeout
-        self.turn_timer = turn_timer
+        self.settings = settings
+        self.id = settings.id
+        self.name = settings.name
+        self.private = settings.private
+        self.bot_level = settings.bot_level
+        self.host_seat = settings.host_seat
+        self.creator = settings.creator
+        self.rules, self._options = _rules_of(settings.rules_toml)
+        self.players = settings.players
+        self.seed = settings.seed
+        self.fixed_seed = settings.fixed_seed
+        self.away_timeout = settings.away_timeout
+        self.turn_timer = settings.turn_timer
         self.bot_delay = bot_delay
-        self.seats = [Seat() for _ in range(players)]
-        self.session: Session | None = None
+        self.seats = [Seat() for _ in range(self.players)]
+        self.hands: Hands | None = None  # once the game has started
         self.version = 0
         self.clients: set[Client] = set()
+        self.last_active = time.monotonic()  # when a client last came, went or acted
         self._bots: dict[int, Bot] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._turn_since = time.monotonic()
@@ -128,19 +157,22 @@ class Room:
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
         self._changed_at = time.time()
         self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
-        self._options = rules.differences()
+        self._pending: list[tuple[Entry, SeatChange | None]] | None = None  # see hold_writes
+        self.closed = False  # expired: nothing more is made here
 
     # ------------------------------------------------------------------ building
     @classmethod
     def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
                 driver: Driver | None = None) -> Room:
-        """Rebuild a table from its stored seats and log, replaying every move through the engine."""
-        room = cls(repo, stored.id, Rules.from_toml(stored.rules_toml), stored.players, stored.seed,
-                   stored.away_timeout, stored.turn_timer, bot_delay, driver)
+        """Rebuild a table from its stored seats, its snapshot and the log entries after it."""
+        room = cls(repo, stored.settings, bot_delay, driver)
         now = time.monotonic()
         for number, change in stored.seats.items():
             room.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
                                       away_since=now if change.kind == "human" else None)
+        if stored.snapshot is not None:
+            room.version, data = stored.snapshot
+            room.hands = Hands.from_snapshot(room.rules, Snapshot.loads(data))
         for entry in stored.log:
             room._replay(entry)
             room.version = entry.idx + 1
@@ -148,33 +180,63 @@ class Room:
 
     def _replay(self, entry: Entry) -> None:
         if entry.kind == "start":
-            self._begin()
-        elif entry.kind == "move":
-            assert self.session is not None and entry.seat is not None
-            self.session.game.play(entry.text, seat=entry.seat)
+            self.hands = Hands(self.rules, self._names(), entry.text, self.seed, self.fixed_seed)
+        elif entry.kind == "move":  # checked when it was made, before it was stored
+            assert self.hands is not None and entry.seat is not None
+            self.hands.push(parse_move(entry.text, self.rules), entry.seat)
         elif entry.kind == "next":
-            assert self.session is not None
-            self.session.next_hand()
+            assert self.hands is not None
+            self.hands.install(self.hands.deal_next(entry.text))
 
-    def _begin(self) -> None:
-        names = [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
-        self.session = Session(self.rules, self.players, self.seed, names=names)
+    def _names(self) -> list[str]:
+        return [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
+
+    @property
+    def game(self) -> Game | None:
+        """The current hand, once the game has started."""
+        return self.hands.game if self.hands is not None else None
+
+    def snapshot(self) -> str:
+        """The table's state as stored beside its log."""
+        assert self.hands is not None
+        return self.hands.snapshot()
+
+    def hold_writes(self) -> None:
+        """Keep this new table's writes until :meth:`take_writes` (stored with the table)."""
+        self._pending = []
+
+    def take_writes(self) -> tuple[list[Entry], list[SeatChange]]:
+        """The log entries and seats held since :meth:`hold_writes`; writes are made again."""
+        pending, self._pending = self._pending or [], None
+        seats: dict[int, SeatChange] = {}
+        for _, change in pending:
+            if change is not None:
+                seats[change.seat] = change
+        return [e for e, _ in pending], [c for c in seats.values() if c.kind != "empty"]
 
     def _store(self, kind: str, seat: int | None = None, text: str = "",
-               change: SeatChange | None = None, record: tuple[int, str] | None = None) -> None:
-        self.repo.append(self.id, Entry(self.version, kind, seat, text), change, record)
+               change: SeatChange | None = None, record: tuple[int, str] | None = None,
+               snapshot: str | None = None, host: tuple[int | None] | None = None) -> None:
+        entry = Entry(self.version, kind, seat, text)
+        if self._pending is not None:
+            self._pending.append((entry, change))
+        else:
+            self.repo.append(self.id, entry, change, record, snapshot, host)
         self.version += 1
 
     # ------------------------------------------------------------------ seats
     @property
     def started(self) -> bool:
-        return self.session is not None
+        return self.hands is not None
 
     def join_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Give an empty seat to a player; returns the seat and its secret token."""
         name = check_name(name)
         if self.started:
             raise Refused("the game has started: you can watch, but every seat is taken")
+        key = name_key(name)
+        if any(s.name is not None and name_key(s.name) == key for s in self.seats):
+            raise Refused(f"the name {name!r} is taken at this table: choose another name")
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -182,15 +244,62 @@ class Room:
         self.seats[seat] = Seat("human", name, None, digest, away_since=time.monotonic())
         return seat, token
 
-    def add_bot(self, seat: int | None = None, level: str = "heuristic") -> int:
+    def add_bot(self, seat: int | None = None, level: str | None = None) -> int:
+        """Seat a bot of ``level`` (None: the table's bot level)."""
         if self.started:
             raise Refused("the game has started: bots join before it starts")
+        level = level or self.bot_level
         seat = self._empty_seat(seat)
-        taken = {s.name for s in self.seats}
-        name = next(f"Bot {k}" for k in range(1, 20) if f"Bot {k}" not in taken)
+        taken = {name_key(s.name) for s in self.seats if s.name is not None}
+        name = next(f"Bot {k}" for k in range(1, 40) if name_key(f"Bot {k}") not in taken)
         self._store("bot", seat, level, SeatChange(seat, "bot", name, level))
         self.seats[seat] = Seat("bot", name, level)
         return seat
+
+    def remove_seat(self, by: int, seat: int) -> None:
+        """The host (seat ``by``) empties ``seat`` before the start: a bot's or an absent player's."""
+        if self.host_seat is None or by != self.host_seat:
+            who = "nobody" if self.host_seat is None else f"seat {self.host_seat}"
+            raise Refused(f"only the table's host ({who}) can remove a seat")
+        if self.started:
+            raise Refused("the game has started: seats are removed before it starts")
+        if not 0 <= seat < self.players:
+            raise Refused(f"this table has seats 0 to {self.players - 1}, not {seat}")
+        s = self.seats[seat]
+        if s.kind == "empty":
+            raise Refused(f"seat {seat} is already empty")
+        if seat == by:
+            raise Refused("that is your own seat: to give it up, leave the table")
+        if s.kind == "human" and s.clients:
+            raise Refused(f"{s.name} (seat {seat}) is here: only a bot or an absent player's "
+                          "seat can be removed")
+        self._store("remove", seat, "", SeatChange(seat, "empty", ""))
+        self.seats[seat] = Seat()
+
+    def leave(self, seat: int) -> None:
+        """The player at ``seat`` leaves: before the start the seat is emptied (its token stops
+        working); after, a bot of the table's level plays it for the rest of the table."""
+        s = self.seats[seat]
+        clients = list(s.clients)
+        host: tuple[int | None] | None = None
+        if self.started:
+            change = SeatChange(seat, "bot", s.name or f"Seat {seat + 1}", self.bot_level)
+            if seat == self.host_seat:
+                host = (None,)
+            self._store("leave", seat, "", change, host=host)
+            self.seats[seat] = Seat("bot", change.name, self.bot_level)
+            self._bots.pop(seat, None)
+        else:
+            if seat == self.host_seat:  # the host's role passes to the first player still seated
+                others = [i for i, o in enumerate(self.seats) if o.kind == "human" and i != seat]
+                host = (others[0] if others else None,)
+            self._store("leave", seat, "", SeatChange(seat, "empty", ""), host=host)
+            self.seats[seat] = Seat()
+        if host is not None:
+            self.host_seat = host[0]
+        for client in clients:
+            client.seat = None
+            client.send(Welcome(table=self.id, seat=None))
 
     def _empty_seat(self, seat: int | None) -> int:
         if seat is None:
@@ -217,18 +326,19 @@ class Room:
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
         if empty:
             raise Refused(f"seat {empty[0]} is empty: add a bot or wait for a player to join")
-        if len({s.name for s in self.seats}) < self.players:
+        if len({name_key(s.name or "") for s in self.seats}) < self.players:
             raise Refused("two seats have the same name")
-        self._store("start")
-        self._begin()
+        seed = Hands.first_seed(self.seed, self.fixed_seed)
+        hands = Hands(self.rules, self._names(), seed, self.seed, self.fixed_seed)
+        self._store("start", text=seed, snapshot=hands.snapshot())
+        self.hands = hands
 
     # ------------------------------------------------------------------ moves
     def apply_move(self, seat: int, text: str) -> None:
         """Check, store, then make one move for a seat."""
-        session = self.session
-        if session is None:
+        game = self.game
+        if game is None:
             raise Refused("the game has not started yet")
-        game = session.game
         try:
             move = parse_move(text, self.rules)
             trial = game.copy()
@@ -238,21 +348,28 @@ class Room:
         except TienLenError as exc:
             raise Refused(str(exc)) from None
         self._store("move", seat, str(move), record=self._record_if_over(trial))
-        game.play(move, seat=seat)
+        assert self.hands is not None
+        self.hands.push(move, seat)
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the current hand (0 before the start)."""
+        return self.hands.number if self.hands is not None else 0
 
     def _record_if_over(self, game: Game) -> tuple[int, str] | None:
         """(hand number, record) when ``game`` (the current hand after a move) is over."""
-        assert self.session is not None
-        return (len(self.session.games), game.record()) if game.is_over else None
+        return (self.hand_no, game.record()) if game.is_over else None
 
     def next_hand(self) -> None:
-        session = self.session
-        if session is None:
+        hands = self.hands
+        if hands is None:
             raise Refused("the game has not started yet")
-        if not session.game.is_over:
+        if not hands.game.is_over:
             raise Refused("the hand is not over yet")
-        self._store("next")
-        session.next_hand()
+        seed = hands.next_seed()
+        hand = hands.deal_next(seed)
+        self._store("next", text=seed, snapshot=hands.snapshot(hand))
+        hands.install(hand)
 
     def bot_controlled(self, seat: int, now: float | None = None) -> bool:
         s = self.seats[seat]
@@ -266,13 +383,15 @@ class Room:
         bot = self._bots.get(seat)
         if bot is None:
             level = self.seats[seat].level or AWAY_BOT
-            bot = self._bots[seat] = get_bot(level, seed=self.seed + 7919 * seat)
+            # a practice table's bots follow its seed; elsewhere only the server knows theirs
+            seed = self.seed + 7919 * seat if self.fixed_seed else secrets.randbits(64)
+            bot = self._bots[seat] = get_bot(level, seed=seed)
         return bot
 
     def _choose(self, seat: int, with_pass: bool = False) -> Play | Action:
         """The bot's move for ``seat``: one of its legal moves (PASS: no out-of-turn chop)."""
-        assert self.session is not None
-        view = self.session.game.view(seat)
+        assert self.game is not None
+        view = self.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
         try:
@@ -282,7 +401,7 @@ class Room:
         return move if move in view.legal else view.legal[0]
 
     def hint(self, seat: int) -> str:
-        game = self.session.game if self.session else None
+        game = self.game
         if game is None or game.is_over:
             raise Refused("there is nothing to play now")
         if game.turn != seat:
@@ -292,24 +411,28 @@ class Room:
         return self._choose_hint(seat)
 
     def _choose_hint(self, seat: int, with_pass: bool = False) -> str:
-        assert self.session is not None
-        view = self.session.game.view(seat)
+        assert self.game is not None
+        view = self.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        return str(get_bot(AWAY_BOT, seed=self.version).choose(view))
+        return str(get_bot(AWAY_BOT, seed=secrets.randbits(64)).choose(view))
 
     # ------------------------------------------------------------------ the driver
     def bot_action(self) -> Staged | None:
-        """The move a bot owes now (a chop, a turn, the next hand of a bots-only table, a move for
-        a player out of time), decided and checked but not made; None when none is owed."""
-        session = self.session
-        if session is None:
+        """The move a bot owes now (a chop, a turn, the next hand of a watched bots-only table, a
+        move for a player out of time), decided and checked but not made; None when none is owed."""
+        game = self.game
+        if game is None or self.closed:
             return None
-        game = session.game
         now = time.monotonic()
         if game.is_over:
-            if self._bots_only():
-                return Staged(Write(self.id, Entry(self.version, "next")), None, None, self._since())
+            if self._bots_only() and self.clients:
+                assert self.hands is not None
+                seed = self.hands.next_seed()
+                hand = self.hands.deal_next(seed)
+                write = Write(self.id, Entry(self.version, "next", None, seed),
+                              snapshot=self.hands.snapshot(hand))
+                return Staged(write, None, None, self._since(), hand)
             return None
         for seat in game.out_of_turn_seats():
             if self.bot_controlled(seat, now):
@@ -337,17 +460,32 @@ class Room:
 
     def install(self, staged: Staged) -> None:
         """Make a staged move once it is stored (the same move, on the same state, as its trial)."""
-        assert self.session is not None and staged.write.entry.idx == self.version
+        assert self.hands is not None and staged.write.entry.idx == self.version
         if staged.move is None:
-            self.session.next_hand()
+            assert staged.hand is not None
+            self.hands.install(staged.hand)
         else:
             assert staged.seat is not None
-            self.session.game.push(staged.move, staged.seat)
+            self.hands.push(staged.move, staged.seat)
         self.version += 1
 
     def _bots_only(self) -> bool:
         """Whether every seat is a bot's (such a table deals its next hand by itself)."""
         return all(s.kind == "bot" for s in self.seats)
+
+    @property
+    def paused(self) -> bool:
+        """Whether no new hand is dealt because nobody is there: a bots-only table nobody watches,
+        or a table none of whose players is connected."""
+        if not self.started:
+            return False
+        if self._bots_only():
+            return not self.clients
+        return not any(s.clients for s in self.seats if s.kind == "human")
+
+    def idle(self, now: float, expiry: float) -> bool:
+        """Whether nobody is connected and nothing has happened for ``expiry`` seconds."""
+        return not self.clients and now - self.last_active >= expiry
 
     def _timed(self, seat: int) -> bool:
         """Whether the turn timer runs for this seat (a player's seat at a timed table)."""
@@ -356,15 +494,22 @@ class Room:
     def _out_of_time(self, seat: int, now: float) -> bool:
         return self._timed(seat) and now - self._turn_since >= self.turn_timer
 
+    def _turn_deadline(self) -> float | None:
+        """When (Unix seconds) the turn timer runs out for the seat on turn (None: no timer)."""
+        game = self.game
+        if game is None or game.is_over or game.turn is None or not self._timed(game.turn) \
+                or self.bot_controlled(game.turn):
+            return None
+        return round(time.time() + self._turn_since + self.turn_timer - time.monotonic(), 3)
+
     def _next_wake(self) -> float | None:
         """Seconds until the driver has something to do (None: nothing until someone acts)."""
-        session = self.session
-        if session is None:
+        game = self.game
+        if game is None:
             return None
-        game = session.game
         now = time.monotonic()
         if game.is_over:
-            return self._bot_wait() if self._bots_only() else None
+            return self._bot_wait() if self._bots_only() and self.clients else None
         seats = [*game.out_of_turn_seats(), *([game.turn] if game.turn is not None else [])]
         waits: list[float] = []
         for seat in seats:
@@ -387,7 +532,7 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        wait = self._next_wake()
+        wait = None if self.closed else self._next_wake()
         if wait is None:
             return
         loop = asyncio.get_running_loop()
@@ -395,6 +540,13 @@ class Room:
         wait = max(wait, at_least)
         self._due_at = time.time() + wait
         self._timer = loop.call_later(wait, self._wake, version)
+
+    def stop(self) -> None:
+        """Arrange nothing more (the table is closing)."""
+        self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def _wake(self, version: int) -> None:
         self._timer = None
@@ -406,34 +558,37 @@ class Room:
     def changed(self, at: float | None = None) -> None:
         """After any change (made at ``at``, default now): reset the turn clock, tell everyone,
         arrange the next bot move."""
-        self._turn_since = time.monotonic()
+        self._turn_since = self.last_active = time.monotonic()
         self._changed_at = time.time() if at is None else at
         self.broadcast()
         self.schedule()
 
     # ------------------------------------------------------------------ telling
     def info(self) -> TableInfo:
-        session = self.session
         seats = [SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level,  # type: ignore[arg-type]
                           connected=bool(s.clients),
                           bot_playing=s.kind == "human" and self.started and self.bot_controlled(i))
                  for i, s in enumerate(self.seats)]
         finished = 0
         totals = first_places = [0] * self.players
-        if session is not None:
-            finished = len(session.games) - (0 if session.game.is_over else 1)
-            totals, first_places = self._totals(session)
+        if self.hands is not None:
+            finished = self.hand_no - (0 if self.hands.game.is_over else 1)
+            totals, first_places = self._totals(self.hands)
         return TableInfo(
-            id=self.id, status="playing" if session else "open", rules=self.rules.name,
+            id=self.id, name=self.name, private=self.private,
+            seed=self.seed if self.fixed_seed else None, bot_level=self.bot_level,
+            host_seat=self.host_seat, turn_deadline=self._turn_deadline(), paused=self.paused,
+            status="playing" if self.started else "open", rules=self.rules.name,
             options=self._options, players=self.players, seats=seats,
-            hand_no=len(session.games) if session else 0, totals=totals, first_places=first_places,
+            hand_no=self.hand_no, totals=totals, first_places=first_places,
             records=finished, away_timeout=self.away_timeout, turn_timer=self.turn_timer)
 
-    def _totals(self, session: Session) -> tuple[list[int], list[int]]:
+    def _totals(self, hands: Hands) -> tuple[list[int], list[int]]:
         """The session's totals and first places, counted again only when a hand ends or starts."""
-        key = (len(session.games), session.game.is_over)
+        key = (hands.number, hands.game.is_over)
         if self._standing is None or self._standing[:2] != key:
-            self._standing = (*key, session.totals, session.first_places)
+            tallies = hands.tallies()
+            self._standing = (*key, tallies.totals, tallies.first_places)
         return self._standing[2], self._standing[3]
 
     def view_for(self, seat: int | None) -> SeatView | None:
@@ -441,8 +596,9 @@ class Room:
             self._views = {}
             self._views_version = self.version
         if seat not in self._views:
-            self._views[seat] = seat_view(self.session.game, seat, self._plays) \
-                if self.session else None
+            hands = self.hands
+            self._views[seat] = seat_view(hands.game, seat, self._plays, hands.round_starts) \
+                if hands is not None else None
         return self._views[seat]
 
     def state_for(self, client: Client, info: TableInfo | None = None) -> State:
@@ -464,9 +620,11 @@ class Room:
     # ------------------------------------------------------------------ connections
     def attach(self, client: Client) -> None:
         self.clients.add(client)
+        self.last_active = time.monotonic()
 
     def detach(self, client: Client) -> None:
         self.clients.discard(client)
+        self.last_active = time.monotonic()
         if client.seat is not None:
             seat = self.seats[client.seat]
             seat.clients.discard(client)
@@ -474,19 +632,22 @@ class Room:
                 seat.away_since = time.monotonic()
                 self.broadcast()
                 self.schedule()
+        elif not self.clients:
+            self.schedule()  # the last watcher of a bots-only table went: it pauses
 
     def handle(self, client: Client, cmd: Command) -> None:
         """Carry out one validated command; a refusal is an error event and changes nothing."""
         if cmd.seq <= client.in_seq:
             client.send(Error(reason=f"stale or duplicate command: seq {cmd.seq} is not after "
-                              f"{client.in_seq}", ref=cmd.seq))
+                              f"{client.in_seq}", ref=cmd.seq, code="stale"))
             return
         client.in_seq = cmd.seq
+        self.last_active = time.monotonic()
         received = time.time()
         try:
             changed = self._handle(client, cmd)
         except Refused as exc:
-            client.send(Error(reason=str(exc), ref=cmd.seq))
+            client.send(Error(reason=str(exc), ref=cmd.seq, code=exc.code))
             return
         if changed:
             self.changed(received)
@@ -509,6 +670,12 @@ class Room:
             self._seated(client)
             self.add_bot(cmd.seat, cmd.level)
             return True
+        if isinstance(cmd, RemoveSeat):
+            self.remove_seat(self._seated(client), cmd.seat)
+            return True
+        if isinstance(cmd, Leave):
+            self.leave(self._seated(client))
+            return True
         if isinstance(cmd, Start):
             self._seated(client)
             self.start()
@@ -520,7 +687,7 @@ class Room:
         assert isinstance(cmd, PlayMove | NextHand)
         if cmd.version != self.version:
             raise Refused(f"stale: the table has changed since version {cmd.version} "
-                          f"(now {self.version}); look again and retry")
+                          f"(now {self.version}); look again and retry", code="stale")
         if isinstance(cmd, NextHand):
             self.next_hand()
         else:
@@ -549,4 +716,13 @@ class Room:
             self._sit(client, seat)
         client.send(Welcome(table=self.id, seat=client.seat))
         self.broadcast()  # the others see who is connected; this client gets its view
-        self.schedule()
+        self.schedule()  # a bots-only table that was paused deals again
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_of(rules_toml: str) -> tuple[Rules, dict[str, Any]]:
+    """A table's rules read from its stored TOML, and the options in which they differ from
+    their preset (shown in its info); read once for all the tables that share them (rules are
+    immutable)."""
+    rules = Rules.from_toml(rules_toml)
+    return rules, rules.differences()

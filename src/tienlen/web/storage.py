@@ -12,24 +12,29 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Float,
     ForeignKey,
     Integer,
     String,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
     func,
     insert,
+    inspect,
     select,
+    text,
+    update,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
@@ -58,6 +63,22 @@ class TableRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     away_timeout: Mapped[float] = mapped_column(Float)
     turn_timer: Mapped[float] = mapped_column(Float)
+    # added by the public card room (older databases gain them on opening, see _migrate)
+    name: Mapped[str] = mapped_column(String(64), default="")
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_level: Mapped[str] = mapped_column(String(16), default="heuristic")
+    host_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    fixed_seed: Mapped[bool] = mapped_column(Boolean, default=False)  # a practice table's seed
+    # the creator, as limits.client_key counts it (a keyed hash, the key dies with the process)
+    creator: Mapped[str] = mapped_column(String(64), default="")
+    closed: Mapped[float | None] = mapped_column(Float, nullable=True)  # when it expired
+
+
+# columns added after the first release: (name, SQL type, default) for ALTER TABLE
+_ADDED_COLUMNS = (("name", "VARCHAR(64)", "''"), ("private", "BOOLEAN", "FALSE"),
+                  ("bot_level", "VARCHAR(16)", "'heuristic'"), ("host_seat", "INTEGER", "NULL"),
+                  ("fixed_seed", "BOOLEAN", "FALSE"), ("creator", "VARCHAR(64)", "''"),
+                  ("closed", "FLOAT", "NULL"))
 
 
 class SeatRow(Base):
@@ -80,6 +101,15 @@ class LogRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class SnapshotRow(Base):
+    """A table's state after its log's first ``idx`` entries: a restart replays only the rest."""
+
+    __tablename__ = "tienlen_snapshots"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tienlen_tables.id"), primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer)
+    data: Mapped[str] = mapped_column(Text)
+
+
 class RecordRow(Base):
     __tablename__ = "tienlen_records"
     table_id: Mapped[str] = mapped_column(ForeignKey("tienlen_tables.id"), primary_key=True)
@@ -89,6 +119,9 @@ class RecordRow(Base):
 
 
 _LOG_INSERT = insert(LogRow)
+_LOG_AFTER = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
+              .where(LogRow.table_id == bindparam("table_id"), LogRow.idx >= bindparam("start"))
+              .order_by(LogRow.idx))
 
 
 def hash_token(token: str) -> str:
@@ -122,18 +155,38 @@ class Write:
     entry: Entry
     seat: SeatChange | None = None
     record: tuple[int, str] | None = None  # (hand number, the finished hand's record)
+    snapshot: str | None = None  # the table's state after this entry (see snapshot.py)
+    host: tuple[int | None] | None = None  # the table's new host seat, when it changes
 
 
 @dataclass(frozen=True)
-class StoredTable:
+class TableSettings:
+    """What a table is made with, stored once when it is created."""
+
     id: str
     rules_toml: str
     players: int
     seed: int
     away_timeout: float
     turn_timer: float
+    name: str = ""
+    private: bool = False
+    bot_level: str = "heuristic"
+    host_seat: int | None = None
+    fixed_seed: bool = False
+    creator: str = ""
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    settings: TableSettings
     seats: dict[int, SeatChange]
-    log: list[Entry]
+    log: list[Entry]  # the entries after the snapshot (every entry when there is none)
+    snapshot: tuple[int, str] | None = None  # (entries it covers, its data)
+
+    @property
+    def id(self) -> str:
+        return self.settings.id
 
 
 def make_engine(url: str) -> Engine:
@@ -164,6 +217,7 @@ class Repository:
         self.engine = make_engine(url)
         try:
             Base.metadata.create_all(self.engine)
+            _migrate(self.engine)
         except SQLAlchemyError as exc:
             raise StorageError(f"cannot open database {url!r}: {exc.__class__.__name__}: "
                                f"{str(exc).splitlines()[0]}") from None
@@ -211,17 +265,40 @@ class Repository:
         Base.metadata.create_all(self.engine)
 
     # ------------------------------------------------------------------ writes
-    def create_table(self, table_id: str, rules_toml: str, players: int, seed: int,
-                     away_timeout: float, turn_timer: float) -> None:
+    def create_table(self, t: TableSettings, seats: Sequence[SeatChange] = (),
+                     log: Sequence[Entry] = (), snapshot: tuple[int, str] | None = None) -> None:
+        """Store a new table with its first seats, log entries and snapshot, in one transaction:
+        all of it or nothing."""
         with self._write() as s:
-            s.add(TableRow(id=table_id, created=time.time(), rules_toml=rules_toml, players=players,
-                           seed=seed, away_timeout=away_timeout, turn_timer=turn_timer))
+            s.add(TableRow(id=t.id, created=time.time(), rules_toml=t.rules_toml, players=t.players,
+                           seed=t.seed, away_timeout=t.away_timeout, turn_timer=t.turn_timer,
+                           name=t.name, private=t.private, bot_level=t.bot_level,
+                           host_seat=t.host_seat, fixed_seed=t.fixed_seed, creator=t.creator))
+            s.flush()
+            now = time.time()
+            for change in seats:
+                s.add(SeatRow(table_id=t.id, seat=change.seat, kind=change.kind, name=change.name,
+                              level=change.level, token_hash=change.token_hash))
+            for entry in log:
+                s.add(LogRow(table_id=t.id, idx=entry.idx, kind=entry.kind, seat=entry.seat,
+                             text=entry.text, at=now))
+            if snapshot is not None:
+                s.add(SnapshotRow(table_id=t.id, idx=snapshot[0], data=snapshot[1]))
+
+    def close_table(self, table_id: str, at: float) -> None:
+        """Mark a table closed (expired): it is not rebuilt again, and what only rebuilding it
+        needed (its log, snapshot and seats with their tokens) goes; its records stay."""
+        with self._write() as s:
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(closed=at))
+            for model in (LogRow, SnapshotRow, SeatRow):
+                s.execute(delete(model).where(model.table_id == table_id))
 
     def append(self, table_id: str, entry: Entry, seat: SeatChange | None = None,
-               record: tuple[int, str] | None = None) -> None:
-        """Store one log entry, with the seat it changes and the record of the hand it ends,
-        in one transaction."""
-        self.append_many([Write(table_id, entry, seat, record)])
+               record: tuple[int, str] | None = None, snapshot: str | None = None,
+               host: tuple[int | None] | None = None) -> None:
+        """Store one log entry, with the seat it changes, the record of the hand it ends, the
+        table's snapshot after it and its new host, in one transaction."""
+        self.append_many([Write(table_id, entry, seat, record, snapshot, host)])
 
     def append_many(self, writes: list[Write]) -> None:
         """Store many log entries (of many tables) in one transaction: all of them or none.
@@ -243,6 +320,11 @@ class Repository:
                         self._put_seat(conn, w.table_id, w.seat)
                     if w.record is not None:
                         self._put_record(conn, w.table_id, w.record, now)
+                    if w.snapshot is not None:
+                        self._put_snapshot(conn, w.table_id, w.entry.idx + 1, w.snapshot)
+                    if w.host is not None:
+                        conn.execute(update(TableRow).where(TableRow.id == w.table_id)
+                                     .values(host_seat=w.host[0]))
         except SQLAlchemyError as exc:
             self._drop_log_connection()
             raise StorageError(f"the database refused a write: {exc.__class__.__name__}") from None
@@ -250,6 +332,8 @@ class Repository:
     @staticmethod
     def _put_seat(conn: Connection, table_id: str, change: SeatChange) -> None:
         conn.execute(delete(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == change.seat))
+        if change.kind == "empty":
+            return
         conn.execute(insert(SeatRow), {"table_id": table_id, "seat": change.seat, "kind": change.kind,
                                        "name": change.name, "level": change.level,
                                        "token_hash": change.token_hash})
@@ -262,20 +346,55 @@ class Repository:
         conn.execute(insert(RecordRow), {"table_id": table_id, "hand_no": hand_no, "text": text,
                                          "finished": now})
 
+    @staticmethod
+    def _put_snapshot(conn: Connection, table_id: str, idx: int, data: str) -> None:
+        conn.execute(delete(SnapshotRow).where(SnapshotRow.table_id == table_id))
+        conn.execute(insert(SnapshotRow), {"table_id": table_id, "idx": idx, "data": data})
+
+    def put_snapshot(self, table_id: str, idx: int, data: str) -> None:
+        """Store a table's state after its first ``idx`` log entries (replacing the last one)."""
+        with self._write() as s:
+            self._put_snapshot(s.connection(), table_id, idx, data)
+
     # ------------------------------------------------------------------ reads
     def load_all(self) -> list[StoredTable]:
+        """Every open table: its settings, seats, snapshot and the log entries after it. The
+        cost follows the tables and what came after their snapshots, not their whole history."""
         with self._sessions() as s:
-            tables = s.scalars(select(TableRow).order_by(TableRow.created)).all()
+            open_ids = select(TableRow.id).where(TableRow.closed.is_(None))
+            tables = s.scalars(select(TableRow).where(TableRow.closed.is_(None))
+                               .order_by(TableRow.created)).all()
             seats: dict[str, dict[int, SeatChange]] = {}
-            for row in s.scalars(select(SeatRow)):
+            for row in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(open_ids))):
                 seats.setdefault(row.table_id, {})[row.seat] = SeatChange(
                     row.seat, row.kind, row.name, row.level, row.token_hash)
+            snaps: dict[str, tuple[int, str]] = {
+                row.table_id: (row.idx, row.data)
+                for row in s.scalars(select(SnapshotRow).where(SnapshotRow.table_id.in_(open_ids)))}
+            # one index range per table (a join would let the database scan the whole log), in
+            # the driver's own SQL compiled once
+            compiled = _LOG_AFTER.compile(dialect=self.engine.dialect)
+            sql, order = str(compiled), compiled.positiontup if compiled.positional else None
+            conn = s.connection()
             logs: dict[str, list[Entry]] = {}
-            for lrow in s.scalars(select(LogRow).order_by(LogRow.table_id, LogRow.idx)):
-                logs.setdefault(lrow.table_id, []).append(
-                    Entry(lrow.idx, lrow.kind, lrow.seat, lrow.text))
-            return [StoredTable(t.id, t.rules_toml, t.players, t.seed, t.away_timeout, t.turn_timer,
-                                seats.get(t.id, {}), logs.get(t.id, [])) for t in tables]
+            for t in tables:
+                snap = snaps.get(t.id)
+                named = {"table_id": t.id, "start": snap[0] if snap else 0}
+                params: Any = named if order is None else tuple(named[k] for k in order)
+                logs[t.id] = [Entry(idx, kind, seat, entry_text) for idx, kind, seat, entry_text
+                              in conn.exec_driver_sql(sql, params)]
+            return [StoredTable(_settings(t), seats.get(t.id, {}), logs.get(t.id, []),
+                                snaps.get(t.id)) for t in tables]
+
+    def table_exists(self, table_id: str) -> bool:
+        """Whether the table was ever made here (open or closed)."""
+        with self._sessions() as s:
+            return s.get(TableRow, table_id) is not None
+
+    def snapshot(self, table_id: str) -> tuple[int, str] | None:
+        with self._sessions() as s:
+            row = s.get(SnapshotRow, table_id)
+            return (row.idx, row.data) if row is not None else None
 
     def log(self, table_id: str) -> list[Entry]:
         with self._sessions() as s:
@@ -296,3 +415,28 @@ class Repository:
     def count_tables(self) -> int:
         with self._sessions() as s:
             return int(s.scalar(select(func.count()).select_from(TableRow)) or 0)
+
+    def count_rows(self) -> dict[str, int]:
+        """Rows in each of the server's tables (tests check that a refusal stored nothing)."""
+        with self._sessions() as s:
+            return {model.__tablename__: int(s.scalar(select(func.count()).select_from(model)) or 0)
+                    for model in (TableRow, SeatRow, LogRow, SnapshotRow, RecordRow)}
+
+
+def _settings(t: TableRow) -> TableSettings:
+    return TableSettings(t.id, t.rules_toml, t.players, t.seed, t.away_timeout, t.turn_timer,
+                         t.name or f"Table {t.id}", bool(t.private), t.bot_level or "heuristic",
+                         t.host_seat, bool(t.fixed_seed), t.creator or "")
+
+
+def _migrate(engine: Engine) -> None:
+    """Add the columns a database made by an older release lacks (tables made before had
+    client-given or secret seeds alike: their seed stays fixed, as it was)."""
+    have = {c["name"] for c in inspect(engine).get_columns(TableRow.__tablename__)}
+    missing = [c for c in _ADDED_COLUMNS if c[0] not in have]
+    if not missing:
+        return
+    with engine.begin() as conn:
+        for name, sql_type, default in missing:
+            conn.execute(text(f"ALTER TABLE {TableRow.__tablename__} ADD COLUMN {name} {sql_type} "
+                              f"DEFAULT {default}"))

@@ -81,8 +81,10 @@ class PlayTexts:
         return self._texts
 
 
-def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None) -> SeatView:
-    """What ``seat`` may know of ``game`` (a spectator when ``seat`` is None)."""
+def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
+              round_starts: list[int] | None = None) -> SeatView:
+    """What ``seat`` may know of ``game`` (a spectator when ``seat`` is None); ``round_starts``:
+    where each round begins in its history (kept by the table as the moves are made)."""
     looking = -1 if seat is None else seat
     claims_open = game.phase == "claim"
     moves = game.history
@@ -108,7 +110,8 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None) -> S
         hand=[str(c) for c in game.hand(seat)] if seat is not None else [],
         counts=game.counts(), table=str(table) if isinstance(table, Play) and table.cards else None,
         table_seat=game.table_seat, passed=list(game.passed), stacking=game.stacking,
-        finish_order=list(game.finish_order), history=history, legal=legal, prompt=prompt,
+        finish_order=list(game.finish_order), history=history,
+        round_starts=list(round_starts or []), legal=legal, prompt=prompt,
         decision=decision, is_over=game.is_over, scores=list(game.scores),
         revealed=[[str(c) for c in game.hand(s)] for s in range(game.players)] if game.is_over
         else None,

@@ -1,12 +1,22 @@
 // Cards drawn as SVG by the project: rank and suit in the corners, a large suit in the middle.
+// Every card shown has a text alternative ("queen of spades"); backs say how many they stand for.
 const SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
 const SUIT_NAMES = { s: "spades", c: "clubs", d: "diamonds", h: "hearts" };
 const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 const NS = "http://www.w3.org/2000/svg";
+const CARD_RE = /^([2-9TJQKA][scdh] ?)+$/;
 
 export function cardLabel(card) {
   const rank = card.slice(0, -1), suit = card.slice(-1);
   return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`;
+}
+
+/** Whether a history text is a play of cards (not "pass", a claim or a trade). */
+export function isCards(text) { return CARD_RE.test(text || ""); }
+
+/** The cards of a play as words: "5 of spades, 5 of hearts". */
+export function playLabel(text) {
+  return (text || "").split(" ").filter(Boolean).map(cardLabel).join(", ");
 }
 
 function el(name, attrs, text) {
@@ -20,32 +30,60 @@ export function cardSvg(card) {
   const rank = card.slice(0, -1), suit = card.slice(-1);
   const shown = rank === "T" ? "10" : rank;
   const red = suit === "d" || suit === "h";
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true" });
-  svg.append(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face" }));
   const color = red ? "card-red" : "card-black";
-  svg.append(el("text", { x: 6, y: 18, class: `card-rank ${color}` }, shown));
-  svg.append(el("text", { x: 6, y: 32, class: `card-suit-small ${color}` }, SUITS[suit]));
-  svg.append(el("text", { x: 34, y: 62, class: `card-suit-big ${color}`, "text-anchor": "middle" }, SUITS[suit]));
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true",
+    focusable: "false" });
+  svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 6, class: "card-face" }));
+  svg.append(el("text", { x: 5, y: 19, class: `card-rank ${color}` }, shown));
+  svg.append(el("text", { x: 5.5, y: 35, class: `card-suit-small ${color}` }, SUITS[suit]));
+  svg.append(el("text", { x: 36, y: 70, class: `card-suit-big ${color}`, "text-anchor": "middle" },
+    SUITS[suit]));
   return svg;
 }
 
 export function cardBack() {
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg back", "aria-hidden": "true" });
-  svg.append(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-back" }));
-  svg.append(el("rect", { x: 7, y: 7, width: 46, height: 70, rx: 4, class: "card-back-inner" }));
+  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg back", "aria-hidden": "true",
+    focusable: "false" });
+  svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 6, class: "card-back" }));
+  svg.append(el("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, class: "card-back-inner" }));
+  svg.append(el("path", { d: "M30 22 L44 42 L30 62 L16 42 Z", class: "card-back-mark" }));
   return svg;
+}
+
+/** One card shown (not chosen): an image named by its text alternative. */
+export function cardImage(card) {
+  const span = document.createElement("span");
+  span.className = "card-static";
+  span.dataset.card = card;
+  span.setAttribute("role", "img");
+  span.setAttribute("aria-label", cardLabel(card));
+  span.title = cardLabel(card);
+  span.append(cardSvg(card));
+  return span;
 }
 
 export function cardsRow(text, cls = "mini") {
   const row = document.createElement("span");
   row.className = `cards ${cls}`;
-  for (const card of (text || "").split(" ").filter(Boolean)) {
-    const span = document.createElement("span");
-    span.className = "card-static";
-    span.dataset.card = card;
-    span.title = cardLabel(card);
-    span.append(cardSvg(card));
-    row.append(span);
-  }
+  for (const card of (text || "").split(" ").filter(Boolean)) row.append(cardImage(card));
   return row;
+}
+
+/** An opponent's hand: a fan of card backs (at most ``shown`` drawn), named by its count. */
+export function backsFan(count, shown = 13) {
+  const fan = document.createElement("span");
+  fan.className = "fan";
+  fan.setAttribute("role", "img");
+  fan.setAttribute("aria-label", `${count} card${count === 1 ? "" : "s"} in hand`);
+  const n = Math.min(count, shown);
+  for (let i = 0; i < n; i++) {
+    const back = document.createElement("span");
+    back.className = "fan-card";
+    const spread = n > 1 ? (i - (n - 1) / 2) / ((n - 1) / 2) : 0; // -1 … 1
+    back.style.setProperty("--rot", `${(spread * Math.min(28, 4 * n)).toFixed(1)}deg`);
+    back.style.setProperty("--lift", `${(Math.abs(spread) * Math.abs(spread) * 6).toFixed(1)}px`);
+    back.append(cardBack());
+    fan.append(back);
+  }
+  return fan;
 }

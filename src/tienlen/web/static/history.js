@@ -1,0 +1,37 @@
+// This hand's moves, grouped by round (a round ends when everyone else passed), with real cards.
+import { cardsRow, isCards, playLabel } from "./cards.js";
+import { h } from "./dom.js";
+
+/** The history's rounds: [[start, end), …], from the server's round_starts when it sends them. */
+function rounds(view) {
+  const n = view.history.length;
+  const starts = Array.isArray(view.round_starts) && view.round_starts.length ? view.round_starts : [0];
+  const cuts = [...new Set(starts.filter((i) => i >= 0 && i < n))].sort((a, b) => a - b);
+  if (!cuts.length || cuts[0] !== 0) cuts.unshift(0);
+  return cuts.map((s, k) => [s, k + 1 < cuts.length ? cuts[k + 1] : n]).filter(([s, e]) => e > s);
+}
+
+export function renderHistory(box, view, names) {
+  const groups = rounds(view);
+  const items = groups.map(([start, end], k) => {
+    const moves = view.history.slice(start, end);
+    const last = k === groups.length - 1;
+    let winner = null;
+    if (!last || view.is_over) {
+      for (let i = moves.length - 1; i >= 0; i--) if (isCards(moves[i][1])) { winner = moves[i][0]; break; }
+    }
+    const title = groups.length > 1 || view.round_starts ? `Round ${k + 1}` : "Moves";
+    const head = h("div.round-head", {},
+      h("span", { text: title }),
+      winner !== null && (!last || view.is_over) ? h("span.round-won", { text: `won by ${names[winner]}` }) : null);
+    const list = h("ol.moves", {}, moves.map(([seat, text]) => {
+      const played = isCards(text);
+      return h(`li.move${played ? "" : ".quiet"}`, {
+        "aria-label": `${names[seat]}: ${played ? playLabel(text) : text}`,
+      }, h("span.move-who", { text: names[seat] }),
+      played ? cardsRow(text, "hist") : h("span.move-text", { text }));
+    }));
+    return h(`li.round${last && !view.is_over ? ".current" : ""}`, {}, head, list);
+  });
+  box.replaceChildren(...items.reverse());  // the round being played first: readable at a glance
+}

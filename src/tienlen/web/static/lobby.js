@@ -1,0 +1,90 @@
+// The lobby: your name, a quick game, a new table, and the open tables listed by their names.
+import { $, h, plural } from "./dom.js";
+import { api, tokenKey } from "./net.js";
+
+export const levelKey = (id) => `tienlen-level-${id}`;
+
+function tableRow(t) {
+  const free = t.seats.filter((s) => s.kind === "empty").length;
+  const playing = t.status !== "open";
+  const humans = t.seats.filter((s) => s.kind === "human").map((s) => s.name);
+  const title = t.name || `Table ${t.id}`;
+  const state = playing ? `playing hand ${t.hand_no}` : (free ? `${plural(free, "seat")} free` : "full");
+  return h("li.table-row", { testid: "table-row", dataset: { id: t.id } },
+    h("a.table-link", { href: `/t/${t.id}`, "aria-label": `${title}: ${t.rules}, ${t.players} players, ${state}` },
+      h("span.table-name", { text: title }),
+      h("span.table-meta", {},
+        h("span.tag", { text: t.rules }),
+        h("span.tag", { text: `${t.players} players` }),
+        t.bot_level ? h("span.tag", { text: `bots: ${t.bot_level}` }) : null,
+        h(`span.tag.${playing ? "playing" : "open"}`, { text: state })),
+      humans.length ? h("span.table-who", { text: humans.join(", ") }) : null,
+      h("span.table-go", { "aria-hidden": "true", text: playing ? "Watch" : "Sit" })));
+}
+
+export async function lobby() {
+  $("lobby").hidden = false;
+  document.title = "Tiến Lên · lobby";
+  const name = $("name");
+  name.value = localStorage.getItem("tienlen-name") || "Player";
+  name.addEventListener("change", () => localStorage.setItem("tienlen-name", name.value));
+  const fail = (err) => { $("lobby-error").textContent = err.message; };
+  const { presets } = await api("/api/presets");
+  for (const p of presets) $("rules").append(new Option(p, p));
+  const savedLevel = localStorage.getItem("tienlen-level");
+  if (savedLevel) $("level").value = savedLevel;
+  const showPreset = async () => {
+    const data = await api(`/api/presets/${$("rules").value}`);
+    $("preset-text").textContent = data.toml + "\n" + data.describe;
+  };
+  $("rules").addEventListener("change", showPreset);
+  showPreset().catch(fail);
+
+  const create = async (quick) => {
+    $("lobby-error").textContent = "";
+    localStorage.setItem("tienlen-name", name.value);
+    const level = $("level").value;
+    const spec = quick ? { quick: true, name: name.value, rules: $("rules").value || "pagat", level } : {
+      rules: $("rules").value, options: $("options").value, players: Number($("players").value),
+      away_timeout: Number($("away").value), turn_timer: Number($("timer").value),
+      level, name: name.value,
+    };
+    if (!quick) {
+      localStorage.setItem("tienlen-level", level);
+      const tableName = $("table-name").value.trim();
+      if (tableName) spec.table_name = tableName;
+      if ($("private").checked) spec.private = true;
+    }
+    try {
+      let made;
+      try {
+        made = await api("/api/tables", spec);
+      } catch (err) {  // a server without table names: create the table without them
+        if (err.status !== 422 || !/table_name|private/.test(err.message)) throw err;
+        delete spec.table_name;
+        delete spec.private;
+        made = await api("/api/tables", spec);
+      }
+      if (made.token) localStorage.setItem(tokenKey(made.id), made.token);
+      sessionStorage.setItem(levelKey(made.id), level);
+      location.assign(made.invite);
+    } catch (err) { fail(err); }
+  };
+  $("quick").addEventListener("click", () => create(true));
+  $("new-table").addEventListener("click", () => {
+    const form = $("new-form");
+    form.hidden = !form.hidden;
+    $("new-table").setAttribute("aria-expanded", String(!form.hidden));
+    if (!form.hidden) $("table-name").focus();
+  });
+  $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); create(false); });
+  await refreshTables();
+  setInterval(() => { if (!document.hidden) refreshTables().catch(() => {}); }, 10000);
+}
+
+async function refreshTables() {
+  const tables = (await api("/api/tables")).filter((t) => !t.private);
+  const list = $("tables");
+  list.replaceChildren(...tables.map(tableRow));
+  if (!tables.length) list.append(h("li.empty", { text: "No open tables yet: start one." }));
+}

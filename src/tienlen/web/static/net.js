@@ -1,0 +1,67 @@
+// The server: its REST API and one table's WebSocket, reconnecting until the table is known gone.
+export class HttpError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+export async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const res = await fetch(path, opts);
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    let msg = data.error || `the server answered ${res.status}`;
+    if (res.status === 429 && !/too many/i.test(msg)) msg = `too many requests: ${msg}`;
+    throw new HttpError(msg, res.status);
+  }
+  return data;
+}
+
+export const tokenKey = (id) => `tienlen-seat-${id}`;
+
+/** A table's connection: ``onEvent`` gets every server event, ``onStatus`` the connection's state
+ * ("connecting", "open", "reconnecting", "gone"). */
+export class Connection {
+  constructor(tableId, onEvent, onStatus) {
+    this.tableId = tableId;
+    this.onEvent = onEvent;
+    this.onStatus = onStatus;
+    this.seq = 0;
+    this.retry = 250;
+    this.gone = false;
+    this.ws = null;
+  }
+
+  get open() { return this.ws !== null && this.ws.readyState === WebSocket.OPEN; }
+
+  connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/${this.tableId}`);
+    this.ws = ws;
+    this.onStatus("connecting");
+    ws.onopen = () => {
+      this.retry = 250;
+      this.onStatus("open");
+      this.send({ type: "hello", token: localStorage.getItem(tokenKey(this.tableId)) || undefined });
+    };
+    ws.onmessage = (msg) => this.onEvent(JSON.parse(msg.data));
+    ws.onclose = (ev) => {
+      if (ev.code === 4404 || this.gone) {  // no such table: do not knock again
+        this.gone = true;
+        this.onStatus("gone");
+        return;
+      }
+      this.onStatus("reconnecting");
+      setTimeout(() => this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 2000);
+    };
+  }
+
+  /** Send a command; false when not connected. */
+  send(cmd) {
+    if (!this.open) return false;
+    this.seq += 1;
+    this.ws.send(JSON.stringify({ ...cmd, seq: this.seq }));
+    return true;
+  }
+}

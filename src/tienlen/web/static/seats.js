@@ -1,0 +1,138 @@
+// The seats around the felt: yourself at the bottom, the others in the order of play
+// (anticlockwise, so the next player sits on your right), each with a fan of card backs.
+import { backsFan } from "./cards.js";
+import { h, plural } from "./dom.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A bot's face, drawn (no emoji font needed). */
+function botFace() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("class", "bot-face");
+  svg.innerHTML = '<path d="M12 2v3" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>' +
+    '<rect x="4" y="6" width="16" height="13" rx="4" fill="currentColor"/>' +
+    '<circle cx="9" cy="12" r="2" fill="#24445e"/><circle cx="15" cy="12" r="2" fill="#24445e"/>' +
+    '<rect x="9" y="15.5" width="6" height="1.6" rx=".8" fill="#24445e"/>';
+  return svg;
+}
+
+const PLACES = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
+export const place = (i) => PLACES[i] || `${i + 1}th`;
+
+/** Where seat ``r`` places after you (0: you) sits, in percent of the felt (x, y). */
+export function seatPosition(r, n) {
+  if (r === 0) return [50, 100];
+  const a = (Math.PI / 2) - (2 * Math.PI * r) / n;
+  // an ellipse a little inside the felt's edge; the top seats a little lower than the edge
+  return [50 + 50 * Math.cos(a), 50 + 52 * Math.sin(a)];
+}
+
+/** Seats from first to last: the finish order, then whoever still held cards (fewest first). */
+export function placesOf(view) {
+  const order = view.finish_order.slice();
+  const rest = view.counts.map((c, s) => [c, s]).filter(([, s]) => !order.includes(s))
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, s]) => s);
+  return [...order, ...rest];
+}
+
+function seatMarks(s, view) {
+  const marks = [];
+  if (!view) return marks;
+  const out = (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat);
+  if (out >= 0) marks.push(h("span.mark.out", { testid: "seat-place", text: view.is_over ? place(out) : `${place(out)} · out` }));
+  else if (view.passed[s.seat] && !view.is_over) marks.push(h("span.mark.passed", { text: "passed" }));
+  return marks;
+}
+
+/**
+ * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat), onSit(seat) (when watching) }.
+ */
+export function renderSeats(box, ctx) {
+  const { info, view, me, onRemove, onSit } = ctx;
+  const n = info.players;
+  const base = me ?? 0;
+  const canRemove = info.host_seat !== undefined && info.host_seat !== null && info.host_seat === me &&
+    info.status === "open";
+  box.replaceChildren();
+  box.dataset.players = n;
+  for (const s of info.seats) {
+    const r = (s.seat - base + n) % n;
+    const [x, y] = seatPosition(r, n);
+    const mine = s.seat === me;
+    const turn = view && !view.is_over && view.turn === s.seat;
+    const classes = ["seat", `r${r}`];
+    if (mine) classes.push("me");
+    if (turn) classes.push("turn");
+    if (s.kind === "empty") classes.push("empty");
+    if (view && view.finish_order.includes(s.seat)) classes.push("done");
+    if (view && view.passed[s.seat] && !view.is_over) classes.push("passed");
+    if (view && view.table_seat === s.seat && view.table) classes.push("owns-table");
+    if (y < 25) classes.push("at-top"); else if (y > 75) classes.push("at-bottom");
+    if (x < 20) classes.push("at-left"); else if (x > 80) classes.push("at-right");
+    const name = s.kind === "empty" ? "Empty seat" : s.name + (mine ? " (you)" : "");
+    const who = [];
+    if (s.kind === "bot") who.push(`bot · ${s.level}`);
+    if (s.kind === "human") who.push(s.connected ? "here" : "away");
+    if (s.bot_playing) who.push("a bot plays for now");
+    const count = view ? view.counts[s.seat] : null;
+    const labelBits = [name, ...who];
+    if (count !== null) labelBits.push(plural(count, "card"));
+    if (turn) labelBits.push("to play");
+    if (view && view.dealer === s.seat) labelBits.push("dealer");
+    if (view && view.passed[s.seat] && !view.is_over) labelBits.push("passed");
+    const out = view ? (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat) : -1;
+    if (out >= 0) labelBits.push(view.is_over ? `${place(out)} place` : `out, ${place(out)}`);
+    const div = h("div", {
+      className: classes.join(" "), testid: "seat", dataset: { seat: s.seat }, role: "group",
+      "aria-label": labelBits.join(", "),
+    });
+    div.style.setProperty("--x", `${x}%`);
+    div.style.setProperty("--y", `${y}%`);
+    if (view && !mine && count) {
+      div.append(h("div.seat-hand", {}, backsFan(count, n > 5 ? 8 : 13),
+        h("span.count", { testid: "seat-count", "aria-hidden": "true", text: String(count) })));
+    }
+    const plate = h("div.plate", {},
+      h("div.avatar", { "aria-hidden": "true" },
+        s.kind === "empty" ? "+" : (s.kind === "bot" ? botFace() : (s.name || "?").slice(0, 1).toUpperCase())),
+      h("div.who", {},
+        h("b.seat-name", { text: name }),
+        h("small", { text: who.join(" · ") })),
+      h("div.marks", {}, seatMarks(s, view)));
+    if (view && view.dealer === s.seat) plate.append(h("span.mark.dealer", { title: "dealer", text: "D" }));
+    if (turn) plate.append(h("span.turn-mark", { testid: "turn-mark", text: mine ? "your turn" : "to play" }));
+    plate.append(h("span.countdown", { testid: "countdown", hidden: true, role: "timer", "aria-live": "off" }));
+    div.append(plate);
+    if (s.kind === "empty" && onSit && info.status === "open") {
+      div.append(h("button.small.sit", {
+        testid: "sit-here", dataset: { key: `sit-${s.seat}` }, text: "Sit here",
+        "aria-label": `Sit at seat ${s.seat + 1}`, onclick: () => onSit(s.seat),
+      }));
+    }
+    if (canRemove && !mine && s.kind !== "empty" && (s.kind === "bot" || !s.connected)) {
+      div.append(h("button.small.remove", {
+        testid: "remove-seat", dataset: { key: `remove-${s.seat}` },
+        "aria-label": `Remove ${s.name} from seat ${s.seat + 1}`, text: "Remove",
+        onclick: () => onRemove(s.seat),
+      }));
+    }
+    box.append(div);
+  }
+}
+
+/** Show the countdown on the seat whose turn it is; ``deadline`` in server seconds (null: none). */
+export function tickCountdown(box, turnSeat, deadline, offset) {
+  for (const c of box.querySelectorAll("[data-testid=countdown]")) {
+    const seat = Number(c.closest("[data-seat]").dataset.seat);
+    if (deadline === null || seat !== turnSeat) { c.hidden = true; continue; }
+    const left = Math.max(0, deadline - (Date.now() / 1000 + offset));
+    const secs = Math.ceil(left);
+    const text = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+    c.hidden = false;
+    if (c.textContent !== text) c.textContent = text;
+    c.classList.toggle("low", left <= 5);
+    c.setAttribute("aria-label", `${secs} seconds left`);
+  }
+}

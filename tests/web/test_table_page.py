@@ -1,0 +1,391 @@
+"""The table page as a player sees it, in real headless Chromium against a real server: the turn
+timer, the end of a hand, the selection, the cards' text alternatives, the keyboard, a phone."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tienlen import Game
+
+from .conftest import Server
+from .test_browser import TABLE, hand_cards, quick_game, take_turn, version, wait_turn_or_over
+
+RANKS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+SUITS = {"s": "spades", "c": "clubs", "d": "diamonds", "h": "hearts"}
+CARD_NAME = re.compile(r"^(\d+|jack|queen|king|ace) of (spades|clubs|diamonds|hearts)$")
+PHONE: ViewportSize = {"width": 390, "height": 844}
+
+
+def label(card: str) -> str:
+    return f"{RANKS.get(card[:-1], card[:-1])} of {SUITS[card[-1]]}"
+
+
+@pytest.fixture
+def slow_bots(sqlite_url: str) -> Iterator[Server]:
+    """A server whose bots wait half a second before each move (time to act between them)."""
+    srv = Server(sqlite_url, bot_delay=0.5)
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def table_id(page: Page) -> str:
+    return page.url.rstrip("/").rsplit("/", 1)[1]
+
+
+def new_table(page: Page, server: Server, name: str = "Lan", players: int = 4, private: bool = False,
+              **fields: str) -> None:
+    """Open the lobby's New table form, fill it (by data-testid) and create the table."""
+    page.goto(server.base + "/")
+    page.get_by_test_id("name").fill(name)
+    page.get_by_test_id("new-table").click()
+    page.get_by_test_id("players").fill(str(players))
+    for testid, value in fields.items():
+        field = page.get_by_test_id(testid.replace("_", "-"))
+        if testid in ("level", "rules"):
+            field.select_option(value)
+        else:
+            field.fill(value)
+    if private:
+        page.get_by_test_id("private").check()
+    page.get_by_test_id("create").click()
+    page.wait_for_url("**/t/*")
+    expect(page.get_by_test_id("seats")).to_contain_text(f"{name} (you)")
+
+
+def fill_with_bots_and_start(page: Page, players: int = 4) -> None:
+    for k in range(1, players):
+        page.get_by_test_id("add-bot").click()
+        expect(page.get_by_test_id("seats")).to_contain_text(f"Bot {k}")
+    page.get_by_test_id("start").click()
+    expect(page.get_by_test_id("card").first).to_be_visible()
+
+
+def play_to_the_end(page: Page) -> None:
+    while not wait_turn_or_over(page):
+        take_turn(page)
+
+
+def remaining_cards(server: Server, tid: str, hand: int = 1) -> list[list[str]]:
+    """What each seat still held when the hand ended, from the server's record of it."""
+    text = server.get(f"/api/tables/{tid}/records/{hand}").text
+    game = Game.from_record(text)
+    return [[str(c) for c in game.hand(s)] for s in range(game.players)]
+
+
+def test_the_turn_timer_counts_down_on_the_seat_whose_turn_it_is(page: Page, server: Server) -> None:
+    new_table(page, server, turn_timer="30")
+    fill_with_bots_and_start(page)
+    wait_turn_or_over(page)
+    mine = page.locator("[data-testid=seat].me [data-testid=countdown]")
+    expect(mine).to_be_visible()
+    expect(mine).to_have_text(re.compile(r"^0:(2\d|30)$"))
+    expect(page.locator("[data-testid=countdown]:visible")).to_have_count(1)
+    shown = mine.inner_text()
+    expect(mine).not_to_have_text(shown)  # it counts down
+    assert int(mine.inner_text().split(":")[1]) < int(shown.split(":")[1])
+
+
+def test_a_table_without_a_timer_shows_no_countdown(page: Page, server: Server) -> None:
+    quick_game(page, server)
+    wait_turn_or_over(page)
+    expect(page.locator("[data-testid=seat].turn")).to_have_count(1)
+    expect(page.locator("[data-testid=countdown]:visible")).to_have_count(0)
+
+
+def test_the_end_panel_shows_every_card_still_held_only_once_the_hand_is_over(
+        page: Page, server: Server) -> None:
+    quick_game(page, server)
+    tid = table_id(page)
+    wait_turn_or_over(page)
+    take_turn(page)
+    wait_turn_or_over(page)
+    # during the hand: no panel, and no card of another player anywhere on the page
+    expect(page.get_by_test_id("end-panel")).to_be_hidden()
+    assert page.locator("[data-testid=seats] [data-card]").count() == 0
+    assert page.get_by_test_id("end-cards").count() == 0 or not page.get_by_test_id("end-panel").is_visible()
+    for fan in page.locator("[data-testid=seat]:not(.me) .fan").all():
+        expect(fan).to_have_attribute("aria-label", re.compile(r"^\d+ cards? in hand$"))
+    play_to_the_end(page)
+    panel = page.get_by_test_id("end-panel")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text(re.compile(r"wins? the hand"))
+    left = remaining_cards(server, tid)
+    names = page.evaluate(f"{TABLE}.names()")
+    scores = page.evaluate(f"{TABLE}.state.view.scores")
+    rows = panel.get_by_test_id("end-row")
+    expect(rows).to_have_count(len(left))
+    assert sum(1 for cards in left if cards) >= 1
+    for row in rows.all():
+        seat = int(row.get_attribute("data-seat") or "-1")
+        expect(row).to_contain_text(names[seat])
+        shown = [c.get_attribute("data-card") for c in row.locator("[data-card]").all()]
+        assert shown == left[seat], (seat, shown, left[seat])
+        for card in left[seat]:
+            expect(row.get_by_role("img", name=label(card), exact=True).first).to_be_visible()
+        units = scores[seat]
+        expect(row.get_by_test_id("end-units")).to_have_text(f"{'+' if units > 0 else ''}{units}")
+    expect(page.get_by_test_id("next-hand")).to_be_visible()
+    page.get_by_test_id("next-hand").click()
+    expect(page.get_by_test_id("end-panel")).to_be_hidden()
+    expect(page.get_by_test_id("card").first).to_be_visible()
+
+
+def test_the_selection_and_the_focus_survive_a_bots_move(page: Page, slow_bots: Server) -> None:
+    quick_game(page, slow_bots)
+    wait_turn_or_over(page)
+    take_turn(page)  # now the bots play, half a second each
+    page.keyboard.press("/")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    chosen = page.locator("[data-testid=card][aria-pressed=true]")
+    expect(chosen).to_have_count(1)
+    card = chosen.get_attribute("data-card")
+    at = version(page)
+    page.wait_for_function(f"v => {TABLE}.state.version > v", arg=at)  # a bot moved
+    kept = page.locator(f"[data-testid=card][data-card='{card}']").first
+    expect(kept).to_have_attribute("aria-pressed", "true")
+    expect(kept).to_be_focused()
+    expect(page.locator("[data-testid=card][aria-pressed=true]")).to_have_count(1)
+
+
+def test_play_and_pass_are_disabled_with_a_reason_when_it_is_not_your_turn(
+        page: Page, slow_bots: Server) -> None:
+    quick_game(page, slow_bots)
+    wait_turn_or_over(page)
+    if page.evaluate(f"{TABLE}.state.view.legal.includes('pass')"):
+        expect(page.get_by_test_id("pass")).to_be_enabled()
+    take_turn(page)
+    page.wait_for_function(f"() => {TABLE}.state.view.turn !== {TABLE}.seat")
+    if page.evaluate(f"{TABLE}.state.view.legal.length") == 0:  # no chop open to us
+        expect(page.get_by_test_id("play")).to_be_disabled()
+        expect(page.get_by_test_id("play")).to_have_attribute("title", re.compile("not your turn"))
+    expect(page.get_by_test_id("pass")).to_be_disabled()
+    expect(page.get_by_test_id("pass")).to_have_accessible_description(re.compile("not your turn"))
+
+
+def test_every_card_shown_has_a_text_alternative(page: Page, server: Server) -> None:
+    quick_game(page, server)
+    for _ in range(30):  # until a play lies on the table at our turn
+        if wait_turn_or_over(page) or page.evaluate(f"{TABLE}.state.view.table") is not None:
+            break
+        take_turn(page)
+    assert not page.evaluate(f"{TABLE}.state.view.is_over")
+    # the hand: buttons named by their card
+    for card in hand_cards(page):
+        expect(page.get_by_role("button", name=label(card), exact=True).first).to_be_visible()
+    hand = page.get_by_test_id("hand").aria_snapshot()
+    assert re.search(r'button "(\d+|jack|queen|king|ace) of (spades|clubs|diamonds|hearts)"', hand), hand
+    # the play to beat, and the history: images named by their card
+    on_table = str(page.evaluate(f"{TABLE}.state.view.table")).split()
+    for card in on_table:
+        expect(page.get_by_test_id("table-play").get_by_role("img", name=label(card), exact=True)
+               .first).to_be_visible()
+    history = page.get_by_test_id("history").get_by_role("img")
+    assert history.count() >= len(on_table)
+    for img in history.all():
+        name = img.get_attribute("aria-label") or ""
+        assert CARD_NAME.match(name), name
+        assert name == label(img.get_attribute("data-card") or "")
+    assert "img" in page.get_by_test_id("history").aria_snapshot()
+    # the others' hands: a fan of backs named by its count
+    counts = page.evaluate(f"{TABLE}.state.view.counts")
+    for seat in (1, 2, 3):
+        fan = page.locator(f"[data-testid=seat][data-seat='{seat}'] .fan")
+        n = counts[seat]
+        expect(fan).to_have_attribute("aria-label", f"{n} card{'' if n == 1 else 's'} in hand")
+
+
+def test_no_motion_when_the_player_prefers_reduced_motion(browser: Browser, server: Server) -> None:
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    try:
+        quick_game(page, server)
+        wait_turn_or_over(page)
+        take_turn(page)
+        wait_turn_or_over(page)
+        expect(page.locator("[data-testid=seat].turn")).to_have_count(1)  # it pulses, unless…
+        assert page.locator(".landing").count() == 0
+        assert page.evaluate("""() => [...document.querySelectorAll('#felt *')]
+            .every((e) => getComputedStyle(e).animationName === 'none')""")
+    finally:
+        context.close()
+
+
+def test_an_unknown_table_shows_a_page_with_the_way_back(page: Page, server: Server) -> None:
+    answer = page.goto(server.base + "/t/nosuchtable")
+    assert answer is not None and answer.status == 404
+    missing = page.get_by_test_id("no-such-table")
+    expect(missing).to_be_visible()
+    expect(missing).to_contain_text("No such table")
+    expect(page.get_by_test_id("connection")).not_to_contain_text("connecting")
+    expect(page.get_by_test_id("seats")).to_be_hidden()
+    page.get_by_test_id("back-to-lobby").click()
+    page.wait_for_url(server.base + "/")
+    expect(page.get_by_test_id("quick-game")).to_be_visible()
+
+
+def test_the_bot_level_chosen_for_a_table_is_the_level_of_every_bot_added(
+        page: Page, server: Server) -> None:
+    new_table(page, server, players=3, level="random")
+    for k in (1, 2):
+        page.get_by_test_id("add-bot").click()
+        expect(page.get_by_test_id("seats")).to_contain_text(f"Bot {k}")
+    expect(page.locator("[data-testid=seat]", has_text="bot · random")).to_have_count(2)
+    info = server.get(f"/api/tables/{table_id(page)}").json()
+    assert [s["level"] for s in info["seats"] if s["kind"] == "bot"] == ["random", "random"]
+
+
+def test_a_whole_hand_on_a_phone(browser: Browser, server: Server) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    page = context.new_page()
+    try:
+        quick_game(page, server)
+        first = True
+        while not wait_turn_or_over(page):
+            for testid in ("play", "pass", "hint"):
+                expect(page.get_by_test_id(testid)).to_be_in_viewport()
+            if first:  # the hand stays at the bottom of the screen when the page scrolls
+                page.mouse.wheel(0, 2000)
+                expect(page.get_by_test_id("card").last).to_be_in_viewport()
+                box = page.get_by_test_id("hand").bounding_box()
+                assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 1
+                first = False
+            take_turn(page)
+        expect(page.get_by_test_id("end-panel")).to_be_visible()
+        expect(page.get_by_test_id("status")).to_contain_text("Hand over")
+        page.get_by_test_id("next-hand").click()
+        page.wait_for_function(f"() => {TABLE}.state.info.hand_no === 2")
+    finally:
+        context.close()
+
+
+def test_a_hand_played_by_keyboard_alone(page: Page, server: Server) -> None:
+    quick_game(page, server)
+    wait_turn_or_over(page)
+    page.keyboard.press("/")
+    cards = page.get_by_test_id("card")
+    expect(cards.first).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    expect(cards.nth(1)).to_be_focused()
+    page.keyboard.press("Space")
+    expect(cards.nth(1)).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Enter")
+    expect(cards.nth(1)).to_have_attribute("aria-pressed", "false")
+    page.keyboard.press("End")
+    expect(cards.last).to_be_focused()
+    while not wait_turn_or_over(page):
+        before = version(page)
+        page.keyboard.press("h")
+        page.wait_for_function(f"() => {TABLE}.lastHint !== null")
+        if page.evaluate(f"{TABLE}.lastHint") == "pass":
+            page.keyboard.press("x")
+        else:
+            expect(page.locator("[data-testid=card][aria-pressed=true]").first).to_be_visible()
+            page.keyboard.press("p")
+        page.wait_for_function(f"v => {TABLE}.state.version > v", arg=before)
+    expect(page.get_by_test_id("end-panel")).to_be_visible()
+    page.keyboard.press("n")
+    page.wait_for_function(f"() => {TABLE}.state.info.hand_no === 2")
+
+
+def test_the_host_removes_a_seat_before_the_start_and_a_player_leaves(
+        browser: Browser, server: Server) -> None:
+    host = browser.new_context().new_page()
+    new_table(host, server, players=3)
+    for k in (1, 2):
+        host.get_by_test_id("add-bot").click()
+        expect(host.get_by_test_id("seats")).to_contain_text(f"Bot {k}")
+    expect(host.get_by_test_id("start")).to_be_enabled()
+    guest = browser.new_context().new_page()
+    guest.goto(host.url)
+    expect(guest.get_by_test_id("seats")).to_contain_text("Bot 2")
+    expect(guest.get_by_test_id("remove-seat")).to_have_count(0)  # only the host removes seats
+    expect(host.get_by_test_id("remove-seat")).to_have_count(2)
+    host.locator("[data-testid=seat]", has_text="Bot 1").get_by_test_id("remove-seat").click()
+    expect(host.get_by_test_id("seats")).not_to_contain_text("Bot 1")
+    expect(host.get_by_test_id("seats")).to_contain_text("Empty seat")
+    expect(host.get_by_test_id("start")).to_be_disabled()
+    expect(host.get_by_test_id("start")).to_have_accessible_description("1 seat still empty")
+    guest.get_by_test_id("join-name").fill("Minh")
+    guest.locator("[data-testid=seat][data-seat='1']").get_by_test_id("sit-here").click()
+    expect(host.locator("[data-testid=seat][data-seat='1']")).to_contain_text("Minh")
+    expect(guest.get_by_test_id("sit-here")).to_have_count(0)  # seated: no more seats to take
+    guest.get_by_test_id("leave").click()
+    expect(guest.get_by_test_id("join")).to_be_visible()
+    expect(host.get_by_test_id("seats")).not_to_contain_text("Minh")
+    host.get_by_test_id("leave").click()
+    expect(host.get_by_test_id("join")).to_be_visible()
+    expect(guest.get_by_test_id("seats")).not_to_contain_text("Lan")
+
+
+def _server_has_private_tables(server: Server) -> bool:
+    probe = server.post("/api/tables", {"private": True, "table_name": "probe"})
+    return probe.status_code == 200
+
+
+def test_a_private_table_is_not_in_the_lobby_but_its_link_works(browser: Browser, server: Server) -> None:
+    if not _server_has_private_tables(server):
+        pytest.skip("this server has no private tables yet")
+    host = browser.new_context().new_page()
+    new_table(host, server, private=True, table_name="Secret room")
+    link = host.get_by_test_id("invite-link").get_attribute("href")
+    assert link
+    public = browser.new_context().new_page()
+    new_table(public, server, name="Hoa", table_name="Open room")
+    lobby = browser.new_context().new_page()
+    lobby.goto(server.base + "/")
+    expect(lobby.get_by_test_id("tables")).to_contain_text("Open room")
+    expect(lobby.get_by_test_id("tables")).not_to_contain_text("Secret room")
+    lobby.goto(link)
+    expect(lobby.get_by_test_id("seats")).to_contain_text("Lan")
+    expect(lobby.get_by_test_id("table-title")).to_have_text("Secret room")
+
+
+def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> None:
+    """With TIENLEN_SCREENSHOTS=/some/folder: the lobby, a table mid-hand and the end of a hand at
+    1280x800 and 390x844, written there (never into the repository) to be looked at."""
+    folder = os.environ.get("TIENLEN_SCREENSHOTS")
+    if not folder:
+        pytest.skip("set TIENLEN_SCREENSHOTS to a folder to write the screenshots")
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    for rules, name in (("pagat", "Friday night"), ("viet-cong", "Sài Gòn rules")):
+        server.post("/api/tables", {"rules": rules, "name": "Hoa", "table_name": name})
+    desktop: ViewportSize = {"width": 1280, "height": 800}
+    for size, viewport in (("1280x800", desktop), ("390x844", PHONE)):
+        context = browser.new_context(viewport=viewport)
+        page: Any = context.new_page()
+        page.goto(server.base + "/")
+        expect(page.get_by_test_id("tables")).to_contain_text("pagat")
+        page.screenshot(path=out / f"lobby-{size}.png", full_page=True)
+        new_table(page, server, table_name=f"Table at {size}", turn_timer="20")
+        page.get_by_test_id("add-bot").click()
+        expect(page.get_by_test_id("seats")).to_contain_text("Bot 1")
+        page.screenshot(path=out / f"setup-{size}.png")
+        quick_game(page, server)
+        for _ in range(3):
+            if wait_turn_or_over(page):
+                break
+            take_turn(page)
+        wait_turn_or_over(page)
+        page.get_by_test_id("card").nth(1).click()
+        page.screenshot(path=out / f"table-{size}.png")
+        play_to_the_end(page)
+        expect(page.get_by_test_id("end-panel")).to_be_visible()
+        page.wait_for_timeout(500)  # the panel's short entrance, for the picture only
+        page.screenshot(path=out / f"end-{size}.png")
+        context.close()
