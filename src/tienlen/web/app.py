@@ -27,7 +27,7 @@ from ..bots import bot_names
 from ..record import _parse, _replay_hand
 from .limits import Limits, RateLimit, client_key, wait_text
 from .lobby import Lobby, NewTable, TooMany
-from .protocol import MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command
+from .protocol import BOT_LEVELS, MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command
 from .room import Client, Refused, Room
 from .storage import DEFAULT_DB, Repository
 
@@ -143,7 +143,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     # ------------------------------------------------------------------ lobby
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
-        return {"presets": Rules.presets(), "bots": [b for b in bot_names() if b != "search"]}
+        return {"presets": Rules.presets(), "bots": [b for b in bot_names() if b in BOT_LEVELS]}
 
     @app.get("/api/presets/{name}")
     async def preset(name: str) -> dict[str, Any]:
