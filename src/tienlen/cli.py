@@ -12,6 +12,7 @@ from typing import Any
 
 from . import __version__
 from .errors import TienLenError
+from .i18n import LANGS, env_lang, t
 from .rules import Rules
 
 
@@ -79,9 +80,20 @@ def check_writable(path: str) -> None:
         raise TienLenError(f"cannot write {path!r}: permission denied")
 
 
+def _lang_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="the language of what is shown: en or vi (default: from LC_ALL, "
+                        "LC_MESSAGES or LANG; English otherwise)")
+
+
+def _lang(args: argparse.Namespace) -> str:
+    """The language chosen with --lang, else the environment's."""
+    return getattr(args, "lang", None) or env_lang()
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
-        print("Presets (tienlen rules PRESET shows one; add --explain for the rules in words):")
+        print(t("cli.presets", _lang(args)))
         for name in Rules.presets():
             print(f"  {name}")
         return 0
@@ -93,7 +105,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     elif args.explain:
         from .rules_text import explain_text
 
-        print(explain_text(rules))
+        print(explain_text(rules, lang=_lang(args)))
     else:
         print(rules.describe())
     return 0
@@ -135,14 +147,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from .lineplay import play_session
 
         return play_session(rules, args.players, args.seed, args.name, bots=bots)
-    controller = Controller(rules, args.players, bots, args.seed, args.name)
+    lang = _lang(args)
+    controller = Controller(rules, args.players, bots, args.seed, args.name, lang=lang)
     try:
         from .tui.app import TienLenApp
     except ImportError:
         raise TienLenError(f"{TUI_MISSING} (or play line by line with --plain)") from None
     saved = TienLenApp(controller, delay=0.0 if args.fast else 0.8).run()
     if saved is not None:
-        print(f"Record saved to {saved}; replay it with: tienlen replay {saved}")
+        print(t("cli.saved", lang, path=saved))
     return 0
 
 
@@ -225,6 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--toml", action="store_true",
                        help="print every option with its value, as a house-rules file to edit")
     shown.add_argument("--explain", action="store_true", help="print the rules in plain words")
+    _lang_option(p)
     p.set_defaults(func=_cmd_rules)
 
     p = sub.add_parser("bench", help="the engine's speed figures")
@@ -246,6 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the opponents' bots, comma-separated, one for each or one for all: "
                    + bot_usage())
     p.add_argument("--fast", action="store_true", help="no pause between the bots' moves")
+    _lang_option(p)
     p.add_argument("--plain", action="store_true",
                    help="play line by line instead of full screen (also when not in a terminal)")
     p.set_defaults(func=_cmd_play)
