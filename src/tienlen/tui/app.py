@@ -20,7 +20,7 @@ from textual.widgets import Footer, Input, Static
 from ..actions import Action
 from ..cards import Card
 from ..errors import IllegalPlay, TienLenError
-from ..i18n import render, t, tn
+from ..i18n import catalogue, render, t, tn
 from ..rules_text import explain_text
 from ..shapes import Play
 from .controller import HUMAN, WIN_WORDS, Controller, place_word
@@ -48,11 +48,13 @@ def localise_bindings(node: Any, lang: str) -> None:
     """Say the footer's key descriptions in ``lang`` (the catalogue's ``tui.key.*``)."""
     if lang == "en":
         return
+    words = catalogue(lang)
     bindings = node._bindings  # Textual keeps each node's bindings here
     for key, items in bindings.key_to_bindings.items():
         bindings.key_to_bindings[key] = [
-            dataclasses.replace(b, description=t("tui.key." + b.description.lower().replace(" ", "_"),
-                                                 lang)) if b.description else b for b in items]
+            dataclasses.replace(b, description=words.get(
+                "tui.key." + b.description.lower().replace(" ", "_"), b.description))
+            for b in items]
 
 
 class RulesScreen(ModalScreen[None]):

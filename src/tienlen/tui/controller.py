@@ -29,7 +29,7 @@ from ..bots import Bot, bot_names, get_bot
 from ..cards import Card
 from ..errors import IllegalPlay, TienLenError
 from ..game import Game
-from ..i18n import msg, t, tn
+from ..i18n import Msg, msg, render, t, tn
 from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
@@ -50,6 +50,8 @@ _ACTION_WORDS = {
 def action_words(text: str, names: Sequence[str], you: int | None = None, lang: str = "en") -> str:
     """An action's text in words (plays and passes stay as they are): ``offer 2 5s 6d`` ->
     ``offers Bot 2 5s 6d``; the seat ``you`` is called "you"."""
+    if text == "pass":
+        return t("move.pass", lang)
     kind, _, rest = text.partition(" ")
     if kind not in _ACTION_WORDS:
         return text
@@ -65,6 +67,13 @@ def action_words(text: str, names: Sequence[str], you: int | None = None, lang: 
     if kind == "claim":
         return t("tui.action.claim", lang, win=t(f"tui.win.{rest}", lang) if rest in WIN_WORDS else rest)
     return t(f"tui.action.{kind}", lang, whom=whom, cards=cards)
+
+
+def _illegal(reason: Msg) -> IllegalPlay:
+    """A refusal of the terminal game: its English text, and its message for other languages."""
+    err = IllegalPlay(render(reason))
+    err.reason = reason
+    return err
 
 
 PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
@@ -265,9 +274,8 @@ class Controller:
         move: Move
         if d.kind in ("play", "chop"):
             if not cards:
-                raise IllegalPlay("select the cards to play first" +
-                                  (", or press p to pass" if any(m == PASS for m in d.legal)
-                                   else ""))
+                raise _illegal(msg("tui.err.select_or_pass") if any(m == PASS for m in d.legal)
+                               else msg("tui.err.select"))
             move = Play.from_cards(cards, self.rules)
         elif d.kind == "claim":
             move = next(m for m in d.legal if isinstance(m, Action) and m.kind == "claim")
@@ -275,16 +283,15 @@ class Controller:
             move = Action("accept", d.other)
         elif d.kind in ("answer", "return"):
             if len(cards) != d.count:
-                raise IllegalPlay(f"select exactly {d.count} card{'s' if d.count > 1 else ''}, "
-                                  f"not {len(cards)}")
+                raise _illegal(msg("tui.err.exactly.one" if d.count == 1 else "tui.err.exactly.other",
+                                   n=d.count, got=len(cards)))
             move = Action(d.kind, d.other, tuple(sorted(cards)))
         else:  # offer
             if not cards:
-                raise IllegalPlay("select the cards to offer first, or press p when you are done")
+                raise _illegal(msg("tui.err.offer_first"))
             seat = target if target is not None else d.other
             if seat is None or seat == HUMAN or not 0 <= seat < self.players:
-                raise IllegalPlay(f"choose the seat to trade with: a number from 1 to "
-                                  f"{self.players - 1}")
+                raise _illegal(msg("tui.err.trade_seat", last=self.players - 1))
             move = Action("offer", seat, tuple(sorted(cards)))
         self._act(HUMAN, move)
         return move
@@ -306,8 +313,8 @@ class Controller:
         elif d.kind == "offer":
             move = Action("done")
         else:
-            raise IllegalPlay(f"you must return {d.count} card{'s' if d.count > 1 else ''}; "
-                              "select them and press Enter")
+            raise _illegal(msg("tui.err.must_return.one" if d.count == 1
+                               else "tui.err.must_return.other", n=d.count))
         self._act(HUMAN, move)
         return move
 
@@ -369,9 +376,9 @@ class Controller:
         d = self.decision()
         if d is None:
             if self.game.is_over:
-                raise IllegalPlay("the hand is over: press n for the next hand")
+                raise _illegal(msg("tui.err.over"))
             seat = self.waiting_for()
-            raise IllegalPlay(f"wait: it is {self.names[seat or 0]}'s turn")
+            raise _illegal(msg("tui.err.wait", name=self.names[seat or 0]))
         return d
 
     def hint(self) -> Move:
@@ -419,7 +426,7 @@ class Controller:
     # ------------------------------------------------------------------ hands and records
     def next_hand(self) -> Game:
         if not self.game.is_over:
-            raise IllegalPlay("the hand is not over yet")
+            raise _illegal(msg("room.not_over"))
         return self.session.next_hand()
 
     def places(self) -> list[list[int]]:

@@ -39,7 +39,7 @@ export async function init() {
   applyStatic(document);
 }
 
-/** A message with its {placeholders} filled: t("web.end.wins", { name }). */
+/** A message with its {placeholders} filled: t("end.wins", { name }). */
 export function t(key, params = {}) {
   const text = messages[key] ?? fallback[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
