@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from tienlen import Game, IllegalPlay, Rules, cli
-from tienlen.i18n import (LANGS, PLACEHOLDER, Msg, card_name, catalogue, env_lang, pick_lang,
-                          render, t)
+from tienlen.i18n import LANGS, PLACEHOLDER, Msg, card_name, catalogue, env_lang, pick_lang, render, t
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "tienlen"
 STATIC = SRC / "web" / "static"
