@@ -52,6 +52,7 @@ export async function lobby() {
       away_timeout: Number($("away").value), turn_timer: Number($("timer").value),
       level, name: name.value,
     };
+    if (lang !== "en" && name.value.trim()) spec.table_name = t("web.table_of", { name: name.value.trim() });
     if (!quick) {
       localStorage.setItem("tienlen-level", level);
       const tableName = $("table-name").value.trim();
