@@ -215,3 +215,17 @@ def test_tienlen_rules_explains_in_vietnamese(capsys: pytest.CaptureFixture[str]
 def test_english_stays_the_default() -> None:
     assert t("web.room.play") == "Play"
     assert t("web.room.play", "xx") == "Play"  # an unknown language: English
+
+
+@pytest.mark.parametrize("preset", ["mien-nam", "mien-bac", "pagat"])
+def test_the_rules_of_these_presets_are_all_in_vietnamese(preset: str) -> None:
+    from tienlen.rules_text import PRESET_WORDS, sections
+
+    rules = Rules.preset(preset)
+    sentences = [PRESET_WORDS[preset]]
+    for title, blocks in sections(rules):
+        sentences.append(title)
+        for block in blocks:
+            sentences.extend(block if isinstance(block, list) else [block])
+    missing = [s for s in sentences if f"rules.text.{s}" not in catalogue("vi")]
+    assert missing == []
