@@ -194,6 +194,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         except TooMany as exc:
             headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
             raise HTTPException(exc.status, str(exc), headers=headers) from None
+        except Refused as exc:  # said in the page's language (it sends Accept-Language)
+            lang = pick_lang(request.headers.get("accept-language", "")[:200])
+            raise HTTPException(400, exc.say(lang)) from None
         except TienLenError as exc:
             raise HTTPException(400, str(exc)) from None
         room.changed()

@@ -128,7 +128,7 @@ def check_name(name: str) -> str:
     try:
         return clean_name(name, "a name")
     except BadName as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(exc.reason) from None
 
 
 class Room:
