@@ -400,7 +400,10 @@ export class Table {
     slider.value = 0;
     const show = () => {
       const step = data.steps[Number(slider.value)];
-      const last = step.last || t("web.replay.dealt");
+      const who = step.last ? data.names.find((n) => step.last.startsWith(`${n}: `)) : undefined;
+      const last = !step.last ? t("web.replay.dealt") : who === undefined ? step.last
+        : `${who}: ${isCards(step.last.slice(who.length + 2)) ? step.last.slice(who.length + 2)
+          : moveWords(step.last.slice(who.length + 2), data.names)}`;
       $("replay-last").textContent = step.table ? t("web.replay.step_beat", { i: slider.value, n: slider.max, last, table: step.table })
         : t("web.replay.step.text", { i: slider.value, n: slider.max, last });
       $("replay-hands").replaceChildren(...step.hands.map((hd, s) => h("div.replay-row", {},
