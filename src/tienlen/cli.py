@@ -146,7 +146,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.plain or not _terminal():
         from .lineplay import play_session
 
-        return play_session(rules, args.players, args.seed, args.name, bots=bots)
+        return play_session(rules, args.players, args.seed, args.name, bots=bots,
+                            lang=_lang(args))
     lang = _lang(args)
     controller = Controller(rules, args.players, bots, args.seed, args.name, lang=lang)
     try:
