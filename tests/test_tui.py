@@ -776,3 +776,22 @@ def test_tienlen_play_takes_its_language_from_lang_or_the_environment(
     assert env_lang() == "vi"
     args = cli.build_parser().parse_args(["play", "--lang", "en"])
     assert args.lang == "en"
+
+
+def test_the_replay_in_vietnamese() -> None:
+    session = Session(Rules.preset("mien-nam"), 4, seed=2)
+    bots = [get_bot("greedy", seed=s) for s in range(4)]
+    play_out(session.game, bots)
+    replay = ReplayApp(session, "game.toml", lang="vi")
+    game = session.games[0]
+
+    async def watch(pilot: Pilot[Any]) -> None:
+        assert "Ván 1/1 · bước 0/" in shown(replay, "#title")
+        assert "luật mien-nam" in shown(replay, "#title")
+        await pilot.press("end")
+        assert "Thứ tự về: Nhất" in shown(replay, "#result")
+        footer = " ".join(render(key) for key in replay.query_one(Footer).query("FooterKey"))
+        assert "Lùi" in footer and "Thoát" in footer
+        assert game.is_over
+
+    drive(replay, watch)

@@ -213,7 +213,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             from .tui.replay import ReplayApp
         except ImportError:
             raise TienLenError(f"{TUI_MISSING} (or print the record with --text)") from None
-        ReplayApp(session, args.file).run()
+        ReplayApp(session, args.file, _lang(args)).run()
         return 0
     for number, game in enumerate(session.games, 1):
         print(f"Hand {number} (dealer {game.names[game.dealer]}):")
@@ -304,6 +304,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--text", action="store_true",
                    help="print the hands action by action (also when not in a terminal)")
+    _lang_option(p)
     p.set_defaults(func=_cmd_replay)
     return parser
 
