@@ -672,12 +672,11 @@ def _title(rules: Rules) -> str:
     return f"Tiến Lên: the {rules.name} rules"
 
 
-def _changed_line(rules: Rules) -> str | None:
+def _changed_line(rules: Rules, lang: str = "en") -> str | None:
     changed = rules.differences()
     if not changed:
         return None
-    return ("House rules, changed from the preset: "
-            + ", ".join(f"{k} = {_toml(v)}" for k, v in changed.items()) + ".")
+    return t("rules.changed", lang, options=", ".join(f"{k} = {_toml(v)}" for k, v in changed.items()))
 
 
 def _say(text: str, lang: str) -> str:
@@ -700,9 +699,10 @@ def explain_text(rules: Rules, width: int | None = 78, players: int | None = Non
             return first + text
         return textwrap.fill(text, width, initial_indent=first or indent, subsequent_indent=indent)
 
-    for line in (PRESET_WORDS.get(rules.name), _changed_line(rules)):
+    for line in (PRESET_WORDS.get(rules.name) and _say(PRESET_WORDS[rules.name], lang),
+                 _changed_line(rules, lang)):
         if line:
-            out.append(fill(_say(line, lang)))
+            out.append(fill(line))
 
     for title, blocks in sections(rules, players):
         out.append("")
