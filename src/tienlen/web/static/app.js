@@ -7,4 +7,4 @@ import { table } from "./table.js";
 const path = location.pathname;
 await init();
 if (path.startsWith("/t/")) table(path.slice(3));
-else lobby().catch((err) => { $("lobby-error").textContent = err.message; });
+else lobby().catch((err) => { $("lobby").hidden = false; $("lobby-error").textContent = err.message; });

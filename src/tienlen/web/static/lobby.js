@@ -26,7 +26,7 @@ function tableRow(t) {
 }
 
 export async function lobby() {
-  $("lobby").hidden = false;
+  // shown once its buttons work (a click before that would be lost)
   document.title = t("web.title.lobby");
   const name = $("name");
   name.value = localStorage.getItem("tienlen-name") || t("web.default_name");
@@ -82,6 +82,7 @@ export async function lobby() {
     if (!form.hidden) $("table-name").focus();
   });
   $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); create(false); });
+  $("lobby").hidden = false;
   await refreshTables();
   setInterval(() => { if (!document.hidden) refreshTables().catch(() => {}); }, 10000);
 }
