@@ -724,3 +724,74 @@ def test_twenty_cards_fit_and_never_touch(size: tuple[int, int], ten: str) -> No
             assert tens and all(f.strip()[:-1] == ten for f in tens)
 
     asyncio.run(main())
+
+
+def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> None:
+    controller = Controller(Rules.preset("mien-nam"), 4, seed=3, hint_seconds=0.05, lang="vi")
+    app = TienLenApp(controller, delay=0)
+    game = controller.game
+
+    def nothing_cut() -> None:
+        for selector in ("#title", "#prompt", "#info", "#table", "#players", "#hand"):
+            widget = app.query_one(selector)
+            assert widget.region.right <= 80 and widget.region.bottom <= 24, selector
+            assert "…" not in shown(app, selector).replace("đang nghĩ…", ""), (selector,
+                                                                              shown(app, selector))
+        keys = list(app.query_one(Footer).query("FooterKey"))
+        assert all(key.region.right <= 80 for key in keys)  # every key in sight
+        footer = " ".join(render(key) for key in keys)
+        for word in ("Chọn", "Đánh", "Bỏ", "Gợi ý", "Xếp", "Luật", "Tiếp", "Thoát"):
+            assert word in footer, footer
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert "luật mien-nam" in shown(app, "#title")
+        assert "Máy 1" in shown(app, "#players")
+        assert "Bài của bạn" in app.query_one("#hand").border_title
+        nothing_cut()
+        for _ in range(200):
+            if game.is_over:
+                break
+            await pilot.press("h")
+            assert "Gợi ý" in shown(app, "#info") or game.is_over
+            await pilot.press("enter" if app.selected else "p")
+        assert game.is_over
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        end = render(app.screen.query_one("#end-text"))
+        assert "hạng" in end and "bài còn lại" in end and "ván tiếp" in end
+        assert all(len(line.rstrip()) <= 80 for line in end.splitlines())
+        await pilot.press("escape")
+        assert "Hết ván" in shown(app, "#prompt")
+        nothing_cut()
+
+    drive(app, script)
+
+
+def test_tienlen_play_takes_its_language_from_lang_or_the_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tienlen.i18n import env_lang
+
+    monkeypatch.setenv("LC_ALL", "")
+    monkeypatch.setenv("LANG", "vi_VN.UTF-8")
+    assert env_lang() == "vi"
+    args = cli.build_parser().parse_args(["play", "--lang", "en"])
+    assert args.lang == "en"
+
+
+def test_the_replay_in_vietnamese() -> None:
+    session = Session(Rules.preset("mien-nam"), 4, seed=2)
+    bots = [get_bot("greedy", seed=s) for s in range(4)]
+    play_out(session.game, bots)
+    replay = ReplayApp(session, "game.toml", lang="vi")
+    game = session.games[0]
+
+    async def watch(pilot: Pilot[Any]) -> None:
+        assert "Ván 1/1 · bước 0/" in shown(replay, "#title")
+        assert "luật mien-nam" in shown(replay, "#title")
+        await pilot.press("end")
+        assert "Thứ tự về: Nhất" in shown(replay, "#result")
+        footer = " ".join(render(key) for key in replay.query_one(Footer).query("FooterKey"))
+        assert "Lùi" in footer and "Thoát" in footer
+        assert game.is_over
+
+    drive(replay, watch)

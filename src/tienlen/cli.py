@@ -12,6 +12,7 @@ from typing import Any
 
 from . import __version__
 from .errors import TienLenError
+from .i18n import LANGS, env_lang, t
 from .rules import Rules
 
 
@@ -79,9 +80,20 @@ def check_writable(path: str) -> None:
         raise TienLenError(f"cannot write {path!r}: permission denied")
 
 
+def _lang_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lang", choices=LANGS, default=None,
+                   help="the language of what is shown: en or vi (default: from LC_ALL, "
+                        "LC_MESSAGES or LANG; English otherwise)")
+
+
+def _lang(args: argparse.Namespace) -> str:
+    """The language chosen with --lang, else the environment's."""
+    return getattr(args, "lang", None) or env_lang()
+
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
-        print("Presets (tienlen rules PRESET shows one; add --explain for the rules in words):")
+        print(t("cli.presets", _lang(args)))
         for name in Rules.presets():
             print(f"  {name}")
         return 0
@@ -93,7 +105,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     elif args.explain:
         from .rules_text import explain_text
 
-        print(explain_text(rules))
+        print(explain_text(rules, lang=_lang(args)))
     else:
         print(rules.describe())
     return 0
@@ -160,15 +172,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.plain or not _terminal():
         from .lineplay import play_session
 
-        return play_session(rules, args.players, args.seed, args.name, bots=bots)
-    controller = Controller(rules, args.players, bots, args.seed, args.name)
+        return play_session(rules, args.players, args.seed, args.name, bots=bots,
+                            lang=_lang(args))
+    lang = _lang(args)
+    controller = Controller(rules, args.players, bots, args.seed, args.name, lang=lang)
     try:
         from .tui.app import TienLenApp
     except ImportError:
         raise TienLenError(f"{TUI_MISSING} (or play line by line with --plain)") from None
     saved = TienLenApp(controller, delay=0.0 if args.fast else 0.8).run()
     if saved is not None:
-        print(f"Record saved to {saved}; replay it with: tienlen replay {saved}")
+        print(t("cli.saved", lang, path=saved))
     return 0
 
 
@@ -225,7 +239,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             from .tui.replay import ReplayApp
         except ImportError:
             raise TienLenError(f"{TUI_MISSING} (or print the record with --text)") from None
-        ReplayApp(session, args.file).run()
+        ReplayApp(session, args.file, _lang(args)).run()
         return 0
     for number, game in enumerate(session.games, 1):
         print(f"Hand {number} (dealer {game.names[game.dealer]}):")
@@ -251,6 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
     shown.add_argument("--toml", action="store_true",
                        help="print every option with its value, as a house-rules file to edit")
     shown.add_argument("--explain", action="store_true", help="print the rules in plain words")
+    _lang_option(p)
     p.set_defaults(func=_cmd_rules)
 
     p = sub.add_parser("train", help="train the learned bot by self-play (extra train: torch)")
@@ -294,6 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the opponents' bots, comma-separated, one for each or one for all: "
                    + bot_usage())
     p.add_argument("--fast", action="store_true", help="no pause between the bots' moves")
+    _lang_option(p)
     p.add_argument("--plain", action="store_true",
                    help="play line by line instead of full screen (also when not in a terminal)")
     p.set_defaults(func=_cmd_play)
@@ -336,6 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--text", action="store_true",
                    help="print the hands action by action (also when not in a terminal)")
+    _lang_option(p)
     p.set_defaults(func=_cmd_replay)
     return parser
 

@@ -21,6 +21,8 @@ player's name when the game was given names.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class TienLenError(ValueError):
     """Base class of every error about bad input: a card, a play, rules, a record, an argument."""
@@ -35,7 +37,12 @@ class RulesError(TienLenError):
 
 
 class IllegalPlay(TienLenError):
-    """An action that the rules do not allow now; the game state is unchanged."""
+    """An action that the rules do not allow now; the game state is unchanged.
+
+    Its text is the reason in English; ``reason``, when set, is the same reason as a message
+    key and its parameters (a :class:`tienlen.i18n.Msg`), to be said in another language."""
+
+    reason: Any = None
 
 
 class UnreadableAction(CardError, IllegalPlay):

@@ -1,23 +1,35 @@
-"""Why an action is illegal, in words a player understands (the message of IllegalPlay)."""
+"""Why an action is illegal, in words a player understands (the message of IllegalPlay).
+
+Each reason is a :class:`~tienlen.i18n.Msg`: a whole sentence of the message catalogue with its
+names, cards and noun phrases as parameters, so that it reads the same in every language
+(:func:`explain_message`); :func:`explain_illegal` says it in one language (English by default,
+the text of :class:`IllegalPlay`).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Move
 from .cards import CODE_TO_KEY, KEY_TEXT, TWO
-from .shapes import SEQUENCES, SHAPE_WORDS, Play, classify
+from .chops import Pattern
+from .i18n import Msg, msg, render
+from .shapes import SEQUENCES, SET_SHAPES, Play, classify
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-def explain_illegal(game: Game, seat: int, move: Move) -> str:
-    """The reason ``move`` by ``seat`` is not legal in ``game`` now."""
+def explain_illegal(game: Game, seat: int, move: Move, lang: str = "en") -> str:
+    """The reason ``move`` by ``seat`` is not legal in ``game`` now, in ``lang``."""
+    return render(explain_message(game, seat, move), lang)
+
+
+def explain_message(game: Game, seat: int, move: Move) -> Msg:
+    """The reason ``move`` by ``seat`` is not legal in ``game`` now, not yet in words."""
     if game.is_over:
-        return "the hand is over: no more plays"
-    who = game.who(seat)
+        return msg("explain.over")
     phase = game.phase
     if isinstance(move, Action):
         return _explain_action(game, seat, move)
@@ -25,59 +37,99 @@ def explain_illegal(game: Game, seat: int, move: Move) -> str:
         return _phase_first(game, seat)
     if seat != game.turn:
         return _out_of_turn(game, seat, move)
-    return _explain_play(game, seat, move, who)
+    return _explain_play(game, seat, move)
 
 
-def _phase_first(game: Game, seat: int) -> str:
+# ---------------------------------------------------------------------- noun phrases
+def _who(game: Game, seat: int) -> Any:
+    """A seat as messages name it: the player's name, else "seat N" (see Game.who)."""
+    return game.names[seat] if game._named else msg("explain.seat", n=seat)
+
+
+def describe(play: Play) -> Msg:
+    """A play in a few words (as Play.describe): ``a pair of twos``."""
+    if not play.keys:
+        return msg("noun.pass")
+    if play.shape is None:
+        return msg("noun.no_combination", cards=str(play))
+    top_rank = play.keys[-1] >> 2
+    if play.shape in SET_SHAPES:
+        if top_rank == TWO:
+            return msg(f"noun.twos.{play.shape}")
+        return msg(f"noun.{play.shape}.cards", cards=str(play))
+    width = SEQUENCES[play.shape][0]
+    return msg(f"noun.seq.{play.shape}.{width}.cards", n=play.length, cards=str(play))
+
+
+def pattern_words(pattern: Pattern) -> Msg:
+    """A chop pattern in words (as Pattern.words): ``four or more consecutive pairs``."""
+    text = str(pattern)
+    if ":" not in text:
+        return msg(f"noun.pattern.{text}")
+    more = "more" if pattern.or_more else "exact"
+    n = pattern.ranks
+    return msg(f"noun.pattern.{pattern.shape}.{more}", n=msg(f"num.{n}") if n <= 13 else n)
+
+
+def _shape_noun(play: Play) -> Msg:
+    shape = play.shape or "single"
+    if shape in SEQUENCES:
+        width = SEQUENCES[shape][0]
+        return msg(f"noun.shape.{shape}.{width}", n=len(play.keys) // width)
+    return msg(f"noun.shape.{shape}")
+
+
+# ---------------------------------------------------------------------- reasons
+def _phase_first(game: Game, seat: int) -> Msg:
     phase = game.phase
     turn = game.turn
     assert turn is not None
     if phase == "claim":
-        return (f"the instant wins come first: {game.who(turn)} answers with "
-                "'claim WIN' or 'decline'")
+        return msg("explain.phase.claim", name=_who(game, turn))
     if phase == "return":
-        return f"the exchange comes first: {game.who(turn)} returns cards ('return CARDS')"
-    return (f"trading comes first: {game.who(turn)} offers ('offer SEAT CARDS'), answers, "
-            "or says 'done'")
+        return msg("explain.phase.return", name=_who(game, turn))
+    return msg("explain.phase.trade", name=_who(game, turn))
 
 
-def _out_of_turn(game: Game, seat: int, move: Move) -> str:
+def _out_of_turn(game: Game, seat: int, move: Move) -> Msg:
     turn = game.turn
     assert turn is not None
-    base = f"it is {game.who(turn)}'s turn, not {game.who(seat)}'s"
+    base = {"turn": _who(game, turn), "name": _who(game, seat)}
     rules = game.rules
     if rules.free_chops and not rules.chop_out_of_turn:
         if game.is_out(seat):
-            return f"{game.who(seat)} has taken its place and plays no more"
+            return msg("explain.out.placed", name=_who(game, seat))
         if seat == game.table_seat:
-            return base + ": nobody chops their own play"
-        free = " or ".join(p.words() for p in rules.free_chops)
+            return msg("explain.out.own_play", **base)
+        free = [pattern_words(p) for p in rules.free_chops]
         if game.table is None or not game._mg.is_free_target(game.table):
-            return base + f": out of turn only a free chop ({free}) of a play it beats is allowed"
+            return msg("explain.out.free_only", free=free, **base)
         if isinstance(move, Play) and move.keys:
             missing = _missing(game, seat, move)
             if missing:
                 return missing
-        return (base + f": out of turn only a free chop ({free}) that beats "
-                f"{game.table.describe()} is allowed")
+        return msg("explain.out.free_beats", free=free, table=describe(game.table), **base)
     if not rules.chop_out_of_turn:
-        return base
+        return msg("explain.out.turn", **base)
     if not game.hand(seat):
-        return f"{game.who(seat)} has played out"
+        return msg("explain.out.played_out", name=_who(game, seat))
     if game.table is None or not game._window:
-        return base + ": a chop out of turn must come the moment its target is played"
+        return msg("explain.out.moment", **base)
     if isinstance(move, Play) and move.keys and move.shape is not None:
         table = game.table
         if game._locked(seat) and not rules.chop_after_pass:
-            return f"{game.who(seat)} has passed this round and may not chop"
+            return msg("explain.out.passed", name=_who(game, seat))
         missing = _missing(game, seat, move)
         if missing:
             return missing
-        return base + f": out of turn only a chop is allowed, and {_chop_clause(game, table)}"
-    return base + ": out of turn only a chop of the play just made is allowed"
+        bombs = _bombs(game, table)
+        if not bombs:
+            return msg("explain.out.chop_none", table=describe(table), **base)
+        return msg("explain.out.chop_only", table=describe(table), bombs=bombs, **base)
+    return msg("explain.out.chop_just_made", **base)
 
 
-def _missing(game: Game, seat: int, play: Play) -> str | None:
+def _missing(game: Game, seat: int, play: Play) -> Msg | None:
     order = game.rules.suit_order
     to_key = CODE_TO_KEY[order]
     held = Counter(game._hands[seat])
@@ -85,61 +137,50 @@ def _missing(game: Game, seat: int, play: Play) -> str | None:
     lacking = [k for k, c in want.items() if held[k] < c]
     if lacking:
         text = ", ".join(KEY_TEXT[order][k] for k in sorted(lacking))
-        return f"you do not hold {text}"
+        return msg("explain.missing", cards=text)
     return None
 
 
-def _shape_problem(game: Game, play: Play) -> str:
+def _shape_problem(game: Game, play: Play) -> Msg:
     rules = game.rules
     keys = play.keys
     structural = classify(keys)
+    cards = str(play)
     if rules.follow_suit and structural in ("pair", "run", "chain"):
-        what = {"pair": "a pair must be of one colour", "run": "a run must be of one suit",
-                "chain": "a chain's pairs must all be of one colour"}[structural]
-        return f"{play} is not a combination: {what} (follow_suit; twos are exempt)"
+        return msg(f"explain.shape.follow_suit.{structural}", cards=cards)
     if structural == "run" and keys[-1] >> 2 == TWO and not rules.twos_in_runs:
-        return f"{play} is not a combination: a two cannot be part of a run under these rules"
+        return msg("explain.shape.two_in_run", cards=cards)
     if structural in ("chain", "triple_chain", "quad_chain"):
         if keys[-1] >> 2 == TWO and not rules.twos_in_chains:
-            return f"{play} is not a combination: a two cannot be part of a chain under these rules"
+            return msg("explain.shape.two_in_chain", cards=cards)
         if structural == "triple_chain" and not rules.triple_chains:
-            return f"{play} is not a combination: chains of triples are not played under these rules"
+            return msg("explain.shape.triple_chains", cards=cards)
         if structural == "quad_chain" and not rules.quad_chains:
-            return (f"{play} is not a combination: chains of fours of a kind are not played "
-                    "under these rules")
+            return msg("explain.shape.quad_chains", cards=cards)
     ranks = [k >> 2 for k in keys]
     if ranks[0] == 0 and ranks[-1] == TWO:
-        return f"{play} is not a combination: sequences never turn the corner from 2 to 3"
-    return (f"{play} is not a combination: play a single, a pair, a triple, four of a kind, "
-            "a run of 3 or more ranks, or a chain of 3 or more pairs")
+        return msg("explain.shape.corner", cards=cards)
+    return msg("explain.shape.none", cards=cards)
 
 
-def _bomb_words(game: Game, table: Play) -> str:
+def _bombs(game: Game, table: Play) -> list[Msg]:
     entries = game._mg.entries_against(table)
-    bombs = [e.bomb.words() + (" (a higher one)" if e.higher else "") for e in entries]
+    bombs = [msg("noun.bomb.higher", bomb=pattern_words(e.bomb)) if e.higher
+             else pattern_words(e.bomb) for e in entries]
     if game.rules.four_twos_bomb:
-        bombs.append("four twos")
-    return " or ".join(dict.fromkeys(bombs))
+        bombs.append(msg("noun.twos.quad"))
+    return list({render(b): b for b in bombs}.values())
 
 
-def _chop_clause(game: Game, table: Play | None) -> str:
-    if table is None:
-        return "there is nothing to chop"
-    bombs = _bomb_words(game, table)
-    if not bombs:
-        return f"nothing chops {table.describe()} under these rules"
-    return f"{table.describe()} can only be chopped by {bombs}"
-
-
-def _explain_play(game: Game, seat: int, play: Play, who: str) -> str:
+def _explain_play(game: Game, seat: int, play: Play) -> Msg:
     rules = game.rules
     table = game.table
     if not play.keys:
         if table is None:
             if game._no_pass_lead:
-                return "the opener passed, so you must lead: you cannot pass"
-            return "you are leading: you cannot pass, play any combination"
-        return "that pass is not allowed now"
+                return msg("explain.pass.opener_passed")
+            return msg("explain.pass.leading")
+        return msg("explain.pass.not_now")
     missing = _missing(game, seat, play)
     if missing:
         return missing
@@ -150,105 +191,96 @@ def _explain_play(game: Game, seat: int, play: Play, who: str) -> str:
         if game._opening and low is not None:
             low_text = KEY_TEXT[rules.suit_order][low]
             if rules.opening == "lowest_single" and play.keys != (low,):
-                return f"the first play of the hand must be the lowest card, {low_text}, on its own"
+                return msg("explain.lead.lowest_single", card=low_text)
             if rules.opening == "contains_lowest" and low not in play.keys:
-                return f"the first play of the hand must contain the lowest card, {low_text}"
+                return msg("explain.lead.contains_lowest", card=low_text)
         if game._first_play and rules.opening_no_chain and play.shape == "chain":
-            return "a chain of pairs may not open the hand"
-        return "that lead is not allowed now"
+            return msg("explain.lead.no_chain")
+        return msg("explain.lead.not_now")
     if game.stacking:
-        return (f"you are stacking: play a higher {SHAPE_WORDS[table.shape or 'single'][2:]} "
-                "of the same size, or pass to lead a new round")
+        return msg(f"explain.stacking.{table.shape or 'single'}")
     if game._locked(seat):
-        return (f"you passed this round: you may only chop, and "
-                f"{_chop_clause(game, table)}")
+        bombs = _bombs(game, table)
+        if not bombs:
+            return msg("explain.passed.chop_none", table=describe(table))
+        return msg("explain.passed.chop_only", table=describe(table), bombs=bombs)
     return _not_a_beat(game, play, table)
 
 
-def _not_a_beat(game: Game, play: Play, table: Play) -> str:
+def _not_a_beat(game: Game, play: Play, table: Play) -> Msg:
     shape = table.shape or "single"
     same = play.shape == shape and len(play.keys) == len(table.keys)
     is_target = game._mg.is_target(table)
+    cards, on_table = str(play), str(table)
     if same and game.rules.follow_suit and play.keys[-1] > table.keys[-1]:
-        keep = {"single": "the same suit", "pair": "the same colour", "chain": "the same colour",
-                "triple": "the same three suits", "run": "the same suit"}.get(shape, "its suits")
-        return (f"{play} does not beat {table}: under follow_suit a beat keeps {keep} "
-                "(only twos beat any lower play of their shape)")
+        keep = shape if shape in ("single", "pair", "chain", "triple", "run") else "other"
+        return msg(f"explain.beat.follow_suit.{keep}", cards=cards, table=on_table)
     if same:
-        reason = f"{play} does not beat {table}: it must be a higher {_shape_noun(table)}"
-        if table.keys[-1] == play.keys[-1]:
-            reason += " (an exact tie does not beat)"
-        return reason
+        key = "explain.beat.tie" if table.keys[-1] == play.keys[-1] else "explain.beat.higher"
+        return msg(key, cards=cards, table=on_table, shape=_shape_noun(table))
     if (is_target and (play.shape in ("quad", *SEQUENCES) or play.shape != shape)
             and (game._mg.entries_against(table) or game.rules.four_twos_bomb)):
-            return (f"{table.describe()} can only be beaten by a higher {_shape_noun(table)}, "
-                    f"or chopped by {_bomb_words(game, table)}")
+        return msg("explain.beat.or_chop", table=describe(table), shape=_shape_noun(table),
+                   bombs=_bombs(game, table))
     if play.shape == shape:
-        return (f"{play} does not beat {table}: {_shape_noun(table)} must be beaten by "
-                f"one of the same length")
-    return f"{table.describe()} can only be beaten by a higher {_shape_noun(table)}"
+        return msg("explain.beat.length", cards=cards, table=on_table, shape=_shape_noun(table))
+    return msg("explain.beat.only", table=describe(table), shape=_shape_noun(table))
 
 
-def _shape_noun(play: Play) -> str:
-    shape = play.shape or "single"
-    if shape in SEQUENCES:
-        width = SEQUENCES[shape][0]
-        unit = {1: "cards", 2: "pairs", 3: "triples", 4: "fours of a kind"}[width]
-        noun = {"run": "run", "chain": "chain"}.get(shape, SHAPE_WORDS[shape][2:])
-        return f"{noun} of {len(play.keys) // width} {unit}"
-    return {"single": "single card", "pair": "pair", "triple": "triple",
-            "quad": "four of a kind"}[shape]
-
-
-def _explain_action(game: Game, seat: int, action: Action) -> str:
+def _explain_action(game: Game, seat: int, action: Action) -> Msg:
     phase = game.phase
     kind = action.kind
+    turn = _who(game, game.turn or 0)
     if kind in ("claim", "decline"):
         if phase != "claim":
-            return "there is no instant win to claim or decline now"
+            return msg("explain.claim.none")
         if seat != game.turn:
-            return f"it is {game.who(game.turn or 0)}'s turn to answer the instant-win call"
-        return f"{game.who(seat)}'s hand does not hold {action.win or 'that instant win'}"
+            return msg("explain.claim.turn", name=turn)
+        if action.win:
+            return msg("explain.claim.not_held", name=_who(game, seat), win=msg(f"win.name.{action.win}"))
+        return msg("explain.claim.not_held_any", name=_who(game, seat))
     if kind == "give":
-        return "exchange gifts are made automatically"
+        return msg("explain.give")
     if kind == "return":
         if phase != "return":
-            return "there is no exchange to return cards for now"
+            return msg("explain.return.none")
         if seat != game.turn:
-            return f"it is {game.who(game.turn or 0)}'s turn to return cards"
+            return msg("explain.return.turn", name=turn)
         count = game._returns[0][2]
         if len(action.cards) != count:
-            return f"return exactly {count} card{'s' if count > 1 else ''}"
+            return msg("explain.return.count.one" if count == 1 else "explain.return.count.other",
+                       n=count)
         return _missing(game, seat, Play.from_cards(action.cards, game.rules)) or \
-            "those cards cannot be returned"
+            msg("explain.return.not_allowed")
     if phase != "trade":
-        return "there is no trading now" if game.rules.trading == "mutual" or phase == "play" \
-            else "trading is not played under these rules"
+        return msg("explain.trade.none") if game.rules.trading == "mutual" or phase == "play" \
+            else msg("explain.trade.not_played")
     if seat != game.turn:
-        return f"it is {game.who(game.turn or 0)}'s turn in the trading"
+        return msg("explain.trade.turn", name=turn)
     pending = game._pending
     if kind == "offer":
         if pending is not None:
-            return "answer the trade on the table first"
+            return msg("explain.trade.answer_first")
         if action.other == seat or action.other is None or not 0 <= action.other < game.players:
-            return "offer to another seat at the table"
+            return msg("explain.trade.other_seat")
         if (seat, action.other) in game._offered:
-            return f"{game.who(seat)} has already made an offer to {game.who(action.other)}"
+            return msg("explain.trade.offered", name=_who(game, seat),
+                       other=_who(game, action.other))
         return _missing(game, seat, Play.from_cards(action.cards, game.rules)) or \
-            "that offer is not allowed"
+            msg("explain.trade.offer_not_allowed")
     if kind == "answer":
         if pending is None or pending[3] is not None or pending[1] != seat:
-            return "there is no offer for you to answer"
+            return msg("explain.trade.no_offer")
         if action.other != pending[0]:
-            return f"the offer to answer is from seat {pending[0]}"
+            return msg("explain.trade.answer_from", seat=pending[0])
         if len(action.cards) != len(pending[2]):
-            return f"a trade swaps equal numbers: answer with {len(pending[2])} cards"
+            return msg("explain.trade.equal", n=len(pending[2]))
         return _missing(game, seat, Play.from_cards(action.cards, game.rules)) or \
-            "that answer is not allowed"
+            msg("explain.trade.answer_not_allowed")
     if kind in ("accept", "refuse"):
         if pending is None:
-            return "there is no trade to accept or refuse"
-        return f"the trade on the table is with seat {pending[1] if pending[0] == seat else pending[0]}"
+            return msg("explain.trade.nothing")
+        return msg("explain.trade.with_seat", seat=pending[1] if pending[0] == seat else pending[0])
     if kind == "done" and pending is not None:
-        return "settle the trade on the table first"
-    return "that action is not allowed now"
+        return msg("explain.trade.settle")
+    return msg("explain.action.not_allowed")

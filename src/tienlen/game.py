@@ -19,7 +19,8 @@ from . import places
 from .actions import Action, Move, TradeDecision, TradeOffers, parse_move
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, Card, full_deck, parse_cards
 from .errors import ArgumentError, CardError, IllegalPlay, RulesError, UnreadableAction
-from .explain import explain_illegal
+from .explain import explain_message
+from .i18n import render
 from .instant import instant_wins_of, win_priority
 from .movegen import MoveGenerator, group_keys
 from .payments import ChopLedger, Payment, end_payments, is_chop
@@ -555,13 +556,19 @@ class Game:
         if isinstance(move, Action) and move.kind in _CHECKED_DIRECTLY:
             # trades and returns are checked directly: listing them all is costly
             if not self._action_legal(seat, move):
-                raise IllegalPlay(explain_illegal(self, seat, move))
+                raise self._illegal(seat, move)
             self._apply(seat, move)
             return
         legal = self.legal_plays(seat)
         if move not in legal:
-            raise IllegalPlay(explain_illegal(self, seat, move))
+            raise self._illegal(seat, move)
         self._apply(seat, legal[legal.index(move)])
+
+    def _illegal(self, seat: int, move: Move) -> IllegalPlay:
+        reason = explain_message(self, seat, move)
+        err = IllegalPlay(render(reason))
+        err.reason = reason
+        return err
 
     def _holds(self, seat: int, cards: tuple[Card, ...]) -> bool:
         hand = list(self._hands[seat])
@@ -627,7 +634,7 @@ class Game:
         else:
             ok = move in self.legal_plays(seat)
         if not ok:
-            raise IllegalPlay(explain_illegal(self, seat, move))
+            raise self._illegal(seat, move)
 
     def _normalize(self, action: str | Move) -> Move:
         if isinstance(action, str):

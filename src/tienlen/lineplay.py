@@ -13,20 +13,12 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .cards import Card, parse_cards
-from .errors import TienLenError
+from .errors import IllegalPlay, TienLenError
+from .i18n import msg, render, t, tn
 from .rules import Rules
 from .tui.controller import HUMAN, Controller, Decision
 
-HELP = ("Type the cards to play (e.g. '5s 5h', '10h jh qh'), 'p' or 'pass', 'hint', 'legal', "
-        "'score', 'save FILE' or 'quit'.")
-_HOW = {
-    "chop": "Type the bomb to chop with, or p to let it go.",
-    "claim": "Type 'claim' to win at once, or p to play the hand.",
-    "offer": "Type a seat number and the cards to offer (e.g. '2 5s 6d'), or p when you are done.",
-    "answer": "Type the cards to give back, or p to refuse.",
-    "settle": "Type 'accept' to make the trade, or p to refuse it.",
-    "return": "Type the cards to return.",
-}
+HELP = t("plain.help")
 _YES = ("y", "yes", "claim", "accept")
 
 
@@ -38,19 +30,22 @@ def _units(names: Sequence[str], units: Sequence[int]) -> str:
     return ", ".join(f"{name} {u:+d}" for name, u in zip(names, units, strict=True))
 
 
-def _totals(names: Sequence[str], totals: Sequence[int]) -> str:
-    return "Totals: " + _units(names, totals)
+def _totals(names: Sequence[str], totals: Sequence[int], lang: str = "en") -> str:
+    return t("plain.totals", lang, units=_units(names, totals))
 
 
 def play_session(rules: Rules, players: int, seed: int | None, name: str,
                  stdin: TextIO | None = None, stdout: TextIO | None = None,
-                 bots: Sequence[str] = ("heuristic",)) -> int:
+                 bots: Sequence[str] = ("heuristic",), lang: str = "en") -> int:
     """Play hands in a row, line by line, until 'quit', a 'no' to the next hand, or the end
-    of the input."""
+    of the input (``lang``: the language of what it says, "en" or "vi")."""
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
-    c = Controller(rules, players, bots, seed, name)
+    c = Controller(rules, players, bots, seed, name, lang=lang)
     names = c.names
+
+    def tr(key: str, **params: object) -> str:
+        return t(key, lang, **params)
 
     def say(text: str = "", end: str = "\n") -> None:
         print(text, end=end, file=out, flush=True)
@@ -62,53 +57,54 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
 
     def stop(why: str) -> int:
         hands = c.hand_number if c.game.is_over else c.hand_number - 1
-        say(f"\n{why}: the game stops after {hands} finished hand{'s' if hands != 1 else ''}. "
-            + "Session units: " + _units(names, c.session.totals) + ".")
-        if not saved and why == "End of input":
-            say("The record was not saved.")
+        say("\n" + tn(f"plain.stop.{why}", hands, lang, units=_units(names, c.session.totals)))
+        if not saved and why == "end":
+            say(tr("plain.not_saved"))
         elif not saved:
-            say("The record was not saved (type 'save FILE' before quitting to keep one).")
+            say(tr("plain.not_saved_hint"))
         return 0
 
     saved = False
-    say(f"Tiến Lên, {rules.name} rules, {players} players. {HELP}")
+    say(tr("plain.start", rules=rules.name, n=players, help=tr("plain.help")))
     while True:
-        say(f"\n=== Hand {c.hand_number} (dealer: {names[c.game.dealer]}) ===")
+        say("\n" + tr("plain.hand", n=c.hand_number, dealer=names[c.game.dealer]))
         while not c.game.is_over:
             for line in c.run_bots():
                 say(f"  {line}")
             d = c.decision()
             if d is None:
                 continue
-            _show(c, d, say)
+            _show(c, d, say, lang)
             while True:
                 text = ask()
                 if text is None:
-                    return stop("End of input")
+                    return stop("end")
                 if not text:
                     continue
                 word = text.lower()
                 if word in ("quit", "q"):
-                    return stop("You quit")
+                    return stop("quit")
                 if word == "hint":
-                    say(f"Hint: {c.hint()}")
+                    say(tr("plain.hint", move=c.hint()))
                     continue
                 if word == "legal":
-                    say("Legal: " + ", ".join(str(m) for m in d.legal))
+                    say(tr("plain.legal", moves=", ".join(str(m) for m in d.legal)))
                     continue
                 if word == "score":
-                    say(_totals(names, c.session.totals))
+                    say(_totals(names, c.session.totals, lang))
                     continue
                 if word == "help":
-                    say(HELP)
+                    say(tr("plain.help"))
                     continue
                 if word.split()[0] == "save":
-                    saved = _save(c, text, say) or saved
+                    saved = _save(c, text, say, lang) or saved
                     continue
                 try:
                     move = _decide(c, d, text)
                 except TienLenError as exc:
-                    say(f"Not allowed: {exc}")
+                    reason = render(exc.reason, lang) if isinstance(exc, IllegalPlay) and \
+                        exc.reason else str(exc)
+                    say(tr("tui.not_allowed", reason=reason))
                     continue
                 if move is not None:
                     say(f"  {names[HUMAN]}: {c.words(str(move))}")
@@ -119,46 +115,49 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
         game = c.game
         if game.instant_win is not None:
             seat, win = game.instant_win
-            say(f"{names[seat]} wins at once with {win.replace('_', ' ')}.")
-        say("Finish: " + ", ".join(names[s] for s in game.finish_order))
+            say(tr("tui.instant", name=names[seat], win=msg(f"win.{win}")))
+        say(tr("plain.finish", names=", ".join(names[s] for s in game.finish_order)))
         if game.is_over and game.view(HUMAN).revealed is not None:
             held = [(s, cards) for s, cards in enumerate(game.view(HUMAN).revealed or ()) if cards]
             if held:
-                say("Still held: " + "; ".join(f"{names[s]} {_cards(cards)}" for s, cards in held))
-        say("Units this hand: " + _units(names, game.scores))
-        say(_totals(names, c.session.totals))
+                say(tr("plain.held", held="; ".join(f"{names[s]} {_cards(cards)}"
+                                                      for s, cards in held)))
+        say(tr("plain.units", units=_units(names, game.scores)))
+        say(_totals(names, c.session.totals, lang))
         while True:
-            say("Next hand? [Y/n] ", end="")
+            say(tr("plain.next"), end="")
             answer = inp.readline()
             if not answer:
-                return stop("End of input")
+                return stop("end")
             word = answer.strip().lower()
             if word.startswith("save"):
-                saved = _save(c, answer.strip(), say) or saved
-            elif word in ("n", "no", "q", "quit"):
-                return stop("You stopped")
-            elif word in ("", "y", "yes"):
+                saved = _save(c, answer.strip(), say, lang) or saved
+            elif word in ("n", "no", "q", "quit", "k", "không"):
+                return stop("stopped")
+            elif word in ("", "y", "yes", "c", "có"):
                 break
             else:
-                say("Answer y or n (or save FILE to keep the record).")
+                say(tr("plain.answer_yn"))
         c.next_hand()
 
 
-def _show(c: Controller, d: Decision, say: Callable[..., None]) -> None:
+def _show(c: Controller, d: Decision, say: Callable[..., None], lang: str = "en") -> None:
     """What the human needs to decide: the table, the others' cards, the hand, the question."""
     view = c.view()
     names = c.names
     if d.kind == "play":
-        table = (f"{view.table} by {names[view.table_seat or 0]}" if view.table
-                 else "nothing (you lead)")
         counts = ", ".join(f"{names[s]} {n}" for s, n in enumerate(view.counts) if s != HUMAN)
-        say(f"Table: {table}. Cards: {counts}.")
+        if view.table:
+            say(t("plain.table", lang, table=view.table, name=names[view.table_seat or 0],
+                  counts=counts))
+        else:
+            say(t("plain.table_empty", lang, counts=counts))
         if d.stacking:
-            say("Stacking turn: play a higher play of the same kind, or p to pass.")
+            say(t("plain.stacking", lang))
     else:
         say(d.prompt)
-        say(_HOW[d.kind])
-    say(f"Your hand: {_cards(view.hand)}")
+        say(t(f"plain.how.{d.kind}", lang))
+    say(t("plain.your_hand", lang, cards=_cards(view.hand)))
 
 
 def _decide(c: Controller, d: Decision, text: str) -> object:
@@ -176,15 +175,15 @@ def _decide(c: Controller, d: Decision, text: str) -> object:
     return c.play_text(text)
 
 
-def _save(c: Controller, text: str, say: Callable[..., None]) -> bool:
+def _save(c: Controller, text: str, say: Callable[..., None], lang: str = "en") -> bool:
     _, _, path = text.partition(" ")
     if not path.strip():
-        say("Name the file: save FILE (e.g. save game.toml)")
+        say(t("plain.save_name", lang))
         return False
     try:
         saved = c.save(path.strip())
     except TienLenError as exc:
-        say(f"Not saved: {exc}")
+        say(t("plain.not_saved_why", lang, reason=str(exc)))
         return False
-    say(f"Record saved to {saved}; replay it with: tienlen replay {saved}")
+    say(t("cli.saved", lang, path=saved))
     return True

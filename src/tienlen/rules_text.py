@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .chops import ChopEntry, Pattern
+from .i18n import catalogue, t
 from .rules import CHOICES, INSTANT_WINS, PRESETS, UNITS, Rules
 from .shapes import Play
 from .tomlwrite import value as toml_value
@@ -671,36 +672,46 @@ def _title(rules: Rules) -> str:
     return f"Tiến Lên: the {rules.name} rules"
 
 
-def _changed_line(rules: Rules) -> str | None:
+def _changed_line(rules: Rules, lang: str = "en") -> str | None:
     changed = rules.differences()
     if not changed:
         return None
-    return ("House rules, changed from the preset: "
-            + ", ".join(f"{k} = {_toml(v)}" for k, v in changed.items()) + ".")
+    return t("rules.changed", lang, options=", ".join(f"{k} = {_toml(v)}" for k, v in changed.items()))
 
 
-def explain_text(rules: Rules, width: int | None = 78, players: int | None = None) -> str:
+def _say(text: str, lang: str) -> str:
+    """A sentence of these rules in ``lang``: the catalogue keeps each whole sentence under
+    ``rules.text.`` and its English words (gettext's way: the English is the key); one it lacks
+    stays in English (a test lists them)."""
+    if lang == "en":
+        return text
+    return catalogue(lang).get(f"rules.text.{text}", text)
+
+
+def explain_text(rules: Rules, width: int | None = 78, players: int | None = None,
+                 lang: str = "en") -> str:
     """The rules in words for a terminal (wrapped to ``width``; None: not wrapped;
-    ``players``: only what matters at a table of that many)."""
-    out: list[str] = [_title(rules)]
+    ``players``: only what matters at a table of that many; ``lang``: "en" or "vi")."""
+    out: list[str] = [t("rules.title", lang, name=rules.name)]
 
     def fill(text: str, indent: str = "", first: str = "") -> str:
         if width is None:
             return first + text
         return textwrap.fill(text, width, initial_indent=first or indent, subsequent_indent=indent)
 
-    for line in (PRESET_WORDS.get(rules.name), _changed_line(rules)):
+    for line in (PRESET_WORDS.get(rules.name) and _say(PRESET_WORDS[rules.name], lang),
+                 _changed_line(rules, lang)):
         if line:
             out.append(fill(line))
 
     for title, blocks in sections(rules, players):
         out.append("")
-        out.append(title.upper())
+        out.append(_say(title, lang).upper())
         for block in blocks:
             if isinstance(block, list):
-                out.extend(fill(item, "    ", "  - ") for item in block)
+                out.extend(fill(_say(item, lang), "    ", "  - ") for item in block)
             else:
-                out.append(fill(block))
+                out.append(fill(_say(block, lang)))
     return "\n".join(out)
 
 

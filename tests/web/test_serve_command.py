@@ -27,7 +27,7 @@ def test_serve_states_each_limit_and_its_default(capsys: pytest.CaptureFixture[s
                             ("--creates-per-minute", "10"), ("--messages-per-second", "20"),
                             ("--connections-per-client", "50"), ("--idle-expiry", "7200")):
         assert option in text
-        assert f"(default: {default}" in text.split(option, 2)[-1], option
+        assert f"(default: {default}" in text.split(option, 2)[-1], option  # as every --help says it
 
 
 def test_serve_refuses_a_limit_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
@@ -18,10 +19,11 @@ from textual.widgets import Footer, Input, Static
 
 from ..actions import Action
 from ..cards import Card
-from ..errors import TienLenError
+from ..errors import IllegalPlay, TienLenError
+from ..i18n import catalogue, render, t, tn
 from ..rules_text import explain_text
 from ..shapes import Play
-from .controller import HUMAN, PLACE_WORDS, WIN_WORDS, Controller
+from .controller import HUMAN, WIN_WORDS, Controller, place_word
 from .sorting import by_combination, by_rank
 from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text
 
@@ -39,6 +41,22 @@ HandView { height: 5; border: round $accent; padding: 0 1; }
 """
 
 
+BOT_WORDS = ("heuristic", "greedy", "random", "search")
+
+
+def localise_bindings(node: Any, lang: str) -> None:
+    """Say the footer's key descriptions in ``lang`` (the catalogue's ``tui.key.*``)."""
+    if lang == "en":
+        return
+    words = catalogue(lang)
+    bindings = node._bindings  # Textual keeps each node's bindings here
+    for key, items in bindings.key_to_bindings.items():
+        bindings.key_to_bindings[key] = [
+            dataclasses.replace(b, description=words.get(
+                "tui.key." + b.description.lower().replace(" ", "_"), b.description))
+            for b in items]
+
+
 class RulesScreen(ModalScreen[None]):
     """The rules in force, in words (the same text as ``tienlen rules PRESET --explain``)."""
 
@@ -49,13 +67,18 @@ class RulesScreen(ModalScreen[None]):
                  background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lang: str = "en") -> None:
         super().__init__()
         self.text = text
+        self.lang = lang
+        localise_bindings(self, lang)
+
+    def app_t(self, key: str) -> str:
+        return t(key, self.lang)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="rules-box") as box:
-            box.border_title = "The rules of this table (↑↓ scroll, esc closes)"
+            box.border_title = self.app_t("tui.rules_title")
             yield Static(self.text, id="rules-text")
 
     def on_mount(self) -> None:
@@ -81,8 +104,9 @@ class EndScreen(ModalScreen[str | None]):
     #end-text { width: auto; height: auto; }
     """
 
-    def __init__(self, lines: list[Text], title: str) -> None:
+    def __init__(self, lines: list[Text], title: str, lang: str = "en") -> None:
         super().__init__()
+        localise_bindings(self, lang)
         self.lines = lines
         self.title_text = title
 
@@ -108,17 +132,17 @@ class SaveScreen(ModalScreen[str | None]):
     #save-error { color: $error; }
     """
 
-    def __init__(self, default: str, error: str = "") -> None:
+    def __init__(self, default: str, error: str = "", lang: str = "en") -> None:
         super().__init__()
+        self.lang = lang
+        localise_bindings(self, lang)
         self.default = default
         self.error = error
 
     def compose(self) -> ComposeResult:
         with Vertical(id="save-box") as box:
-            box.border_title = "Quit"
-            yield Static("Save the session record (a TOML file) before quitting?\n"
-                         "Enter saves to this file and quits; ctrl+n quits without saving; "
-                         "esc goes back.")
+            box.border_title = t("tui.quit.title", self.lang)
+            yield Static(t("tui.quit.text", self.lang))
             yield Input(self.default, id="save-path")
             yield Static(self.error, id="save-error")
         yield Footer()
@@ -129,7 +153,7 @@ class SaveScreen(ModalScreen[str | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         path = event.value.strip()
         if not path:
-            self.query_one("#save-error", Static).update("Name a file, or ctrl+n to quit")
+            self.query_one("#save-error", Static).update(t("tui.quit.name_a_file", self.lang))
             return
         self.dismiss(path)
 
@@ -164,6 +188,8 @@ class TienLenApp(App[Path | None]):
                  save_dir: str | Path = ".") -> None:
         super().__init__()
         self.controller = controller
+        self.lang = controller.lang
+        localise_bindings(self, self.lang)
         self.delay = delay
         self.save_dir = Path(save_dir)
         self.selected: set[int] = set()  # indices into the hand (game.hand order)
@@ -184,21 +210,22 @@ class TienLenApp(App[Path | None]):
         yield Static(id="title")
         with Horizontal(id="top"):
             table = InfoPanel(id="table")
-            table.border_title = "Table"
+            table.border_title = self.t("tui.panel.table")
             yield table
             players = InfoPanel(id="players")
-            players.border_title = "Players · session"
+            players.border_title = self.t("tui.panel.players")
             yield players
         yield Static(id="prompt")
         yield Static(id="info")
         hand = HandView(id="hand")
-        hand.border_title = "Your hand"
+        hand.border_title = self.t("tui.panel.hand")
         yield hand
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self._say(f"{self.controller.names[HUMAN]} against "
-                  f"{', '.join(self.controller.specs)}. Press r for the rules.")
+        self._say(self.t("tui.welcome", name=self.controller.names[HUMAN],
+                         bots=", ".join(self.t(f"bot.{b}") if b in BOT_WORDS else b
+                                        for b in self.controller.specs)))
         self._advance()
         self.call_after_refresh(self.refresh_screen)  # again, now that the panels have sizes
 
@@ -257,15 +284,14 @@ class TienLenApp(App[Path | None]):
         hand_view = self.query_one(HandView)
         hand_view.show(shown, positions, self.cursor, self._groups,
                        [self._letters[i] for i in self._order])
-        hand_view.border_title = (f"Your hand ({len(hand)}) · by "
-                                  f"{'combination' if self.by_combination else 'rank'} · "
-                                  "letters pick cards")
+        hand_view.border_title = self.t("tui.hand_title.combination" if self.by_combination
+                                        else "tui.hand_title.rank", n=len(hand))
 
         rules = c.rules
         changed = len(rules.differences())
-        title = (f"Tiến Lên · {rules.name} rules"
-                 + (f" ({changed} option{'s' if changed > 1 else ''} changed)" if changed else "")
-                 + f" · hand {c.hand_number} · {c.names[game.dealer]} dealt")
+        title = (tn("tui.title.changed", changed, self.lang, rules=rules.name, hand=c.hand_number,
+                    dealer=c.names[game.dealer]) if changed else
+                 self.t("tui.title", rules=rules.name, hand=c.hand_number, dealer=c.names[game.dealer]))
         self.query_one("#title", Static).update(title)
         self.query_one("#table", InfoPanel).show(self._table_lines())
         self.call_after_refresh(self._fit_table)
@@ -274,17 +300,16 @@ class TienLenApp(App[Path | None]):
         decision = c.decision()
         prompt: Text
         if game.is_over:
-            winner = c.names[game.finish_order[0]] if game.finish_order else "nobody"
-            prompt = Text(f"Hand over: {winner} won. Press n for the next hand, e for the "
-                          "results, q to quit.", style="bold")
+            winner = c.names[game.finish_order[0]] if game.finish_order else self.t("tui.nobody")
+            prompt = Text(self.t("tui.over_prompt", name=winner), style="bold")
         elif decision is not None:
             prompt = move_text(decision.prompt, style="bold")
             if decision.kind == "offer":
                 target = self.target if self.target is not None else decision.other
-                prompt.append(f" Offer to: {c.names[target or 0]}.", style="bold cyan")
+                prompt.append(" " + self.t("tui.offer_to", name=c.names[target or 0]), style="bold cyan")
         else:
             seat = c.waiting_for()
-            prompt = Text(f"{c.names[seat or 0]} is thinking…", style="dim")
+            prompt = Text(self.t("tui.thinking", name=c.names[seat or 0]), style="dim")
         self.query_one("#prompt", Static).update(prompt)
         self.query_one("#info", Static).update(self.info)
         if game.is_over and self._end_shown != c.hand_number and len(self.screen_stack) == 1:
@@ -310,7 +335,8 @@ class TienLenApp(App[Path | None]):
             elif choice == "quit":
                 self.action_quit_game()
 
-        self.push_screen(EndScreen(self._end_lines(), f"Hand {c.hand_number} is over"), done)
+        title = self.t("tui.end.title", n=c.hand_number)
+        self.push_screen(EndScreen(self._end_lines(), title, self.lang), done)
 
     def _end_lines(self) -> list[Text]:
         """Places, units this hand and in the session, and the cards each player still held."""
@@ -324,23 +350,27 @@ class TienLenApp(App[Path | None]):
         lines: list[Text] = []
         if game.instant_win is not None:
             seat, win = game.instant_win
-            lines.append(Text(f"{names[seat]} wins at once with {WIN_WORDS.get(win, win)}.",
-                              style="bold"))
-        header = f"{'place':<5} {'':<{width}} {'hand':>4} {'total':>5}  still held"
+            win_words = self.t(f"tui.win.{win}") if win in WIN_WORDS else win
+            lines.append(Text(self.t("tui.instant", name=names[seat], win=win_words), style="bold"))
+        held_word = self.t("tui.col.held")
+        pw = max(5, *(len(place_word(i, c.players, self.lang)) for i in range(c.players)))
+        header = (f"{self.t('tui.col.place'):<{pw}} {'':<{width}} {self.t('tui.col.hand'):>4} "
+                  f"{self.t('tui.col.total'):>5}  {held_word}")
         lines.append(Text(header, style="dim"))
         order = list(game.finish_order) + [s for s in range(c.players)
                                            if s not in game.finish_order]
-        per_line = max(4, (self.size.width - 12 - len(header) + len("still held")) // 3)
+        per_line = max(4, (self.size.width - 12 - len(header) + len(held_word)) // 3)
         for place, seat in enumerate(order):
-            line = Text(f"{PLACE_WORDS[place]:<5} {names[seat]:<{width}} {game.scores[seat]:>+4} "
-                        f"{totals[seat]:>+5}  ")
+            line = Text(f"{place_word(place, c.players, self.lang):<{pw}} {names[seat]:<{width}} "
+                        f"{game.scores[seat]:>+{max(4, len(self.t('tui.col.hand')))}} "
+                        f"{totals[seat]:>+{max(5, len(self.t('tui.col.total')))}}  ")
             if seat == HUMAN:
                 line.stylize("bold")
             cards = held[seat]
             if not cards:
                 line.append("—", style="dim")
             lines.append(line)
-            indent = " " * (len(header) - len("still held"))
+            indent = " " * (len(header) - len(held_word))
             for start in range(0, len(cards), per_line):
                 chunk = cards_text(cards[start:start + per_line], width=2)
                 if start:
@@ -348,8 +378,7 @@ class TienLenApp(App[Path | None]):
                 else:
                     line.append_text(chunk)
         lines.append(Text(""))
-        lines.append(Text("n: next hand · esc: look at the table (e brings this back) · q: quit",
-                          style="bold"))
+        lines.append(Text(self.t("tui.end.keys"), style="bold"))
         return lines
 
     def _table_lines(self) -> list[Text | str]:
@@ -358,23 +387,22 @@ class TienLenApp(App[Path | None]):
         names = c.names
         lines: list[Text | str] = []
         if view.phase in ("claim", "trade", "return"):
-            words = {"claim": "instant-win claims", "trade": "trading", "return": "returns"}
-            lines.append(Text(f"Before play: {words[view.phase]}", style="bold"))
+            lines.append(Text(self.t(f"tui.table.before.{view.phase}"), style="bold"))
         elif view.is_over:
-            lines.append(Text("The hand is over", style="bold"))
+            lines.append(Text(self.t("tui.table.over"), style="bold"))
         elif view.table is not None and view.table_seat is not None:
-            lines.append(f"To beat, from {names[view.table_seat]}:")
+            lines.append(self.t("tui.table.to_beat", name=names[view.table_seat]))
             lines.append(cards_text(view.table.cards, width=2))
         else:
-            lines.append("Table: empty, a new round")
+            lines.append(self.t("tui.table.empty"))
         if view.turn is not None:
             waiting = c.waiting_for()
-            turn = Text("Turn: ")
+            turn = Text(self.t("tui.table.turn") + " ")
             turn.append(names[view.turn], style="bold")
             if view.stacking:
-                turn.append(" (stacking turn)")
+                turn.append(" " + self.t("tui.table.stacking"))
             if waiting is not None and waiting != view.turn:
-                turn.append(f" · {names[waiting]} may chop", style="yellow")
+                turn.append(" · " + self.t("tui.table.may_chop", name=names[waiting]), style="yellow")
             lines.append(turn)
         lines.append(Text("─" * 30, style="dim"))
         room = self._table_room = self.query_one("#table", InfoPanel).content_size.height or 12
@@ -398,14 +426,15 @@ class TienLenApp(App[Path | None]):
         # the name column: as wide as the longest name, leaving room for the last 5 places
         width = max(8, min(max(len(n) for n in c.names), room - 24 - 6))
         shown_places = max(1, min(5, (room - 24 - width + 1) // 2))
-        lines: list[Text | str] = [Text(f"  {'name':<{width}} {'#':>2} {'':<6} {'units':>5} "
-                                        f"{'1st':>3}  places", style="dim")]
+        lines: list[Text | str] = [Text(f"  {self.t('tui.col.name'):<{width}} {'#':>2} {'':<6} "
+                                        f"{self.t('tui.col.units'):>5} {self.t('tui.col.first'):>3}  "
+                                        f"{self.t('tui.col.places')}", style="dim")]
         waiting = c.waiting_for()
         for seat in range(c.players):
             if seat in view.finish_order:
-                status = PLACE_WORDS[view.finish_order.index(seat)]
+                status = place_word(view.finish_order.index(seat), c.players, self.lang)
             elif view.passed[seat]:
-                status = "passed"
+                status = self.t("tui.passed")
             else:
                 status = ""
             mark = "▶" if seat == waiting else " "
@@ -464,7 +493,7 @@ class TienLenApp(App[Path | None]):
         if 0 < seat < self.controller.players:
             self.target = seat
         else:
-            self._say(f"seats to trade with are 1 to {self.controller.players - 1}", "red")
+            self._say(self.t("tui.trade_seats", last=self.controller.players - 1), "red")
         self.refresh_screen()
 
     def _selected_cards(self) -> list[Card]:
@@ -476,17 +505,25 @@ class TienLenApp(App[Path | None]):
         try:
             move = c.confirm(self._selected_cards(), self.target)
         except TienLenError as exc:
-            self._say(f"Not allowed: {exc}", "bold red")
+            self._say(self.t("tui.not_allowed", reason=self.reason(exc)), "bold red")
             self.refresh_screen()
             return
         self._after_human(move)
+
+    def reason(self, exc: TienLenError) -> str:
+        """A refusal in the game's language (the engine's reasons are message keys)."""
+        return render(exc.reason, self.lang) if isinstance(exc, IllegalPlay) and exc.reason \
+            else str(exc)
+
+    def t(self, key: str, **params: object) -> str:
+        return t(key, self.lang, **params)
 
     def action_decline(self) -> None:
         c = self.controller
         try:
             move = c.decline()
         except TienLenError as exc:
-            self._say(f"Not allowed: {exc}", "bold red")
+            self._say(self.t("tui.not_allowed", reason=self.reason(exc)), "bold red")
             self.refresh_screen()
             return
         self._after_human(move)
@@ -496,7 +533,7 @@ class TienLenApp(App[Path | None]):
         self.selected = set()
         self.target = None
         self._say(f"{c.names[HUMAN]}: {c.words(str(move))}" if move is not None
-                  else "You let the chop go.")
+                  else self.t("tui.let_chop_go"))
         self._advance()
 
     def action_hint(self) -> None:
@@ -516,11 +553,18 @@ class TienLenApp(App[Path | None]):
                 self.selected.add(index)
             if isinstance(move, Action) and move.kind == "offer":
                 self.target = move.other
-            self._say(f"Hint: {move} (selected: press Enter)", "green")
+            self._say(self.t("tui.hint.selected", move=move), "green")
         else:
-            word = "no chop" if c.chop_chance() and move.is_pass else str(move)
+            if c.chop_chance() and move.is_pass:
+                word = self.t("tui.hint.no_chop")
+            elif move.is_pass:
+                word = self.t("move.pass")
+            elif str(move) in ("decline", "done"):
+                word = self.t(f"move.{move}")
+            else:
+                word = str(move)
             key = "p" if move.is_pass or str(move) in ("decline", "done") else "Enter"
-            self._say(f"Hint: {word} (press {key})", "green")
+            self._say(self.t("tui.hint.press", move=word, keys=key), "green")
         self.refresh_screen()
 
     def action_sort(self) -> None:
@@ -532,7 +576,8 @@ class TienLenApp(App[Path | None]):
 
     def action_rules(self) -> None:
         c = self.controller
-        self.push_screen(RulesScreen(explain_text(c.rules, width=None, players=c.players)))
+        self.push_screen(RulesScreen(explain_text(c.rules, width=None, players=c.players, lang=self.lang),
+                                     self.lang))
 
     def action_next_hand(self) -> None:
         c = self.controller
@@ -541,15 +586,15 @@ class TienLenApp(App[Path | None]):
         try:
             c.next_hand()
         except TienLenError as exc:
-            self._say(f"Not yet: {exc}", "red")
+            self._say(self.t("tui.not_yet", reason=self.reason(exc)), "red")
             self.refresh_screen()
             return
-        self._say(f"Hand {c.hand_number}: {c.names[c.game.dealer]} deals.")
+        self._say(self.t("tui.deals", n=c.hand_number, name=c.names[c.game.dealer]))
         self._advance()
 
     def action_quit_game(self) -> None:
         name = time.strftime("tienlen-%Y%m%d-%H%M%S.toml")
-        screen = SaveScreen(str(self.save_dir / name))
+        screen = SaveScreen(str(self.save_dir / name), lang=self.lang)
 
         def done(path: str | None) -> None:
             if path is None:
@@ -560,7 +605,7 @@ class TienLenApp(App[Path | None]):
             try:
                 saved = self.controller.save(path)
             except TienLenError as exc:
-                self.push_screen(SaveScreen(path, str(exc)), done)
+                self.push_screen(SaveScreen(path, str(exc), self.lang), done)
                 return
             self.exit(saved)
 

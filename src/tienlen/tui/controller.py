@@ -29,6 +29,7 @@ from ..bots import Bot, bot_names, get_bot
 from ..cards import Card
 from ..errors import IllegalPlay, TienLenError
 from ..game import Game
+from ..i18n import Msg, msg, render, t, tn
 from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
@@ -36,7 +37,8 @@ from ..view import View
 
 HUMAN = 0
 WIN_WORDS = {"four_twos": "four twos", "dragon": "a dragon (3 to ace)", "six_pairs": "six pairs",
-             "all_sets": "all sets"}
+             "all_sets": "all sets", "five_pair_chain": "five pairs in a row",
+             "same_colour": "all one colour", "four_threes": "four threes"}
 # the log's words for each action kind (cards are the actions' own, or "2 cards" when hidden)
 _ACTION_WORDS = {
     "offer": "offers {whom} {cards}", "answer": "answers {whom} with {cards}",
@@ -45,9 +47,11 @@ _ACTION_WORDS = {
     "return": "returns {cards} to {whom}", "claim": "claims an instant win with {win}",
     "decline": "plays on instead of claiming", "answered": "has answered the instant-win call",
 }
-def action_words(text: str, names: Sequence[str], you: int | None = None) -> str:
+def action_words(text: str, names: Sequence[str], you: int | None = None, lang: str = "en") -> str:
     """An action's text in words (plays and passes stay as they are): ``offer 2 5s 6d`` ->
     ``offers Bot 2 5s 6d``; the seat ``you`` is called "you"."""
+    if text == "pass":
+        return t("move.pass", lang)
     kind, _, rest = text.partition(" ")
     if kind not in _ACTION_WORDS:
         return text
@@ -55,17 +59,32 @@ def action_words(text: str, names: Sequence[str], you: int | None = None) -> str
     whom = ""
     if other_text.isdigit() and int(other_text) < len(names):
         other = int(other_text)
-        whom = "you" if other == you else names[other]
+        whom = t("tui.you_object", lang) if other == you else names[other]
     else:
         cards = rest
     if cards.startswith("(") and cards.endswith(")"):
         cards = cards[1:-1]
     if kind == "claim":
-        return _ACTION_WORDS[kind].format(win=WIN_WORDS.get(rest, rest))
-    return _ACTION_WORDS[kind].format(whom=whom, cards=cards)
+        return t("tui.action.claim", lang, win=t(f"tui.win.{rest}", lang) if rest in WIN_WORDS else rest)
+    return t(f"tui.action.{kind}", lang, whom=whom, cards=cards)
+
+
+def _illegal(reason: Msg) -> IllegalPlay:
+    """A refusal of the terminal game: its English text, and its message for other languages."""
+    err = IllegalPlay(render(reason))
+    err.reason = reason
+    return err
 
 
 PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+
+
+def place_word(i: int, players: int, lang: str = "en") -> str:
+    """Place ``i`` (0: first) in words; Vietnamese names the last place apart (Bét)."""
+    last = t("place.last", lang)
+    if players > 2 and i == players - 1 and last:
+        return last
+    return t(f"place.{i + 1}", lang)
 
 
 @dataclass(frozen=True)
@@ -109,14 +128,17 @@ class Controller:
 
     def __init__(self, rules: Rules, players: int = 4, bots: Sequence[str] = ("heuristic",),
                  seed: int | None = None, name: str = "You", hint_worlds: int = 8,
-                 hint_seconds: float = 0.25) -> None:
+                 hint_seconds: float = 0.25, lang: str = "en") -> None:
+        self.lang = lang
+        if name == "You":
+            name = t("tui.you_name", lang)
         name = name.strip()
         if not name:
             raise TienLenError("your name must not be empty")
         self.specs = check_bots(bots, players)
-        names = [name] + [f"Bot {i}" for i in range(1, players)]
+        names = [name] + [t("tui.bot_name", lang, n=i) for i in range(1, players)]
         if name in names[1:]:
-            names[0] = f"{name} (you)"
+            names[0] = t("tui.name_you", lang, name=name)
         self.session = Session(rules, players, seed, names=names)
         self.names = tuple(names)
         base = 0 if seed is None else seed * 1000
@@ -188,48 +210,49 @@ class Controller:
             table = view.table
             who = names[view.table_seat] if view.table_seat is not None else "?"
             chops = ", ".join(str(m) for m in view.legal[:4])
-            return Decision("chop", f"Chop {who}'s {table} out of turn? Select a bomb and press "
-                            f"Enter ({chops}), or p to let it go.", view.legal)
+            return Decision("chop", self.t("tui.prompt.chop", name=who, table=table, chops=chops),
+                            view.legal)
         legal = view.legal
         actions = [m for m in legal if isinstance(m, Action)]
         kinds = {m.kind for m in actions}
         if view.phase == "claim":
             wins = [m.win for m in actions if m.kind == "claim" and m.win]
-            words = " or ".join(WIN_WORDS.get(w, w) for w in wins)
-            return Decision("claim", f"You hold {words}: Enter claims the instant win, "
-                            "p declines and plays the hand.", legal)
+            words = [msg(f"tui.win.{w}") if w in WIN_WORDS else w for w in wins]
+            return Decision("claim", self.t("tui.prompt.claim", wins=words), legal)
         if view.phase == "return":
             giver = next(m.other for m in actions if m.kind == "return")
             count = len(actions[0].cards)
-            return Decision("return", f"Return {count} card{'s' if count > 1 else ''} of your "
-                            f"choice to {names[giver or 0]}: select them and press Enter.",
+            return Decision("return", tn("tui.prompt.return", count, self.lang,
+                                         name=names[giver or 0]),
                             legal, count=count, other=giver)
         if view.phase == "trade":
             if "answer" in kinds or kinds == {"refuse"}:
                 offerer = next(m.other for m in actions if m.kind == "refuse")
                 offer = self._last_offer(offerer or 0)
                 count = len(offer)
-                return Decision("answer", f"{names[offerer or 0]} offers you {' '.join(offer)}: "
-                                f"select {count} card{'s' if count > 1 else ''} to give back and "
-                                "press Enter, or p to refuse.", legal, count=count, other=offerer)
+                return Decision("answer", tn("tui.prompt.answer", count, self.lang,
+                                             name=names[offerer or 0], cards=" ".join(offer)),
+                                legal, count=count, other=offerer)
             if "accept" in kinds:
                 target = actions[0].other or 0
                 answer = self._last_answer(target)
-                return Decision("settle", f"{names[target]} answers with {' '.join(answer)}: "
-                                "Enter accepts the trade, p refuses it.", legal, other=target)
+                return Decision("settle", self.t("tui.prompt.settle", name=names[target],
+                                                 cards=" ".join(answer)), legal, other=target)
             targets = sorted({m.other for m in actions if m.kind == "offer" and m.other is not None})
-            return Decision("offer", "Trade: select cards, a seat number ("
-                            + ", ".join(f"{s} {names[s]}" for s in targets)
-                            + ") and Enter to offer them; p: no more offers.", legal,
+            return Decision("offer", self.t("tui.prompt.offer", seats=", ".join(
+                f"{s} {names[s]}" for s in targets)), legal,
                             other=targets[0] if targets else None)
         if view.stacking:
-            return Decision("play", f"Stacking turn: play a higher {view.table.shape if view.table else ''}"
-                            " or pass (p).", legal, stacking=True)
+            shape = view.table.shape if view.table else None
+            return Decision("play", self.t("tui.prompt.stacking",
+                                           shape=msg(f"noun.shape.{shape}") if shape in
+                                           ("single", "pair", "triple", "quad") else shape or ""),
+                            legal, stacking=True)
         if view.table is None:
-            prompt = "Your lead: select cards and press Enter."
+            prompt = self.t("tui.prompt.lead")
         else:
             who = names[view.table_seat] if view.table_seat is not None else "?"
-            prompt = f"Beat {who}'s {view.table}: select cards and press Enter, or p to pass."
+            prompt = self.t("tui.prompt.beat", name=who, table=view.table)
         return Decision("play", prompt, legal)
 
     def _last_offer(self, offerer: int) -> list[str]:
@@ -251,9 +274,8 @@ class Controller:
         move: Move
         if d.kind in ("play", "chop"):
             if not cards:
-                raise IllegalPlay("select the cards to play first" +
-                                  (", or press p to pass" if any(m == PASS for m in d.legal)
-                                   else ""))
+                raise _illegal(msg("tui.err.select_or_pass") if any(m == PASS for m in d.legal)
+                               else msg("tui.err.select"))
             move = Play.from_cards(cards, self.rules)
         elif d.kind == "claim":
             move = next(m for m in d.legal if isinstance(m, Action) and m.kind == "claim")
@@ -261,16 +283,15 @@ class Controller:
             move = Action("accept", d.other)
         elif d.kind in ("answer", "return"):
             if len(cards) != d.count:
-                raise IllegalPlay(f"select exactly {d.count} card{'s' if d.count > 1 else ''}, "
-                                  f"not {len(cards)}")
+                raise _illegal(msg("tui.err.exactly.one" if d.count == 1 else "tui.err.exactly.other",
+                                   n=d.count, got=len(cards)))
             move = Action(d.kind, d.other, tuple(sorted(cards)))
         else:  # offer
             if not cards:
-                raise IllegalPlay("select the cards to offer first, or press p when you are done")
+                raise _illegal(msg("tui.err.offer_first"))
             seat = target if target is not None else d.other
             if seat is None or seat == HUMAN or not 0 <= seat < self.players:
-                raise IllegalPlay(f"choose the seat to trade with: a number from 1 to "
-                                  f"{self.players - 1}")
+                raise _illegal(msg("tui.err.trade_seat", last=self.players - 1))
             move = Action("offer", seat, tuple(sorted(cards)))
         self._act(HUMAN, move)
         return move
@@ -292,8 +313,8 @@ class Controller:
         elif d.kind == "offer":
             move = Action("done")
         else:
-            raise IllegalPlay(f"you must return {d.count} card{'s' if d.count > 1 else ''}; "
-                              "select them and press Enter")
+            raise _illegal(msg("tui.err.must_return.one" if d.count == 1
+                               else "tui.err.must_return.other", n=d.count))
         self._act(HUMAN, move)
         return move
 
@@ -327,29 +348,37 @@ class Controller:
     def words(self, text: str) -> str:
         """An action's text in words for the log (plays and passes stay as they are):
         ``offer 2 5s 6d`` -> ``offers Bot 2 5s 6d``."""
-        return action_words(text, self.names, HUMAN if self.names[HUMAN] == "You" else None)
+        return action_words(text, self.names, HUMAN if self._you() else None, self.lang)
+
+    def t(self, key: str, **params: object) -> str:
+        """A message in the game's language."""
+        return t(key, self.lang, **params)
+
+    def _you(self) -> bool:
+        """Whether the human is called "You" (then the messages say "you")."""
+        return self.names[HUMAN] == t("tui.you_name", self.lang)
 
     def _round_words(self, winner: int, leader: int | None) -> str:
         """The end of a round in a sentence: who won it and who leads the next."""
         names = self.names
-        you = names[HUMAN] == "You"
+        you = self._you()
         if leader is None or leader == winner:
             if you and winner == HUMAN:
-                return "You win the round and lead."
-            return f"{names[winner]} wins the round and leads."
+                return self.t("tui.round.you_win_lead")
+            return self.t("tui.round.win_lead", name=names[winner])
         if you and winner == HUMAN:
-            return f"You win the round; {names[leader]} leads."
+            return self.t("tui.round.you_win", lead=names[leader])
         if you and leader == HUMAN:
-            return f"{names[winner]} wins the round; you lead."
-        return f"{names[winner]} wins the round; {names[leader]} leads."
+            return self.t("tui.round.win_you_lead", name=names[winner])
+        return self.t("tui.round.win", name=names[winner], lead=names[leader])
 
     def _asked(self) -> Decision:
         d = self.decision()
         if d is None:
             if self.game.is_over:
-                raise IllegalPlay("the hand is over: press n for the next hand")
+                raise _illegal(msg("tui.err.over"))
             seat = self.waiting_for()
-            raise IllegalPlay(f"wait: it is {self.names[seat or 0]}'s turn")
+            raise _illegal(msg("tui.err.wait", name=self.names[seat or 0]))
         return d
 
     def hint(self) -> Move:
@@ -397,7 +426,7 @@ class Controller:
     # ------------------------------------------------------------------ hands and records
     def next_hand(self) -> Game:
         if not self.game.is_over:
-            raise IllegalPlay("the hand is not over yet")
+            raise _illegal(msg("room.not_over"))
         return self.session.next_hand()
 
     def places(self) -> list[list[int]]:
@@ -418,10 +447,12 @@ class Controller:
         parts = []
         if game.instant_win is not None:
             seat, win = game.instant_win
-            parts.append(f"{names[seat]} wins at once with {WIN_WORDS.get(win, win)}.")
-        order = ", ".join(f"{PLACE_WORDS[i]} {names[s]}" for i, s in enumerate(game.finish_order))
+            parts.append(self.t("tui.instant", name=names[seat],
+                                win=msg(f"tui.win.{win}") if win in WIN_WORDS else win))
+        order = ", ".join(f"{place_word(i, len(names), self.lang)} {names[s]}"
+                          for i, s in enumerate(game.finish_order))
         units = ", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(game.scores))
-        parts.append(f"Hand over: {order}. Units: {units}.")
+        parts.append(self.t("tui.hand_over", order=order, units=units))
         return " ".join(parts)
 
     def record(self) -> str:

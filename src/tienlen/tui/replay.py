@@ -23,8 +23,10 @@ from textual.widgets import Footer, Static
 from ..actions import Action
 from ..cards import KEY_TEXT
 from ..game import Game
+from ..i18n import t
 from ..session import Session
-from .controller import PLACE_WORDS, action_words
+from .app import localise_bindings
+from .controller import action_words, place_word
 from .widgets import InfoPanel, cards_text, move_text
 
 
@@ -70,8 +72,10 @@ class ReplayApp(App[None]):
         Binding("q,escape", "quit", "Quit"),
     ]
 
-    def __init__(self, session: Session, source: str = "record") -> None:
+    def __init__(self, session: Session, source: str = "record", lang: str = "en") -> None:
         super().__init__()
+        self.lang = lang
+        localise_bindings(self, lang)
         self.session = session
         self.source = source
         self.hands = [replay_states(game) for game in session.games]
@@ -81,10 +85,10 @@ class ReplayApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         table = InfoPanel(id="table")
-        table.border_title = "Table"
+        table.border_title = t("tui.panel.table", self.lang)
         yield table
         seats = InfoPanel(id="seats")
-        seats.border_title = "Hands"
+        seats.border_title = t("replay.hands", self.lang)
         yield seats
         yield Static(id="result")
         yield Footer(compact=True)
@@ -117,29 +121,31 @@ class ReplayApp(App[None]):
         game = self.state
         names = game.names
         steps = len(self.hands[self.hand]) - 1
-        title = Text(f"Hand {self.hand + 1}/{len(self.hands)} · step {self.step}/{steps} · "
-                     f"{game.rules.name} rules · {Path(self.source).name}", no_wrap=True,
-                     overflow="ellipsis")
+        title = Text(t("replay.title", self.lang, hand=self.hand + 1, hands=len(self.hands),
+                       step=self.step, steps=steps, rules=game.rules.name,
+                       file=Path(self.source).name), no_wrap=True, overflow="ellipsis")
         self.query_one("#title", Static).update(title)
         lines: list[Text | str] = []
         if game.table is not None and game.table_seat is not None:
-            line = Text("To beat: ")
+            line = Text(t("replay.to_beat", self.lang) + " ")
             line.append_text(cards_text(game.table.cards))
-            line.append(f"  by {names[game.table_seat]}")
+            line.append("  " + t("replay.by", self.lang, name=names[game.table_seat]))
             lines.append(line)
         elif game.is_over:
-            lines.append(Text("The hand is over", style="bold"))
+            lines.append(Text(t("tui.table.over", self.lang), style="bold"))
         else:
-            lines.append(f"Phase: {game.phase}" if game.phase != "play" else "Table: a new round")
+            lines.append(t(f"tui.table.before.{game.phase}", self.lang) if game.phase != "play"
+                         else t("replay.new_round", self.lang))
         if game.turn is not None:
-            lines.append(Text(f"Turn: {names[game.turn]}" + (" (stacking)" if game.stacking else "")))
+            lines.append(Text(t("replay.turn_stacking" if game.stacking else "replay.turn",
+                                self.lang, name=names[game.turn])))
         lines.append(Text("─" * 40, style="dim"))
         history = game.history
         room = self.query_one("#table", InfoPanel).content_size.height or 8
         shown = list(enumerate(history, 1))[-(room - len(lines)):] if room > len(lines) else []
         for number, (seat, move) in shown:
             line = Text(f"{number:>3}. {names[seat]}: ", no_wrap=True)
-            line.append_text(move_text(action_words(str(move), names)))
+            line.append_text(move_text(action_words(str(move), names, lang=self.lang)))
             if number == len(history):
                 line.stylize("bold")
             lines.append(line)
@@ -148,8 +154,8 @@ class ReplayApp(App[None]):
         width = max(8, max(len(n) for n in names))
         for seat in range(game.players):
             mark = "▶" if seat == game.turn else " "
-            status = ("out" if seat in game.finish_order else
-                      "passed" if game.passed[seat] else "")
+            status = (t("replay.out", self.lang) if seat in game.finish_order else
+                      t("tui.passed", self.lang) if game.passed[seat] else "")
             line = Text(f"{mark} {names[seat]:<{width}} {len(game.hand(seat)):>2} {status:<6} ",
                         no_wrap=True)
             line.append_text(cards_text(game.hand(seat)))
@@ -157,7 +163,8 @@ class ReplayApp(App[None]):
         self.query_one("#seats", InfoPanel).show(seat_lines)
         result = ""
         if game.is_over:
-            order = ", ".join(f"{PLACE_WORDS[i]} {names[s]}" for i, s in enumerate(game.finish_order))
+            order = ", ".join(f"{place_word(i, game.players, self.lang)} {names[s]}"
+                              for i, s in enumerate(game.finish_order))
             units = ", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(game.scores))
-            result = f"Finish: {order}. Units: {units}."
+            result = t("replay.result", self.lang, order=order, units=units)
         self.query_one("#result", Static).update(result)

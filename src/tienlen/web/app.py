@@ -18,13 +18,15 @@ from typing import Annotated, Any
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.websockets import WebSocketDisconnect
 
 from .. import Game, Rules, Session, TienLenError
 from ..bots import bot_names
+from ..i18n import LANGS, catalogue_text, pick_lang
 from ..record import _parse, _replay_hand
+from ..rules_text import explain_text
 from .limits import Limits, RateLimit, client_key, wait_text
 from .lobby import Lobby, NewTable, TooMany
 from .protocol import BOT_LEVELS, MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command
@@ -121,16 +123,35 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
             raise HTTPException(404, f"no table {table_id!r}")
 
     # ------------------------------------------------------------------ pages
+    page_html = (STATIC / "index.html").read_text(encoding="utf-8")
+
+    def page(request: Request, status: int = 200) -> HTMLResponse:
+        """The page, told the browser's Accept-Language (the page picks its language from it
+        unless the player chose one with the switch)."""
+        header = request.headers.get("accept-language", "")[:200]
+        code = pick_lang(header, "")
+        html = page_html.replace('<html lang="en">', f'<html lang="{code or "en"}" '
+                                 f'data-accept-lang="{code}">', 1)
+        return HTMLResponse(html, status_code=status, headers={"Vary": "Accept-Language"})
+
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def index(request: Request) -> HTMLResponse:
+        return page(request)
 
     @app.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
+    async def table_page(table_id: str, request: Request) -> HTMLResponse:
         """The page (it shows "no such table" with the way back when the table is unknown:
         answered 404 then)."""
         known = len(table_id) <= MAX_TABLE_ID and lobby.get(table_id) is not None
-        return FileResponse(STATIC / "index.html", status_code=200 if known else 404)
+        return page(request, 200 if known else 404)
+
+    @app.get("/i18n/{lang}.json", include_in_schema=False)
+    async def catalogue_file(lang: str) -> Response:
+        """The page's words in one language (the catalogue the server speaks too)."""
+        if lang not in LANGS:
+            raise HTTPException(404, f"no language {lang!r}")
+        return Response(catalogue_text(lang), media_type="application/json",
+                        headers={"Cache-Control": "no-cache"})
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -146,13 +167,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         return {"presets": Rules.presets(), "bots": [b for b in bot_names() if b in BOT_LEVELS]}
 
     @app.get("/api/presets/{name}")
-    async def preset(name: str) -> dict[str, Any]:
+    async def preset(name: str, lang: str = "en") -> dict[str, Any]:
+        """A preset: its options, and ``explain``, the rules in words in ``lang``."""
         try:
             rules = Rules.preset(name)
         except TienLenError as exc:
             raise HTTPException(404, str(exc)) from None
         return {"name": name, "toml": rules.to_toml(), "options": rules.as_dict(),
-                "describe": rules.describe()}
+                "describe": rules.describe(),
+                "explain": explain_text(rules, width=None, lang=pick_lang(lang))}
 
     @app.get("/api/tables")
     async def tables() -> list[TableInfo]:
@@ -171,6 +194,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         except TooMany as exc:
             headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
             raise HTTPException(exc.status, str(exc), headers=headers) from None
+        except Refused as exc:  # said in the page's language (it sends Accept-Language)
+            lang = pick_lang(request.headers.get("accept-language", "")[:200])
+            raise HTTPException(400, exc.say(lang)) from None
         except TienLenError as exc:
             raise HTTPException(400, str(exc)) from None
         room.changed()

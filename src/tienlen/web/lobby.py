@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import Rules, TienLenError
+from ..i18n import msg
 from .driver import Driver
 from .limits import Limits
 from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
@@ -57,9 +58,9 @@ def make_rules(preset: str, options: str) -> Rules:
     try:
         changes = tomllib.loads(options)
     except tomllib.TOMLDecodeError as exc:
-        raise Refused(f"the rule changes are not valid TOML: {exc}") from None
+        raise Refused(msg("lobby.bad_toml", error=str(exc))) from None
     if "preset" in changes or "rules" in changes:
-        raise Refused("choose the preset in the list; the changes name options only")
+        raise Refused(msg("lobby.preset_in_list"))
     _check_numbers(changes)
     try:
         return Rules.from_mapping({"preset": preset, **changes})
@@ -77,14 +78,14 @@ def _check_numbers(value: Any, where: str = "") -> None:
             _check_numbers(item, where)
     elif isinstance(value, int | float) and not isinstance(value, bool) \
             and not -MAX_OPTION <= value <= MAX_OPTION:
-        raise Refused(f"{where} = {value} is out of range: at most {MAX_OPTION:,} either way")
+        raise Refused(msg("lobby.out_of_range", option=where, value=value, most=f"{MAX_OPTION:,}"))
 
 
 def _clean(raw: str, what: str, limit: int) -> str:
     try:
         return clean_name(raw, what, limit)
     except BadName as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(exc.reason) from None
 
 
 class Lobby:
@@ -131,8 +132,7 @@ class Lobby:
         self.check_room_for(creator)
         rules = make_rules(spec.rules, spec.options)
         if spec.seed is not None and not spec.quick:
-            raise Refused("a fixed seed is only for a practice table (quick: every other seat a "
-                          "bot): where a second player can sit, only the server knows the deal")
+            raise Refused(msg("lobby.seed_practice"))
         name = _clean(spec.name, "the player's name", MAX_NAME) if spec.name is not None else None
         table_id = secrets.token_urlsafe(6)
         while table_id in self.rooms or self.repo.table_exists(table_id):

@@ -39,10 +39,12 @@ class _Command(BaseModel):
 
 
 class Hello(_Command):
-    """Open a connection: with a seat token, act for that seat; without, watch."""
+    """Open a connection: with a seat token, act for that seat; without, watch; ``lang`` (a
+    language tag, "vi" or "en") is the language its error events are said in."""
 
     type: Literal["hello"]
     token: str | None = Field(default=None, min_length=8, max_length=128)
+    lang: str | None = Field(default=None, max_length=35)  # "vi", "en": the errors' language
 
 
 class Join(_Command):

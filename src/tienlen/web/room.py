@@ -24,6 +24,7 @@ from typing import Any
 
 from .. import PASS, Action, Game, IllegalPlay, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
+from ..i18n import Msg, msg, pick_lang, render
 from .driver import Driver
 from .hands import Hands
 from .names import BadName, clean_name, name_key
@@ -69,11 +70,16 @@ _jitter = random.Random()
 
 
 class Refused(TienLenError):
-    """A command that cannot be carried out now; the text is the reason (``code``: its kind)."""
+    """A command that cannot be carried out now; the text is the reason in English (``code``:
+    its kind); ``reason`` the same as a message to say in the connection's language."""
 
-    def __init__(self, reason: str, code: str | None = None) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: str | Msg, code: str | None = None) -> None:
+        super().__init__(render(reason))
+        self.reason = reason
         self.code = code
+
+    def say(self, lang: str) -> str:
+        return render(self.reason, lang)
 
 
 class Client:
@@ -83,6 +89,7 @@ class Client:
         self._deliver = deliver
         self.key = key  # who it is counted as (see limits.client_key)
         self.seat: int | None = None
+        self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0
         self.in_seq = 0
 
@@ -121,7 +128,7 @@ def check_name(name: str) -> str:
     try:
         return clean_name(name, "a name")
     except BadName as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(exc.reason) from None
 
 
 class Room:
@@ -233,10 +240,10 @@ class Room:
         """Give an empty seat to a player; returns the seat and its secret token."""
         name = check_name(name)
         if self.started:
-            raise Refused("the game has started: you can watch, but every seat is taken")
+            raise Refused(msg("room.started_watch"))
         key = name_key(name)
         if any(s.name is not None and name_key(s.name) == key for s in self.seats):
-            raise Refused(f"the name {name!r} is taken at this table: choose another name")
+            raise Refused(msg("room.name_taken", name=repr(name)))
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -247,7 +254,7 @@ class Room:
     def add_bot(self, seat: int | None = None, level: str | None = None) -> int:
         """Seat a bot of ``level`` (None: the table's bot level)."""
         if self.started:
-            raise Refused("the game has started: bots join before it starts")
+            raise Refused(msg("room.started_bots"))
         level = level or self.bot_level
         seat = self._empty_seat(seat)
         taken = {name_key(s.name) for s in self.seats if s.name is not None}
@@ -259,20 +266,19 @@ class Room:
     def remove_seat(self, by: int, seat: int) -> None:
         """The host (seat ``by``) empties ``seat`` before the start: a bot's or an absent player's."""
         if self.host_seat is None or by != self.host_seat:
-            who = "nobody" if self.host_seat is None else f"seat {self.host_seat}"
-            raise Refused(f"only the table's host ({who}) can remove a seat")
+            raise Refused(msg("room.host_only_nobody") if self.host_seat is None
+                          else msg("room.host_only", seat=self.host_seat))
         if self.started:
-            raise Refused("the game has started: seats are removed before it starts")
+            raise Refused(msg("room.started_remove"))
         if not 0 <= seat < self.players:
-            raise Refused(f"this table has seats 0 to {self.players - 1}, not {seat}")
+            raise Refused(msg("room.no_seat", last=self.players - 1, seat=seat))
         s = self.seats[seat]
         if s.kind == "empty":
-            raise Refused(f"seat {seat} is already empty")
+            raise Refused(msg("room.already_empty", seat=seat))
         if seat == by:
-            raise Refused("that is your own seat: to give it up, leave the table")
+            raise Refused(msg("room.own_seat"))
         if s.kind == "human" and s.clients:
-            raise Refused(f"{s.name} (seat {seat}) is here: only a bot or an absent player's "
-                          "seat can be removed")
+            raise Refused(msg("room.is_here", name=s.name, seat=seat))
         self._store("remove", seat, "", SeatChange(seat, "empty", ""))
         self.seats[seat] = Seat()
 
@@ -306,11 +312,11 @@ class Room:
             for number, s in enumerate(self.seats):
                 if s.kind == "empty":
                     return number
-            raise Refused("every seat is taken")
+            raise Refused(msg("room.full"))
         if not 0 <= seat < self.players:
-            raise Refused(f"this table has seats 0 to {self.players - 1}, not {seat}")
+            raise Refused(msg("room.no_seat", last=self.players - 1, seat=seat))
         if self.seats[seat].kind != "empty":
-            raise Refused(f"seat {seat} is taken")
+            raise Refused(msg("room.seat_taken", seat=seat))
         return seat
 
     def seat_of(self, token: str) -> int | None:
@@ -322,12 +328,12 @@ class Room:
 
     def start(self) -> None:
         if self.started:
-            raise Refused("the game has already started")
+            raise Refused(msg("room.already_started"))
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
         if empty:
-            raise Refused(f"seat {empty[0]} is empty: add a bot or wait for a player to join")
+            raise Refused(msg("room.seat_empty", seat=empty[0]))
         if len({name_key(s.name or "") for s in self.seats}) < self.players:
-            raise Refused("two seats have the same name")
+            raise Refused(msg("room.same_name"))
         seed = Hands.first_seed(self.seed, self.fixed_seed)
         hands = Hands(self.rules, self._names(), seed, self.seed, self.fixed_seed)
         self._store("start", text=seed, snapshot=hands.snapshot())
@@ -338,13 +344,13 @@ class Room:
         """Check, store, then make one move for a seat."""
         game = self.game
         if game is None:
-            raise Refused("the game has not started yet")
+            raise Refused(msg("room.not_started"))
         try:
             move = parse_move(text, self.rules)
             trial = game.copy()
             trial.play(move, seat=seat)
         except IllegalPlay as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(exc.reason or str(exc)) from None
         except TienLenError as exc:
             raise Refused(str(exc)) from None
         self._store("move", seat, str(move), record=self._record_if_over(trial))
@@ -363,9 +369,9 @@ class Room:
     def next_hand(self) -> None:
         hands = self.hands
         if hands is None:
-            raise Refused("the game has not started yet")
+            raise Refused(msg("room.not_started"))
         if not hands.game.is_over:
-            raise Refused("the hand is not over yet")
+            raise Refused(msg("room.not_over"))
         seed = hands.next_seed()
         hand = hands.deal_next(seed)
         self._store("next", text=seed, snapshot=hands.snapshot(hand))
@@ -403,11 +409,11 @@ class Room:
     def hint(self, seat: int) -> str:
         game = self.game
         if game is None or game.is_over:
-            raise Refused("there is nothing to play now")
+            raise Refused(msg("room.nothing_to_play"))
         if game.turn != seat:
             if game.legal_plays(seat):
                 return self._choose_hint(seat, with_pass=True)
-            raise Refused("it is not your turn")
+            raise Refused(msg("room.not_your_turn"))
         return self._choose_hint(seat)
 
     def _choose_hint(self, seat: int, with_pass: bool = False) -> str:
@@ -647,13 +653,15 @@ class Room:
         try:
             changed = self._handle(client, cmd)
         except Refused as exc:
-            client.send(Error(reason=str(exc), ref=cmd.seq, code=exc.code))
+            client.send(Error(reason=exc.say(client.lang), ref=cmd.seq, code=exc.code))
             return
         if changed:
             self.changed(received)
 
     def _handle(self, client: Client, cmd: Command) -> bool:
         if isinstance(cmd, Hello):
+            if cmd.lang is not None:
+                client.lang = pick_lang(cmd.lang)
             self._hello(client, cmd.token)
             return False
         if isinstance(cmd, Ping):
@@ -661,7 +669,7 @@ class Room:
             return False
         if isinstance(cmd, Join):
             if client.seat is not None:
-                raise Refused(f"you already sit at seat {client.seat}")
+                raise Refused(msg("room.already_seated", seat=client.seat))
             seat, token = self.join_seat(cmd.name, cmd.seat)
             self._sit(client, seat)
             client.send(Welcome(table=self.id, seat=seat, token=token))
@@ -686,8 +694,7 @@ class Room:
             return False
         assert isinstance(cmd, PlayMove | NextHand)
         if cmd.version != self.version:
-            raise Refused(f"stale: the table has changed since version {cmd.version} "
-                          f"(now {self.version}); look again and retry", code="stale")
+            raise Refused(msg("room.stale", version=cmd.version, now=self.version), code="stale")
         if isinstance(cmd, NextHand):
             self.next_hand()
         else:
@@ -696,7 +703,7 @@ class Room:
 
     def _seated(self, client: Client) -> int:
         if client.seat is None:
-            raise Refused("spectators cannot act: join a seat first")
+            raise Refused(msg("room.spectator"))
         return client.seat
 
     def _sit(self, client: Client, seat: int) -> None:
@@ -712,7 +719,7 @@ class Room:
             if seat is None:
                 client.send(Welcome(table=self.id, seat=None))
                 client.send(self.state_for(client))
-                raise Refused("this seat token is not one of this table's: you are watching")
+                raise Refused(msg("room.bad_token"))
             self._sit(client, seat)
         client.send(Welcome(table=self.id, seat=client.seat))
         self.broadcast()  # the others see who is connected; this client gets its view

@@ -1,8 +1,10 @@
 // The page: a lobby, and a table played over a WebSocket. No build step: plain ES modules.
 import { $ } from "./dom.js";
+import { init } from "./i18n.js";
 import { lobby } from "./lobby.js";
 import { table } from "./table.js";
 
 const path = location.pathname;
+await init();
 if (path.startsWith("/t/")) table(path.slice(3));
-else lobby().catch((err) => { $("lobby-error").textContent = err.message; });
+else lobby().catch((err) => { $("lobby").hidden = false; $("lobby-error").textContent = err.message; });

@@ -1,14 +1,14 @@
 // Cards drawn as SVG by the project: rank and suit in the corners, a large suit in the middle.
 // Every card shown has a text alternative ("queen of spades"); backs say how many they stand for.
+import { t, tn } from "./i18n.js";
+
 const SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
-const SUIT_NAMES = { s: "spades", c: "clubs", d: "diamonds", h: "hearts" };
-const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 const NS = "http://www.w3.org/2000/svg";
 const CARD_RE = /^([2-9TJQKA][scdh] ?)+$/;
 
 export function cardLabel(card) {
   const rank = card.slice(0, -1), suit = card.slice(-1);
-  return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit]}`;
+  return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
 }
 
 /** Whether a history text is a play of cards (not "pass", a claim or a trade). */
@@ -74,7 +74,7 @@ export function backsFan(count, shown = 13) {
   const fan = document.createElement("span");
   fan.className = "fan";
   fan.setAttribute("role", "img");
-  fan.setAttribute("aria-label", `${count} card${count === 1 ? "" : "s"} in hand`);
+  fan.setAttribute("aria-label", tn("web.cards_in_hand", count));
   const n = Math.min(count, shown);
   for (let i = 0; i < n; i++) {
     const back = document.createElement("span");

@@ -30,4 +30,3 @@ export function keepFocus(root, fn) {
   }
 }
 
-export const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;

@@ -1,6 +1,7 @@
 // This hand's moves, grouped by round (a round ends when everyone else passed), with real cards.
 import { cardsRow, isCards, playLabel } from "./cards.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** The history's rounds: [[start, end), …], from the server's round_starts when it sends them. */
 function rounds(view) {
@@ -9,6 +10,25 @@ function rounds(view) {
   const cuts = [...new Set(starts.filter((i) => i >= 0 && i < n))].sort((a, b) => a - b);
   if (!cuts.length || cuts[0] !== 0) cuts.unshift(0);
   return cuts.map((s, k) => [s, k + 1 < cuts.length ? cuts[k + 1] : n]).filter(([s, e]) => e > s);
+}
+
+/** A move that is not cards, in words: pass, a claim, a trade. */
+export function moveWords(text, names) {
+  const [verb, ...rest] = (text || "").split(" ");
+  if (verb === "pass" || verb === "decline" || verb === "done") return t(`move.${verb}`);
+  if (verb === "claim") return t("move.claim", { win: t(`win.${rest[0]}`) });
+  if (["offer", "answer", "return", "give"].includes(verb)) {
+    return t(`move.${verb}`, { name: names[Number(rest[0])] ?? rest[0], cards: rest.slice(1).join(" ") });
+  }
+  if (verb === "accept" || verb === "refuse") return t(`move.${verb}`, { name: names[Number(rest[0])] ?? rest[0] });
+  return text;
+}
+
+/** The server's instant_win ("NAME: WIN") in words. */
+export function instantWords(text) {
+  const i = (text || "").lastIndexOf(": ");
+  if (i < 0) return text || "";
+  return t("web.instant_win", { name: text.slice(0, i), win: t(`win.${text.slice(i + 2)}`) });
 }
 
 export function renderHistory(box, view, names) {
@@ -20,16 +40,16 @@ export function renderHistory(box, view, names) {
     if (!last || view.is_over) {
       for (let i = moves.length - 1; i >= 0; i--) if (isCards(moves[i][1])) { winner = moves[i][0]; break; }
     }
-    const title = groups.length > 1 || view.round_starts ? `Round ${k + 1}` : "Moves";
+    const title = groups.length > 1 || view.round_starts ? t("web.history.round", { n: k + 1 }) : t("web.history.moves");
     const head = h("div.round-head", {},
       h("span", { text: title }),
-      winner !== null && (!last || view.is_over) ? h("span.round-won", { text: `won by ${names[winner]}` }) : null);
+      winner !== null && (!last || view.is_over) ? h("span.round-won", { text: t("web.history.won_by", { name: names[winner] }) }) : null);
     const list = h("ol.moves", {}, moves.map(([seat, text]) => {
       const played = isCards(text);
       return h(`li.move${played ? "" : ".quiet"}`, {
-        "aria-label": `${names[seat]}: ${played ? playLabel(text) : text}`,
+        "aria-label": `${names[seat]}: ${played ? playLabel(text) : moveWords(text, names)}`,
       }, h("span.move-who", { text: names[seat] }),
-      played ? cardsRow(text, "hist") : h("span.move-text", { text }));
+      played ? cardsRow(text, "hist") : h("span.move-text", { text: moveWords(text, names) }));
     }));
     return h(`li.round${last && !view.is_over ? ".current" : ""}`, {}, head, list);
   });

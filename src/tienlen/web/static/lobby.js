@@ -1,32 +1,35 @@
 // The lobby: your name, a quick game, a new table, and the open tables listed by their names.
-import { $, h, plural } from "./dom.js";
+import { $, h } from "./dom.js";
+import { lang, t, tn } from "./i18n.js";
 import { api, tokenKey } from "./net.js";
 
 export const levelKey = (id) => `tienlen-level-${id}`;
+
+const tr = t;
 
 function tableRow(t) {
   const free = t.seats.filter((s) => s.kind === "empty").length;
   const playing = t.status !== "open";
   const humans = t.seats.filter((s) => s.kind === "human").map((s) => s.name);
-  const title = t.name || `Table ${t.id}`;
-  const state = playing ? `playing hand ${t.hand_no}` : (free ? `${plural(free, "seat")} free` : "full");
+  const title = t.name || tr("web.table_default", { id: t.id });
+  const state = playing ? tr("web.lobby.playing_hand", { n: t.hand_no }) : (free ? tn("web.seats_free", free) : tr("web.lobby.full"));
   return h("li.table-row", { testid: "table-row", dataset: { id: t.id } },
-    h("a.table-link", { href: `/t/${t.id}`, "aria-label": `${title}: ${t.rules}, ${t.players} players, ${state}` },
+    h("a.table-link", { href: `/t/${t.id}`, "aria-label": tr("web.lobby.row_label", { title, rules: t.rules, players: t.players, state }) },
       h("span.table-name", { text: title }),
       h("span.table-meta", {},
         h("span.tag", { text: t.rules }),
-        h("span.tag", { text: `${t.players} players` }),
-        t.bot_level ? h("span.tag", { text: `bots: ${t.bot_level}` }) : null,
+        h("span.tag", { text: tn("web.lobby.players", t.players) }),
+        t.bot_level ? h("span.tag", { text: tr("web.lobby.bots", { level: tr(`bot.${t.bot_level}`) }) }) : null,
         h(`span.tag.${playing ? "playing" : "open"}`, { text: state })),
       humans.length ? h("span.table-who", { text: humans.join(", ") }) : null,
-      h("span.table-go", { "aria-hidden": "true", text: playing ? "Watch" : "Sit" })));
+      h("span.table-go", { "aria-hidden": "true", text: playing ? tr("web.lobby.watch") : tr("web.lobby.sit") })));
 }
 
 export async function lobby() {
-  $("lobby").hidden = false;
-  document.title = "Tiến Lên · lobby";
+  // shown once its buttons work (a click before that would be lost)
+  document.title = t("web.title.lobby");
   const name = $("name");
-  name.value = localStorage.getItem("tienlen-name") || "Player";
+  name.value = localStorage.getItem("tienlen-name") || t("web.default_name");
   name.addEventListener("change", () => localStorage.setItem("tienlen-name", name.value));
   const fail = (err) => { $("lobby-error").textContent = err.message; };
   const { presets } = await api("/api/presets");
@@ -34,8 +37,8 @@ export async function lobby() {
   const savedLevel = localStorage.getItem("tienlen-level");
   if (savedLevel) $("level").value = savedLevel;
   const showPreset = async () => {
-    const data = await api(`/api/presets/${$("rules").value}`);
-    $("preset-text").textContent = data.toml + "\n" + data.describe;
+    const data = await api(`/api/presets/${$("rules").value}?lang=${lang}`);
+    $("preset-text").textContent = data.explain || (data.toml + "\n" + data.describe);
   };
   $("rules").addEventListener("change", showPreset);
   showPreset().catch(fail);
@@ -49,6 +52,7 @@ export async function lobby() {
       away_timeout: Number($("away").value), turn_timer: Number($("timer").value),
       level, name: name.value,
     };
+    if (lang !== "en" && name.value.trim()) spec.table_name = t("web.table_of", { name: name.value.trim() });
     if (!quick) {
       localStorage.setItem("tienlen-level", level);
       const tableName = $("table-name").value.trim();
@@ -78,6 +82,7 @@ export async function lobby() {
     if (!form.hidden) $("table-name").focus();
   });
   $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); create(false); });
+  $("lobby").hidden = false;
   await refreshTables();
   setInterval(() => { if (!document.hidden) refreshTables().catch(() => {}); }, 10000);
 }
@@ -86,5 +91,5 @@ async function refreshTables() {
   const tables = (await api("/api/tables")).filter((t) => !t.private);
   const list = $("tables");
   list.replaceChildren(...tables.map(tableRow));
-  if (!tables.length) list.append(h("li.empty", { text: "No open tables yet: start one." }));
+  if (!tables.length) list.append(h("li.empty", { text: t("web.lobby.no_tables") }));
 }

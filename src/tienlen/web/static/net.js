@@ -1,17 +1,20 @@
+import { lang, t } from "./i18n.js";
+
 // The server: its REST API and one table's WebSocket, reconnecting until the table is known gone.
 export class HttpError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
 
 export async function api(path, body) {
-  const opts = body === undefined ? {} : {
-    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  const headers = { "Accept-Language": lang };
+  const opts = body === undefined ? { headers } : {
+    method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body),
   };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    let msg = data.error || `the server answered ${res.status}`;
-    if (res.status === 429 && !/too many/i.test(msg)) msg = `too many requests: ${msg}`;
+    let msg = data.error || t("web.error.status", { status: res.status });
+    if (res.status === 429 && !data.error) msg = t("web.error.too_many", { reason: msg });
     throw new HttpError(msg, res.status);
   }
   return data;
@@ -42,7 +45,7 @@ export class Connection {
     ws.onopen = () => {
       this.retry = 250;
       this.onStatus("open");
-      this.send({ type: "hello", token: localStorage.getItem(tokenKey(this.tableId)) || undefined });
+      this.send({ type: "hello", token: localStorage.getItem(tokenKey(this.tableId)) || undefined, lang });
     };
     ws.onmessage = (msg) => this.onEvent(JSON.parse(msg.data));
     ws.onclose = (ev) => {

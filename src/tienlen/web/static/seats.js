@@ -1,7 +1,8 @@
 // The seats around the felt: yourself at the bottom, the others in the order of play
 // (anticlockwise, so the next player sits on your right), each with a fan of card backs.
 import { backsFan } from "./cards.js";
-import { h, plural } from "./dom.js";
+import { h } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -18,8 +19,13 @@ function botFace() {
   return svg;
 }
 
-const PLACES = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th"];
-export const place = (i) => PLACES[i] || `${i + 1}th`;
+/** Place ``i`` (0: first) of ``n`` players in words; the catalogue may name the last place
+ * apart (Vietnamese: Bét). */
+export function place(i, n) {
+  const last = t("place.last");
+  if (n > 2 && i === n - 1 && last) return last;
+  return t(`place.${i + 1}`);
+}
 
 /** Where seat ``r`` places after you (0: you) sits, in percent of the felt (x, y). */
 export function seatPosition(r, n) {
@@ -41,8 +47,8 @@ function seatMarks(s, view) {
   const marks = [];
   if (!view) return marks;
   const out = (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat);
-  if (out >= 0) marks.push(h("span.mark.out", { testid: "seat-place", text: view.is_over ? place(out) : `${place(out)} · out` }));
-  else if (view.passed[s.seat] && !view.is_over) marks.push(h("span.mark.passed", { text: "passed" }));
+  if (out >= 0) marks.push(h("span.mark.out", { testid: "seat-place", text: view.is_over ? place(out, view.counts.length) : t("web.seat.out_mark", { place: place(out, view.counts.length) }) }));
+  else if (view.passed[s.seat] && !view.is_over) marks.push(h("span.mark.passed", { text: t("web.seat.passed") }));
   return marks;
 }
 
@@ -71,19 +77,19 @@ export function renderSeats(box, ctx) {
     if (view && view.table_seat === s.seat && view.table) classes.push("owns-table");
     if (y < 25) classes.push("at-top"); else if (y > 75) classes.push("at-bottom");
     if (x < 20) classes.push("at-left"); else if (x > 80) classes.push("at-right");
-    const name = s.kind === "empty" ? "Empty seat" : s.name + (mine ? " (you)" : "");
+    const name = s.kind === "empty" ? t("web.seat.empty") : (mine ? t("web.you_suffix", { name: s.name }) : s.name);
     const who = [];
-    if (s.kind === "bot") who.push(`bot · ${s.level}`);
-    if (s.kind === "human") who.push(s.connected ? "here" : "away");
-    if (s.bot_playing) who.push("a bot plays for now");
+    if (s.kind === "bot") who.push(t("web.seat.bot", { level: t(`bot.${s.level}`) }));
+    if (s.kind === "human") who.push(s.connected ? t("web.seat.here") : t("web.seat.away"));
+    if (s.bot_playing) who.push(t("web.seat.bot_playing"));
     const count = view ? view.counts[s.seat] : null;
     const labelBits = [name, ...who];
-    if (count !== null) labelBits.push(plural(count, "card"));
-    if (turn) labelBits.push("to play");
-    if (view && view.dealer === s.seat) labelBits.push("dealer");
-    if (view && view.passed[s.seat] && !view.is_over) labelBits.push("passed");
+    if (count !== null) labelBits.push(tn("web.cards", count));
+    if (turn) labelBits.push(t("web.seat.to_play"));
+    if (view && view.dealer === s.seat) labelBits.push(t("web.seat.dealer"));
+    if (view && view.passed[s.seat] && !view.is_over) labelBits.push(t("web.seat.passed"));
     const out = view ? (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat) : -1;
-    if (out >= 0) labelBits.push(view.is_over ? `${place(out)} place` : `out, ${place(out)}`);
+    if (out >= 0) labelBits.push(view.is_over ? t("web.seat.place", { place: place(out, n) }) : t("web.seat.out", { place: place(out, n) }));
     const div = h("div", {
       className: classes.join(" "), testid: "seat", dataset: { seat: s.seat }, role: "group",
       "aria-label": labelBits.join(", "),
@@ -101,20 +107,20 @@ export function renderSeats(box, ctx) {
         h("b.seat-name", { text: name }),
         h("small", { text: who.join(" · ") })),
       h("div.marks", {}, seatMarks(s, view)));
-    if (view && view.dealer === s.seat) plate.append(h("span.mark.dealer", { title: "dealer", text: "D" }));
-    if (turn) plate.append(h("span.turn-mark", { testid: "turn-mark", text: mine ? "your turn" : "to play" }));
+    if (view && view.dealer === s.seat) plate.append(h("span.mark.dealer", { title: t("web.seat.dealer"), text: t("web.seat.dealer_mark") }));
+    if (turn) plate.append(h("span.turn-mark", { testid: "turn-mark", text: mine ? t("web.seat.your_turn") : t("web.seat.to_play") }));
     plate.append(h("span.countdown", { testid: "countdown", hidden: true, role: "timer", "aria-live": "off" }));
     div.append(plate);
     if (s.kind === "empty" && onSit && info.status === "open") {
       div.append(h("button.small.sit", {
-        testid: "sit-here", dataset: { key: `sit-${s.seat}` }, text: "Sit here",
-        "aria-label": `Sit at seat ${s.seat + 1}`, onclick: () => onSit(s.seat),
+        testid: "sit-here", dataset: { key: `sit-${s.seat}` }, text: t("web.seat.sit"),
+        "aria-label": t("web.seat.sit_label", { n: s.seat + 1 }), onclick: () => onSit(s.seat),
       }));
     }
     if (canRemove && !mine && s.kind !== "empty" && (s.kind === "bot" || !s.connected)) {
       div.append(h("button.small.remove", {
         testid: "remove-seat", dataset: { key: `remove-${s.seat}` },
-        "aria-label": `Remove ${s.name} from seat ${s.seat + 1}`, text: "Remove",
+        "aria-label": t("web.seat.remove_label", { name: s.name, n: s.seat + 1 }), text: t("web.seat.remove"),
         onclick: () => onRemove(s.seat),
       }));
     }
@@ -133,6 +139,6 @@ export function tickCountdown(box, turnSeat, deadline, offset) {
     c.hidden = false;
     if (c.textContent !== text) c.textContent = text;
     c.classList.toggle("low", left <= 5);
-    c.setAttribute("aria-label", `${secs} seconds left`);
+    c.setAttribute("aria-label", tn("web.seat.seconds_left", secs));
   }
 }

@@ -1,10 +1,11 @@
 // One table: the felt with its seats, the play to beat, your hand and its actions, the end of a
 // hand, the history, the scores and the records; played over the table's WebSocket.
 import { cardsRow, playLabel, isCards } from "./cards.js";
-import { $, h, keepFocus, plural } from "./dom.js";
+import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
-import { renderHistory } from "./history.js";
+import { instantWords, moveWords, renderHistory } from "./history.js";
+import { t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { api, Connection, tokenKey } from "./net.js";
 import { renderSeats, seatPosition, tickCountdown } from "./seats.js";
@@ -24,6 +25,19 @@ function setEnabled(btn, enabled, reason) {
 }
 
 const usable = (btn) => !btn.hidden && btn.getAttribute("aria-disabled") !== "true";
+
+/** The server's prompt for this seat, said from the view (the server's text is English). */
+function promptWords(prompt, view, names) {
+  const d = view.decision;
+  if (view.phase === "claim") return t("web.prompt.claim");
+  if (d && d.kind === "return") return tn("web.prompt.return", d.count, { name: names[d.to] });
+  if (d && d.kind === "offer") return t("web.prompt.offer");
+  if (d && d.kind === "answer") return tn("web.prompt.answer", d.count, { name: names[d.to] });
+  const accept = view.legal.find((m) => m.startsWith("accept "));
+  if (accept) return t("web.prompt.accept", { name: names[Number(accept.split(" ")[1])] });
+  if (view.turn !== null && view.legal.length) return t("web.prompt.chop");
+  return prompt;
+}
 
 export class Table {
   constructor(id) {
@@ -58,21 +72,22 @@ export class Table {
     $("room").hidden = true;
     $("missing").hidden = false;
     $("missing-id").textContent = this.id;
-    if (why) $("missing-why").textContent = why.charAt(0).toUpperCase() + why.slice(1) + ".";
-    document.title = "Tiến Lên · no such table";
+    $("missing-why").textContent = why ? why.charAt(0).toUpperCase() + why.slice(1) + "."
+      : t("web.missing.why", { id: this.id });
+    document.title = t("web.title.missing");
     $("conn").textContent = "";
     clearInterval(this.timer);
   }
 
   connStatus(s) {
-    const text = { connecting: "connecting…", reconnecting: "reconnecting…", open: "", gone: "" }[s];
+    const text = { connecting: t("web.conn.connecting"), reconnecting: t("web.conn.reconnecting"), open: "", gone: "" }[s];
     $("conn").textContent = text;
     $("conn").classList.toggle("bad", s === "reconnecting");
     if (s === "gone") this.missing(this.goneWhy);
   }
 
   send(cmd) {
-    if (!this.conn.send(cmd)) this.showReason("not connected: wait a moment");
+    if (!this.conn.send(cmd)) this.showReason(t("web.error.not_connected"));
   }
 
   act(move) {
@@ -109,7 +124,7 @@ export class Table {
         return;
       }
       const limited = ev.code === "rate_limited" && !/too many/i.test(ev.reason);
-      this.showReason(limited ? `too many requests: ${ev.reason}` : ev.reason);
+      this.showReason(limited ? t("web.error.too_many", { reason: ev.reason }) : ev.reason);
     } else if (ev.type === "hint") {
       this.showHint(ev.move);
     }
@@ -118,36 +133,36 @@ export class Table {
   showReason(text) {
     this.reason = text;
     $("reason").textContent = text;
-    $("status").textContent = `Not allowed: ${text}`;
+    $("status").textContent = t("web.status.not_allowed", { reason: text });
     $("status").classList.add("refused");
   }
 
   showHint(move) {
     this.lastHint = move;
     if (move === "pass") {
-      $("status").textContent = "Hint: pass";
+      $("status").textContent = t("web.status.hint_pass");
       return;
     }
     this.hand.select(move.split(" "));
-    $("status").textContent = `Hint: ${move}`;
+    $("status").textContent = t("web.status.hint", { cards: move });
   }
 
-  names() { return this.state.info.seats.map((s) => s.name || `Seat ${s.seat + 1}`); }
+  names() { return this.state.info.seats.map((s) => s.name || t("web.seat.numbered", { n: s.seat + 1 })); }
 
   // ------------------------------------------------------------------ drawing
   render(before) {
     const { info, view } = this.state;
     const names = this.names();
     const open = info.status === "open";
-    const title = info.name || `Table ${info.id}`;
+    const title = info.name || t("web.table_default", { id: info.id });
     const yours = view && !view.is_over && this.seat !== null && view.turn === this.seat;
-    document.title = `${yours ? "● Your turn · " : ""}Tiến Lên · ${title}`;  // seen from another tab
+    document.title = yours ? t("web.title.your_turn", { title }) : t("web.title.table", { title });  // seen from another tab
     $("table-title").textContent = title;
     $("table-id").textContent = info.id;
-    $("rules-name").textContent = `${info.rules}${Object.keys(info.options).length ? " (changed)" : ""}`;
-    $("hand-no").textContent = info.hand_no ? `hand ${info.hand_no}` : "not started";
-    const extra = [info.private ? "private" : "", info.seed !== undefined && info.seed !== null ? `practice deal, seed ${info.seed}` : "",
-      info.turn_timer ? `${info.turn_timer} s a turn` : "", info.paused ? "paused: nobody is here" : ""].filter(Boolean);
+    $("rules-name").textContent = Object.keys(info.options).length ? t("web.room.rules_changed", { rules: info.rules }) : info.rules;
+    $("hand-no").textContent = info.hand_no ? t("web.room.hand_no", { n: info.hand_no }) : t("web.room.not_started");
+    const extra = [info.private ? t("web.room.private") : "", info.seed !== undefined && info.seed !== null ? t("web.room.seed", { seed: info.seed }) : "",
+      info.turn_timer ? t("web.room.timer", { s: info.turn_timer }) : "", info.paused ? t("web.room.paused") : ""].filter(Boolean);
     $("table-extra").textContent = extra.map((e) => ` · ${e}`).join("");
     const link = `${location.origin}/t/${info.id}`;
     $("invite").href = link;
@@ -162,14 +177,13 @@ export class Table {
     $("add-bot").hidden = this.seat === null;
     $("start").hidden = this.seat === null;
     const empty = info.seats.filter((s) => s.kind === "empty").length;
-    $("setup-note").textContent = open ? (empty ? `${plural(empty, "seat")} free: invite a friend or add bots, then start.`
-      : "Every seat is taken: start when you are ready.") : "";
-    if (open) setEnabled($("start"), empty === 0, `${plural(empty, "seat")} still empty`);
-    if (open) setEnabled($("add-bot"), empty > 0, "every seat is taken");
+    $("setup-note").textContent = open ? (empty ? tn("web.setup.free", empty) : t("web.setup.full")) : "";
+    if (open) setEnabled($("start"), empty === 0, tn("web.setup.still_empty", empty));
+    if (open) setEnabled($("add-bot"), empty > 0, t("web.setup.every_seat_taken"));
 
     keepFocus($("seats"), () => renderSeats($("seats"), {
       info, view, me: this.seat, onRemove: (seat) => this.send({ type: "remove_seat", seat }),
-      onSit: this.seat === null ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || "Player" }) : null,
+      onSit: this.seat === null ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || t("web.default_name") }) : null,
     }));
     this.renderScores();
     this.renderRecords();
@@ -183,7 +197,7 @@ export class Table {
     $("end").hidden = !(playing && view.is_over);
     $("trick").hidden = !playing || view.is_over;
     if (!playing) {
-      $("status").textContent = open ? "Waiting for players: join, add bots, then start." : "";
+      $("status").textContent = open ? t("web.status.waiting") : "";
       this.hand.show([]);
       $("table-play").replaceChildren();
       $("table-by").textContent = "";
@@ -220,10 +234,9 @@ export class Table {
         play.replaceChildren(row);
         if (prev && !reducedMotion()) this.land(row, view.table_seat);
       }
-      by.replaceChildren(h("span", { text: "to beat · played by " }),
-        h("b", { text: view.table_seat === this.seat ? "you" : names[view.table_seat] }),
-        view.stacking ? h("span", { text: " (stacking)" }) : "");
-      play.setAttribute("aria-label", `To beat: ${playLabel(view.table)}, played by ${names[view.table_seat]}`);
+      const byName = view.table_seat === this.seat ? t("web.trick.you") : names[view.table_seat];
+      by.textContent = t(view.stacking ? "web.trick.by_stacking" : "web.trick.by", { name: byName });
+      play.setAttribute("aria-label", t("web.trick.label", { cards: playLabel(view.table), name: names[view.table_seat] }));
       $("trick").classList.remove("cleared");
     } else {
       play.replaceChildren();
@@ -232,14 +245,16 @@ export class Table {
       for (let i = view.history.length - 1; i >= 0; i--) if (isCards(view.history[i][1])) { won = view.history[i][0]; break; }
       const leads = view.turn;
       if (view.phase !== "play") {
-        const phases = { trade: "Trading before the play", claim: "Instant-win claims before the play",
-          return: "Cards given back before the play" };
-        by.textContent = phases[view.phase] || `The ${view.phase} phase`;
+        by.textContent = t(`web.phase.${view.phase}`);
       } else if (won === null) {
-        by.textContent = leads === null ? "" : `${leads === this.seat ? "You lead" : `${names[leads]} leads`} the first round`;
+        by.textContent = leads === null ? "" : (leads === this.seat ? t("web.trick.you_lead_first")
+          : t("web.trick.leads_first", { name: names[leads] }));
+      } else if (won === this.seat) {
+        by.textContent = leads === this.seat ? t("web.trick.you_won_you_lead")
+          : t("web.trick.you_won_leads", { lead: names[leads] });
       } else {
-        const who = won === this.seat ? "You" : names[won];
-        by.textContent = `${who} won the round · ${leads === this.seat ? "your lead" : `${names[leads]} leads`}`;
+        by.textContent = leads === this.seat ? t("web.trick.won_you_lead", { name: names[won] })
+          : t("web.trick.won_leads", { name: names[won], lead: names[leads] });
       }
       if (prev && prev.table && !reducedMotion()) {
         $("trick").classList.remove("cleared");
@@ -262,17 +277,27 @@ export class Table {
 
   statusText(view, names) {
     if (view.is_over) {
-      const instant = view.instant_win ? ` Instant win: ${view.instant_win}.` : "";
-      const mine = this.seat !== null ? ` You ${view.scores[this.seat] >= 0 ? "win" : "lose"} ${Math.abs(view.scores[this.seat])}.` : "";
-      return `Hand over. ${names[placesOf(view)[0]]} wins.${instant}${mine}`;
+      const parts = [t("web.status.over", { name: names[placesOf(view)[0]] })];
+      if (view.instant_win) parts.push(instantWords(view.instant_win) + ".");
+      if (this.seat !== null) {
+        const u = view.scores[this.seat];
+        parts.push(u >= 0 ? tn("web.status.you_win_units", u) : tn("web.status.you_lose_units", -u));
+      }
+      return parts.join(" ");
     }
-    if (view.prompt && view.turn === this.seat) return view.prompt;
+    if (view.prompt && view.turn === this.seat) return promptWords(view.prompt, view, names);
     if (view.turn === null) return "";
-    const who = view.turn === this.seat ? "Your turn" : `${names[view.turn]}'s turn`;
-    const phase = view.phase === "play" ? "" : ` (${view.phase})`;
-    const chop = view.prompt && view.turn !== this.seat ? ` — ${view.prompt}` : "";
-    const lead = view.turn === this.seat && !view.table && view.phase === "play" ? ": lead anything" : "";
-    return `${who}${phase}${lead}${chop}`;
+    const mine = view.turn === this.seat;
+    let text;
+    if (view.phase !== "play") {
+      text = mine ? t("web.status.your_turn_phase", { phase: t(`web.phase_word.${view.phase}`) })
+        : t("web.status.turn_phase", { name: names[view.turn], phase: t(`web.phase_word.${view.phase}`) });
+    } else if (mine) {
+      text = view.table ? t("web.status.your_turn") : t("web.status.your_lead");
+    } else {
+      text = t("web.status.turn", { name: names[view.turn] });
+    }
+    return view.prompt && !mine ? t("web.status.with_prompt", { text, prompt: promptWords(view.prompt, view, names) }) : text;
   }
 
   renderActions() {
@@ -286,16 +311,16 @@ export class Table {
     const names = this.names();
     const mine = view.turn === this.seat;
     const someone = view.turn === null ? "" : names[view.turn];
-    const notYours = `not your turn: ${someone} is playing`;
+    const notYours = t("web.why.not_yours", { name: someone });
     const chop = !mine && view.phase === "play" && view.legal.length > 0;
     const canPlay = view.phase === "play" && (mine || chop);
-    setEnabled($("play"), canPlay, view.phase !== "play" ? `not now: the ${view.phase} phase` : notYours);
+    setEnabled($("play"), canPlay, notYours);
     const canPass = mine && view.phase === "play" && (view.legal.includes("pass") || view.legal.length >= 400);
-    setEnabled($("pass"), canPass, !mine ? notYours : (view.table ? "you cannot pass now" : "you lead: play anything, a lead cannot be passed"));
+    setEnabled($("pass"), canPass, !mine ? notYours : (view.table ? t("web.why.no_pass") : t("web.why.lead_no_pass")));
     setEnabled($("hint"), mine || chop, notYours);
     const count = this.hand.selected.size;
-    $("play").textContent = count ? `Play ${count}` : "Play";
-    $("play").setAttribute("aria-label", count ? `Play ${plural(count, "card")}: ${playLabel(this.hand.text())}` : "Play");
+    $("play").textContent = count ? t("web.room.play_n", { n: count }) : t("web.room.play");
+    $("play").setAttribute("aria-label", count ? tn("web.room.play_label", count, { cards: playLabel(this.hand.text()) }) : t("web.room.play"));
   }
 
   renderDecisions(view, names) {
@@ -304,8 +329,7 @@ export class Table {
     if (this.seat === null || view.is_over) return;
     for (const move of view.legal) {
       if (/^(claim|decline|done|accept|refuse)/.test(move)) {
-        const label = move.replace(/^(accept|refuse) (\d)$/, (_, k, s) => `${k} ${names[Number(s)]}`);
-        const b = button(label, () => this.act(move), "decision");
+        const b = button(moveWords(move, names), () => this.act(move), "decision");
         b.dataset.key = `decision-${move}`;
         box.append(b);
       }
@@ -314,16 +338,16 @@ export class Table {
     if (!d) return;
     const needSelection = (fn) => () => {
       const cards = this.hand.text();
-      if (!cards) { this.showReason("select the cards first"); return; }
+      if (!cards) { this.showReason(t("web.error.select_first")); return; }
       this.act(fn(cards));
     };
     const add = (text, fn, key) => { const b = button(text, needSelection(fn), "decision"); b.dataset.key = key; box.append(b); };
     if (d.kind === "offer") {
-      for (const s of d.seats) add(`Offer selected to ${names[s]}`, (c) => `offer ${s} ${c}`, `offer-${s}`);
+      for (const s of d.seats) add(t("web.decision.offer", { name: names[s] }), (c) => `offer ${s} ${c}`, `offer-${s}`);
     } else if (d.kind === "answer") {
-      add(`Answer ${names[d.to]} with selected (${d.count})`, (c) => `answer ${d.to} ${c}`, "answer");
+      add(t("web.decision.answer", { name: names[d.to], n: d.count }), (c) => `answer ${d.to} ${c}`, "answer");
     } else if (d.kind === "return") {
-      add(`Return selected (${d.count}) to ${names[d.to]}`, (c) => `return ${d.to} ${c}`, "return");
+      add(t("web.decision.return", { name: names[d.to], n: d.count }), (c) => `return ${d.to} ${c}`, "return");
     }
   }
 
@@ -334,20 +358,20 @@ export class Table {
     table.replaceChildren();
     const over = view && view.is_over;
     const head = table.createTHead().insertRow();
-    for (const t of ["Player", "Total", "Wins", ...(over ? ["Hand"] : [])]) head.append(h("th", { scope: "col", text: t }));
+    for (const k of ["player", "total", "wins", ...(over ? ["hand"] : [])]) head.append(h("th", { scope: "col", text: t(`web.scores.${k}`) }));
     const body = table.createTBody();
     const order = names.map((_, s) => s).sort((a, b) => info.totals[b] - info.totals[a] || a - b);
     for (const s of order) {
       const row = body.insertRow();
       if (s === this.seat) row.className = "me";
-      row.append(h("th", { scope: "row", text: names[s] + (s === this.seat ? " (you)" : "") }));
+      row.append(h("th", { scope: "row", text: s === this.seat ? t("web.you_suffix", { name: names[s] }) : names[s] }));
       const total = info.totals[s];
       row.append(h(`td.${total > 0 ? "won" : total < 0 ? "lost" : "even"}`, { text: `${total > 0 ? "+" : ""}${total}` }));
       row.append(h("td", { text: String(info.first_places[s]) }));
       if (over) row.append(h("td", { text: `${view.scores[s] > 0 ? "+" : ""}${view.scores[s]}` }));
     }
     const caption = table.createCaption();
-    caption.textContent = info.hand_no ? `after ${plural(info.records, "finished hand")}` : "no hand played yet";
+    caption.textContent = info.hand_no ? tn("web.scores.after", info.records) : t("web.scores.none_yet");
   }
 
   async renderRecords() {
@@ -358,11 +382,11 @@ export class Table {
     list.replaceChildren();
     $("all-records").hidden = n === 0;
     $("all-records").href = `/api/tables/${this.id}/record.toml`;
-    if (!n) { list.append(h("li.none", { text: "No finished hand yet." })); return; }
+    if (!n) { list.append(h("li.none", { text: t("web.records.none") })); return; }
     const records = await api(`/api/tables/${this.id}/records`);
     list.replaceChildren(...records.map((r) => h("li", {},
-      h("a", { href: r.url, testid: "record", text: `Hand ${r.hand} (TOML)` }), " ",
-      h("button.small", { type: "button", testid: "replay-hand", text: "Replay", "aria-label": `Replay hand ${r.hand}`,
+      h("a", { href: r.url, testid: "record", text: t("web.records.hand", { n: r.hand }) }), " ",
+      h("button.small", { type: "button", testid: "replay-hand", text: t("web.replay.title"), "aria-label": t("web.records.replay_label", { n: r.hand }),
         onclick: () => this.replay(r.hand) }))));
   }
 
@@ -370,14 +394,18 @@ export class Table {
     const data = await api(`/api/tables/${this.id}/records/${hand}/replay`);
     const panel = $("replay");
     panel.hidden = false;
-    $("replay-title").textContent = `hand ${hand}`;
+    $("replay-title").textContent = t("web.room.hand_no", { n: hand });
     const slider = $("replay-step");
     slider.max = data.steps.length - 1;
     slider.value = 0;
     const show = () => {
       const step = data.steps[Number(slider.value)];
-      $("replay-last").textContent = `${slider.value}/${slider.max} · ${step.last || "dealt"}` +
-        (step.table ? ` · to beat: ${step.table}` : "");
+      const who = step.last ? data.names.find((n) => step.last.startsWith(`${n}: `)) : undefined;
+      const last = !step.last ? t("web.replay.dealt") : who === undefined ? step.last
+        : `${who}: ${isCards(step.last.slice(who.length + 2)) ? step.last.slice(who.length + 2)
+          : moveWords(step.last.slice(who.length + 2), data.names)}`;
+      $("replay-last").textContent = step.table ? t("web.replay.step_beat", { i: slider.value, n: slider.max, last, table: step.table })
+        : t("web.replay.step.text", { i: slider.value, n: slider.max, last });
       $("replay-hands").replaceChildren(...step.hands.map((hd, s) => h("div.replay-row", {},
         h("span.move-who", { text: `${data.names[s]}${step.turn === s ? " ◀" : ""}` }), cardsRow(hd.join(" "), "hist"))));
     };
@@ -405,8 +433,8 @@ export class Table {
 
   // ------------------------------------------------------------------ input
   wire() {
-    $("join").addEventListener("click", () => this.send({ type: "join", name: $("join-name").value || "Player" }));
-    $("join-name").value = localStorage.getItem("tienlen-name") || "Player";
+    $("join").addEventListener("click", () => this.send({ type: "join", name: $("join-name").value || t("web.default_name") }));
+    $("join-name").value = localStorage.getItem("tienlen-name") || t("web.default_name");
     $("join-name").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("join").click(); });
     const guard = (btn, fn) => btn.addEventListener("click", () => { if (usable(btn)) fn(); });
     guard($("add-bot"), () => {
@@ -416,7 +444,7 @@ export class Table {
     guard($("start"), () => this.send({ type: "start" }));
     guard($("play"), () => {
       const cards = this.hand.text();
-      if (!cards) { this.showReason("select the cards to play first (or pass)"); return; }
+      if (!cards) { this.showReason(t("web.error.select_to_play")); return; }
       this.act(cards);
     });
     guard($("pass"), () => this.act("pass"));
@@ -424,12 +452,12 @@ export class Table {
     $("next-hand").addEventListener("click", () => this.send({ type: "next_hand", version: this.state.version }));
     $("leave").addEventListener("click", () => {
       const started = this.state && this.state.info.status !== "open";
-      if (started && !window.confirm("Leave the table? A bot plays your seat for the rest of it.")) return;
+      if (started && !window.confirm(t("web.room.leave_confirm"))) return;
       this.send({ type: "leave" });
     });
     $("copy").addEventListener("click", async () => {
-      try { await navigator.clipboard.writeText($("invite").href); $("copy").textContent = "Copied"; } catch { $("copy").textContent = "Copy failed"; }
-      setTimeout(() => { $("copy").textContent = "Copy link"; }, 1500);
+      try { await navigator.clipboard.writeText($("invite").href); $("copy").textContent = t("web.room.copied"); } catch { $("copy").textContent = t("web.room.copy_failed"); }
+      setTimeout(() => { $("copy").textContent = t("web.room.copy"); }, 1500);
     });
     $("replay-close").addEventListener("click", () => { $("replay").hidden = true; });
     document.addEventListener("keydown", (ev) => this.shortcut(ev));

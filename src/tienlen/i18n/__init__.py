@@ -1,0 +1,140 @@
+"""What the players read, in their language: one message catalogue per language.
+
+The catalogues are ``en.json`` and ``vi.json`` beside this module: flat objects from a message
+key to a whole sentence with named placeholders (``"{name} wins the hand"``). The same files
+are served to the web page (``/i18n/vi.json``), so the page and the server say the same words.
+Standard library only (the engine stays free of third-party packages); docs/i18n.md says why a
+plain catalogue rather than gettext.
+
+A message that is built from parts (a refused play naming a combination) is a :class:`Msg`: its
+key and its parameters, where a parameter may itself be a :class:`Msg` (a noun phrase, said in
+the same language) or a list of them (said as "a or b"). The API, the records and the error
+classes stay language-neutral; only :func:`render` picks words.
+
+>>> t("end.you_win", "vi")
+'Bạn thắng ván này!'
+>>> card_name("Qh", "vi"), card_name("Qh", "en")
+('quân đầm cơ', 'queen of hearts')
+>>> pick_lang("vi-VN,vi;q=0.9,en;q=0.8"), pick_lang("fr_FR.UTF-8"), pick_lang("vi_VN.UTF-8")
+('vi', 'en', 'vi')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any, Final, NamedTuple
+
+LANGS: Final = ("en", "vi")
+DEFAULT: Final = "en"
+PLACEHOLDER: Final = re.compile(r"\{(\w+)\}")
+
+
+class Msg(NamedTuple):
+    """A message not yet put in words: its catalogue key and its parameters."""
+
+    key: str
+    params: Mapping[str, Any] = {}
+
+    def __str__(self) -> str:
+        return render(self, DEFAULT)
+
+
+def msg(key: str, **params: Any) -> Msg:
+    return Msg(key, params)
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """The messages of ``lang`` (``en`` or ``vi``), key to text."""
+    if lang not in LANGS:
+        raise ValueError(f"no catalogue for language {lang!r}; known: {', '.join(LANGS)}")
+    text = resources.files("tienlen.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    data: dict[str, str] = json.loads(text)
+    return data
+
+
+def catalogue_text(lang: str) -> str:
+    """The catalogue file itself (served to the page)."""
+    catalogue(lang)  # checks the name
+    return resources.files("tienlen.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8")
+
+
+def t(key: str, lang: str = DEFAULT, /, **params: Any) -> str:
+    """The message ``key`` in ``lang`` with its placeholders filled; a missing key falls back to
+    English (a test checks that none is missing)."""
+    cat = catalogue(lang if lang in LANGS else DEFAULT)
+    text = cat.get(key)
+    if text is None:
+        text = catalogue(DEFAULT)[key]
+
+    def fill(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name not in params:
+            return m.group(0)
+        return _param(params[name], lang)
+    return PLACEHOLDER.sub(fill, text)
+
+
+def tn(key: str, n: int, lang: str = DEFAULT, /, **params: Any) -> str:
+    """A message with a count: ``key.one`` for 1, else ``key.other`` (``{n}`` is the count)."""
+    form = "one" if n == 1 else "other"
+    return t(f"{key}.{form}", lang, n=n, **params)
+
+
+def _param(value: Any, lang: str) -> str:
+    if isinstance(value, Msg):
+        return render(value, lang)
+    if isinstance(value, list | tuple):
+        parts = [_param(v, lang) for v in value]
+        if len(parts) <= 1:
+            return "".join(parts)
+        return t("list.or", lang, first=", ".join(parts[:-1]), last=parts[-1])
+    return str(value)
+
+
+def render(message: Msg | str, lang: str = DEFAULT) -> str:
+    """A :class:`Msg` (or a text already in words) in ``lang``."""
+    if isinstance(message, str):
+        return message
+    return t(message.key, lang, **dict(message.params))
+
+
+def pick_lang(value: str | None, default: str = DEFAULT) -> str:
+    """The language of an Accept-Language header or a locale (``vi_VN.UTF-8``): the first of
+    ours named, else ``default``."""
+    if not value:
+        return default
+    for part in value.split(","):
+        tag = part.split(";")[0].strip().lower().replace("_", "-").split(".")[0]
+        base = tag.split("-")[0]
+        if base in LANGS:
+            return base
+    return default
+
+
+def env_lang(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the environment: LC_ALL, then LC_MESSAGES, then LANG (as gettext reads
+    them); English when none names Vietnamese."""
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            return pick_lang(value)
+    return DEFAULT
+
+
+# ---------------------------------------------------------------------- cards
+def card_name(card: str, lang: str = DEFAULT) -> str:
+    """A card's name for a screen reader: ``card_name("Qh", "vi") == "đầm cơ"``."""
+    rank, suit = card[:-1], card[-1].lower()
+    return t("card.name", lang, rank=t(f"rank.{rank}", lang), suit=t(f"suit.{suit}", lang))
+
+
+def cards_names(text: str, lang: str = DEFAULT) -> str:
+    """The cards of a play's text as names: ``"5s 5h"`` -> ``"5 of spades, 5 of hearts"``."""
+    return ", ".join(card_name(c, lang) for c in text.split())

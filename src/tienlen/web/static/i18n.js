@@ -1,0 +1,63 @@
+// The page's words, from the catalogue of the chosen language (the same files the server uses:
+// /i18n/en.json, /i18n/vi.json). The language: the switch's choice (remembered in localStorage),
+// else the browser's (Accept-Language, told by the server; navigator.languages), else English.
+export const LANGS = ["en", "vi"];
+const KEY = "tienlen-lang";
+let messages = {};
+let fallback = {};
+export let lang = "en";
+
+function fromList(list) {
+  for (const tag of list || []) {
+    const base = String(tag).toLowerCase().split(/[-_;,]/)[0].trim();
+    if (LANGS.includes(base)) return base;
+  }
+  return null;
+}
+
+export function chooseLang() {
+  const saved = localStorage.getItem(KEY);
+  if (LANGS.includes(saved)) return saved;
+  const header = document.documentElement.dataset.acceptLang;  // the server read Accept-Language
+  return fromList(header ? header.split(",") : []) || fromList(navigator.languages) || "en";
+}
+
+export function setLang(code) {
+  localStorage.setItem(KEY, code);
+}
+
+async function load(code) {
+  const res = await fetch(`/i18n/${code}.json`);
+  return res.ok ? res.json() : {};
+}
+
+export async function init() {
+  lang = chooseLang();
+  fallback = await load("en");
+  messages = lang === "en" ? fallback : await load(lang);
+  document.documentElement.lang = lang;
+  applyStatic(document);
+}
+
+/** A message with its {placeholders} filled: t("end.wins", { name }). */
+export function t(key, params = {}) {
+  const text = messages[key] ?? fallback[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** A message with a count: key.one for 1, key.other otherwise ({n} is the count). */
+export function tn(key, n, params = {}) {
+  return t(`${key}.${n === 1 ? "one" : "other"}`, { ...params, n });
+}
+
+/** The page's fixed words: data-i18n (text), data-i18n-placeholder, data-i18n-aria-label. */
+export function applyStatic(root) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll("[data-i18n-aria-label]")) el.setAttribute("aria-label", t(el.dataset.i18nAriaLabel));
+  const sw = root.getElementById ? root.getElementById("lang") : null;
+  if (sw) {
+    sw.value = lang;
+    sw.onchange = () => { setLang(sw.value); location.reload(); };
+  }
+}

@@ -1,0 +1,232 @@
+"""The message catalogues: every key in both languages with the same placeholders, every key the
+code uses present, no player-visible English left outside them; the languages chosen."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tienlen import Game, IllegalPlay, Rules, cli
+from tienlen.i18n import LANGS, PLACEHOLDER, Msg, card_name, catalogue, env_lang, pick_lang, render, t
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "tienlen"
+STATIC = SRC / "web" / "static"
+# keys whose English is empty on purpose (a word only Vietnamese has, a phase with no title)
+EMPTY_OK = {("en", "place.last"), ("en", "web.phase.play"), ("vi", "web.phase.play")}
+
+
+def test_every_key_is_in_both_catalogues() -> None:
+    en, vi = catalogue("en"), catalogue("vi")
+    assert sorted(set(en) - set(vi)) == [], "keys only in English"
+    assert sorted(set(vi) - set(en)) == [], "keys only in Vietnamese"
+    for lang in LANGS:
+        empty = [k for k, v in catalogue(lang).items() if not v.strip() and (lang, k) not in EMPTY_OK]
+        assert empty == [], (lang, empty)
+
+
+def test_the_same_named_placeholders_in_both_languages() -> None:
+    en, vi = catalogue("en"), catalogue("vi")
+    wrong = {k: (en[k], vi[k]) for k in en
+             if set(PLACEHOLDER.findall(en[k])) != set(PLACEHOLDER.findall(vi[k]))}
+    assert wrong == {}
+
+
+def test_the_catalogues_are_plain_json_objects_of_strings() -> None:
+    for lang in LANGS:
+        data = json.loads((SRC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        assert all(isinstance(k, str) and isinstance(v, str) for k, v in data.items())
+
+
+# ---------------------------------------------------------------------- keys used by the code
+def _page_keys() -> set[str]:
+    keys: set[str] = set()
+    for path in STATIC.glob("*"):
+        text = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([\w.]+)"', text))
+        keys |= set(re.findall(r'\bt\("([\w.]+)"', text))
+        keys |= set(re.findall(r'\btr\("([\w.]+)"', text))
+        keys |= {f"{k}.{f}" for k in re.findall(r'\btn\("([\w.]+)"', text) for f in ("one", "other")}
+    return keys
+
+
+def test_every_key_the_page_uses_is_in_the_catalogue() -> None:
+    missing = sorted(k for k in _page_keys() if k not in catalogue("en"))
+    assert missing == []
+
+
+def _python_keys(path: Path) -> set[str]:
+    keys: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            value = node.args[0].value
+            if name in ("msg", "t", "Msg", "_illegal") and isinstance(value, str) and "." in value:
+                keys.add(value)
+            if name == "tn" and isinstance(value, str):
+                keys |= {f"{value}.one", f"{value}.other"}
+    return keys
+
+
+@pytest.mark.parametrize("module", ["explain.py", "cli.py", "tui/app.py", "tui/controller.py",
+                                    "web/room.py", "web/lobby.py", "web/names.py",
+                                    "rules_text.py"])
+def test_every_key_the_code_uses_is_in_the_catalogue(module: str) -> None:
+    keys = _python_keys(SRC / module)
+    assert keys, module
+    assert sorted(k for k in keys if k not in catalogue("en")) == []
+
+
+# ---------------------------------------------------------------------- nothing escapes
+def test_no_text_of_the_page_escapes_the_catalogue() -> None:
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    body = html.split("<body>", 1)[1]
+    # every element's own text is given by data-i18n (its English stays as the no-script text)
+    for m in re.finditer(r"<(\w+)([^>]*)>([^<]*[A-Za-z]{3,}[^<]*)<", body):
+        tag, attrs, text = m.groups()
+        if tag == "option" and 'value="' in attrs and text.strip() in ("English", "Tiếng Việt"):
+            continue  # a language is named in its own language
+        if "brand" in attrs or text.strip() in ("Tiến Lên",):
+            continue
+        assert "data-i18n=" in attrs, (tag, text)
+    for m in re.finditer(r'(placeholder|aria-label)="([^"]*)"', body):
+        tail = body[m.end():m.end() + 200].split(">", 1)[0]
+        assert f"data-i18n-{m.group(1)}=" in body[m.start() - 300:m.end()] + tail, m.group(0)
+
+
+# words that are not prose: CSS, element and event names, protocol values
+_JS_OK = re.compile(r"^(?:[\w.#:\-\[\]=\"' ,*/()>]+|[a-z_]+(?: [a-z_]+)?)$")
+
+
+def test_no_english_sentence_in_the_page_scripts() -> None:
+    """A string the page shows is never a literal: textContent, text:, title, aria-label and
+    the reasons shown all come from t()/tn()."""
+    for path in STATIC.glob("*.js"):
+        if path.name == "i18n.js":
+            continue
+        text = path.read_text(encoding="utf-8")
+        for pattern in (r'textContent\s*=\s*[`"]([^`"]*)[`"]', r'\btext:\s*[`"]([^`"]*)[`"]',
+                        r'"aria-label":\s*[`"]([^`"]*)[`"]', r'\btitle:\s*[`"]([^`"]*)[`"]',
+                        r'showReason\([`"]([^`"]*)[`"]', r'confirm\([`"]([^`"]*)[`"]'):
+            for m in re.finditer(pattern, text):
+                assert not re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}|^[A-Z][a-z]+", m.group(1)), \
+                    (path.name, m.group(0))
+
+
+def _prose(node: ast.AST) -> list[str]:
+    """The English words in a string or f-string: two words in a row, outside placeholders."""
+    parts = [node.value] if isinstance(node, ast.Constant) and isinstance(node.value, str) else \
+        [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)] \
+        if isinstance(node, ast.JoinedStr) else []
+    return [p for p in parts if re.search(r"[A-Za-z]{2,}[ ,:;'] ?[A-Za-z]{2,}", p)]
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) \
+                and node.body and isinstance(node.body[0], ast.Expr) \
+                and isinstance(node.body[0].value, ast.Constant):
+            ids.add(id(node.body[0].value))
+    return ids
+
+
+@pytest.mark.parametrize("module", ["explain.py"])
+def test_the_explanations_hold_no_english(module: str) -> None:
+    tree = ast.parse((SRC / module).read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    prose = [p for node in ast.walk(tree) if id(node) not in docs
+             and not isinstance(getattr(node, "parent", None), ast.JoinedStr)
+             for p in _prose(node)]
+    assert prose == []
+
+
+def test_the_terminal_game_says_nothing_outside_the_catalogue() -> None:
+    """Every text the terminal app shows goes through the catalogue: no literal sentence is given
+    to what draws it (messages, prompts, titles, panels)."""
+    tree = ast.parse((SRC / "tui" / "app.py").read_text(encoding="utf-8"))
+    shown_by = {"_say", "Text", "Static", "update", "append"}
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name in shown_by:
+                bad += [p for a in node.args[:1] for p in _prose(a)]  # the text (then a style)
+        if isinstance(node, ast.Assign) and any(getattr(t_, "attr", "") == "border_title"
+                                                for t_ in node.targets):
+            bad += _prose(node.value)
+    assert bad == []
+
+
+# ---------------------------------------------------------------------- the languages
+def test_languages_are_picked_from_headers_and_the_environment() -> None:
+    assert pick_lang("vi") == "vi"
+    assert pick_lang("fr-FR,vi;q=0.8") == "vi"
+    assert pick_lang("en-GB,en;q=0.9") == "en"
+    assert pick_lang("de") == "en" and pick_lang("") == "en"
+    assert env_lang({"LANG": "vi_VN.UTF-8"}) == "vi"
+    assert env_lang({"LC_ALL": "en_US.UTF-8", "LANG": "vi_VN.UTF-8"}) == "en"
+    assert env_lang({"LC_ALL": "", "LANG": "C.UTF-8"}) == "en"
+    assert env_lang({}) == "en"
+
+
+def test_card_names_for_screen_readers() -> None:
+    assert card_name("Qh", "en") == "queen of hearts"
+    assert card_name("Qh", "vi") == "quân đầm cơ"
+    assert card_name("2s", "vi") == "quân heo bích"
+    assert card_name("Tc", "vi") == "quân mười chuồn"
+    assert card_name("Ad", "en") == "ace of diamonds"
+
+
+def test_a_refused_play_is_explained_in_both_languages() -> None:
+    game = Game(Rules.preset("pagat"), hands=[["3s", "5c"], ["4s", "6c"], ["7c"], ["8c"]],
+                leader=0)
+    with pytest.raises(IllegalPlay) as info:
+        game.play("4s", seat=1)
+    reason = info.value.reason
+    assert isinstance(reason, Msg)
+    assert render(reason, "en") == str(info.value)
+    vi = render(reason, "vi")
+    assert vi != str(info.value) and "lượt" in vi
+    assert "{" not in vi
+
+
+def test_a_pair_of_twos_and_its_chops_in_vietnamese() -> None:
+    rules = Rules.preset("pagat")
+    hands = ["2s 2h 5c", "3c 3d 4s 4h 5s 5h 6c", "7c", "8c"]
+    game = Game(rules, hands=[list(map(str, h.split())) for h in hands], leader=0)
+    game.play("2s 2h", seat=0)
+    with pytest.raises(IllegalPlay) as info:
+        game.play("3c 3d 4s 4h 5s 5h", seat=1)
+    vi = render(info.value.reason, "vi")
+    assert "đôi heo" in vi and "đôi thông" in vi, vi
+
+
+def test_tienlen_rules_explains_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["rules", "mien-nam", "--explain", "--lang", "vi"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Tiến Lên: luật mien-nam")
+    assert cli.main(["rules", "mien-nam", "--explain", "--lang", "en"]) == 0
+    assert capsys.readouterr().out.startswith("Tiến Lên: the mien-nam rules")
+
+
+def test_english_stays_the_default() -> None:
+    assert t("web.room.play") == "Play"
+    assert t("web.room.play", "xx") == "Play"  # an unknown language: English
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_the_rules_of_every_preset_are_all_in_vietnamese(preset: str) -> None:
+    from tienlen.rules_text import PRESET_WORDS, sections
+
+    rules = Rules.preset(preset)
+    sentences = [PRESET_WORDS[preset]]
+    for title, blocks in sections(rules):
+        sentences.append(title)
+        for block in blocks:
+            sentences.extend(block if isinstance(block, list) else [block])
+    missing = [s for s in sentences if f"rules.text.{s}" not in catalogue("vi")]
+    assert missing == []

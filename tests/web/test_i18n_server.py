@@ -1,0 +1,58 @@
+"""The server says its refusals in the connection's language (hello's lang; Accept-Language for
+REST), English by default; it serves the catalogues and tells the page the browser's language."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from .conftest import Server
+
+
+def test_refusals_in_the_language_said_in_hello(server: Server) -> None:
+    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 11}).json()
+    vi = server.ws(made["id"])
+    vi.send(type="hello", token=made["token"], lang="vi")
+    vi.until(lambda m: m["type"] == "welcome")
+    vi.until(lambda m: m["type"] == "state")
+    vi.send(type="join", name="Minh")
+    assert vi.error()["reason"] == "bạn đã ngồi ghế 0 rồi"
+    vi.send(type="play", version=10**6, move="pass")
+    err = vi.error()
+    assert err["code"] == "stale" and err["reason"].startswith("đã cũ")
+    en = server.ws(made["id"])
+    en.hello()  # no lang: English, as before
+    en.send(type="start")
+    assert en.error()["reason"] == "spectators cannot act: join a seat first"
+    vi.close()
+    en.close()
+
+
+def test_a_refused_table_in_the_language_of_accept_language(server: Server) -> None:
+    import httpx
+
+    body = {"name": "Lan", "options": "not toml ="}
+    vi = httpx.post(server.base + "/api/tables", json=body, headers={"Accept-Language": "vi"},
+                    timeout=10)
+    assert vi.status_code == 400 and "không phải TOML hợp lệ" in vi.json()["error"]
+    en = server.post("/api/tables", body)
+    assert en.status_code == 400 and "not valid TOML" in en.json()["error"]
+    bad = httpx.post(server.base + "/api/tables", json={"name": "   "},
+                     headers={"Accept-Language": "vi-VN,vi;q=0.9"}, timeout=10)
+    assert "tên người chơi cần ít nhất một ký tự nhìn thấy được" in bad.json()["error"]
+
+
+def test_the_catalogues_and_the_browser_language(server: Server) -> None:
+    vi = server.get("/i18n/vi.json")
+    assert vi.status_code == 200 and vi.json()["web.room.pass"] == "Bỏ lượt"
+    assert server.get("/i18n/fr.json").status_code == 404
+    import httpx
+
+    page = httpx.get(server.base + "/", headers={"Accept-Language": "vi-VN,vi;q=0.9"}, timeout=10)
+    assert '<html lang="vi" data-accept-lang="vi">' in page.text
+    plain = httpx.get(server.base + "/", headers={"Accept-Language": "de"}, timeout=10)
+    assert '<html lang="en" data-accept-lang="">' in plain.text
+    preset = server.get("/api/presets/mien-nam?lang=vi").json()
+    assert preset["explain"].startswith("Tiến Lên: luật mien-nam")
+    assert server.get("/api/presets/mien-nam").json()["explain"].startswith("Tiến Lên: the")
