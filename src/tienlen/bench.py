@@ -11,7 +11,9 @@ from .rules import Rules
 
 
 @dataclass(frozen=True)
-class BenchResult:
+class Timing:
+    """What both benchmarks time: random hands, and legal-play generation in play."""
+
     preset: str
     players: int
     hands: int
@@ -19,8 +21,6 @@ class BenchResult:
     decisions: int
     generations: int
     generation_seconds: float
-    cold_generations: int
-    cold_seconds: float
 
     @property
     def hands_per_second(self) -> float:
@@ -29,6 +29,12 @@ class BenchResult:
     @property
     def us_per_generation(self) -> float:
         return 1e6 * self.generation_seconds / self.generations
+
+
+@dataclass(frozen=True)
+class BenchResult(Timing):
+    cold_generations: int
+    cold_seconds: float
 
     @property
     def us_per_cold_generation(self) -> float:

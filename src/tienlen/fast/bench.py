@@ -9,30 +9,16 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+from ..bench import Timing
 from ..game import hand_size, packs_for
 from ..rules import Rules
 
 
 @dataclass(frozen=True)
-class FastBenchResult:
-    preset: str
-    players: int
-    hands: int
-    seconds: float
-    decisions: int
-    generations: int
-    generation_seconds: float
+class FastBenchResult(Timing):
     python_generations: int
     python_seconds: float
     load_seconds: float
-
-    @property
-    def hands_per_second(self) -> float:
-        return self.hands / self.seconds
-
-    @property
-    def us_per_generation(self) -> float:
-        return 1e6 * self.generation_seconds / self.generations
 
     @property
     def us_per_python_generation(self) -> float:
