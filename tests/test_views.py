@@ -200,3 +200,22 @@ def test_a_view_of_a_seat_outside_the_table_is_an_error(seat: int) -> None:
     assert game.view(seat).players == 4
     with pytest.raises(ValueError):
         game.view(seat + 4)
+
+
+# ---------------------------------------------------------------------- §11: payments, free chops
+def test_a_view_marks_a_free_chop_offer_and_carries_the_payments() -> None:
+    rules = Rules.preset("mien-nam")
+    hands = ["2h 7c 8c", "3s 3c 4s 4c 5d 5h Qd", "Js Jc Jd Jh Qc", "6s 6c 7s 7d 8s 8d 9s 9c Kc"]
+    game = Game(rules, hands, leader=0, first_hand=False)
+    game.play("2h")
+    # seat 1 is to act; every other seat but the owner is asked, whatever it holds
+    assert [game.view(s).free_chop for s in range(4)] == [False, False, True, True]
+    assert game.view(3).legal == (Play.parse("6s 6c 7s 7d 8s 8d 9s 9c"),)
+    assert game.view(2).legal == ()  # asked, holding no free chop (the quad chops in turn)
+    game.play("3s 3c 4s 4c 5d 5h", seat=1)
+    for move in ("pass", "pass", "pass"):
+        game.play(move)
+    for seat in range(4):
+        [paid] = game.view(seat).payments  # public: every seat sees it
+        assert (paid.payer, paid.payee, paid.units, paid.item, paid.at) == (0, 1, 2, "chop", 5)
+        assert [str(c.target) for c in paid.chops] == ["2h"]

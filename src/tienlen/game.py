@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations
@@ -477,6 +478,11 @@ class Game:
             return False
         return self._mg.is_free_target(table)
 
+    def free_chop_offered(self, seat: int) -> bool:
+        """Whether ``seat`` (not on turn) is offered a free chop now (§11 ``free_chops``):
+        every such seat is asked, whatever it holds."""
+        return self._free_open(seat)
+
     def _legal_out_of_turn(self, seat: int) -> list[Play]:
         found: list[Play] = []
         if self._out_of_turn_open(seat):
@@ -664,7 +670,7 @@ class Game:
                     and any(p.matches(play) for p in rules.free_chops))
             if rules.chop_pay != "none" and self._table_seat is not None \
                     and self._table_seat != seat and is_chop(play, self._table):
-                self._chopped(seat, self._table_seat, self._table)  # type: ignore[arg-type]
+                self._chopped(seat, self._table_seat, self._table, play)  # type: ignore[arg-type]
             if free:  # §11: after a free chop every pass mark clears
                 self._passed = [False] * self.players
             hand = self._hands[seat]
@@ -788,17 +794,22 @@ class Game:
         self._cong = cong
 
     # ------------------------------------------------------------------ payments
-    def _chopped(self, chopper: int, owner: int, table: Play) -> None:
+    def _chopped(self, chopper: int, owner: int, table: Play, bomb: Play) -> None:
         """A chop (§11 chop_pay): paid at once (``each``) or kept for the round's end."""
-        paid = self._ledger.chopped(chopper, owner, table)
+        paid = self._ledger.chopped(chopper, owner, table, bomb)
         if paid is not None:
-            self._payments.append(paid)
+            self._pay([paid])
 
     def _settle_chops(self) -> None:
         """The round is over: chặt chồng is settled (§11)."""
         paid = self._ledger.settle()
         if paid is not None:
-            self._payments.append(paid)
+            self._pay([paid])
+
+    def _pay(self, payments: Iterable[Payment]) -> None:
+        """Make payments now (each marked with the length of the history so far)."""
+        at = len(self._history)
+        self._payments.extend(dataclasses.replace(p, at=at) for p in payments)
 
     def _end(self) -> None:
         self._settle_chops()  # the end of the hand ends the round
@@ -809,7 +820,7 @@ class Game:
         self._turn = None
         self._window = False
         self._stacking = False
-        self._payments.extend(end_payments(self))
+        self._pay(end_payments(self))
         self._scores = hand_scores(self)
 
     def _apply_action(self, seat: int, action: Action) -> None:

@@ -16,7 +16,7 @@ why), so a player can check each one; a hand's scores are their sum per seat.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -32,15 +32,44 @@ PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh"
 KINDS = ("chop", "place", "stake", "cards", "penalty", "instant")
 
 
+# what a payment is for, in more detail than its kind (players' words are made from these)
+ITEMS = ("chop", "chain", "place", "stake", "cards", "two", "bombs", "bomb", "no_play", "cong",
+         "instant")
+
+
+@dataclass(frozen=True, slots=True)
+class Chop:
+    """One chop: ``chopper`` beat ``owner``'s ``target`` with ``bomb``; the target's worth."""
+
+    chopper: int
+    owner: int
+    target: Play
+    bomb: Play
+    units: int
+
+
 @dataclass(frozen=True, slots=True)
 class Payment:
-    """``payer`` pays ``payee`` ``units``; ``kind`` is one of :data:`KINDS`, ``reason`` says why."""
+    """``payer`` pays ``payee`` ``units``; ``kind`` is one of :data:`KINDS`, ``reason`` says why.
+
+    ``reason`` is the record's English. The fields after it (not compared, not written in
+    records) are the same facts for players' words: ``item`` (one of :data:`ITEMS`), the
+    ``cards`` concerned (a two or a bomb left), a ``count`` (bombs or cards left), the
+    ``places`` (payer's, payee's; 0 is first), the instant ``win``, the ``chops`` paid for,
+    and ``at``: how many actions of the hand's history were made when it was paid."""
 
     payer: int
     payee: int
     units: int
     kind: str
     reason: str
+    item: str = field(default="", compare=False)
+    cards: str = field(default="", compare=False)
+    count: int = field(default=0, compare=False)
+    places: tuple[int, int] = field(default=(-1, -1), compare=False)
+    win: str = field(default="", compare=False)
+    chops: tuple[Chop, ...] = field(default=(), compare=False)
+    at: int = field(default=-1, compare=False)
 
     def __str__(self) -> str:
         return f"{self.payer} pays {self.payee} {self.units}: {self.reason}"
@@ -108,23 +137,25 @@ class ChopLedger:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.chops: list[tuple[int, int, int, str]] = []  # chopper, owner, worth, what
+        self.chops: list[Chop] = []
 
     def copy(self) -> ChopLedger:
         other = ChopLedger(self.rules)
         other.chops = list(self.chops)
         return other
 
-    def chopped(self, chopper: int, owner: int, table: Play) -> Payment | None:
-        """A chop of ``table``: with ``each`` its payment at once, with ``chain`` kept."""
+    def chopped(self, chopper: int, owner: int, table: Play, bomb: Play) -> Payment | None:
+        """A chop of ``table`` by ``bomb``: with ``each`` its payment at once, with ``chain``
+        kept."""
         rules = self.rules
-        units = worth(table, rules)
-        what = table.describe()
+        chop = Chop(chopper, owner, table, bomb, worth(table, rules))
         if rules.chop_pay == "each":
-            if units and rules.scoring != "none":
-                return Payment(owner, chopper, units, "chop", f"seat {chopper} chopped {what}")
+            if chop.units and rules.scoring != "none":
+                return Payment(owner, chopper, chop.units, "chop",
+                               f"seat {chopper} chopped {table.describe()}", item="chop",
+                               chops=(chop,))
             return None
-        self.chops.append((chopper, owner, units, what))
+        self.chops.append(chop)
         return None
 
     def settle(self) -> Payment | None:
@@ -134,14 +165,15 @@ class ChopLedger:
         if not chops:
             return None
         self.chops = []
-        chopper, owner = chops[-1][0], chops[-1][1]
-        units = sum(c[2] for c in chops)
+        chopper, owner = chops[-1].chopper, chops[-1].owner
+        units = sum(c.units for c in chops)
         if not units or self.rules.scoring == "none":
             return None
-        items = " + ".join(f"{c[3]} ({c[2]})" for c in chops)
+        items = " + ".join(f"{c.target.describe()} ({c.units})" for c in chops)
         return Payment(owner, chopper, units, "chop",
                        f"seat {chopper} chopped seat {owner} last in the round (chặt chồng): "
-                       f"{items}")
+                       f"{items}", item="chain" if len(chops) > 1 else "chop",
+                       chops=tuple(chops))
 
 
 # ---------------------------------------------------------------------- bombs left in a hand
@@ -177,6 +209,11 @@ def _pattern_units(table: tuple[tuple[Pattern, int], ...], shape: str, ranks: in
 def best_bombs(keys: Sequence[int], rules: Rules) -> list[tuple[str, int]]:
     """**Resolution** (§11) for a ``penalty_bomb`` table: the disjoint bombs of greatest total
     value in a hand, as (description, units). Twos are never part of a bomb."""
+    return [(what, units) for what, units, _cards in _best_bombs(keys, rules)]
+
+
+def _best_bombs(keys: Sequence[int], rules: Rules) -> list[tuple[str, int, tuple[int, ...]]]:
+    """:func:`best_bombs`, each bomb with its cards' keys."""
     table = rules.penalty_bomb
     assert not isinstance(table, int)
     counts = [0] * TWO
@@ -209,34 +246,51 @@ def best_bombs(keys: Sequence[int], rules: Rules) -> list[tuple[str, int]]:
     _value, found = best(0, tuple(counts))
     out = []
     text = KEY_TEXT["standard"]
+    pool = sorted(keys)
     for shape, rank, length in found:
+        taken: list[int] = []
+        for r in range(rank, rank + length):
+            of_rank = [k for k in pool if k >> 2 == r][:4 if shape == "quad" else 2]
+            taken += of_rank
+            for k in of_rank:
+                pool.remove(k)
         if shape == "quad":
-            out.append((f"four {text[rank * 4][0]}s", quad_units))
+            out.append((f"four {text[rank * 4][0]}s", quad_units, tuple(sorted(taken))))
         else:
             span = f"{text[rank * 4][0]}-{text[(rank + length - 1) * 4][0]}"
-            out.append((f"{length} consecutive pairs {span}", chain_units[length]))
+            out.append((f"{length} consecutive pairs {span}", chain_units[length],
+                        tuple(sorted(taken))))
     return out
 
 
 def penalty_items(keys: Sequence[int], rules: Rules, played_any: bool) -> list[tuple[str, int]]:
     """The penalties (§8, §11) for a hand left with these cards, as (what, units)."""
-    items: list[tuple[str, int]] = []
+    return [(what, units) for what, units, _item, _cards, _count
+            in penalty_facts(keys, rules, played_any)]
+
+
+def penalty_facts(keys: Sequence[int], rules: Rules,
+                  played_any: bool) -> list[tuple[str, int, str, str, int]]:
+    """The penalties as (what, units, item, cards, count): :func:`penalty_items` with the facts
+    players' words are made from (``item`` two, bombs, bomb, no_play or cong)."""
+    items: list[tuple[str, int, str, str, int]] = []
     text = KEY_TEXT[rules.suit_order]
     if rules.penalty_two:
         for k in keys:
             if k >> 2 == TWO:
-                items.append((f"{text[k]} left", two_units(k, rules)))
+                items.append((f"{text[k]} left", two_units(k, rules), "two", text[k], 1))
     if isinstance(rules.penalty_bomb, int):
         if rules.penalty_bomb:
             bombs = bombs_in(keys, rules)
             if bombs:
                 items.append((f"{bombs} bomb{'s' if bombs > 1 else ''} left",
-                               rules.penalty_bomb * bombs))
+                              rules.penalty_bomb * bombs, "bombs", "", bombs))
     else:
-        items.extend((f"{what} left", units) for what, units in best_bombs(keys, rules) if units)
+        items.extend((f"{what} left", units, "bomb", " ".join(text[k] for k in cards), 1)
+                     for what, units, cards in _best_bombs(keys, rules) if units)
     if rules.penalty_no_play and not played_any:
         items.append(("no card played" + (" (cóng)" if rules.cong else ""),
-                      rules.penalty_no_play))
+                      rules.penalty_no_play, "cong" if rules.cong else "no_play", "", 0))
     return items
 
 
@@ -258,7 +312,8 @@ def place_transfers(order: Sequence[int], points: Sequence[int], stake: int) -> 
         amount = min(owed[i][1], due[j][1])
         payer, payee = owed[i][0], due[j][0]
         out.append(Payment(payer, payee, amount, "place",
-                           f"{PLACE_WORDS[place[payer]]} place pays {PLACE_WORDS[place[payee]]}"))
+                           f"{PLACE_WORDS[place[payer]]} place pays {PLACE_WORDS[place[payee]]}",
+                           item="place", places=(place[payer], place[payee])))
         owed[i][1] -= amount
         due[j][1] -= amount
         if not owed[i][1]:
@@ -279,25 +334,29 @@ def end_payments(game: Game) -> list[Payment]:
     out: list[Payment] = []
     if instant is not None:
         seat, win = instant
-        return [Payment(s, seat, rules.instant_win_stake, "instant", f"instant win ({win})")
+        return [Payment(s, seat, rules.instant_win_stake, "instant", f"instant win ({win})",
+                        item="instant", win=win)
                 for s in game._seats_from(seat)[1:] if rules.instant_win_stake]
     winner = finish[0]
     stake = rules.stake
     if rules.scoring == "loser_pays":
         loser = finish[-1]
-        out += [Payment(loser, s, stake, "stake", "last pays each other player")
+        out += [Payment(loser, s, stake, "stake", "last pays each other player", item="stake")
                 for s in game._seats_from(loser)[1:]]
     elif rules.scoring == "cards_left":
         counts = game._counts_at_first_out or [0] * n
         out += [Payment(s, winner, stake * counts[s], "cards",
-                        f"{counts[s]} card{'s' if counts[s] != 1 else ''} left")
+                        f"{counts[s]} card{'s' if counts[s] != 1 else ''} left", item="cards",
+                        count=counts[s])
                 for s in game._seats_from(winner)[1:] if counts[s]]
     elif rules.scoring == "places":
         out += place_transfers(finish, place_points(rules, n), stake)
     for s in game._seats_from(winner)[1:]:
-        for what, units in penalty_items(game._hands[s], rules, game._played_any[s]):
+        for what, units, item, cards, count in penalty_facts(game._hands[s], rules,
+                                                             game._played_any[s]):
             if units:
-                out.append(Payment(s, winner, units, "penalty", what))
+                out.append(Payment(s, winner, units, "penalty", what, item=item, cards=cards,
+                                   count=count))
     return out
 
 

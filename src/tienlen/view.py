@@ -56,6 +56,9 @@ class View:
     payments: tuple[Payment, ...] = ()
     cong: tuple[int, ...] = ()  # seats placed last for never playing a card (§11)
     out: tuple[bool, ...] = ()  # per seat: has it taken its place (out, cóng, out on twos)
+    # this seat, not on turn, is offered a free chop now (§11 free_chops: asked whatever it
+    # holds; ``legal`` holds its chops, if any)
+    free_chop: bool = False
 
     @property
     def my_turn(self) -> bool:
@@ -119,4 +122,5 @@ def make_view(game: Game, seat: int) -> View:
         is_over=game.is_over, scores=tuple(game.scores), revealed=revealed,
         payments=tuple(game.payments), cong=tuple(game.cong),
         out=tuple(game.is_out(s) for s in range(game.players)),
+        free_chop=not game.is_over and game.free_chop_offered(seat),
     )
