@@ -618,7 +618,7 @@ def test_the_end_of_a_hand_has_its_own_panel_at_8_players() -> None:
             assert f"{c.game.scores[seat]:+d}" in row
         held = " ".join(card_face(card) for card in c.game.hand(last))
         assert held and held in text
-        assert "n: next hand" in text  # the way on is in sight
+        assert "n: next hand" in render(app.screen.query_one("#end-keys"))  # the way on is in sight
         await pilot.press("escape")
         assert not isinstance(app.screen, EndScreen)
         assert "Press n for the next hand" in shown(app, "#prompt")
@@ -757,7 +757,7 @@ def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> 
         assert game.is_over
         await pilot.pause()
         assert isinstance(app.screen, EndScreen)
-        end = render(app.screen.query_one("#end-text"))
+        end = render(app.screen.query_one("#end-text")) + "\n" + render(app.screen.query_one("#end-keys"))
         assert "hạng" in end and "bài còn lại" in end and "ván tiếp" in end
         assert all(len(line.rstrip()) <= 80 for line in end.splitlines())
         await pilot.press("escape")
@@ -795,3 +795,132 @@ def test_the_replay_in_vietnamese() -> None:
         assert game.is_over
 
     drive(replay, watch)
+
+
+# ====================================================================== payments (§11)
+MIEN_NAM = Rules.preset("mien-nam")
+PAID = re.compile(r"^· (.+?) pays (.+?) (\d+) units?: ")
+
+
+def letter_of(app: TienLenApp, card: str) -> str:
+    """The letter that picks ``card`` in the human's hand."""
+    hand = app.controller.view().hand
+    return app._letters[hand.index(parse_cards(card)[0])]
+
+
+def end_payment_rows(text: str) -> list[str]:
+    """The end panel's payment lines, each joined with its wrapped rest."""
+    rows: list[str] = []
+    for row in text.splitlines()[text.splitlines().index(
+            next(r for r in text.splitlines() if r.startswith("Payments"))) + 1:]:
+        if row.startswith("· "):
+            rows.append(row.rstrip())
+        elif row.startswith("    ") and rows:
+            rows[-1] += " " + row.strip()
+    return rows
+
+
+def test_a_chop_payment_is_said_then_itemised_at_the_end_adding_up_to_the_scores() -> None:
+    """mien-nam: Bot 1 chops Ana's 2♥ with three pairs; when the round ends Ana pays, said in
+    the message line and the log; the end panel lists every payment, and each player's sum is
+    the hand column."""
+    hands = ["2h 7c 8d 9s Jc", "5s 5c 6s 6c 7d 7h Kd", "3c 4d Qh Ah", "4s 8c Td Kh"]
+    c = controller_with(position(MIEN_NAM, hands, leader=0, first_hand=False))
+    app = TienLenApp(c, delay=0)
+    game = c.game
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press(letter_of(app, "2h"), "enter")
+        assert str(game.history[1][1]) == "5s 5c 6s 6c 7d 7h"  # Bot 1 chops in turn
+        # the free chop of those pairs is offered to all, but Ana holds none: not asked
+        decision = c.decision()
+        assert decision is not None and decision.kind == "play" and game.turn == HUMAN
+        assert "Free chop" not in shown(app, "#table") + shown(app, "#prompt")
+        await pilot.press("p")  # Ana passes: Bot 1 wins the round, and is paid
+        said = " ".join(shown(app, "#info").split())
+        assert "Ana pays Bot 1 2 units: Bot 1 chopped Ana's 2♥ with three consecutive pairs" \
+            in said
+        assert "Ana pays Bot 1 2 units: chop" in log_lines(app)
+        await follow_hints(pilot, app, lambda: game.is_over)
+        assert isinstance(app.screen, EndScreen)
+        box = app.screen.query_one("#end-box")
+        assert box.region.right <= 80 and box.region.bottom <= 24
+        text = render(app.screen.query_one("#end-text"))
+        rows = end_payment_rows(text)
+        assert len(rows) == len(game.payments) >= 4
+        assert rows[0].startswith("· Ana pays Bot 1 2 units: Bot 1 chopped Ana's 2♥")
+        assert any("4th place pays 1st place" in row for row in rows)
+        assert any("(cóng)" in row for row in rows)
+        units = dict.fromkeys(c.names, 0)
+        for row in rows:
+            m = PAID.match(row)
+            assert m, row
+            units[m.group(1)] -= int(m.group(3))
+            units[m.group(2)] += int(m.group(3))
+        shown_units = {}
+        for row in text.splitlines():
+            for name in c.names:
+                if f" {name} " in row and not row.startswith("·"):
+                    shown_units[name] = int(row.split(name, 1)[1].split()[0])
+        assert shown_units == units == dict(zip(c.names, game.scores, strict=True))
+        assert "n: next hand" in render(app.screen.query_one("#end-keys"))
+
+    drive(app, script)
+
+
+def test_a_free_chop_is_offered_out_of_turn_and_made() -> None:
+    """mien-nam: Bot 1's 2♥ lies on the table, Bot 2 is to act; Ana holds four pairs in a row
+    and is asked before Bot 2 acts; her chop clears every pass mark."""
+    hands = ["5s 5c 6s 6c 7d 7h 8s 8c Kd", "2h 3c", "4c 9d Qh", "4d Td Kh"]
+    game = position(MIEN_NAM, hands, leader=1, first_hand=False)
+    c = controller_with(game)
+    game.play("2h", seat=1)
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        decision = c.decision()
+        assert decision is not None and decision.kind == "chop" and decision.free
+        prompt = " ".join(shown(app, "#prompt").split())
+        assert prompt.startswith("Free chop: four or more consecutive pairs may chop at any time.")
+        assert "Chop Bot 1's 2♥ now?" in prompt
+        assert "Free chop? Ana is asked" in shown(app, "#table")
+        assert game.turn == 2  # Bot 2 is to act, not Ana
+        chop = "5s 5c 6s 6c 7d 7h 8s 8c"
+        await pilot.press(*(letter_of(app, str(card)) for card in parse_cards(chop)))
+        await pilot.press("enter")
+        assert game.history[1] == (HUMAN, Play.parse(chop))
+
+    drive(app, script)
+
+
+def test_the_free_chop_prompt_in_vietnamese() -> None:
+    hands = ["5s 5c 6s 6c 7d 7h 8s 8c Kd", "2h 3c", "4c 9d Qh", "4d Td Kh"]
+    game = position(MIEN_NAM, hands, leader=1, first_hand=False)
+    c = Controller(MIEN_NAM, 4, seed=1, lang="vi")
+    c.session.games[-1] = game
+    game.play("2h", seat=1)
+    c.run_bots()
+    decision = c.decision()
+    assert decision is not None and decision.free
+    assert decision.prompt.startswith("Chặt tự do: bốn đôi thông trở lên được chặt bất cứ lúc nào.")
+
+
+def test_a_long_end_panel_scrolls_and_keeps_its_keys_in_sight() -> None:
+    from rich.text import Text
+
+    app = new_app()
+
+    async def script(pilot: Pilot[Any]) -> None:
+        app.push_screen(EndScreen([Text(f"payment {i}") for i in range(40)], "Hand 1 is over"))
+        await pilot.pause()
+        screen = app.screen
+        box, keys = screen.query_one("#end-box").region, screen.query_one("#end-keys").region
+        assert box.bottom <= 24 and keys.bottom < box.bottom  # inside the border
+        assert "n: next hand" in render(screen.query_one("#end-keys"))
+        scroll = screen.query_one("#end-scroll")
+        assert scroll.max_scroll_y > 0
+        await pilot.press("end")
+        assert scroll.scroll_y == scroll.max_scroll_y  # the last payment can be read
+
+    drive(app, script)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -101,7 +102,9 @@ class EndScreen(ModalScreen[str | None]):
     EndScreen { align: center middle; }
     #end-box { width: auto; max-width: 100%; height: auto; max-height: 100%;
                border: round $accent; background: $surface; padding: 0 1; }
+    #end-scroll { width: auto; height: auto; }
     #end-text { width: auto; height: auto; }
+    #end-keys { width: auto; height: auto; }
     """
 
     def __init__(self, lines: list[Text], title: str, lang: str = "en") -> None:
@@ -109,13 +112,27 @@ class EndScreen(ModalScreen[str | None]):
         localise_bindings(self, lang)
         self.lines = lines
         self.title_text = title
+        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical(id="end-box") as box:
             box.border_title = self.title_text
             text = Text("\n").join(self.lines)
             text.no_wrap = True
-            yield Static(text, id="end-text")
+            with VerticalScroll(id="end-scroll"):  # ↑↓ when it does not fit
+                yield Static(text, id="end-text")
+            yield Static(Text(t("tui.end.keys", self.lang), style="bold"), id="end-keys")
+
+    def on_mount(self) -> None:
+        self._fit()
+        self.query_one("#end-scroll").focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The list scrolls within the screen, below it the keys (borders and keys: 3 rows)."""
+        self.query_one("#end-scroll").styles.max_height = max(3, self.size.height - 3)
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
@@ -204,6 +221,7 @@ class TienLenApp(App[Path | None]):
         self._letters: list[str] = []  # the letter of each card of the hand (game.hand order)
         self._end_shown = 0  # the last hand whose end panel was shown
         self._table_room = 0  # the rows the table panel had when it was last drawn
+        self._news_held = False  # a chop payment is in the message line until the human acts
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -239,8 +257,11 @@ class TienLenApp(App[Path | None]):
         if self._timer is not None:
             return
         if self.delay <= 0:
-            for line in c.run_bots():
-                self._say(line)
+            for _ in range(100_000):
+                said = c.bot_step()
+                if said is None:
+                    break
+                self._tell(said)
         elif c.decision() is None and not c.game.is_over:
             self._timer = self.set_timer(self.delay, self._bot_tick)
         self.refresh_screen()
@@ -251,9 +272,17 @@ class TienLenApp(App[Path | None]):
             self._timer = self.set_timer(self.delay, self._bot_tick)
             return
         said = self.controller.bot_step()
-        if said:
-            self._say(said)
+        if said is not None:
+            self._tell(said)
         self._advance()
+
+    def _tell(self, said: str) -> None:
+        """A bot's move in the message line; a chop payment stays there until you act."""
+        if self.controller.news():
+            self._say(said, "bold")
+            self._news_held = True
+        elif said and not self._news_held:
+            self._say(said)
 
     def _say(self, text: str | Text, style: str = "") -> None:
         """Show a message under the prompt, its cards with the screen's symbols."""
@@ -377,8 +406,19 @@ class TienLenApp(App[Path | None]):
                     lines.append(Text(indent) + chunk)
                 else:
                     line.append_text(chunk)
-        lines.append(Text(""))
-        lines.append(Text(self.t("tui.end.keys"), style="bold"))
+        lines += self._payment_lines()
+        return lines
+
+    def _payment_lines(self) -> list[Text]:
+        """Every payment of the hand, itemised (they add up to the hand column)."""
+        c = self.controller
+        payments = c.view().payments
+        lines = [Text(""), Text(self.t("tui.pay.title" if payments else "tui.pay.none"),
+                                style="bold")]
+        room = max(30, self.size.width - 8)
+        for p in payments:
+            wrapped = textwrap.wrap(c.payment_words(p), room, subsequent_indent="    ")
+            lines += [move_text(f"· {row}" if not i else row) for i, row in enumerate(wrapped)]
         return lines
 
     def _table_lines(self) -> list[Text | str]:
@@ -401,14 +441,18 @@ class TienLenApp(App[Path | None]):
             turn.append(names[view.turn], style="bold")
             if view.stacking:
                 turn.append(" " + self.t("tui.table.stacking"))
-            if waiting is not None and waiting != view.turn:
-                turn.append(" · " + self.t("tui.table.may_chop", name=names[waiting]), style="yellow")
             lines.append(turn)
+            if waiting is not None and waiting != view.turn:  # a line of its own: it is news
+                key = "tui.table.free_chop" if c.game.free_chop_offered(waiting) \
+                    else "tui.table.may_chop"
+                if waiting == HUMAN and c.names[HUMAN] == self.t("tui.you_name"):
+                    key += "_you"
+                lines.append(Text(self.t(key, name=names[waiting]), style="bold yellow"))
         lines.append(Text("─" * 30, style="dim"))
         room = self._table_room = self.query_one("#table", InfoPanel).content_size.height or 12
         for seat, text in log_tail(c.log(), room - len(lines)):
-            if seat is None:
-                lines.append(Text(text, style="italic yellow"))
+            if seat is None:  # a round's end, a chop payment
+                lines.append(move_text(text, "italic yellow"))
                 continue
             line = Text(f"{names[seat]}: ", no_wrap=True, overflow="ellipsis")
             line.append_text(move_text(text))
@@ -532,8 +576,13 @@ class TienLenApp(App[Path | None]):
         c = self.controller
         self.selected = set()
         self.target = None
-        self._say(f"{c.names[HUMAN]}: {c.words(str(move))}" if move is not None
-                  else self.t("tui.let_chop_go"))
+        news = c.news() if move is not None else []
+        self._news_held = bool(news)
+        if news:
+            self._say(" ".join(f"{line}." for line in news), "bold")
+        else:
+            self._say(f"{c.names[HUMAN]}: {c.words(str(move))}" if move is not None
+                      else self.t("tui.let_chop_go"))
         self._advance()
 
     def action_hint(self) -> None:
@@ -589,6 +638,7 @@ class TienLenApp(App[Path | None]):
             self._say(self.t("tui.not_yet", reason=self.reason(exc)), "red")
             self.refresh_screen()
             return
+        self._news_held = False
         self._say(self.t("tui.deals", n=c.hand_number, name=c.names[c.game.dealer]))
         self._advance()
 

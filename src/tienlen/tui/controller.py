@@ -28,8 +28,11 @@ from ..arena import BotSpec
 from ..bots import Bot, bot_names, get_bot
 from ..cards import Card
 from ..errors import IllegalPlay, TienLenError
+from ..explain import pattern_words
 from ..game import Game
 from ..i18n import Msg, msg, render, t, tn
+from ..payments import Payment
+from ..paywords import payment_line, place_words, short_line
 from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
@@ -81,10 +84,7 @@ PLACE_WORDS = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 def place_word(i: int, players: int, lang: str = "en") -> str:
     """Place ``i`` (0: first) in words; Vietnamese names the last place apart (Bét)."""
-    last = t("place.last", lang)
-    if players > 2 and i == players - 1 and last:
-        return last
-    return t(f"place.{i + 1}", lang)
+    return place_words(players, lang)[i]
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,8 @@ class Decision:
     """What the human is asked now.
 
     kind: ``play`` (a turn, ``stacking`` when it is a stacking turn), ``chop`` (an
-    out-of-turn chop may be made), ``claim`` (an optional instant win), ``offer`` (a
-    mutual-trading turn), ``answer`` (another seat offers a trade), ``settle`` (the
+    out-of-turn chop may be made; ``free`` under free_chops), ``claim`` (an optional
+    instant win), ``offer`` (a mutual-trading turn), ``answer`` (another seat offers a trade), ``settle`` (the
     answer to the human's offer is on the table), ``return`` (president return).
     """
 
@@ -103,6 +103,7 @@ class Decision:
     count: int = 0  # how many cards an answer or a return takes
     other: int | None = None  # the other seat of a trade or a return
     stacking: bool = False
+    free: bool = False  # a chop offered under free_chops (§11), whatever the human holds
 
 
 def check_bots(specs: Sequence[str], players: int) -> tuple[str, ...]:
@@ -185,7 +186,10 @@ class Controller:
         if mark != self._mark:  # someone acted: a new chance for everyone
             self._mark = mark
             self._declined = set()
-        return [s for s in game.out_of_turn_seats() if s not in self._declined]
+        # a free chop is offered to every seat, whatever it holds (so that the offer reveals
+        # nothing); the human, who sees only their own cards, is asked only when holding one
+        return [s for s in game.out_of_turn_seats() if s not in self._declined
+                and (s != HUMAN or game.legal_plays(HUMAN))]
 
     def waiting_for(self) -> int | None:
         """The seat whose decision the game waits for (out-of-turn chops first), None when over."""
@@ -210,6 +214,11 @@ class Controller:
             table = view.table
             who = names[view.table_seat] if view.table_seat is not None else "?"
             chops = ", ".join(str(m) for m in view.legal[:4])
+            if view.free_chop:  # §11: asked whatever it holds
+                pattern = [pattern_words(p) for p in self.rules.free_chops]
+                return Decision("chop", self.t("tui.prompt.free_chop", name=who, table=table,
+                                               chops=chops, pattern=pattern), view.legal,
+                                free=True)
             return Decision("chop", self.t("tui.prompt.chop", name=who, table=table, chops=chops),
                             view.legal)
         legal = view.legal
@@ -337,13 +346,36 @@ class Controller:
         """The hand's actions as the human saw them, (seat, text), with a line (seat None)
         wherever a round ended: who won it and who leads the next."""
         out: list[tuple[int | None, str]] = []
+        paid = self._chop_payments()
         for index, (seat, text) in enumerate(self.view().history, 1):
             out.append((seat, self.words(text)))
             end = self._breaks.get((self.hand_number, index))
             if end is not None:
                 winner, leader = end
                 out.append((None, self._round_words(winner, leader)))
+            out += [(None, short_line(p, self.names, self.lang, self._you_seat()))
+                    for p in paid.get(index, ())]
         return out
+
+    def _chop_payments(self) -> dict[int, list[Payment]]:
+        """The hand's chop payments by when they were made (the history's length then)."""
+        paid: dict[int, list[Payment]] = {}
+        for p in self.view().payments:
+            if p.kind == "chop":
+                paid.setdefault(p.at, []).append(p)
+        return paid
+
+    def news(self) -> list[str]:
+        """The chop payments the last action made, each in a sentence (for the message line)."""
+        paid = self._chop_payments().get(len(self.game.history), [])
+        return [self.payment_words(p) for p in paid]
+
+    def payment_words(self, p: Payment) -> str:
+        """A payment in a sentence: who pays whom, how many units, for what."""
+        return payment_line(p, self.names, self.lang, self._you_seat())
+
+    def _you_seat(self) -> int | None:
+        return HUMAN if self._you() else None
 
     def words(self, text: str) -> str:
         """An action's text in words for the log (plays and passes stay as they are):
@@ -406,6 +438,9 @@ class Controller:
             self._declined.add(seat)
             return ""  # letting a chop go is no action: nothing to show
         self._act(seat, move)
+        news = self.news()
+        if news:  # a payment is the news: the move is in the log
+            return " ".join(f"{line}." for line in news)
         said = f"{self.names[seat]}: {self.words(self.game.view(HUMAN).history[-1][1])}"
         log = self.log()
         if log and log[-1][0] is None:
