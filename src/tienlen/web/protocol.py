@@ -204,6 +204,36 @@ class TableInfo(BaseModel):
     turn_timer: float
 
 
+class ChopView(BaseModel):
+    """One chop a payment is for: ``chopper`` beat ``owner``'s ``target`` with ``bomb``."""
+
+    chopper: int
+    owner: int
+    target: str  # the chopped play's text
+    bomb: str  # the chopping play's text
+    bomb_shape: str  # its shape ("quad", "chain", …) and ranks, to name it
+    bomb_ranks: int
+    units: int  # what the target was worth
+
+
+class PaymentView(BaseModel):
+    """One payment of the hand (public): who pays whom, how many units, and the facts of what
+    for (``item``: chop, chain, place, stake, cards, two, bombs, bomb, no_play, cong, instant),
+    never the record's English. ``at``: how many actions of the history were made then."""
+
+    payer: int
+    payee: int
+    units: int
+    kind: str
+    item: str
+    cards: str = ""  # the two or the bomb still held
+    count: int = 0  # bombs or cards left
+    places: list[int] = []  # the payer's and the payee's places (0 first)
+    win: str = ""  # the instant win
+    chops: list[ChopView] = []
+    at: int = -1
+
+
 class SeatView(BaseModel):
     """What one seat (or a spectator, ``seat`` None) may know of the current hand."""
 
@@ -228,6 +258,8 @@ class SeatView(BaseModel):
     scores: list[int]
     revealed: list[list[str]] | None
     instant_win: str | None = None
+    payments: list[PaymentView] = []  # every payment so far, chops as they are paid (public)
+    free_chop: bool = False  # this seat is offered a free chop now (§11 free_chops)
 
 
 class Welcome(_Event):

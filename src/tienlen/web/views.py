@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import Action, Game, Move, Play
+from ..payments import Payment
 from ..view import _visible
-from .protocol import SeatView
+from .protocol import ChopView, PaymentView, SeatView
 
 MAX_LEGAL = 400  # the page lists legal plays for the hint and for decisions
 
@@ -65,6 +66,17 @@ def _decision(game: Game, seat: int) -> tuple[list[str], str | None, dict[str, A
         f"{game.names[other]} answered your offer: accept or refuse", None
 
 
+def payment_view(p: Payment) -> PaymentView:
+    """A payment as the page gets it: the structured facts, not the record's English."""
+    chops = [ChopView(chopper=c.chopper, owner=c.owner, target=str(c.target), bomb=str(c.bomb),
+                      bomb_shape=c.bomb.shape or "", bomb_ranks=c.bomb.length, units=c.units)
+             for c in p.chops]
+    return PaymentView(payer=p.payer, payee=p.payee, units=p.units, kind=p.kind,
+                       item=p.item or p.kind, cards=p.cards, count=p.count,
+                       places=list(p.places) if p.item == "place" else [], win=p.win,
+                       chops=chops, at=p.at)
+
+
 class PlayTexts:
     """The text of every play in one hand's history, kept from one view to the next: a play is
     public and never changes, so only actions (trades, claims) are looked at again each time."""
@@ -94,6 +106,7 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
     legal: list[str] = []
     prompt: str | None = None
     decision: dict[str, Any] | None = None
+    free = False
     if seat is not None and not game.is_over:
         if game.phase in ("trade", "return"):
             legal, prompt, decision = _decision(game, seat)
@@ -103,6 +116,7 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
                 prompt = "You may claim an instant win, or decline"
             elif game.turn != seat and legal:
                 prompt = "You may chop out of turn"
+                free = game.free_chop_offered(seat)
     table = game.table
     instant = game.instant_win
     return SeatView(
@@ -116,4 +130,5 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
         revealed=[[str(c) for c in game.hand(s)] for s in range(game.players)] if game.is_over
         else None,
         instant_win=f"{game.names[instant[0]]}: {instant[1]}" if instant else None,
+        payments=[payment_view(p) for p in game.payments], free_chop=free,
     )

@@ -3,6 +3,7 @@ import { cardsRow } from "./cards.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { instantWords } from "./history.js";
+import { paymentList } from "./payments.js";
 import { place, placesOf } from "./seats.js";
 
 export { placesOf };
@@ -26,4 +27,7 @@ export function renderEnd(box, view, names, me) {
     ? t("end.you_win") : t("end.wins", { name: winner });
   box.querySelector("#end-instant").textContent = instantWords(view.instant_win);
   box.querySelector("#end-rows").replaceChildren(...rows);
+  const payments = paymentList(view, names, me);
+  box.querySelector("#end-payments").replaceChildren(...payments);
+  box.querySelector("#end-pay").hidden = !payments.length;
 }

@@ -2,6 +2,7 @@
 import { cardsRow, isCards, playLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { paymentLine } from "./payments.js";
 
 /** The history's rounds: [[start, end), …], from the server's round_starts when it sends them. */
 function rounds(view) {
@@ -31,7 +32,19 @@ export function instantWords(text) {
   return t("web.instant_win", { name: text.slice(0, i), win: t(`win.${text.slice(i + 2)}`) });
 }
 
-export function renderHistory(box, view, names) {
+/** The chop payments of the hand by when they were paid (the history's length then). */
+function chopsAt(view) {
+  const at = new Map();
+  for (const p of view.payments || []) {
+    if (p.kind !== "chop") continue;
+    if (!at.has(p.at)) at.set(p.at, []);
+    at.get(p.at).push(p);
+  }
+  return at;
+}
+
+export function renderHistory(box, view, names, me = null) {
+  const paid = chopsAt(view);
   const groups = rounds(view);
   const items = groups.map(([start, end], k) => {
     const moves = view.history.slice(start, end);
@@ -44,13 +57,16 @@ export function renderHistory(box, view, names) {
     const head = h("div.round-head", {},
       h("span", { text: title }),
       winner !== null && (!last || view.is_over) ? h("span.round-won", { text: t("web.history.won_by", { name: names[winner] }) }) : null);
-    const list = h("ol.moves", {}, moves.map(([seat, text]) => {
+    const list = h("ol.moves", {}, moves.map(([seat, text], i) => {
       const played = isCards(text);
-      return h(`li.move${played ? "" : ".quiet"}`, {
+      const move = h(`li.move${played ? "" : ".quiet"}`, {
         "aria-label": `${names[seat]}: ${played ? playLabel(text) : moveWords(text, names)}`,
       }, h("span.move-who", { text: names[seat] }),
       played ? cardsRow(text, "hist") : h("span.move-text", { text: moveWords(text, names) }));
-    }));
+      const pays = (paid.get(start + i + 1) || []).map((p) => h("li.move.pay", { testid: "history-payment" },
+        h("span.pay-text", { text: paymentLine(p, names, me) })));
+      return [move, ...pays];
+    }).flat());
     return h(`li.round${last && !view.is_over ? ".current" : ""}`, {}, head, list);
   });
   box.replaceChildren(...items.reverse());  // the round being played first: readable at a glance

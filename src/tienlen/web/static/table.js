@@ -8,6 +8,7 @@ import { instantWords, moveWords, renderHistory } from "./history.js";
 import { t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { api, Connection, tokenKey } from "./net.js";
+import { cardsText, newChopPayments, paymentLine } from "./payments.js";
 import { renderSeats, seatPosition, tickCountdown } from "./seats.js";
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -35,7 +36,10 @@ function promptWords(prompt, view, names) {
   if (d && d.kind === "answer") return tn("web.prompt.answer", d.count, { name: names[d.to] });
   const accept = view.legal.find((m) => m.startsWith("accept "));
   if (accept) return t("web.prompt.accept", { name: names[Number(accept.split(" ")[1])] });
-  if (view.turn !== null && view.legal.length) return t("web.prompt.chop");
+  if (view.turn !== null && view.legal.length) {
+    return view.free_chop ? t("web.prompt.free_chop", { name: names[view.table_seat], cards: cardsText(view.table) })
+      : t("web.prompt.chop");
+  }
   return prompt;
 }
 
@@ -213,7 +217,10 @@ export class Table {
     this.hand.show(view.hand);
     this.renderActions();
     keepFocus($("decisions"), () => this.renderDecisions(view, names));
-    renderHistory($("history"), view, names);
+    renderHistory($("history"), view, names, this.seat);
+    const sameHand = before && before.view && before.info.hand_no === info.hand_no;
+    this.toast(newChopPayments(sameHand ? before.view : null, view), names);
+    if (view.is_over) $("toast").hidden = true;  // the end panel lists every payment
     if (view.is_over) {
       renderEnd($("end"), view, names, this.seat);
       $("next-hand").hidden = this.seat === null;
@@ -262,6 +269,16 @@ export class Table {
         $("trick").classList.add("cleared");
       }
     }
+  }
+
+  /** Chop payments just made, said for a few seconds at the table (and kept in the history). */
+  toast(payments, names) {
+    if (!payments.length) return;
+    const box = $("toast");
+    box.replaceChildren(...payments.map((p) => h("p", { text: paymentLine(p, names, this.seat) })));
+    box.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
   }
 
   /** A short motion from the seat that played to the middle of the felt. */
