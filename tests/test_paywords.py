@@ -104,3 +104,31 @@ def test_the_facts_are_not_compared_and_not_written() -> None:
     again = Game.from_record(game.record())
     assert again.payments == game.payments
     assert [p.chops for p in again.payments] == [p.chops for p in game.payments]
+
+
+def test_the_line_by_line_game_says_a_chop_and_lists_the_payments() -> None:
+    import io
+
+    from tienlen.lineplay import play_session
+
+    out = io.StringIO()
+
+    class Passer:
+        """Leads its lowest card, passes otherwise; stops after the first hand."""
+
+        def readline(self) -> str:
+            text = out.getvalue()
+            if "Units this hand" in text:
+                return ""
+            question = text.rsplit("Your hand: ", 1)
+            if len(question) == 2 and "you lead" in question[0].rsplit("\n", 2)[-2]:
+                return question[1].split()[0] + "\n"
+            return "p\n"
+
+    play_session(MIEN_NAM, 4, 8, "You", stdin=Passer(), stdout=out)  # type: ignore[arg-type]
+    text = out.getvalue()
+    chop = "Bot 2 pays Bot 1 2 units: Bot 1 chopped Bot 2's 2h with three consecutive pairs"
+    assert f"Bot 1 wins the round and leads. {chop}." in text  # said as it is paid
+    listed = text.split("Payments (each player's sum is their units this hand):\n", 1)[1]
+    rows = [row.strip()[2:] for row in listed.splitlines() if row.startswith("  · ")]
+    assert rows[0] == chop and "Bot 2 pays Bot 1 2 units: 4th place pays 1st place" in rows

@@ -882,8 +882,8 @@ def test_a_free_chop_is_offered_out_of_turn_and_made() -> None:
         decision = c.decision()
         assert decision is not None and decision.kind == "chop" and decision.free
         prompt = " ".join(shown(app, "#prompt").split())
-        assert prompt.startswith("Free chop: four or more consecutive pairs may chop at any time.")
-        assert "Chop Bot 1's 2♥ now?" in prompt
+        assert prompt.startswith("Free chop! Chop Bot 1's 2♥ with four or more consecutive pairs:")
+        assert prompt.endswith("or p to let it go.")  # all of it in sight
         assert "Free chop? Ana is asked" in shown(app, "#table")
         assert game.turn == 2  # Bot 2 is to act, not Ana
         chop = "5s 5c 6s 6c 7d 7h 8s 8c"
@@ -903,7 +903,7 @@ def test_the_free_chop_prompt_in_vietnamese() -> None:
     c.run_bots()
     decision = c.decision()
     assert decision is not None and decision.free
-    assert decision.prompt.startswith("Chặt tự do: bốn đôi thông trở lên được chặt bất cứ lúc nào.")
+    assert decision.prompt.startswith("Chặt tự do! Chặt 2h của Máy 1 bằng bốn đôi thông trở lên:")
 
 
 def test_a_long_end_panel_scrolls_and_keeps_its_keys_in_sight() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from helpers import deal_with, play_on
 from tienlen import Card, Game, Play, Rules, View, parse_cards
+from tienlen.bots.protocol import view_to_json
 from tienlen.cards import full_deck
 from tienlen.session import Session
 
@@ -210,6 +211,7 @@ def test_a_view_marks_a_free_chop_offer_and_carries_the_payments() -> None:
     game.play("2h")
     # seat 1 is to act; every other seat but the owner is asked, whatever it holds
     assert [game.view(s).free_chop for s in range(4)] == [False, False, True, True]
+    assert view_to_json(game.view(3))["free_chop"] is True  # external bots are told too
     assert game.view(3).legal == (Play.parse("6s 6c 7s 7d 8s 8d 9s 9c"),)
     assert game.view(2).legal == ()  # asked, holding no free chop (the quad chops in turn)
     game.play("3s 3c 4s 4c 5d 5h", seat=1)

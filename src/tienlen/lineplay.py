@@ -108,9 +108,8 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
                     continue
                 if move is not None:
                     say(f"  {names[HUMAN]}: {c.words(str(move))}")
-                    log = c.log()
-                    if log and log[-1][0] is None:
-                        say(f"  {log[-1][1]}")
+                    for line in c.after_words():
+                        say(f"  {line}")
                 break
         game = c.game
         if game.instant_win is not None:
@@ -123,6 +122,10 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
                 say(tr("plain.held", held="; ".join(f"{names[s]} {_cards(cards)}"
                                                       for s, cards in held)))
         say(tr("plain.units", units=_units(names, game.scores)))
+        if game.payments:
+            say(tr("plain.payments"))
+            for p in game.payments:
+                say(f"  · {c.payment_words(p)}")
         say(_totals(names, c.session.totals, lang))
         while True:
             say(tr("plain.next"), end="")

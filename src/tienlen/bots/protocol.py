@@ -34,6 +34,7 @@ def view_to_json(view: View) -> dict[str, Any]:
         "played": [str(c) for c in view.played],
         "legal": [str(m) for m in view.legal],
         "out_of_turn": view.turn != view.seat,
+        "free_chop": view.free_chop,
         "payments": [str(p) for p in view.payments],
         "out": list(view.out),
     }

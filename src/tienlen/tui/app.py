@@ -278,8 +278,9 @@ class TienLenApp(App[Path | None]):
 
     def _tell(self, said: str) -> None:
         """A bot's move in the message line; a chop payment stays there until you act."""
-        if self.controller.news():
-            self._say(said, "bold")
+        news = self.controller.news()
+        if news:  # the payment is the news: the move is in the log
+            self._say(" ".join(f"{line}." for line in news), "bold")
             self._news_held = True
         elif said and not self._news_held:
             self._say(said)

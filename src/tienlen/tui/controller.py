@@ -438,14 +438,19 @@ class Controller:
             self._declined.add(seat)
             return ""  # letting a chop go is no action: nothing to show
         self._act(seat, move)
-        news = self.news()
-        if news:  # a payment is the news: the move is in the log
-            return " ".join(f"{line}." for line in news)
         said = f"{self.names[seat]}: {self.words(self.game.view(HUMAN).history[-1][1])}"
-        log = self.log()
-        if log and log[-1][0] is None:
-            said += f". {log[-1][1]}"
+        for line in self.after_words():
+            said = f"{said.rstrip('.')}. {line}"
         return said
+
+    def after_words(self) -> list[str]:
+        """What the last action brought about, in sentences: the end of a round (who won it,
+        who leads), then the chop payments it made."""
+        out = []
+        end = self._breaks.get((self.hand_number, len(self.game.history)))
+        if end is not None:
+            out.append(self._round_words(*end))
+        return out + [f"{line}." for line in self.news()]
 
     def run_bots(self, limit: int = 100_000) -> list[str]:
         """Every bot decision until the human decides or the hand is over."""
