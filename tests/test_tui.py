@@ -924,3 +924,24 @@ def test_a_long_end_panel_scrolls_and_keeps_its_keys_in_sight() -> None:
         assert scroll.scroll_y == scroll.max_scroll_y  # the last payment can be read
 
     drive(app, script)
+
+
+def test_the_replay_says_chop_payments_and_lists_every_payment_at_the_end() -> None:
+    session = Session(MIEN_NAM, 4, seed=29)
+    play_out(session.game, [get_bot("greedy", seed=s) for s in range(4)])
+    game = session.games[0]
+    [chop] = [p for p in game.payments if p.kind == "chop"]
+    replay = ReplayApp(session, "game.toml")
+
+    async def watch(pilot: Pilot[Any]) -> None:
+        for _ in range(chop.at):
+            await pilot.press("right")
+        table = shown(replay, "#table")
+        assert f"{game.names[chop.payer]} pays {game.names[chop.payee]} {chop.units} units: chop" \
+            in table
+        await pilot.press("end")
+        table = shown(replay, "#table")
+        assert "Payments (each player's sum is their units this hand):" in table
+        assert table.count("│   · ") == len(game.payments)
+
+    drive(replay, watch)

@@ -11,6 +11,7 @@ A record holds every dealt hand, so the replay shows every seat's cards.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,6 +25,7 @@ from ..actions import Action
 from ..cards import KEY_TEXT
 from ..game import Game
 from ..i18n import t
+from ..paywords import payment_line, short_line
 from ..session import Session
 from .app import localise_bindings
 from .controller import action_words, place_word
@@ -142,13 +144,23 @@ class ReplayApp(App[None]):
         lines.append(Text("─" * 40, style="dim"))
         history = game.history
         room = self.query_one("#table", InfoPanel).content_size.height or 8
-        shown = list(enumerate(history, 1))[-(room - len(lines)):] if room > len(lines) else []
-        for number, (seat, move) in shown:
+        entries: list[Text] = []
+        for number, (seat, move) in enumerate(history, 1):
             line = Text(f"{number:>3}. {names[seat]}: ", no_wrap=True)
             line.append_text(move_text(action_words(str(move), names, lang=self.lang)))
             if number == len(history):
                 line.stylize("bold")
-            lines.append(line)
+            entries.append(line)
+            entries += [move_text(f"     {short_line(p, names, self.lang)}", "italic yellow")
+                        for p in game.payments if p.kind == "chop" and p.at == number]
+        if game.is_over and game.payments:  # every payment, itemised
+            entries.append(Text(t("plain.payments", self.lang), style="bold"))
+            width = max(30, self.query_one("#table", InfoPanel).content_size.width - 4)
+            for p in game.payments:
+                rows = textwrap.wrap(payment_line(p, names, self.lang), width,
+                                     subsequent_indent="      ")
+                entries += [move_text(f"  · {row}" if not i else row) for i, row in enumerate(rows)]
+        lines += entries[-(room - len(lines)):] if room > len(lines) else []
         self.query_one("#table", InfoPanel).show(lines)
         seat_lines: list[Text | str] = []
         width = max(8, max(len(n) for n in names))
