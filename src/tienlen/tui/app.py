@@ -419,7 +419,9 @@ class TienLenApp(App[Path | None]):
         room = max(30, self.size.width - 8)
         for p in payments:
             wrapped = textwrap.wrap(c.payment_words(p), room, subsequent_indent="    ")
-            lines += [move_text(f"· {row}" if not i else row) for i, row in enumerate(wrapped)]
+            style = "red" if p.payer == HUMAN else "green" if p.payee == HUMAN else ""
+            lines += [move_text(f"· {row}" if not i else row, style)
+                      for i, row in enumerate(wrapped)]
         return lines
 
     def _table_lines(self) -> list[Text | str]:
