@@ -93,8 +93,9 @@ class Decision:
 
     kind: ``play`` (a turn, ``stacking`` when it is a stacking turn), ``chop`` (an
     out-of-turn chop may be made; ``free`` under free_chops), ``claim`` (an optional
-    instant win), ``offer`` (a mutual-trading turn), ``answer`` (another seat offers a trade), ``settle`` (the
-    answer to the human's offer is on the table), ``return`` (president return).
+    instant win), ``offer`` (a mutual-trading turn), ``answer`` (another seat offers a
+    trade), ``settle`` (the answer to the human's offer is on the table), ``return``
+    (president return).
     """
 
     kind: str
@@ -103,7 +104,7 @@ class Decision:
     count: int = 0  # how many cards an answer or a return takes
     other: int | None = None  # the other seat of a trade or a return
     stacking: bool = False
-    free: bool = False  # a chop offered under free_chops (§11), whatever the human holds
+    free: bool = False  # a chop offered under free_chops (§11): at any moment, out of turn
 
 
 def check_bots(specs: Sequence[str], players: int) -> tuple[str, ...]:
@@ -214,7 +215,7 @@ class Controller:
             table = view.table
             who = names[view.table_seat] if view.table_seat is not None else "?"
             chops = ", ".join(str(m) for m in view.legal[:4])
-            if view.free_chop:  # §11: asked whatever it holds
+            if view.free_chop:  # §11: a free chop, which the prompt names as such
                 pattern = [pattern_words(p) for p in self.rules.free_chops]
                 return Decision("chop", self.t("tui.prompt.free_chop", name=who, table=table,
                                                chops=chops, pattern=pattern), view.legal,
@@ -344,7 +345,8 @@ class Controller:
 
     def log(self) -> list[tuple[int | None, str]]:
         """The hand's actions as the human saw them, (seat, text), with a line (seat None)
-        wherever a round ended: who won it and who leads the next."""
+        wherever a round ended (who won it and who leads the next) and for each chop payment
+        after the action that paid it."""
         out: list[tuple[int | None, str]] = []
         paid = self._chop_payments()
         for index, (seat, text) in enumerate(self.view().history, 1):
