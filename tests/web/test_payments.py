@@ -167,6 +167,10 @@ def test_the_free_chop_offer_is_marked_for_the_seat_offered(page: Page, server: 
     expect(page.get_by_test_id("free-chop-mark")).to_be_visible()
     expect(page.get_by_test_id("status")).to_contain_text("Free chop: you may chop Bot 2's 2♥")
     expect(page.get_by_test_id("play")).to_be_enabled()
+    folder = os.environ.get("TIENLEN_SCREENSHOTS")
+    if folder:  # for a person to judge
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=Path(folder) / "payments-free-chop-1280x720.png")
 
 
 def test_payments_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> None:
