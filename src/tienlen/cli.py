@@ -12,7 +12,7 @@ from typing import Any
 
 from . import __version__
 from .errors import TienLenError
-from .i18n import LANGS, env_lang, t
+from .i18n import LANGS, env_lang, say_error, t
 from .rules import Rules
 
 
@@ -358,13 +358,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    lang = env_lang()
     try:
         args = build_parser().parse_args(argv)
+        lang = _lang(args)
         code = int(args.func(args))
         sys.stdout.flush()
         return code
-    except TienLenError as exc:
-        print(f"tienlen: {exc}", file=sys.stderr)
+    except TienLenError as exc:  # said in the chosen language when it carries a message
+        print(f"tienlen: {say_error(exc, lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)

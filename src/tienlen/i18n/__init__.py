@@ -104,6 +104,15 @@ def render(message: Msg | str, lang: str = DEFAULT) -> str:
     return t(message.key, lang, **dict(message.params))
 
 
+def say_error(exc: BaseException, lang: str = DEFAULT) -> str:
+    """What an error says, in ``lang`` when it carries its reason as a message (``reason``),
+    else its own (English) text."""
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, Msg | str) and reason:
+        return render(reason, lang)
+    return str(exc)
+
+
 def pick_lang(value: str | None, default: str = DEFAULT) -> str:
     """The language of an Accept-Language header or a locale (``vi_VN.UTF-8``): the first of
     ours named, else ``default``."""

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import Rules, TienLenError
+from ..errors import reason_of
 from ..i18n import msg
 from .driver import Driver
 from .limits import Limits
@@ -64,8 +65,8 @@ def make_rules(preset: str, options: str) -> Rules:
     _check_numbers(changes)
     try:
         return Rules.from_mapping({"preset": preset, **changes})
-    except TienLenError as exc:
-        raise Refused(str(exc)) from None
+    except TienLenError as exc:  # a RulesError: said in the page's language
+        raise Refused(reason_of(exc)) from None
 
 
 def _check_numbers(value: Any, where: str = "") -> None:

@@ -22,8 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import PASS, Action, Game, IllegalPlay, Play, Rules, TienLenError, parse_move
+from .. import PASS, Action, Game, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
+from ..errors import reason_of
 from ..i18n import Msg, msg, pick_lang, render
 from .driver import Driver
 from .hands import Hands
@@ -349,10 +350,8 @@ class Room:
             move = parse_move(text, self.rules)
             trial = game.copy()
             trial.play(move, seat=seat)
-        except IllegalPlay as exc:
-            raise Refused(exc.reason or str(exc)) from None
-        except TienLenError as exc:
-            raise Refused(str(exc)) from None
+        except TienLenError as exc:  # a refused play, or text that is no card (CardError)
+            raise Refused(reason_of(exc)) from None
         self._store("move", seat, str(move), record=self._record_if_over(trial))
         assert self.hands is not None
         self.hands.push(move, seat)
