@@ -44,6 +44,13 @@ class Msg(NamedTuple):
         return render(self, DEFAULT)
 
 
+class Parts(NamedTuple):
+    """Messages said one after another, joined by ``sep`` (a parameter: ``"a; b"``)."""
+
+    items: tuple[Msg | str, ...]
+    sep: str = "; "
+
+
 def msg(key: str, **params: Any) -> Msg:
     return Msg(key, params)
 
@@ -89,6 +96,8 @@ def tn(key: str, n: int, lang: str = DEFAULT, /, **params: Any) -> str:
 def _param(value: Any, lang: str) -> str:
     if isinstance(value, Msg):
         return render(value, lang)
+    if isinstance(value, Parts):
+        return value.sep.join(_param(v, lang) for v in value.items)
     if isinstance(value, list | tuple):
         parts = [_param(v, lang) for v in value]
         if len(parts) <= 1:

@@ -25,7 +25,7 @@ from typing import Any
 from .. import PASS, Action, Game, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from ..errors import reason_of
-from ..i18n import Msg, msg, pick_lang, render
+from ..i18n import Msg, msg, pick_lang, render, t
 from .driver import Driver
 from .hands import Hands
 from .names import BadName, clean_name, name_key
@@ -643,8 +643,8 @@ class Room:
     def handle(self, client: Client, cmd: Command) -> None:
         """Carry out one validated command; a refusal is an error event and changes nothing."""
         if cmd.seq <= client.in_seq:
-            client.send(Error(reason=f"stale or duplicate command: seq {cmd.seq} is not after "
-                              f"{client.in_seq}", ref=cmd.seq, code="stale"))
+            client.send(Error(reason=t("err.web.stale_seq", client.lang, seq=cmd.seq,
+                                       last=client.in_seq), ref=cmd.seq, code="stale"))
             return
         client.in_seq = cmd.seq
         self.last_active = time.monotonic()

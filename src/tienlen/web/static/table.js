@@ -118,13 +118,12 @@ export class Table {
       }
       this.render(before);
     } else if (ev.type === "error") {
-      if (ev.code === "not_found" || (/^no table /.test(ev.reason) && !this.state)) {
+      if (ev.code === "not_found") {  // the table closed: the server says why, in our language
         this.conn.gone = true;
-        this.goneWhy = /closed/.test(ev.reason) ? ev.reason : "";
+        this.goneWhy = ev.reason;
         return;
       }
-      const limited = ev.code === "rate_limited" && !/too many/i.test(ev.reason);
-      this.showReason(limited ? t("web.error.too_many", { reason: ev.reason }) : ev.reason);
+      this.showReason(ev.reason);  // every reason comes in the page's language (hello, ?lang=)
     } else if (ev.type === "hint") {
       this.showHint(ev.move);
     }
