@@ -146,6 +146,25 @@ def env_lang(environ: Mapping[str, str] | None = None) -> str:
     return DEFAULT
 
 
+# ---------------------------------------------------------------------- names
+BOT_NAME: Final = re.compile(r"Bot ([1-9]\d*)")
+YOU: Final = "You"
+
+
+def bot_name(n: int) -> str:
+    """The name a bot's seat is given, the same in every language (records keep it)."""
+    return f"Bot {n}"
+
+
+def display_name(name: str, lang: str = DEFAULT) -> str:
+    """A seat's name as shown in ``lang``: the names the program gives ("Bot 2", "You") in its
+    words ("Máy 2", "Bạn"); a name a player chose as it is."""
+    m = BOT_NAME.fullmatch(name)
+    if m:
+        return t("tui.bot_name", lang, n=int(m.group(1)))
+    return t("tui.you_name", lang) if name == YOU else name
+
+
 # ---------------------------------------------------------------------- cards
 def card_name(card: str, lang: str = DEFAULT) -> str:
     """A card's name for a screen reader: ``card_name("Qh", "vi") == "đầm cơ"``."""
