@@ -5,7 +5,7 @@ import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
 import { instantWords, moveWords, renderHistory } from "./history.js";
-import { t, tn } from "./i18n.js";
+import { seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { api, Connection, tokenKey } from "./net.js";
 import { renderSeats, seatPosition, tickCountdown } from "./seats.js";
@@ -146,7 +146,7 @@ export class Table {
     $("status").textContent = t("web.status.hint", { cards: move });
   }
 
-  names() { return this.state.info.seats.map((s) => s.name || t("web.seat.numbered", { n: s.seat + 1 })); }
+  names() { return this.state.info.seats.map((s) => seatName(s) || t("web.seat.numbered", { n: s.seat + 1 })); }
 
   // ------------------------------------------------------------------ drawing
   render(before) {
