@@ -131,8 +131,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     try:
         from .rl.train import TrainConfig, train
     except ImportError as exc:
-        raise TienLenError(f"tienlen train needs the train extra ({exc.name} is missing): "
-                           "pip install 'tienlen[train]'") from None
+        raise error(TienLenError, "err.cli.train_extra", missing=exc.name) from None
     cfg = TrainConfig(rules=args.rules, players=args.players, seconds=args.seconds, out=args.out,
                       seed=args.seed, hidden=tuple(int(h) for h in args.hidden.split(",")),
                       lr=args.lr, batch=args.batch, reuse=args.reuse, epsilon=args.epsilon,
@@ -141,8 +140,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
                       league=tuple(b for b in args.league.split(",") if b),
                       league_share=args.league_share)
     record = train(cfg)
-    print(f"done: {record.get('frames')} frames, {record.get('hands')} hands; weights in "
-          f"{args.out}/learned.npz (tienlen tournament --bots learned:weights={args.out}/learned.npz,...)")
+    print(t("cli.train.done", _lang(args), frames=record.get("frames"), hands=record.get("hands"),
+            out=args.out))
     return 0
 
 
@@ -197,7 +196,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.json:
         check_writable(args.json)
     if args.address and args.backend != "ray":
-        raise TienLenError("--address names a Ray cluster: use it with --backend ray")
+        raise error(TienLenError, "err.cli.address")
     tournament = Tournament(rules, args.players, bots, args.deals, args.seed, args.time_limit)
     report = run_tournament(tournament, workers=args.workers, backend=args.backend,
                             address=args.address,
@@ -214,8 +213,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             raise error(TienLenError, "err.file.cannot_write", path=repr(args.json),
                         error=exc.strerror) from None
     if report["partial"]:
-        print(f"tienlen: interrupted: the results above are partial, from "
-              f"{report['deals_played']} of {report['deals']} deals", file=sys.stderr)
+        print(t("cli.tournament.partial", _lang(args), played=report["deals_played"],
+                deals=report["deals"]), file=sys.stderr)
         return 130
     return 0
 
