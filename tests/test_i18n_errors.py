@@ -140,3 +140,12 @@ def test_the_terminal_game_in_vietnamese_fits_80_by_24() -> None:
                 assert f"Máy {seat}" in board
 
     asyncio.run(main())
+
+
+def test_the_options_list_says_its_chops_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["rules", "killer", "--lang", "vi"]) == 0
+    out = capsys.readouterr().out
+    assert "  quad > 2    (Tứ quý chặt được một con heo)\n" in out
+    assert "beats" not in out and "place_points: tùy số người chơi" in out
+    assert cli.main(["rules", "killer", "--lang", "en"]) == 0
+    assert capsys.readouterr().out == Rules.preset("killer").describe() + "\n"

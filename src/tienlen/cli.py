@@ -110,7 +110,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
         print(explain_text(rules, lang=_lang(args)))
     else:
-        print(rules.describe())
+        from .rules_text import describe_text
+
+        print(describe_text(rules, _lang(args)))
     return 0
 
 

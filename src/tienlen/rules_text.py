@@ -735,6 +735,22 @@ def explain_text(rules: Rules, width: int | None = 78, players: int | None = Non
     return "\n".join(out)
 
 
+def describe_text(rules: Rules, lang: str = "en") -> str:
+    """Every option with its value, as ``tienlen rules PRESET`` prints them: names and values as
+    a rules file writes them, the chop entries and the default place points said in ``lang``."""
+    if lang == "en":
+        return rules.describe()
+    lines = []
+    for line in rules.describe().split("\n"):
+        if line.startswith("place_points: ") and not rules.place_points:
+            line = "place_points: " + t("rules.describe.place_points", lang)
+        lines.append(line)
+        if line == "chops:":
+            lines += [f"  {e}    ({chop_sentence(e).say(lang).rstrip('.')})" for e in rules.chops]
+    chops = {f"  {e}    ({e.words()})" for e in rules.chops}
+    return "\n".join(line for line in lines if line not in chops)
+
+
 def explain_markdown(rules: Rules) -> str:
     """The rules in words as a Markdown page (docs/rules/PRESET.md)."""
     out = [f"# {_title(rules)}", ""]
