@@ -144,3 +144,18 @@ def test_bots_are_bot_n_in_the_record_whatever_the_language(server: Server) -> N
     poll(lambda: server.get(f"/api/tables/{made['id']}").json(), lambda t: t["records"] >= 1)
     record = server.get(f"/api/tables/{made['id']}/records/1").text
     assert 'players = ["Bot 1", "Bot 2"]' in record
+
+
+def test_a_player_cannot_take_a_bots_name_in_either_language(server: Server) -> None:
+    made, host = vi_seat(server, players=4)
+    host.send(type="add_bot")
+    host.until(lambda m: m["type"] == "state" and m["info"]["seats"][1]["kind"] == "bot")
+    guest = server.ws(made["id"] + "?lang=vi")
+    guest.hello()
+    guest.send(type="join", name="máy 1")
+    assert guest.error()["reason"] == "tên 'máy 1' đã có người dùng ở bàn này: hãy chọn tên khác"
+    guest.send(type="join", name="Máy 2")
+    guest.until(lambda m: m["type"] == "welcome" and m["seat"] == 2)
+    host.send(type="add_bot")  # "Bot 2" would be shown as Máy 2: the next free name
+    state = host.until(lambda m: m["type"] == "state" and m["info"]["seats"][3]["kind"] == "bot")
+    assert state["info"]["seats"][3]["name"] == "Bot 3"
