@@ -105,6 +105,7 @@ _NUMBERS: Final = 9  # counts said in words (rules.count.0 to rules.count.8); mo
 
 
 def _units(n: int) -> Msg:
+    """A number of units ("3 units", "3 điểm"), said in the reader's language."""
     return msg("rules.units.one" if n == 1 else "rules.units.other", n=n)
 
 
@@ -128,6 +129,7 @@ _TARGET_NOUNS: Final = ("2", "22", "222", "single", "pair", "triple", "quad")
 
 
 def _count(n: int) -> Msg | str:
+    """A count in words up to eight ("four", "bốn"), in digits above."""
     return msg(f"rules.count.{n}") if n < _NUMBERS else str(n)
 
 

@@ -72,3 +72,25 @@ def test_the_bots_are_named_in_the_page_language(vi_phone: Page, server: Server,
     shot(vi_phone, "bots-vi-phone.png")
     page.goto(f"{server.base}/t/{made['id']}")
     expect(page.locator(".seat-name")).to_have_text(["Bot 1", "Bot 2", "Bot 3"])
+
+
+def test_a_closed_table_is_explained_in_vietnamese_on_a_phone(vi_phone: Page, sqlite_url: str,
+                                                              clock: Clock) -> None:
+    import time
+
+    from .test_limits import poll
+
+    with limited(sqlite_url, clock) as server:
+        made = server.post("/api/tables", {"quick": True, "players": 2, "seed": 3}).json()
+        table_id = made["id"]
+        watcher = server.ws(table_id)
+        watcher.hello()
+        poll(lambda: server.get(f"/api/tables/{table_id}").json(), lambda t: t["records"] >= 1)
+        watcher.close()
+        lobby = server.app.state.lobby
+        later = time.monotonic() + server.limits.idle_expiry + 1
+        assert server.call(lambda: lobby.expire_idle(later)) == [table_id]
+        vi_phone.goto(f"{server.base}/t/{table_id}")
+        why = vi_phone.locator("#missing-why")
+        expect(why).to_contain_text(f"Bàn '{table_id}' đã đóng (một lúc lâu không có ai)")
+        shot(vi_phone, "closed-vi-phone.png")

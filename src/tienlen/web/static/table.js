@@ -71,7 +71,6 @@ export class Table {
     this.conn.gone = true;
     $("room").hidden = true;
     $("missing").hidden = false;
-    $("missing-id").textContent = this.id;
     $("missing-why").textContent = why ? why.charAt(0).toUpperCase() + why.slice(1) + "."
       : t("web.missing.why", { id: this.id });
     document.title = t("web.title.missing");
