@@ -149,3 +149,15 @@ def test_the_options_list_says_its_chops_in_vietnamese(capsys: pytest.CaptureFix
     assert "beats" not in out and "place_points: tùy số người chơi" in out
     assert cli.main(["rules", "killer", "--lang", "en"]) == 0
     assert capsys.readouterr().out == Rules.preset("killer").describe() + "\n"
+
+
+@pytest.mark.parametrize(("argv", "vietnamese"), [
+    (["--players", "9"], "số người chơi phải từ 2 đến 8, không phải 9"),
+    (["--bots", "nope"], "không có máy 'nope'; các máy: random"),
+    (["--bots", "search:stesp=1"], "search không có tùy chọn 'stesp' (ý bạn là 'steps'?)"),
+    (["--bots", "random:depth"], "máy 'random:depth': hãy viết tùy chọn dạng khóa=giá trị"),
+])
+def test_tienlen_play_refuses_bad_players_and_bots_in_vietnamese(
+        argv: list[str], vietnamese: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "--plain", "--lang", "vi", *argv]) == 2
+    assert vietnamese in capsys.readouterr().err

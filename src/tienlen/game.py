@@ -54,7 +54,7 @@ def packs_for(players: int) -> int:
 
 def check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-        raise ArgumentError(f"players must be a number from 2 to 8, not {players!r}")
+        raise error(ArgumentError, "err.players", value=repr(players))
     return players
 
 
