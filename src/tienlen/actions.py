@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Final, overload
 
 from .cards import Card, cards_text, parse_cards, split_card_text
-from .errors import CardError
+from .errors import CardError, error
 from .rules import INSTANT_WINS
 from .shapes import Play, ShapeRules
 
@@ -50,30 +50,32 @@ class Action:
     def parse(cls, text: str) -> Action:
         words = text.split()
         if not words or words[0].lower() not in ACTION_KINDS:
-            raise CardError(f"{text!r} is not an action: actions begin with one of "
-                            f"{', '.join(ACTION_KINDS)}")
+            raise error(CardError, "err.action.kind", text=repr(text), kinds=", ".join(ACTION_KINDS))
         kind = words[0].lower()
         rest = words[1:]
         other: int | None = None
         win: str | None = None
         if kind == "claim":
             if len(rest) != 1 or rest[0] not in INSTANT_WINS:
-                raise CardError(f"{text!r}: write 'claim' and one of {', '.join(INSTANT_WINS)}")
+                raise error(CardError, "err.action.claim", text=repr(text),
+                            wins=", ".join(INSTANT_WINS))
             win = rest[0]
             rest = []
         if kind in _WITH_SEAT:
             if not rest or not rest[0].isdigit():
-                raise CardError(f"{text!r}: {kind!r} needs the other seat's number, "
-                                f"such as '{kind} 2'")
+                raise error(CardError, "err.action.seat", text=repr(text), kind=repr(kind),
+                            example=f"{kind} 2")
             other = int(rest[0])
             rest = rest[1:]
         cards: tuple[Card, ...] = ()
         if kind in _WITH_CARDS:
             if not rest:
-                raise CardError(f"{text!r}: {kind!r} needs the cards, such as '{kind} 5s 6d'")
+                raise error(CardError, "err.action.cards", text=repr(text), kind=repr(kind),
+                            example=f"{kind} 5s 6d")
             cards = tuple(sorted(parse_cards(" ".join(rest))))
         elif rest:
-            raise CardError(f"{text!r}: unexpected {' '.join(rest)!r} after {kind!r}")
+            raise error(CardError, "err.action.extra", text=repr(text), rest=repr(" ".join(rest)),
+                        kind=repr(kind))
         return cls(kind, other, cards, win)
 
     def __str__(self) -> str:
@@ -104,7 +106,7 @@ Move = Play | Action
 def parse_move(text: str, rules: ShapeRules | None = None) -> Move:
     """Read any action text: a play (``"5s 5h"``), ``pass``, or a phase action."""
     if not isinstance(text, str):
-        raise CardError(f"an action is text such as '5s 5h', 'pass' or 'done', not {text!r}")
+        raise error(CardError, "err.action.not_text", text=repr(text))
     words = split_card_text(text)
     if words and words[0].lower() in ACTION_KINDS:
         return Action.parse(text)

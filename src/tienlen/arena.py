@@ -22,9 +22,10 @@ from typing import Any, Final, TextIO
 from .bots import Bot, bot_names, bot_options, get_bot
 from .bots.external import BotFailure, ExternalBot
 from .bots.simple import RandomBot
-from .errors import TienLenError
+from .errors import TienLenError, error
 from .fast.play import play_hand as fast_play_hand
 from .game import Game
+from .i18n import Msg, msg
 from .rules import Rules
 from .shapes import PASS
 
@@ -82,27 +83,27 @@ class BotSpec:
         for part in filter(None, rest.split(":")):
             key, eq, raw = part.partition("=")
             if not eq:
-                raise TienLenError(f"bot {text!r}: write options as key=value, such as "
-                                   "search:steps=5000")
+                raise error(TienLenError, "err.bot.option_form", bot=repr(text))
             budget[key] = _number(raw)
         options = bot_options(name) if name in bot_names() else []
         for key in budget:
             if key not in options:
-                known = (f"its options are {', '.join(options)}" if options
-                         else "it takes no options")
-                raise TienLenError(f"bot {text!r}: {name} has no option {key!r}"
-                                   f"{_suggest(key, options)}; {known}")
+                raise error(TienLenError, "err.bot.no_option" if options else "err.bot.no_options",
+                            bot=repr(text), name=name, key=repr(key),
+                            suggest=_suggest(key, options), options=", ".join(options))
         try:
             return get_bot(name, seed=seed, **budget)
         except TienLenError:
             raise
         except (TypeError, ValueError) as exc:
+            # a bot's own words for a bad option value: English, and so the whole sentence
             raise TienLenError(f"bot {text!r}: {exc}") from None
 
 
-def _suggest(word: str, names: list[str]) -> str:
+def _suggest(word: str, names: list[str]) -> Msg | str:
+    """" (did you mean 'x'?)" when a name is close to ``word``, else nothing."""
     close = difflib.get_close_matches(word, names, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return msg("err.rules.did_you_mean", name=repr(close[0])) if close else ""
 
 
 def _number(raw: str) -> int | float | str | None:

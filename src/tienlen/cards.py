@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
-from .errors import CardError
+from .errors import CardError, error
 
 RANKS: Final = "3456789TJQKA2"
 SUITS: Final = "scdh"
@@ -50,7 +50,7 @@ class Card:
 
     def __new__(cls, code: int) -> Card:
         if not isinstance(code, int) or not 0 <= code < 52:
-            raise CardError(f"a card code is an int from 0 to 51, not {code!r}")
+            raise error(CardError, "err.card.code", code=repr(code))
         return _CARDS[code] if _CARDS else super().__new__(cls)
 
     @classmethod
@@ -71,12 +71,12 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Read one card: rank then suit, ``10`` for ``T``, any case, suit letters or symbols."""
         if not isinstance(text, str):
-            raise CardError(f"a card is text such as '3s' or '10♥', not {text!r}")
+            raise error(CardError, "err.card.not_text", text=repr(text))
         raw = text.strip()
         norm = "".join(_SYMBOL_TO_SUIT.get(ch, ch) for ch in raw).upper()
         m = _CARD_RE.match(norm)
         if m is None:
-            raise CardError(_explain_bad_card(raw))
+            raise _bad_card(raw)
         rank_text = "T" if m.group(1) == "10" else m.group(1)
         return _CARDS[RANKS.index(rank_text) * 4 + SUITS.index(m.group(2).lower())]
 
@@ -127,21 +127,21 @@ class Card:
         return self.code >= other.code
 
 
-def _explain_bad_card(raw: str) -> str:
+def _bad_card(raw: str) -> CardError:
+    """The error for a card that cannot be read, naming the part that is wrong."""
     if not raw:
-        return "empty card: a card is a rank then a suit, such as '3s' or '10♥'"
+        return error(CardError, "err.card.empty")
     norm = "".join(_SYMBOL_TO_SUIT.get(ch, ch) for ch in raw).upper()
     if norm in RANKS or norm == "10":
-        return f"{raw!r} is not a card: it has no suit (suits: s c d h or ♠ ♣ ♦ ♥)"
+        return error(CardError, "err.card.no_suit", text=repr(raw))
     rank_part, suit_part = norm[:-1], norm[-1:]
     # name the bad part as it was written (upper() may change the length of odd characters)
     shown = raw if len(raw) == len(norm) else norm
     if rank_part not in RANKS and rank_part != "10":
-        return (f"{raw!r} is not a card: {shown[:-1] or raw!r} is not a rank "
-                f"(ranks: 3 4 5 6 7 8 9 T J Q K A 2, or 10)")
+        return error(CardError, "err.card.bad_rank", text=repr(raw), rank=repr(shown[:-1] or raw))
     if suit_part.lower() not in SUITS:
-        return f"{raw!r} is not a card: {shown[-1:]!r} is not a suit (suits: s c d h or ♠ ♣ ♦ ♥)"
-    return f"{raw!r} is not a card: a card is a rank then a suit, such as '3s' or '10♥'"
+        return error(CardError, "err.card.bad_suit", text=repr(raw), suit=repr(shown[-1:]))
+    return error(CardError, "err.card.bad", text=repr(raw))
 
 
 _TEXT: Final = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .cards import TWO
-from .errors import RulesError
+from .errors import RulesError, error
 from .shapes import SEQUENCES, Play, higher
 
 _NUMBER_WORDS: Final = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
@@ -36,17 +36,16 @@ class Pattern:
         word = text.strip().lower()
         if word in _SIMPLE_TARGETS:
             if word != "quad" and not as_target:
-                raise RulesError(f"{text!r} cannot be a bomb: bombs are quad, chain:N, chain:N+, "
-                                 "triple_chain:N, quad_chain:N")
+                raise error(RulesError, "err.rules.not_a_bomb", text=repr(text))
             return cls(_SIMPLE_TARGETS[word][0], twos_only=word[0] == "2")
         m = _PATTERN_RE.match(word)
         if m is None:
-            raise RulesError(f"{text!r} is not a chop pattern: use quad, chain:N, chain:N+, "
-                             "triple_chain:N, quad_chain:N, or as a target 2, 22, 222, single, pair")
+            raise error(RulesError, "err.rules.not_a_pattern", text=repr(text))
         shape, count, plus = m.group(1), int(m.group(2)), bool(m.group(3))
         fewest = SEQUENCES[shape][1]
         if count < fewest:
-            raise RulesError(f"{text!r}: a {shape} has at least {fewest} ranks")
+            raise error(RulesError, "err.rules.fewest_ranks", text=repr(text), shape=shape,
+                        fewest=fewest)
         return cls(shape, count, plus)
 
     def matches(self, play: Play) -> bool:
@@ -88,11 +87,10 @@ class ChopEntry:
     def parse(cls, text: str) -> ChopEntry:
         """Read ``"chain:4+ > 22"`` or ``"chain:5 > chain:3 higher"`` (``->`` and ``beats`` work too)."""
         if not isinstance(text, str):
-            raise RulesError(f"a chop entry is text such as 'quad > 2', not {text!r}")
+            raise error(RulesError, "err.rules.entry_type", value=repr(text))
         m = _ENTRY_RE.match(text)
         if m is None:
-            raise RulesError(f"{text!r} is not a chop entry: write 'BOMB > TARGET', such as "
-                             "'quad > 2' or 'chain:5 > chain:3 higher'")
+            raise error(RulesError, "err.rules.not_an_entry", text=repr(text))
         return cls(Pattern.parse(m.group(1), as_target=False),
                    Pattern.parse(m.group(2), as_target=True), bool(m.group(3)))
 

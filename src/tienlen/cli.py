@@ -8,12 +8,15 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .errors import TienLenError
-from .i18n import LANGS, env_lang, t
+from .errors import TienLenError, error
+from .i18n import LANGS, display_name, env_lang, say_error, t
 from .rules import Rules
+
+if TYPE_CHECKING:
+    from .session import Session
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -73,11 +76,11 @@ def check_writable(path: str) -> None:
     target = Path(path).expanduser()
     folder = target.parent
     if target.is_dir():
-        raise TienLenError(f"cannot write {path!r}: it is a folder")
+        raise error(TienLenError, "err.file.is_folder", path=repr(path))
     if not folder.is_dir():
-        raise TienLenError(f"cannot write {path!r}: there is no folder {str(folder)!r}")
+        raise error(TienLenError, "err.file.no_folder", path=repr(path), folder=repr(str(folder)))
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        raise TienLenError(f"cannot write {path!r}: permission denied")
+        raise error(TienLenError, "err.file.denied", path=repr(path))
 
 
 def _lang_option(p: argparse.ArgumentParser) -> None:
@@ -107,7 +110,9 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
         print(explain_text(rules, lang=_lang(args)))
     else:
-        print(rules.describe())
+        from .rules_text import describe_text
+
+        print(describe_text(rules, _lang(args)))
     return 0
 
 
@@ -128,8 +133,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
     try:
         from .rl.train import TrainConfig, train
     except ImportError as exc:
-        raise TienLenError(f"tienlen train needs the train extra ({exc.name} is missing): "
-                           "pip install 'tienlen[train]'") from None
+        raise error(TienLenError, "err.cli.train_extra", missing=exc.name) from None
     cfg = TrainConfig(rules=args.rules, players=args.players, seconds=args.seconds, out=args.out,
                       seed=args.seed, hidden=tuple(int(h) for h in args.hidden.split(",")),
                       lr=args.lr, batch=args.batch, reuse=args.reuse, epsilon=args.epsilon,
@@ -138,8 +142,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
                       league=tuple(b for b in args.league.split(",") if b),
                       league_share=args.league_share)
     record = train(cfg)
-    print(f"done: {record.get('frames')} frames, {record.get('hands')} hands; weights in "
-          f"{args.out}/learned.npz (tienlen tournament --bots learned:weights={args.out}/learned.npz,...)")
+    print(t("cli.train.done", _lang(args), frames=record.get("frames"), hands=record.get("hands"),
+            out=args.out))
     return 0
 
 
@@ -154,8 +158,6 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     print(fast_report(rules, players, args.hands, args.seed, result.hands_per_second))
     return 0
 
-
-TUI_MISSING = "the full-screen game needs Textual: pip install 'tienlen[tui]'"
 
 
 def _terminal() -> bool:
@@ -179,7 +181,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     try:
         from .tui.app import TienLenApp
     except ImportError:
-        raise TienLenError(f"{TUI_MISSING} (or play line by line with --plain)") from None
+        raise error(TienLenError, "err.cli.tui_missing_play") from None
     saved = TienLenApp(controller, delay=0.0 if args.fast else 0.8).run()
     if saved is not None:
         print(t("cli.saved", lang, path=saved))
@@ -196,7 +198,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if args.json:
         check_writable(args.json)
     if args.address and args.backend != "ray":
-        raise TienLenError("--address names a Ray cluster: use it with --backend ray")
+        raise error(TienLenError, "err.cli.address")
     tournament = Tournament(rules, args.players, bots, args.deals, args.seed, args.time_limit)
     report = run_tournament(tournament, workers=args.workers, backend=args.backend,
                             address=args.address,
@@ -210,10 +212,11 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                 json.dump(report, out, indent=2)
                 out.write("\n")
         except OSError as exc:
-            raise TienLenError(f"cannot write {args.json!r}: {exc.strerror}") from None
+            raise error(TienLenError, "err.file.cannot_write", path=repr(args.json),
+                        error=exc.strerror) from None
     if report["partial"]:
-        print(f"tienlen: interrupted: the results above are partial, from "
-              f"{report['deals_played']} of {report['deals']} deals", file=sys.stderr)
+        print(t("cli.tournament.partial", _lang(args), played=report["deals_played"],
+                deals=report["deals"]), file=sys.stderr)
         return 130
     return 0
 
@@ -230,25 +233,41 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
-        raise TienLenError(f"cannot read {args.file!r}: {exc.strerror}") from None
+        raise error(TienLenError, "err.file.cannot_read", path=repr(args.file),
+                    error=exc.strerror) from None
     except UnicodeDecodeError:
-        raise TienLenError(f"{args.file!r} is not a record: it is not UTF-8 text") from None
+        raise error(TienLenError, "err.file.not_record", path=repr(args.file)) from None
     session = Session.from_record(text)
+    lang = _lang(args)
     if not args.text and _terminal():
         try:
             from .tui.replay import ReplayApp
         except ImportError:
-            raise TienLenError(f"{TUI_MISSING} (or print the record with --text)") from None
-        ReplayApp(session, args.file, _lang(args)).run()
+            raise error(TienLenError, "err.cli.tui_missing_replay") from None
+        ReplayApp(session, args.file, lang).run()
         return 0
-    for number, game in enumerate(session.games, 1):
-        print(f"Hand {number} (dealer {game.names[game.dealer]}):")
-        for seat, move in game.history:
-            print(f"  {game.names[seat]}: {move}")
-        if game.is_over:
-            print("  finish: " + ", ".join(game.names[s] for s in game.finish_order))
-            print("  units:  " + ", ".join(f"{game.names[s]} {u:+d}" for s, u in enumerate(game.scores)))
+    print(replay_text(session, lang), end="")
     return 0
+
+
+def replay_text(session: Session, lang: str = "en") -> str:
+    """A session's record action by action, in ``lang`` (``tienlen replay --text``): names the
+    program gave and phase actions in words; cards as the record writes them."""
+    from .tui.controller import action_words
+
+    lines = []
+    for number, game in enumerate(session.games, 1):
+        names = [display_name(n, lang) for n in game.names]
+        lines.append(t("cli.replay.hand", lang, n=number, name=names[game.dealer]))
+        for seat, move in game.history:
+            lines.append(t("cli.replay.move", lang, name=names[seat],
+                           move=action_words(str(move), names, lang=lang)))
+        if game.is_over:
+            lines.append(t("cli.replay.finish", lang,
+                           names=", ".join(names[s] for s in game.finish_order)))
+            lines.append(t("cli.replay.units", lang, units=", ".join(
+                f"{names[s]} {u:+d}" for s, u in enumerate(game.scores))))
+    return "".join(line + "\n" for line in lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -358,13 +377,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    lang = env_lang()
     try:
         args = build_parser().parse_args(argv)
+        lang = _lang(args)
         code = int(args.func(args))
         sys.stdout.flush()
         return code
-    except TienLenError as exc:
-        print(f"tienlen: {exc}", file=sys.stderr)
+    except TienLenError as exc:  # said in the chosen language when it carries a message
+        print(f"tienlen: {say_error(exc, lang)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(file=sys.stderr)

@@ -21,11 +21,20 @@ player's name when the game was given names.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+from .i18n import Msg, render
+
+E = TypeVar("E", bound="TienLenError")
 
 
 class TienLenError(ValueError):
-    """Base class of every error about bad input: a card, a play, rules, a record, an argument."""
+    """Base class of every error about bad input: a card, a play, rules, a record, an argument.
+
+    Its text is in English; ``reason``, when set, is the same text as a message key and its
+    parameters (a :class:`tienlen.i18n.Msg`), for a player who reads another language."""
+
+    reason: Any = None
 
 
 class CardError(TienLenError):
@@ -42,8 +51,6 @@ class IllegalPlay(TienLenError):
     Its text is the reason in English; ``reason``, when set, is the same reason as a message
     key and its parameters (a :class:`tienlen.i18n.Msg`), to be said in another language."""
 
-    reason: Any = None
-
 
 class UnreadableAction(CardError, IllegalPlay):
     """Text given to ``Game.play`` or ``Game.verify`` that is no card or action at all."""
@@ -55,3 +62,18 @@ class RecordError(TienLenError):
 
 class ArgumentError(TienLenError):
     """A bad argument to a constructor or a query: not an action, so not an IllegalPlay."""
+
+
+def error(cls: type[E], key: str, /, **params: Any) -> E:
+    """An error of ``cls`` whose text is the English of catalogue message ``key`` and whose
+    ``reason`` is that message, to be said in the player's language."""
+    reason = Msg(key, params)
+    exc = cls(render(reason))
+    exc.reason = reason
+    return exc
+
+
+def reason_of(exc: BaseException) -> Msg | str:
+    """What an error says, as a message when it carries one (a parameter of a wider message)."""
+    reason = getattr(exc, "reason", None)
+    return reason if isinstance(reason, Msg | str) and reason else str(exc)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Final
 from . import places
 from .actions import Action, Move, TradeDecision, TradeOffers, parse_move
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, Card, full_deck, parse_cards
-from .errors import ArgumentError, CardError, IllegalPlay, RulesError, UnreadableAction
+from .errors import ArgumentError, CardError, IllegalPlay, RulesError, UnreadableAction, error, reason_of
 from .explain import explain_message
 from .i18n import render
 from .instant import instant_wins_of, win_priority
@@ -55,7 +55,7 @@ def packs_for(players: int) -> int:
 
 def check_players(players: object) -> int:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 8:
-        raise ArgumentError(f"players must be a number from 2 to 8, not {players!r}")
+        raise error(ArgumentError, "err.players", value=repr(players))
     return players
 
 
@@ -87,8 +87,8 @@ class Game:
         self.dealer = _check_seat(dealer, n, "dealer")
         self.first_hand = first_hand
         if rules.place_points and len(rules.place_points) != n:
-            raise RulesError(f"place_points lists {len(rules.place_points)} places, but "
-                             f"{n} play: set one number per player, or leave it unset")
+            raise error(RulesError, "err.rules.place_points_players",
+                        places=len(rules.place_points), players=n)
         self._mg = MoveGenerator(rules, packs_for(n))
         order = rules.suit_order
         self._order = order
@@ -98,9 +98,9 @@ class Game:
             try:
                 cards = parse_cards(hand)
             except CardError as exc:
-                raise CardError(f"hand of seat {seat}: {exc}") from None
+                raise error(CardError, "err.hand.seat", seat=seat, reason=reason_of(exc)) from None
             if not cards:
-                raise CardError(f"hand of seat {seat} is empty: every seat needs cards")
+                raise error(CardError, "err.hand.empty", seat=seat)
             hand_keys.append(sorted(to_key[c.code] for c in cards))
         _check_copies(hand_keys, packs_for(n), order)
         self._hands = hand_keys
@@ -647,14 +647,16 @@ class Game:
             try:
                 return parse_move(action, self.rules)
             except CardError as exc:
-                raise UnreadableAction(str(exc)) from None
+                unreadable = UnreadableAction(str(exc))
+                unreadable.reason = exc.reason
+                raise unreadable from None
         if isinstance(action, Play):
             if action.order == self._order and (action.shape is not None or not action.keys):
                 return action
             return Play.from_cards(action.cards, self.rules)
         if isinstance(action, Action):
             return action
-        raise UnreadableAction(f"an action is text, a Play or an Action, not {action!r}")
+        raise error(UnreadableAction, "err.action.object", text=repr(action))
 
     def _apply(self, seat: int, move: Move) -> None:
         if isinstance(move, Play):
@@ -990,9 +992,9 @@ def _check_copies(hands: list[list[int]], packs: int, order: str) -> None:
             seen[k] = seen.get(k, 0) + 1
     for k, count in seen.items():
         if count > packs:
-            pack_text = "one pack" if packs == 1 else "two packs"
-            raise CardError(f"{KEY_TEXT[order][k]} is dealt {count} times, but {pack_text} "
-                            f"{'holds' if packs == 1 else 'hold'} only {packs}")
+            form = "one" if packs == 1 else "other"
+            raise error(CardError, f"err.hand.copies.{form}", card=KEY_TEXT[order][k], count=count,
+                        packs=packs)
 
 
 def _lowest_holder_of(hands: list[list[int]], dealer: int) -> int:

@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .cards import Card, parse_cards
-from .errors import IllegalPlay, TienLenError
-from .i18n import msg, render, t, tn
+from .errors import TienLenError
+from .i18n import msg, say_error, t, tn
 from .rules import Rules
 from .tui.controller import HUMAN, Controller, Decision
 
@@ -102,9 +102,7 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
                 try:
                     move = _decide(c, d, text)
                 except TienLenError as exc:
-                    reason = render(exc.reason, lang) if isinstance(exc, IllegalPlay) and \
-                        exc.reason else str(exc)
-                    say(tr("tui.not_allowed", reason=reason))
+                    say(tr("tui.not_allowed", reason=say_error(exc, lang)))
                     continue
                 if move is not None:
                     say(f"  {names[HUMAN]}: {c.words(str(move))}")
@@ -186,7 +184,7 @@ def _save(c: Controller, text: str, say: Callable[..., None], lang: str = "en") 
     try:
         saved = c.save(path.strip())
     except TienLenError as exc:
-        say(t("plain.not_saved_why", lang, reason=str(exc)))
+        say(t("plain.not_saved_why", lang, reason=say_error(exc, lang)))
         return False
     say(t("cli.saved", lang, path=saved))
     return True

@@ -19,7 +19,8 @@ from typing import Any, Final
 
 from .cards import Card
 from .chops import ChopEntry, Pattern, parse_chops
-from .errors import RulesError
+from .errors import RulesError, error, reason_of
+from .i18n import Msg, msg
 from .shapes import Play
 from .tomlwrite import dumps_table
 
@@ -110,8 +111,7 @@ class Rules:
             value = getattr(self, f.name)
             object.__setattr__(self, f.name, _check(f.name, value))
         if self.no_two_last and self.end_at != "last":
-            raise RulesError('no_two_last needs end_at = "last": a player going out on twos is '
-                             f'placed last among those out, which end_at = {self.end_at!r} never asks')
+            raise error(RulesError, "err.rules.no_two_last", end_at=repr(self.end_at))
 
     # ------------------------------------------------------------------ presets
     @staticmethod
@@ -125,8 +125,8 @@ class Rules:
         try:
             options = PRESETS[name]
         except (KeyError, TypeError):
-            raise RulesError(f"unknown preset {name!r}{_suggest(str(name), PRESETS)}; "
-                             f"presets: {', '.join(PRESETS)}") from None
+            raise error(RulesError, "err.rules.unknown_preset", name=repr(name),
+                        suggest=_suggest(str(name), PRESETS), presets=", ".join(PRESETS)) from None
         return cls(name=name, **options)
 
     @classmethod
@@ -138,7 +138,8 @@ class Rules:
         """New rules with some options changed; an unknown option or bad value is a RulesError."""
         for key in changes:
             if key not in _FIELDS:
-                raise RulesError(f"unknown option {key!r}{_suggest(key, _FIELDS)}")
+                raise error(RulesError, "err.rules.unknown_option", name=repr(key),
+                            suggest=_suggest(key, _FIELDS))
         return dataclasses.replace(self, **changes)
 
     def as_dict(self) -> dict[str, Any]:
@@ -170,11 +171,11 @@ class Rules:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"{where}: not valid TOML: {exc}") from None
+            raise error(RulesError, "err.rules.toml", where=where, error=str(exc)) from None
         try:
             return cls.from_mapping(data)
         except RulesError as exc:
-            raise RulesError(f"{where}: {exc}") from None
+            raise error(RulesError, "err.rules.where", where=where, reason=reason_of(exc)) from None
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
@@ -182,14 +183,13 @@ class Rules:
         data = dict(data)
         nested_options = data.get("options")
         if "name" in data or (isinstance(nested_options, dict) and "name" in nested_options):
-            raise RulesError("'name' is not an option: a rules file names the preset it starts "
-                             "from with preset = \"…\" and changes options below it")
+            raise error(RulesError, "err.rules.name_not_option")
         name = data.pop("preset", data.pop("rules", "pagat"))
         if not isinstance(name, str):
-            raise RulesError(f"preset must be a preset name, not {name!r}")
+            raise error(RulesError, "err.rules.preset_type", value=repr(name))
         nested = data.pop("options", {})
         if not isinstance(nested, dict):
-            raise RulesError("[options] must be a table of options")
+            raise error(RulesError, "err.rules.options_table")
         data.update(nested)
         base = cls.preset(name) if name != "custom" else cls(name="custom")
         return base.replace(**data)
@@ -235,59 +235,66 @@ class Rules:
 _FIELDS: Final = {f.name for f in dataclasses.fields(Rules)}
 
 
-def _suggest(word: str, names: Iterable[str]) -> str:
+def _suggest(word: str, names: Iterable[str]) -> Msg | str:
+    """" (did you mean 'x'?)" when a name is close to ``word``, else nothing."""
     close = difflib.get_close_matches(word, list(names), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    return msg("err.rules.did_you_mean", name=repr(close[0])) if close else ""
 
 
-def _read_source(source: str | Path) -> tuple[str, str]:
+def _in_option(option: str, exc: RulesError) -> RulesError:
+    """The error ``exc`` about one option's value, named by that option (``chops: …``)."""
+    return error(RulesError, "err.rules.option", option=option, reason=reason_of(exc))
+
+
+def _read_source(source: str | Path) -> tuple[str, str | Msg]:
     if isinstance(source, Path) or ("\n" not in source and "=" not in source):
         path = Path(source)
         try:
             return path.read_text(encoding="utf-8"), str(path)
         except OSError as exc:
-            raise RulesError(f"cannot read rules file {str(path)!r}: {exc.strerror}") from None
+            raise error(RulesError, "err.rules.cannot_read", path=repr(str(path)),
+                        error=exc.strerror) from None
         except UnicodeDecodeError:
-            raise RulesError(f"rules file {str(path)!r} is not UTF-8 text") from None
-    return source, "rules"
+            raise error(RulesError, "err.rules.not_utf8", path=repr(str(path))) from None
+    return source, msg("err.rules.where_text")
 
 
 def _check(name: str, value: Any) -> Any:
     """Validate and normalise one option value; a RulesError names the option."""
     if name == "name":
         if value != "custom" and value not in PRESETS:
-            raise RulesError(f"name must be a preset name or 'custom', not {value!r}"
-                             f"{_suggest(str(value), PRESETS)}")
+            raise error(RulesError, "err.rules.name_value", value=repr(value),
+                        suggest=_suggest(str(value), PRESETS))
         return value
     if name == "chops":
         if isinstance(value, str):
             try:
                 return parse_chops(value)
             except RulesError as exc:
-                raise RulesError(f"chops: {exc}") from None
+                raise _in_option("chops", exc) from None
         if not isinstance(value, (list, tuple)):
-            raise RulesError(f"chops must be a list of entries such as 'quad > 2', not {value!r}")
+            raise error(RulesError, "err.rules.chops_type", value=repr(value))
         try:
             return tuple(v if isinstance(v, ChopEntry) else ChopEntry.parse(v) for v in value)
         except RulesError as exc:
-            raise RulesError(f"chops: {exc}") from None
+            raise _in_option("chops", exc) from None
     if name == "free_chops":
         if isinstance(value, str):
             value = [] if value in ("", "none") else [v for v in value.replace(";", ",").split(",")]
         if not isinstance(value, (list, tuple)):
-            raise RulesError(f"free_chops must be a list of bomb patterns such as 'chain:4+', "
-                             f"not {value!r}")
+            raise error(RulesError, "err.rules.free_chops_type", value=repr(value))
         out = []
         for v in value:
             if isinstance(v, Pattern):
                 out.append(v)
                 continue
             if not isinstance(v, str):
-                raise RulesError(f"free_chops: {v!r} is not a bomb pattern such as 'chain:4+'")
+                raise _in_option("free_chops", error(RulesError, "err.rules.not_bomb_pattern",
+                                                     value=repr(v)))
             try:
                 out.append(Pattern.parse(v, as_target=False))
             except RulesError as exc:
-                raise RulesError(f"free_chops: {exc}") from None
+                raise _in_option("free_chops", exc) from None
         return tuple(dict.fromkeys(out))
     if name == "penalty_bomb":
         if isinstance(value, (Mapping, tuple, list)) and not isinstance(value, str):
@@ -295,63 +302,64 @@ def _check(name: str, value: Any) -> Any:
             table = []
             for item in items:
                 if not (isinstance(item, (tuple, list)) and len(item) == 2):
-                    raise RulesError(f"penalty_bomb: {item!r} is not 'PATTERN = UNITS'")
+                    raise _in_option("penalty_bomb", error(
+                        RulesError, "err.rules.not_pattern_units", value=repr(item)))
                 pattern, units = item
                 if not isinstance(pattern, Pattern):
                     if not isinstance(pattern, str):
-                        raise RulesError(f"penalty_bomb: {pattern!r} is not a bomb pattern")
+                        raise _in_option("penalty_bomb", error(
+                            RulesError, "err.rules.not_bomb", value=repr(pattern)))
                     try:
                         pattern = Pattern.parse(pattern, as_target=False)
                     except RulesError as exc:
-                        raise RulesError(f"penalty_bomb: {exc}") from None
+                        raise _in_option("penalty_bomb", exc) from None
                 if isinstance(units, bool) or not isinstance(units, int) or units < 0:
-                    raise RulesError(f"penalty_bomb: {pattern} must cost a whole number of units, "
-                                     f"0 or more, not {units!r}")
+                    raise _in_option("penalty_bomb", error(
+                        RulesError, "err.rules.pattern_units", pattern=str(pattern),
+                        value=repr(units)))
                 table.append((pattern, units))
             return tuple(table)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError("penalty_bomb must be a whole number of units, 0 or more, or a table "
-                             f"of bomb patterns to units such as {{quad = 3}}, not {value!r}")
+            raise error(RulesError, "err.rules.penalty_bomb", value=repr(value))
         return value
     if name == "place_points":
         if value in ("", "none") or value is None:
             return ()
         if not isinstance(value, (list, tuple)) or not all(
                 isinstance(v, int) and not isinstance(v, bool) for v in value):
-            raise RulesError(f"place_points must be a list of whole numbers, first place first, "
-                             f"not {value!r}")
+            raise error(RulesError, "err.rules.place_points_type", value=repr(value))
         if value and not 2 <= len(value) <= 8:
-            raise RulesError(f"place_points lists one number per player (2 to 8), not {len(value)}")
+            raise error(RulesError, "err.rules.place_points_count", count=len(value))
         if sum(value) != 0:
-            raise RulesError(f"place_points must sum to zero, not {sum(value)} ({list(value)})")
+            raise error(RulesError, "err.rules.place_points_sum", total=sum(value),
+                        value=repr(list(value)))
         return tuple(value)
     if name == "instant_wins":
         if isinstance(value, str):
             value = [value] if value and value != "none" else []
         if not isinstance(value, (list, tuple)):
-            raise RulesError(f"instant_wins must be a list from {', '.join(INSTANT_WINS)}")
+            raise error(RulesError, "err.rules.instant_wins_type", wins=", ".join(INSTANT_WINS))
         for win in value:
             if win not in INSTANT_WINS:
-                raise RulesError(f"instant_wins: {win!r} is not an instant win"
-                                 f"{_suggest(str(win), INSTANT_WINS)}; "
-                                 f"choose from {', '.join(INSTANT_WINS)}")
+                raise error(RulesError, "err.rules.instant_win_unknown", value=repr(win),
+                            suggest=_suggest(str(win), INSTANT_WINS), wins=", ".join(INSTANT_WINS))
         if len(set(value)) != len(value):
-            raise RulesError("instant_wins lists the same win twice")
+            raise error(RulesError, "err.rules.instant_win_twice")
         return tuple(w for w in INSTANT_WINS if w in value)  # the claim order of §7 and §11
     if name in CHOICES:
         allowed = CHOICES[name]
         if isinstance(value, bool) or value not in allowed:
             shown = ", ".join(str(a) for a in allowed)
-            raise RulesError(f"{name} must be one of {shown}, not {value!r}")
+            raise error(RulesError, "err.rules.choice", name=name, allowed=shown, value=repr(value))
         return value
     if name in UNITS:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise RulesError(f"{name} must be a whole number of units, 0 or more, not {value!r}")
+            raise error(RulesError, "err.rules.units", name=name, value=repr(value))
         if name == "stake" and value == 0:
-            raise RulesError("stake must be at least 1")
+            raise error(RulesError, "err.rules.stake")
         return value
     if not isinstance(value, bool):
-        raise RulesError(f"{name} must be true or false, not {value!r}")
+        raise error(RulesError, "err.rules.bool", name=name, value=repr(value))
     return value
 
 

@@ -11,7 +11,10 @@ option or a value that has no words yet is listed by :func:`missing_words` (a
 test fails naming it) and is shown meanwhile as ``option = value``.
 
 Sentences are kept whole (each one a template with values put in), so that they
-can be translated one by one.
+can be translated one by one: a sentence that never changes is found in the
+catalogue by its English (``rules.text.<English>``); one with values in it (a
+stake, a chop list, the lowest card) is a :class:`Sentence`, an English text that
+carries its catalogue message, so any value of any option is said in Vietnamese.
 
 >>> from tienlen import Rules
 >>> text = explain_text(Rules.preset("pagat"), width=None)
@@ -27,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .chops import ChopEntry, Pattern
-from .i18n import catalogue, t
+from .i18n import Msg, Parts, catalogue, msg, render, t
 from .rules import CHOICES, INSTANT_WINS, PRESETS, UNITS, Rules
 from .shapes import Play
 from .tomlwrite import value as toml_value
@@ -37,6 +40,29 @@ Block = str | list[str]  # a paragraph, or a list of items
 
 class MissingWords(LookupError):
     """An option, a value of one or a preset that this module has no words for."""
+
+
+class Sentence(str):
+    """A sentence with values in it: its English text, carrying its catalogue message (to be
+    said in another language by :meth:`say`)."""
+
+    message: Msg
+    cap: bool
+
+    def __new__(cls, message: Msg, cap: bool = False) -> Sentence:
+        text = render(message, "en")
+        self = super().__new__(cls, _cap(text) if cap else text)
+        self.message, self.cap = message, cap
+        return self
+
+    def say(self, lang: str) -> str:
+        text = render(self.message, lang)
+        return _cap(text) if self.cap else text
+
+
+def _item(message: Msg, last: bool) -> Sentence:
+    """One item of a list in words: ending in ";", the last in "."."""
+    return Sentence(msg("rules.item", item=message, end="." if last else ";"))
 
 
 SECTIONS: Final = (
@@ -75,11 +101,12 @@ PRESET_WORDS: Final[dict[str, str]] = {
 
 # ---------------------------------------------------------------------- small words
 _RANK_NAMES: Final = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2")
-_NUMBERS: Final = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+_NUMBERS: Final = 9  # counts said in words (rules.count.0 to rules.count.8); more in digits
 
 
-def _units(n: int) -> str:
-    return f"{n} unit" if n == 1 else f"{n} units"
+def _units(n: int) -> Msg:
+    """A number of units ("3 units", "3 điểm"), said in the reader's language."""
+    return msg("rules.units.one" if n == 1 else "rules.units.other", n=n)
 
 
 def _pick(option: str, table: dict[Any, str], value: Any) -> str:
@@ -97,51 +124,50 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-# nouns for chop patterns: what a player calls them
-_TARGET_NOUNS: Final = {
-    "2": "a single two", "22": "a pair of twos", "222": "three twos", "single": "any single card",
-    "pair": "any pair", "triple": "any triple", "quad": "four of a kind",
-}
-_SEQ_NOUNS: Final = {"chain": ("pairs", "pairs"), "triple_chain": ("triples", "triples"),
-                     "quad_chain": ("fours of a kind", "fours of a kind")}
+# nouns for chop patterns: what a player calls them (rules.noun.* in the catalogue)
+_TARGET_NOUNS: Final = ("2", "22", "222", "single", "pair", "triple", "quad")
+
+
+def _count(n: int) -> Msg | str:
+    """A count in words up to eight ("four", "bốn"), in digits above."""
+    return msg(f"rules.count.{n}") if n < _NUMBERS else str(n)
+
+
+def pattern_message(pattern: Pattern) -> Msg:
+    """A chop pattern as a noun, to be said in any language."""
+    text = str(pattern)
+    if text in _TARGET_NOUNS:
+        return msg(f"rules.noun.{text}")
+    more = ".more" if pattern.or_more else ""
+    return msg(f"rules.noun.{pattern.shape}{more}", count=_count(pattern.ranks))
 
 
 def pattern_noun(pattern: Pattern) -> str:
     """A chop pattern as a noun: ``'four or more consecutive pairs'``."""
-    text = str(pattern)
-    if text in _TARGET_NOUNS:
-        return _TARGET_NOUNS[text]
-    count = _NUMBERS[pattern.ranks] if pattern.ranks < len(_NUMBERS) else str(pattern.ranks)
-    unit = _SEQ_NOUNS[pattern.shape][0]
-    if pattern.or_more:
-        return f"{count} or more consecutive {unit}"
-    return f"{count} consecutive {unit}"
+    return render(pattern_message(pattern))
 
 
-def chop_sentence(entry: ChopEntry) -> str:
+def chop_sentence(entry: ChopEntry) -> Sentence:
     """One chop entry as a sentence."""
-    bomb, target = _cap(pattern_noun(entry.bomb)), pattern_noun(entry.target)
-    if entry.higher:
-        return f"{bomb} can chop {target} with a lower top card."
-    return f"{bomb} can chop {target}."
+    key = "rules.say.chop_higher" if entry.higher else "rules.say.chop"
+    return Sentence(msg(key, bomb=pattern_message(entry.bomb),
+                        target=pattern_message(entry.target)), cap=True)
 
 
-def _twos(rules: Rules) -> list[str]:
+def _twos(rules: Rules) -> list[Sentence]:
     """What beats a two, a pair of twos, three twos: a sentence for each."""
     out = []
-    plays = (("2h", "a single two", "a higher two"), ("2d 2h", "a pair of twos", "a higher pair of twos"),
-             ("2c 2d 2h", "three twos", "higher three twos"))
-    for text, noun, same in plays:
+    for text, which in (("2h", "2"), ("2d 2h", "22"), ("2c 2d 2h", "222")):
         play = Play.parse(text)
-        bombs = [pattern_noun(e.bomb) for e in rules.chops if e.target.matches(play)]
-        bombs = list(dict.fromkeys(bombs))
+        chopping = {str(e.bomb): e.bomb for e in rules.chops if e.target.matches(play)}
+        bombs = [pattern_message(p) for p in chopping.values()]
         if rules.four_twos_bomb:
-            bombs.append("four twos")
+            bombs.append(msg("rules.noun.four_twos"))
+        noun, same = msg(f"rules.noun.{which}"), msg(f"rules.say.higher.{which}")
         if bombs:
-            listed = bombs[0] if len(bombs) == 1 else ", ".join(bombs[:-1]) + " or " + bombs[-1]
-            out.append(f"What beats {noun}: {same}, or a chop with {listed}.")
+            out.append(Sentence(msg("rules.say.twos_chopped", noun=noun, same=same, bombs=bombs)))
         else:
-            out.append(f"What beats {noun}: only {same}; nothing chops it.")
+            out.append(Sentence(msg("rules.say.twos_only", noun=noun, same=same)))
     return out
 
 
@@ -198,11 +224,9 @@ def _hand_size_big(rules: Rules) -> list[Block]:
 
 def _opening(rules: Rules) -> list[Block]:
     low = _lowest(rules)
-    table = {
-        "contains_lowest": f"The first play must include the lowest card ({low} when it was "
-                           "dealt), on its own or in any combination.",
-        "lowest_single": f"The first play must be the lowest card ({low} when it was dealt) on "
-                         "its own.",
+    table: dict[Any, str] = {
+        "contains_lowest": Sentence(msg("rules.say.opening.contains_lowest", low=low)),
+        "lowest_single": Sentence(msg("rules.say.opening.lowest_single", low=low)),
         "free": "The first play may be anything: holding the lowest card only decides who "
                 "leads.",
     }
@@ -216,8 +240,7 @@ def _next_leader(rules: Rules) -> list[Block]:
                   "anything.",
         "loser": "In every later hand the player who came last in the hand before leads, and "
                  "may lead anything.",
-        "lowest": f"Every hand, not only the first, is led by the holder of the lowest card "
-                  f"({low} when it was dealt), with the same rule for the first play.",
+        "lowest": Sentence(msg("rules.say.next_leader.lowest", low=low)),
     }, rules.next_leader)]
 
 
@@ -239,18 +262,9 @@ def _chops(rules: Rules) -> list[Block]:
 def _instant_wins(rules: Rules) -> list[Block]:
     if not rules.instant_wins:
         return ["No dealt hand wins at once: every hand is played out."]
-    words = {
-        "four_twos": "all four twos;",
-        "dragon": "a dragon: at least one card of every rank from 3 to ace (two dragons: the "
-                  "higher ace wins);",
-        "six_pairs": "six pairs (a triple counts as one pair, four of a kind as two);",
-        "all_sets": "no loose card: every rank in the hand is held two, three or four times;",
-        "five_pair_chain": "five pairs of consecutive ranks below the two (năm đôi thông);",
-        "same_colour": "all thirteen cards of one colour, all red or all black (đồng màu);",
-        "four_threes": "all four threes, in a hand that opens with the lowest card;",
-    }
-    items = [_pick("instant_wins", words, w) for w in rules.instant_wins]
-    items[-1] = items[-1][:-1] + "."
+    last = len(rules.instant_wins) - 1
+    items: list[str] = [_item(msg(f"rules.say.win.{w}"), i == last)
+                        for i, w in enumerate(rules.instant_wins)]
     blocks: list[Block] = [
         "A player dealt one of these hands wins the hand at once, before anyone plays:",
         items,
@@ -277,35 +291,34 @@ def _instant_win_optional(rules: Rules) -> list[Block]:
 def _instant_win_stake(rules: Rules) -> list[Block]:
     if not rules.instant_wins or rules.scoring == "none":
         return []
-    return [f"An instant winner is paid {_units(rules.instant_win_stake)} by each other player, "
-            "who all share last place; nothing else is scored in that hand."]
+    return [Sentence(msg("rules.say.instant_win_stake", units=_units(rules.instant_win_stake)))]
 
 
 def _scoring(rules: Rules) -> list[Block]:
     stake = _units(rules.stake)
-    return [_pick("scoring", {
-        "loser_pays": f"The last player pays {stake} to each of the others; for the score, the "
-                      "other places are equal.",
-        "cards_left": f"Each other player pays the winner {stake} for each card they still "
-                      "held when the winner went out.",
-        "none": "No units change hands: only the order of finishing counts.",
-        "places": f"Each place scores its points times {stake}: {_place_points(rules)}.",
-    }, rules.scoring)]
+    if rules.scoring == "none":
+        return ["No units change hands: only the order of finishing counts."]
+    if rules.scoring == "places":
+        return [Sentence(msg("rules.say.scoring.places", stake=stake,
+                             points=_place_points(rules)))]
+    if rules.scoring not in ("loser_pays", "cards_left"):
+        raise MissingWords(f"scoring = {toml_value(rules.scoring)}")
+    return [Sentence(msg(f"rules.say.scoring.{rules.scoring}", stake=stake))]
 
 
-def _place_points(rules: Rules) -> str:
+def _place_points(rules: Rules) -> Msg:
     if rules.place_points:
-        return "first to last " + ", ".join(f"{p:+d}" for p in rules.place_points)
-    return ("by the number of players: two [+2, -2]; three [+2, 0, -2]; four (Nhất, Nhì, Ba, "
-            "Bét) [+2, +1, -1, -2]; five or more +2, +1, then 0 for each middle place, -1, -2")
+        return msg("rules.say.points.listed",
+                   points=", ".join(f"{p:+d}" for p in rules.place_points))
+    return msg("rules.say.points.default")
 
 
-def _penalty(option: str, sentence: str) -> Callable[[Rules], list[Block]]:
+def _penalty(option: str) -> Callable[[Rules], list[Block]]:
     def say(rules: Rules) -> list[Block]:
         amount = getattr(rules, option)
         if not amount or rules.scoring == "none":
             return []
-        return [sentence.format(units=_units(amount))]
+        return [Sentence(msg(f"rules.say.{option}", units=_units(amount)))]
     return say
 
 
@@ -314,10 +327,10 @@ def _penalty_bomb(rules: Rules) -> list[Block]:
     if not amount or rules.scoring == "none":
         return []
     if isinstance(amount, int):
-        return [f"A player left holding a four of a kind or a chain of three or more pairs also "
-                f"pays the winner {_units(amount)} for each."]
-    items = [f"{pattern_noun(p)}: {_units(u)};" for p, u in amount]
-    items[-1] = items[-1][:-1] + "."
+        return [Sentence(msg("rules.say.penalty_bomb", units=_units(amount)))]
+    items: list[str] = [
+        _item(msg("rules.say.penalty_bomb.item", pattern=pattern_message(p), units=_units(u)),
+              i == len(amount) - 1) for i, (p, u) in enumerate(amount)]
     return ["A player left holding a bomb also pays the winner for each (a combination counts "
             "as the first of these it matches):", items]
 
@@ -359,11 +372,8 @@ def _chop_out_of_turn(rules: Rules) -> list[Block]:
 def _free_chops(rules: Rules) -> list[Block]:
     if not rules.free_chops:
         return []
-    pats = ", ".join(pattern_noun(p) for p in rules.free_chops)
-    return [f"Free chops ({pats}) may be played at any moment, out of turn and even after "
-            "passing, by anyone holding cards other than the owner of the play on the table, "
-            "whenever they beat it; everyone is asked in turn, and after a free chop all passes "
-            "are forgotten and the player after the chopper is next."]
+    patterns = Parts(tuple(pattern_message(p) for p in rules.free_chops), ", ")
+    return [Sentence(msg("rules.say.free_chops", patterns=patterns))]
 
 
 def _chop_pay(rules: Rules) -> list[Block]:
@@ -520,8 +530,7 @@ OPTION_WORDS: Final[dict[str, OptionWords]] = {
     "penalty_two": OptionWords(
         "The end of a hand and the score", "Units paid to the winner for each two left in hand.",
         "a whole number, 0 or more",
-        _penalty("penalty_two", "A player left holding twos also pays the winner {units} for "
-                 "each two.")),
+        _penalty("penalty_two")),
     "red_twos_double": OptionWords(
         "The end of a hand and the score", "A red two left in hand (2♦, 2♥) costs double.", "",
         _red_twos),
@@ -532,8 +541,7 @@ OPTION_WORDS: Final[dict[str, OptionWords]] = {
     "penalty_no_play": OptionWords(
         "The end of a hand and the score", "Units paid to the winner by a player who never put "
         "down a card in the hand.", "a whole number, 0 or more",
-        _penalty("penalty_no_play", "A player who never put down a card in the hand also pays "
-                 "the winner {units}.")),
+        _penalty("penalty_no_play")),
     "instant_win_stake": OptionWords(
         "Instant wins", "Units each other player pays an instant winner.",
         "a whole number, 0 or more", _instant_win_stake),
@@ -664,8 +672,8 @@ def _toml(value: Any) -> str:
     return toml_value(value)
 
 
-def _fallback(rules: Rules, name: str) -> str:
-    return f"{name} = {_toml(rules.as_dict()[name])} (this option has no description yet)."
+def _fallback(rules: Rules, name: str) -> Sentence:
+    return Sentence(msg("rules.say.no_words", name=name, value=_toml(rules.as_dict()[name])))
 
 
 def _title(rules: Rules) -> str:
@@ -682,10 +690,24 @@ def _changed_line(rules: Rules, lang: str = "en") -> str | None:
 def _say(text: str, lang: str) -> str:
     """A sentence of these rules in ``lang``: the catalogue keeps each whole sentence under
     ``rules.text.`` and its English words (gettext's way: the English is the key); one it lacks
-    stays in English (a test lists them)."""
+    stays in English (a test lists them). A :class:`Sentence` says its own message."""
+    if isinstance(text, Sentence):
+        return text.say(lang)
     if lang == "en":
         return text
     return catalogue(lang).get(f"rules.text.{text}", text)
+
+
+def untranslated(rules: Rules, lang: str, players: int | None = None) -> list[str]:
+    """The sentences of these rules that ``lang``'s catalogue lacks (said in English): empty
+    when every one is translated."""
+    texts: list[str] = [PRESET_WORDS[rules.name]] if rules.name in PRESET_WORDS else []
+    for title, blocks in sections(rules, players):
+        texts.append(title)
+        for block in blocks:
+            texts.extend(block if isinstance(block, list) else [block])
+    return [text for text in texts if not isinstance(text, Sentence)
+            and f"rules.text.{text}" not in catalogue(lang)]
 
 
 def explain_text(rules: Rules, width: int | None = 78, players: int | None = None,
@@ -713,6 +735,22 @@ def explain_text(rules: Rules, width: int | None = 78, players: int | None = Non
             else:
                 out.append(fill(_say(block, lang)))
     return "\n".join(out)
+
+
+def describe_text(rules: Rules, lang: str = "en") -> str:
+    """Every option with its value, as ``tienlen rules PRESET`` prints them: names and values as
+    a rules file writes them, the chop entries and the default place points said in ``lang``."""
+    if lang == "en":
+        return rules.describe()
+    lines = []
+    for line in rules.describe().split("\n"):
+        if line.startswith("place_points: ") and not rules.place_points:
+            line = "place_points: " + t("rules.describe.place_points", lang)
+        lines.append(line)
+        if line == "chops:":
+            lines += [f"  {e}    ({chop_sentence(e).say(lang).rstrip('.')})" for e in rules.chops]
+    chops = {f"  {e}    ({e.words()})" for e in rules.chops}
+    return "\n".join(line for line in lines if line not in chops)
 
 
 def explain_markdown(rules: Rules) -> str:

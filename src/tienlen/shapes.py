@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Final, Protocol
 
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, TWO, Card, parse_cards
-from .errors import CardError
+from .errors import CardError, error
 
 SHAPES: Final = ("single", "pair", "triple", "quad", "run", "chain", "triple_chain", "quad_chain")
 SET_SHAPES: Final = ("single", "pair", "triple", "quad")
@@ -160,11 +160,11 @@ class Play:
         ``Game.play`` always judges under its own rules.
         """
         if not isinstance(text, str):
-            raise CardError(f"a play is text such as '5s 5h' or 'pass', not {text!r}")
+            raise error(CardError, "err.play.not_text", text=repr(text))
         if text.strip().lower() == "pass":
             return PASS
         if not text.strip():
-            raise CardError("empty play: write the cards, such as '5s 5h', or 'pass'")
+            raise error(CardError, "err.play.empty")
         return cls.from_cards(parse_cards(text), rules)
 
     @classmethod

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..errors import TienLenError
+from ..errors import TienLenError, error
 from .heuristic import HeuristicBot
 from .learned import LearnedBot
 from .search import SearchBot
@@ -66,7 +66,8 @@ def get_bot(name: str, seed: int | None = None, **budget: Any) -> Bot:
     try:
         factory = _FACTORIES[name]
     except KeyError:
-        raise TienLenError(f"unknown bot {name!r}; bots: {', '.join(_FACTORIES)}") from None
+        raise error(TienLenError, "err.bot.unknown", name=repr(name),
+                    bots=", ".join(_FACTORIES)) from None
     return factory(seed=seed, **budget)
 
 

@@ -44,6 +44,13 @@ class Msg(NamedTuple):
         return render(self, DEFAULT)
 
 
+class Parts(NamedTuple):
+    """Messages said one after another, joined by ``sep`` (a parameter: ``"a; b"``)."""
+
+    items: tuple[Msg | str, ...]
+    sep: str = "; "
+
+
 def msg(key: str, **params: Any) -> Msg:
     return Msg(key, params)
 
@@ -89,6 +96,8 @@ def tn(key: str, n: int, lang: str = DEFAULT, /, **params: Any) -> str:
 def _param(value: Any, lang: str) -> str:
     if isinstance(value, Msg):
         return render(value, lang)
+    if isinstance(value, Parts):
+        return value.sep.join(_param(v, lang) for v in value.items)
     if isinstance(value, list | tuple):
         parts = [_param(v, lang) for v in value]
         if len(parts) <= 1:
@@ -102,6 +111,15 @@ def render(message: Msg | str, lang: str = DEFAULT) -> str:
     if isinstance(message, str):
         return message
     return t(message.key, lang, **dict(message.params))
+
+
+def say_error(exc: BaseException, lang: str = DEFAULT) -> str:
+    """What an error says, in ``lang`` when it carries its reason as a message (``reason``),
+    else its own (English) text."""
+    reason = getattr(exc, "reason", None)
+    if isinstance(reason, Msg | str) and reason:
+        return render(reason, lang)
+    return str(exc)
 
 
 def pick_lang(value: str | None, default: str = DEFAULT) -> str:
@@ -126,6 +144,25 @@ def env_lang(environ: Mapping[str, str] | None = None) -> str:
         if value:
             return pick_lang(value)
     return DEFAULT
+
+
+# ---------------------------------------------------------------------- names
+BOT_NAME: Final = re.compile(r"Bot ([1-9]\d*)")
+YOU: Final = "You"
+
+
+def bot_name(n: int) -> str:
+    """The name a bot's seat is given, the same in every language (records keep it)."""
+    return f"Bot {n}"
+
+
+def display_name(name: str, lang: str = DEFAULT) -> str:
+    """A seat's name as shown in ``lang``: the names the program gives ("Bot 2", "You") in its
+    words ("Máy 2", "Bạn"); a name a player chose as it is."""
+    m = BOT_NAME.fullmatch(name)
+    if m:
+        return t("tui.bot_name", lang, n=int(m.group(1)))
+    return t("tui.you_name", lang) if name == YOU else name
 
 
 # ---------------------------------------------------------------------- cards

@@ -20,8 +20,8 @@ from textual.widgets import Footer, Input, Static
 
 from ..actions import Action
 from ..cards import Card
-from ..errors import IllegalPlay, TienLenError
-from ..i18n import catalogue, render, t, tn
+from ..errors import TienLenError
+from ..i18n import catalogue, say_error, t, tn
 from ..rules_text import explain_text
 from ..shapes import Play
 from .controller import HUMAN, WIN_WORDS, Controller, place_word
@@ -559,8 +559,7 @@ class TienLenApp(App[Path | None]):
 
     def reason(self, exc: TienLenError) -> str:
         """A refusal in the game's language (the engine's reasons are message keys)."""
-        return render(exc.reason, self.lang) if isinstance(exc, IllegalPlay) and exc.reason \
-            else str(exc)
+        return say_error(exc, self.lang)
 
     def t(self, key: str, **params: object) -> str:
         return t(key, self.lang, **params)
@@ -593,7 +592,7 @@ class TienLenApp(App[Path | None]):
         try:
             move = c.hint()
         except TienLenError as exc:
-            self._say(str(exc), "red")
+            self._say(self.reason(exc), "red")
             self.refresh_screen()
             return
         cards = move.cards
@@ -658,7 +657,7 @@ class TienLenApp(App[Path | None]):
             try:
                 saved = self.controller.save(path)
             except TienLenError as exc:
-                self.push_screen(SaveScreen(path, str(exc), self.lang), done)
+                self.push_screen(SaveScreen(path, self.reason(exc), self.lang), done)
                 return
             self.exit(saved)
 

@@ -27,10 +27,10 @@ from ..actions import Action, Move
 from ..arena import BotSpec
 from ..bots import Bot, bot_names, get_bot
 from ..cards import Card
-from ..errors import IllegalPlay, TienLenError
+from ..errors import IllegalPlay, TienLenError, error
 from ..explain import pattern_words
 from ..game import Game
-from ..i18n import Msg, msg, render, t, tn
+from ..i18n import YOU, Msg, bot_name, display_name, msg, render, t, tn
 from ..payments import Payment
 from ..paywords import payment_line, place_words, short_line
 from ..rules import Rules
@@ -115,12 +115,11 @@ def check_bots(specs: Sequence[str], players: int) -> tuple[str, ...]:
     if len(specs) == 1:
         specs = specs * (players - 1)
     if len(specs) != players - 1:
-        raise TienLenError(f"name one bot for each of the {players - 1} opponents "
-                           f"(or one for all), not {len(specs)}")
+        raise error(TienLenError, "err.play.bots_count", opponents=players - 1, n=len(specs))
     for spec in specs:
         if spec.startswith("cmd:"):
-            raise TienLenError(f"bot {spec!r}: the terminal game plays built-in bots only: "
-                               f"{', '.join(bot_names())}")
+            raise error(TienLenError, "err.play.bots_builtin", bot=repr(spec),
+                        bots=", ".join(bot_names()))
         BotSpec(spec).make(0, 5.0)  # a bad name or option fails here, with the reason
     return specs
 
@@ -132,17 +131,20 @@ class Controller:
                  seed: int | None = None, name: str = "You", hint_worlds: int = 8,
                  hint_seconds: float = 0.25, lang: str = "en") -> None:
         self.lang = lang
-        if name == "You":
-            name = t("tui.you_name", lang)
         name = name.strip()
         if not name:
-            raise TienLenError("your name must not be empty")
+            raise error(TienLenError, "err.play.name_empty")
         self.specs = check_bots(bots, players)
-        names = [name] + [t("tui.bot_name", lang, n=i) for i in range(1, players)]
-        if name in names[1:]:
-            names[0] = t("tui.name_you", lang, name=name)
-        self.session = Session(rules, players, seed, names=names)
-        self.names = tuple(names)
+        # the record keeps the names the program gives as they are in every language ("Bot 1",
+        # "You"); the table shows them in the player's words ("Máy 1", "Bạn")
+        stored = [name] + [bot_name(i) for i in range(1, players)]
+        if name in stored[1:]:
+            stored[0] = t("tui.name_you", "en", name=name)
+        shown = [display_name(n, lang) for n in stored]
+        if name != YOU and shown[0] in shown[1:]:
+            shown[0] = t("tui.name_you", lang, name=name)
+        self.session = Session(rules, players, seed, names=stored)
+        self.names = tuple(shown)
         base = 0 if seed is None else seed * 1000
         self.bots: dict[int, Bot] = {
             seat: BotSpec(spec).make(base + seat, 5.0)
@@ -505,5 +507,6 @@ class Controller:
         try:
             target.write_text(self.record(), encoding="utf-8")
         except OSError as exc:
-            raise TienLenError(f"cannot write {str(target)!r}: {exc.strerror}") from None
+            raise error(TienLenError, "err.file.cannot_write", path=repr(str(target)),
+                        error=exc.strerror) from None
         return target

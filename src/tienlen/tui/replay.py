@@ -24,7 +24,7 @@ from textual.widgets import Footer, Static
 from ..actions import Action
 from ..cards import KEY_TEXT
 from ..game import Game
-from ..i18n import t
+from ..i18n import display_name, t
 from ..paywords import payment_line, short_line
 from ..session import Session
 from .app import localise_bindings
@@ -121,7 +121,7 @@ class ReplayApp(App[None]):
 
     def refresh_screen(self) -> None:
         game = self.state
-        names = game.names
+        names = [display_name(n, self.lang) for n in game.names]
         steps = len(self.hands[self.hand]) - 1
         title = Text(t("replay.title", self.lang, hand=self.hand + 1, hands=len(self.hands),
                        step=self.step, steps=steps, rules=game.rules.name,

@@ -24,7 +24,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from .. import Game, Rules, Session, TienLenError
 from ..bots import bot_names
-from ..i18n import LANGS, catalogue_text, pick_lang
+from ..errors import reason_of
+from ..i18n import LANGS, Msg, catalogue_text, msg, pick_lang, render, say_error, t
 from ..record import _parse, _replay_hand
 from ..rules_text import explain_text
 from .limits import Limits, RateLimit, client_key, wait_text
@@ -105,22 +106,23 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
 
-    def room_or_404(table_id: str) -> Room:
+    def room_or_404(table_id: str, lang: str) -> Room:
         room = lobby.get(table_id)
         if room is None:
-            raise HTTPException(*_missing(table_id))
+            status, reason = _missing(table_id)
+            raise HTTPException(status, render(reason, lang))
         return room
 
-    def _missing(table_id: str) -> tuple[int, str]:
+    def _missing(table_id: str) -> tuple[int, Msg]:
         if repo.table_exists(table_id):
-            return 410, (f"table {table_id!r} has closed (nobody was there for a while); its "
-                         f"finished hands remain at /api/tables/{table_id}/records")
-        return 404, f"no table {table_id!r}"
+            return 410, msg("err.web.closed", id=repr(table_id),
+                            url=f"/api/tables/{table_id}/records")
+        return 404, msg("err.web.no_table", id=repr(table_id))
 
-    def known_or_404(table_id: str) -> None:
+    def known_or_404(table_id: str, lang: str) -> None:
         """Tables open or closed (a closed table's records stay downloadable)."""
         if lobby.get(table_id) is None and not repo.table_exists(table_id):
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise HTTPException(404, t("err.web.no_table", lang, id=repr(table_id)))
 
     # ------------------------------------------------------------------ pages
     page_html = (STATIC / "index.html").read_text(encoding="utf-8")
@@ -149,7 +151,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     async def catalogue_file(lang: str) -> Response:
         """The page's words in one language (the catalogue the server speaks too)."""
         if lang not in LANGS:
-            raise HTTPException(404, f"no language {lang!r}")
+            raise HTTPException(404, t("err.web.no_language", "en", lang=repr(lang)))
         return Response(catalogue_text(lang), media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
@@ -172,7 +174,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         try:
             rules = Rules.preset(name)
         except TienLenError as exc:
-            raise HTTPException(404, str(exc)) from None
+            raise HTTPException(404, say_error(exc, pick_lang(lang))) from None
         return {"name": name, "toml": rules.to_toml(), "options": rules.as_dict(),
                 "describe": rules.describe(),
                 "explain": explain_text(rules, width=None, lang=pick_lang(lang))}
@@ -185,34 +187,32 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     async def create_table(spec: NewTable, request: Request) -> dict[str, Any]:
         key = client_key(request.client.host if request.client else None)
         wait = creates.take(key)
+        lang = request_lang(request)  # refusals in the page's language (Accept-Language)
         if wait:
-            raise HTTPException(429, f"too many requests: at most {limits.creates_per_minute} "
-                                f"new tables a minute from one address; {wait_text(wait)}",
+            raise HTTPException(429, t("err.web.creates", lang, n=limits.creates_per_minute,
+                                       wait=wait_text(wait)),
                                 headers={"Retry-After": str(max(1, round(wait)))})
         try:
             room, seat, token = lobby.create(spec, key)
         except TooMany as exc:
             headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
-            raise HTTPException(exc.status, str(exc), headers=headers) from None
-        except Refused as exc:  # said in the page's language (it sends Accept-Language)
-            lang = pick_lang(request.headers.get("accept-language", "")[:200])
-            raise HTTPException(400, exc.say(lang)) from None
-        except TienLenError as exc:
-            raise HTTPException(400, str(exc)) from None
+            raise HTTPException(exc.status, exc.say(lang), headers=headers) from None
+        except TienLenError as exc:  # refused, or rules that cannot be
+            raise HTTPException(400, say_error(exc, lang)) from None
         room.changed()
         return {"id": room.id, "invite": f"/t/{room.id}", "seat": seat, "token": token,
                 "info": room.info().model_dump()}
 
     @app.get("/api/tables/{table_id}")
-    async def table(table_id: TableId) -> TableInfo:
-        return room_or_404(table_id).info()
+    async def table(table_id: TableId, request: Request) -> TableInfo:
+        return room_or_404(table_id, request_lang(request)).info()
 
     # ------------------------------------------------------------------ records
-    def record_text(table_id: str, hand_no: int) -> str:
-        known_or_404(table_id)
+    def record_text(table_id: str, hand_no: int, lang: str) -> str:
+        known_or_404(table_id, lang)
         text = repo.record(table_id, hand_no)
         if text is None:
-            raise HTTPException(404, f"table {table_id!r} has no finished hand {hand_no}")
+            raise HTTPException(404, t("err.web.no_hand", lang, id=repr(table_id), n=hand_no))
         return text
 
     def seed_note(table_id: str) -> str:
@@ -224,24 +224,25 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                 f"(Session(rules, {room.players}, seed={room.seed}) deals these hands)\n")
 
     @app.get("/api/tables/{table_id}/records")
-    async def records(table_id: TableId) -> list[dict[str, Any]]:
-        known_or_404(table_id)
+    async def records(table_id: TableId, request: Request) -> list[dict[str, Any]]:
+        known_or_404(table_id, request_lang(request))
         return [{"hand": n, "finished": at, "url": f"/api/tables/{table_id}/records/{n}"}
                 for n, at in repo.records(table_id)]
 
     @app.get("/api/tables/{table_id}/records/{hand_no}")
-    async def record(table_id: TableId, hand_no: HandNo) -> Response:
-        text = seed_note(table_id) + record_text(table_id, hand_no)
+    async def record(table_id: TableId, hand_no: HandNo, request: Request) -> Response:
+        text = seed_note(table_id) + record_text(table_id, hand_no, request_lang(request))
         return PlainTextResponse(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="tienlen-{table_id}-hand{hand_no}.toml"'})
 
     @app.get("/api/tables/{table_id}/record.toml")
-    async def session_record(table_id: TableId) -> Response:
-        known_or_404(table_id)
+    async def session_record(table_id: TableId, request: Request) -> Response:
+        lang = request_lang(request)
+        known_or_404(table_id, lang)
         finished = [Game.from_record(repo.record(table_id, n) or "")
                     for n, _ in repo.records(table_id)]
         if not finished:
-            raise HTTPException(404, f"table {table_id!r} has no finished hand yet")
+            raise HTTPException(404, t("err.web.no_hand_yet", lang, id=repr(table_id)))
         first = finished[0]
         done = Session(first.rules, first.players, names=first.names, _first=first)
         done.games = finished
@@ -250,34 +251,42 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
             "Content-Disposition": f'attachment; filename="tienlen-{table_id}.toml"'})
 
     @app.get("/api/tables/{table_id}/records/{hand_no}/replay")
-    async def replay(table_id: TableId, hand_no: HandNo) -> dict[str, Any]:
-        text = record_text(table_id, hand_no)
-        if text is None:
-            raise HTTPException(404, f"table {table_id!r} has no finished hand {hand_no}")
-        return replay_steps(text)
+    async def replay(table_id: TableId, hand_no: HandNo, request: Request) -> dict[str, Any]:
+        lang = request_lang(request)
+        text = record_text(table_id, hand_no, lang)
+        try:
+            return replay_steps(text)
+        except Refused as exc:
+            raise HTTPException(400, exc.say(lang)) from None
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/{table_id}")
     async def ws(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         key = client_key(websocket.client.host if websocket.client else None)
+        # the page names its language in the URL (?lang=vi), so even the refusals sent before
+        # its hello are in that language; else the browser's Accept-Language
+        lang = pick_lang(websocket.query_params.get("lang", "")[:20]
+                         or websocket.headers.get("accept-language", "")[:200])
         room = lobby.get(table_id)
         if room is None:
-            reason = _missing(table_id)[1] if len(table_id) <= MAX_TABLE_ID else "no such table"
-            await websocket.send_text(Error(seq=1, reason=reason, code="not_found")
+            reason = _missing(table_id)[1] if len(table_id) <= MAX_TABLE_ID \
+                else msg("err.web.no_such_table")
+            await websocket.send_text(Error(seq=1, reason=render(reason, lang), code="not_found")
                                       .model_dump_json())
             await websocket.close(code=4404)
             return
         if limits.connections_per_client and connections[key] >= limits.connections_per_client:
             await websocket.send_text(Error(
                 seq=1, code="rate_limited",
-                reason=f"too many connections: at most {limits.connections_per_client} from one "
-                       "address; close another tab first").model_dump_json())
+                reason=t("err.web.connections", lang, n=limits.connections_per_client))
+                .model_dump_json())
             await websocket.close(code=1008)
             return
         connections[key] += 1
         outbox: asyncio.Queue[str] = asyncio.Queue()
         client = Client(outbox.put_nowait, key)
+        client.lang = lang
         room.attach(client)
         sender = asyncio.create_task(_pump(websocket, outbox))
         try:
@@ -291,22 +300,24 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                 wait = messages.take(key)
                 if wait:
                     client.send(Error(
-                        reason=f"too many requests: at most {limits.messages_per_second} messages "
-                               f"a second from one address; this one was not carried out, "
-                               f"{wait_text(wait)}", ref=_seq_of(raw), code="rate_limited"))
+                        reason=t("err.web.messages", client.lang, n=limits.messages_per_second,
+                                 wait=wait_text(wait)), ref=_seq_of(raw), code="rate_limited"))
                     continue
                 if lobby.get(table_id) is not room:  # closed meanwhile
-                    client.send(Error(reason=_missing(table_id)[1], code="not_found"))
+                    client.send(Error(reason=render(_missing(table_id)[1], client.lang),
+                                      code="not_found"))
                     break
                 try:
                     command = parse_command(raw)
                 except ProtocolError as exc:
-                    client.send(Error(reason=exc.reason, ref=exc.ref))
+                    client.send(Error(reason=exc.say(client.lang), ref=exc.ref))
                     continue
                 try:
                     room.handle(client, command)
                 except TienLenError as exc:  # storage trouble: nothing changed
-                    client.send(Error(reason=f"the server could not do that: {exc}", ref=command.seq))
+                    client.send(Error(reason=t("err.web.server_failed", client.lang,
+                                               reason=say_error(exc, client.lang)),
+                                      ref=command.seq))
         except WebSocketDisconnect:
             pass
         finally:
@@ -317,6 +328,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
             sender.cancel()
 
     return app
+
+
+def request_lang(request: Request) -> str:
+    """The language a REST call asks for (the page sends Accept-Language)."""
+    return pick_lang(request.headers.get("accept-language", "")[:200])
 
 
 def _seq_of(raw: str | bytes) -> int | None:
@@ -357,5 +373,5 @@ def replay_steps(text: str) -> dict[str, Any]:
                 "last": f"{names[history[-1][0]]}: {history[-1][1]}" if history else None,
                 "over": game.is_over, "scores": game.scores})
     except (TienLenError, tomllib.TOMLDecodeError, IndexError) as exc:
-        raise Refused(f"the record cannot be replayed: {exc}") from None
+        raise Refused(msg("err.web.replay", reason=reason_of(exc))) from None
     return {"names": names, "rules": rules.name, "steps": steps}

@@ -10,6 +10,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..i18n import Msg, msg
+
 PRUNE_AT = 10_000  # addresses remembered before the full buckets are forgotten
 _KEY = secrets.token_bytes(32)  # this process's key for client_key
 
@@ -76,6 +78,6 @@ def client_key(address: str | None) -> str:
     return hmac.new(_KEY, (address or "unknown").encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def wait_text(seconds: float) -> str:
-    """'try again in 3 s' for a wait of ``seconds``."""
-    return f"try again in {max(1, math.ceil(seconds))} s"
+def wait_text(seconds: float) -> Msg:
+    """'try again in 3 s' for a wait of ``seconds`` (a message, said in the client's language)."""
+    return msg("err.web.wait", n=max(1, math.ceil(seconds)))

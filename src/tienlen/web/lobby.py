@@ -12,7 +12,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import Rules, TienLenError
-from ..i18n import msg
+from ..errors import reason_of
+from ..i18n import Msg, msg
 from .driver import Driver
 from .limits import Limits
 from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
@@ -47,7 +48,8 @@ class NewTable(BaseModel):
 class TooMany(Refused):
     """A request refused by a limit (answered 429, "too many requests")."""
 
-    def __init__(self, reason: str, status: int = 429, retry_after: float | None = None) -> None:
+    def __init__(self, reason: str | Msg, status: int = 429,
+                 retry_after: float | None = None) -> None:
         super().__init__(reason, code="rate_limited")
         self.status = status
         self.retry_after = retry_after
@@ -64,8 +66,8 @@ def make_rules(preset: str, options: str) -> Rules:
     _check_numbers(changes)
     try:
         return Rules.from_mapping({"preset": preset, **changes})
-    except TienLenError as exc:
-        raise Refused(str(exc)) from None
+    except TienLenError as exc:  # a RulesError: said in the page's language
+        raise Refused(reason_of(exc)) from None
 
 
 def _check_numbers(value: Any, where: str = "") -> None:
@@ -119,12 +121,11 @@ class Lobby:
         """Refuse (:class:`TooMany`) a new table the limits do not allow ``creator``."""
         limits = self.limits
         if len(self.rooms) >= limits.max_tables:
-            raise TooMany(f"the server holds as many tables as it can ({limits.max_tables}); "
-                          "try again later", retry_after=limits.sweep_every)
+            raise TooMany(msg("err.web.server_full", n=limits.max_tables),
+                          retry_after=limits.sweep_every)
         held = self._by_creator[creator]
         if creator and limits.tables_per_client and held >= limits.tables_per_client:
-            raise TooMany(f"you have {held} open tables, the most one address may hold; "
-                          "they close once idle, or leave one first")
+            raise TooMany(msg("err.web.tables_held", n=held))
 
     def create(self, spec: NewTable, creator: str = "") -> tuple[Room, int | None, str | None]:
         """Make a table; with a name, take seat 0 (returns the seat and its token). Everything

@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..i18n import Msg, Parts, msg, render
 from .names import MAX_NAME, RAW_FACTOR
 
 MAX_MESSAGE = 4096  # bytes in one client message
@@ -109,43 +110,49 @@ _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
 
 class ProtocolError(ValueError):
-    """A message the server cannot accept; the text is the reason sent back."""
+    """A message the server cannot accept; ``reason`` is the English of what is sent back,
+    ``message`` the same as a catalogue message (:meth:`say` puts it in a language)."""
 
-    def __init__(self, reason: str, ref: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, message: Msg, ref: int | None = None) -> None:
+        super().__init__(render(message))
+        self.reason = render(message)
+        self.message = message
         self.ref = ref
+
+    def say(self, lang: str) -> str:
+        return render(self.message, lang)
 
 
 def parse_command(raw: str | bytes) -> Command:
     """Validate one client message, raising :class:`ProtocolError` with a reason."""
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > MAX_MESSAGE:
-        raise ProtocolError(f"message too large: {size} bytes, at most {MAX_MESSAGE}")
+        raise ProtocolError(msg("err.proto.too_large", size=size, most=MAX_MESSAGE))
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("message is not JSON") from None
+        raise ProtocolError(msg("err.proto.not_json")) from None
     ref = data.get("seq") if isinstance(data, dict) and isinstance(data.get("seq"), int) else None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ProtocolError("a command is a JSON object with a 'type'", ref)
+        raise ProtocolError(msg("err.proto.not_command"), ref)
     try:
         return _COMMAND.validate_python(data)
     except ValidationError as exc:
         raise ProtocolError(_describe(exc), ref) from None
 
 
-def _describe(exc: ValidationError) -> str:
+def _describe(exc: ValidationError) -> Msg:
+    """What is wrong with a command (pydantic's own words for a bad value stay English)."""
     parts = []
     for err in exc.errors()[:3]:
         where = ".".join(str(p) for p in err["loc"][1:] if p != "type") or "message"
         if err["type"] == "union_tag_invalid":
-            parts.append(f"unknown command type; commands: {', '.join(COMMAND_TYPES)}")
+            parts.append(msg("err.proto.unknown_type", types=", ".join(COMMAND_TYPES)))
         elif err["type"] == "extra_forbidden":
-            parts.append(f"unexpected field {where!r}")
+            parts.append(msg("err.proto.extra", field=repr(where)))
         else:
-            parts.append(f"{where}: {err['msg']}")
-    return "bad command: " + "; ".join(parts)
+            parts.append(msg("err.proto.field", where=where, error=err["msg"]))
+    return msg("err.proto.bad", parts=Parts(tuple(parts)))
 
 
 COMMAND_TYPES = ("hello", "join", "add_bot", "remove_seat", "leave", "start", "play", "hint",

@@ -22,9 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import PASS, Action, Game, IllegalPlay, Play, Rules, TienLenError, parse_move
+from .. import PASS, Action, Game, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
-from ..i18n import Msg, msg, pick_lang, render
+from ..errors import reason_of
+from ..i18n import LANGS, Msg, bot_name, display_name, msg, pick_lang, render, t
 from .driver import Driver
 from .hands import Hands
 from .names import BadName, clean_name, name_key
@@ -68,6 +69,11 @@ AWAY_BOT = "heuristic"
 JITTER = 0.25  # a bot's wait varies by this share of the bot delay either way
 _jitter = random.Random()
 
+
+
+def _shown_keys(name: str) -> set[str]:
+    """A bot's name as it is shown in each language, compared as names are."""
+    return {name_key(display_name(name, lang)) for lang in LANGS} | {name_key(name)}
 
 class Refused(TienLenError):
     """A command that cannot be carried out now; the text is the reason in English (``code``:
@@ -241,8 +247,7 @@ class Room:
         name = check_name(name)
         if self.started:
             raise Refused(msg("room.started_watch"))
-        key = name_key(name)
-        if any(s.name is not None and name_key(s.name) == key for s in self.seats):
+        if name_key(name) in self._names_shown():
             raise Refused(msg("room.name_taken", name=repr(name)))
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
@@ -257,8 +262,8 @@ class Room:
             raise Refused(msg("room.started_bots"))
         level = level or self.bot_level
         seat = self._empty_seat(seat)
-        taken = {name_key(s.name) for s in self.seats if s.name is not None}
-        name = next(f"Bot {k}" for k in range(1, 40) if name_key(f"Bot {k}") not in taken)
+        taken = self._names_shown()
+        name = next(bot_name(k) for k in range(1, 40) if not _shown_keys(bot_name(k)) & taken)
         self._store("bot", seat, level, SeatChange(seat, "bot", name, level))
         self.seats[seat] = Seat("bot", name, level)
         return seat
@@ -307,6 +312,11 @@ class Room:
             client.seat = None
             client.send(Welcome(table=self.id, seat=None))
 
+    def _names_shown(self) -> set[str]:
+        """The seated names as any reader sees them (a bot's "Bot 1" is also "Máy 1")."""
+        return {key for s in self.seats if s.name is not None
+                for key in (_shown_keys(s.name) if s.kind == "bot" else {name_key(s.name)})}
+
     def _empty_seat(self, seat: int | None) -> int:
         if seat is None:
             for number, s in enumerate(self.seats):
@@ -349,10 +359,8 @@ class Room:
             move = parse_move(text, self.rules)
             trial = game.copy()
             trial.play(move, seat=seat)
-        except IllegalPlay as exc:
-            raise Refused(exc.reason or str(exc)) from None
-        except TienLenError as exc:
-            raise Refused(str(exc)) from None
+        except TienLenError as exc:  # a refused play, or text that is no card (CardError)
+            raise Refused(reason_of(exc)) from None
         self._store("move", seat, str(move), record=self._record_if_over(trial))
         assert self.hands is not None
         self.hands.push(move, seat)
@@ -644,8 +652,8 @@ class Room:
     def handle(self, client: Client, cmd: Command) -> None:
         """Carry out one validated command; a refusal is an error event and changes nothing."""
         if cmd.seq <= client.in_seq:
-            client.send(Error(reason=f"stale or duplicate command: seq {cmd.seq} is not after "
-                              f"{client.in_seq}", ref=cmd.seq, code="stale"))
+            client.send(Error(reason=t("err.web.stale_seq", client.lang, seq=cmd.seq,
+                                       last=client.in_seq), ref=cmd.seq, code="stale"))
             return
         client.in_seq = cmd.seq
         self.last_active = time.monotonic()

@@ -45,6 +45,13 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** A seat's name as shown: a bot's "Bot N" (the name the records keep, in every language) in
+ * the page's words ("Máy N"); a player's own name as it is. */
+export function seatName(seat) {
+  const bot = seat.kind === "bot" && /^Bot ([1-9]\d*)$/.exec(seat.name || "");
+  return bot ? t("tui.bot_name", { n: Number(bot[1]) }) : seat.name;
+}
+
 /** A message with a count: key.one for 1, key.other otherwise ({n} is the count). */
 export function tn(key, n, params = {}) {
   return t(`${key}.${n === 1 ? "one" : "other"}`, { ...params, n });

@@ -39,7 +39,8 @@ export class Connection {
 
   connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${proto}://${location.host}/ws/${this.tableId}`);
+    // the language in the URL: the refusals sent before hello are said in it too
+    const ws = new WebSocket(`${proto}://${location.host}/ws/${this.tableId}?lang=${lang}`);
     this.ws = ws;
     this.onStatus("connecting");
     ws.onopen = () => {

@@ -2,7 +2,7 @@
 // (anticlockwise, so the next player sits on your right), each with a fan of card backs.
 import { backsFan } from "./cards.js";
 import { h } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { seatName, t, tn } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -80,7 +80,7 @@ export function renderSeats(box, ctx) {
     if (view && view.table_seat === s.seat && view.table) classes.push("owns-table");
     if (y < 25) classes.push("at-top"); else if (y > 75) classes.push("at-bottom");
     if (x < 20) classes.push("at-left"); else if (x > 80) classes.push("at-right");
-    const name = s.kind === "empty" ? t("web.seat.empty") : (mine ? t("web.you_suffix", { name: s.name }) : s.name);
+    const name = s.kind === "empty" ? t("web.seat.empty") : (mine ? t("web.you_suffix", { name: seatName(s) }) : seatName(s));
     const who = [];
     if (s.kind === "bot") who.push(t("web.seat.bot", { level: t(`bot.${s.level}`) }));
     if (s.kind === "human") who.push(s.connected ? t("web.seat.here") : t("web.seat.away"));
@@ -123,7 +123,7 @@ export function renderSeats(box, ctx) {
     if (canRemove && !mine && s.kind !== "empty" && (s.kind === "bot" || !s.connected)) {
       div.append(h("button.small.remove", {
         testid: "remove-seat", dataset: { key: `remove-${s.seat}` },
-        "aria-label": t("web.seat.remove_label", { name: s.name, n: s.seat + 1 }), text: t("web.seat.remove"),
+        "aria-label": t("web.seat.remove_label", { name: seatName(s), n: s.seat + 1 }), text: t("web.seat.remove"),
         onclick: () => onRemove(s.seat),
       }));
     }

@@ -5,7 +5,7 @@ import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
 import { instantWords, moveWords, renderHistory } from "./history.js";
-import { t, tn } from "./i18n.js";
+import { seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { api, Connection, tokenKey } from "./net.js";
 import { cardsText, newChopPayments, paymentLine } from "./payments.js";
@@ -75,7 +75,6 @@ export class Table {
     this.conn.gone = true;
     $("room").hidden = true;
     $("missing").hidden = false;
-    $("missing-id").textContent = this.id;
     $("missing-why").textContent = why ? why.charAt(0).toUpperCase() + why.slice(1) + "."
       : t("web.missing.why", { id: this.id });
     document.title = t("web.title.missing");
@@ -122,13 +121,12 @@ export class Table {
       }
       this.render(before);
     } else if (ev.type === "error") {
-      if (ev.code === "not_found" || (/^no table /.test(ev.reason) && !this.state)) {
+      if (ev.code === "not_found") {  // the table closed: the server says why, in our language
         this.conn.gone = true;
-        this.goneWhy = /closed/.test(ev.reason) ? ev.reason : "";
+        this.goneWhy = ev.reason;
         return;
       }
-      const limited = ev.code === "rate_limited" && !/too many/i.test(ev.reason);
-      this.showReason(limited ? t("web.error.too_many", { reason: ev.reason }) : ev.reason);
+      this.showReason(ev.reason);  // every reason comes in the page's language (hello, ?lang=)
     } else if (ev.type === "hint") {
       this.showHint(ev.move);
     }
@@ -151,7 +149,7 @@ export class Table {
     $("status").textContent = t("web.status.hint", { cards: move });
   }
 
-  names() { return this.state.info.seats.map((s) => s.name || t("web.seat.numbered", { n: s.seat + 1 })); }
+  names() { return this.state.info.seats.map((s) => seatName(s) || t("web.seat.numbered", { n: s.seat + 1 })); }
 
   // ------------------------------------------------------------------ drawing
   render(before) {
