@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -18,6 +18,7 @@ from tienlen.web.limits import Limits, RateLimit
 from tienlen.web.storage import Repository
 
 from .conftest import NO_CLIENT_LIMITS, Server, running
+from .waiting import poll, stored
 
 
 class Clock:
@@ -41,24 +42,6 @@ def limited(sqlite_url: str, clock: Clock, **limits: Any) -> Iterator[Server]:
     yield from running(sqlite_url, limits=replace(NO_CLIENT_LIMITS, **limits), clock=clock)
 
 
-def stored(server: Server) -> dict[str, int]:
-    repo = Repository(server.db_url)
-    try:
-        return repo.count_rows()
-    finally:
-        repo.close()
-
-
-def poll(fetch: Callable[[], Any], done: Callable[[Any], bool], timeout: float = 30) -> Any:
-    """Fetch until ``done`` holds (the server's tables move on by themselves)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = fetch()
-        if done(value):
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still {value!r}")
-        time.sleep(0.05)
 
 
 def test_the_token_bucket_allows_bursts_then_says_how_long_to_wait(clock: Clock) -> None:

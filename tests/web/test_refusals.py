@@ -9,17 +9,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web.storage import Repository
 
 from .conftest import Server
-
-
-def stored(server: Server) -> dict[str, int]:
-    repo = Repository(server.db_url)
-    try:
-        return repo.count_rows()
-    finally:
-        repo.close()
+from .waiting import stored
 
 
 def tables_held(server: Server) -> int:

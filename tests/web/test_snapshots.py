@@ -4,9 +4,7 @@ at a cost that does not grow with the table's history."""
 from __future__ import annotations
 
 import random
-import time
 import tomllib
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,17 +18,7 @@ from tienlen.session import next_deal
 from tienlen.web.storage import Entry, Repository, SeatChange
 
 from .conftest import Server
-
-
-def poll(fetch: Callable[[], Any], done: Callable[[Any], bool], timeout: float = 60) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = fetch()
-        if done(value):
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still {value!r}")
-        time.sleep(0.05)
+from .waiting import poll
 
 
 def table_state(server: Server, table_id: str) -> dict[str, Any]:
