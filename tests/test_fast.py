@@ -34,27 +34,60 @@ VARIANTS: list[dict[str, object]] = [
               "quad_chain:2 > triple higher", "quad_chains": True},
     {"scoring": "places", "penalty_bomb": {"quad": 3, "chain:3+": 2}, "four_twos_bomb": True,
      "chop_after_pass": True, "pass_locks_out": False, "stacking": True},
+    # the §11 play options on their own and together, on any preset
+    {"follow_suit": True},
+    {"free_chops": "chain:4+", "chop_pay": "chain", "scoring": "places", "penalty_two": 1},
+    {"free_chops": "quad, chain:3+", "chop_out_of_turn": True, "chop_pay": "each",
+     "penalty_bomb": {"quad": 3, "chain:3": 2, "chain:4+": 4}, "scoring": "loser_pays"},
+    {"cong": True, "no_two_last": True, "end_at": "last", "penalty_no_play": 2,
+     "scoring": "places", "red_twos_double": True, "penalty_two": 1},
+    {"follow_suit": True, "suit_order": "alphabetical", "stacking": True, "chop_pay": "chain",
+     "penalty_bomb": 2},
 ]
+
+
+def varied(preset: str, variant: dict[str, object]) -> Rules:
+    """A preset with a variant's changes (``no_two_last`` dropped where the hand ends at the
+    first out, which it cannot go with)."""
+    rules = Rules.preset(preset)
+    if variant.get("end_at") == "first_out":
+        variant = {**variant, "no_two_last": False}
+    return rules.replace(**variant)
 
 
 def check_game(rules: Rules, players: int, seed: int) -> int:
     """Play one random game in both engines side by side; return the steps checked."""
     fast = pytest.importorskip("tienlen.fast.api")
-    from tienlen.fast.layout import S_FINISH, S_NFINISH, S_PASSED, S_TSEAT
+    from tienlen.fast.layout import (
+        S_BOTTOM,
+        S_FINISH,
+        S_NBOTTOM,
+        S_NFINISH,
+        S_OUT,
+        S_PASSED,
+        S_TSEAT,
+    )
 
     rng = random.Random(seed)
     game = Game.deal(rules, players, seed)
     while game.phase == "claim":
         game.push(game.legal_plays()[-1])  # decline
+    start = game.copy()  # the template the fast position converts back with
     fg = fast.FastGame.of(game)
     steps = 0
     while True:
         where = f"{rules.name} {rules.differences()} {players}p seed {seed} step {steps}"
+        st = fg.st
         assert fg.turn == game.turn, where
-        assert [bool(p) for p in fg.st[S_PASSED:S_PASSED + players]] == game.passed, where
-        table = fg.to_game(game).table
-        assert table == game.table, where
-        assert (None if fg.st[S_TSEAT] < 0 else int(fg.st[S_TSEAT])) == game.table_seat, where
+        assert [bool(p) for p in st[S_PASSED:S_PASSED + players]] == game.passed, where
+        assert [bool(o) for o in st[S_OUT:S_OUT + players]] == game._out, where
+        order = [int(s) for s in st[S_FINISH:S_FINISH + st[S_NFINISH]]]
+        order += [int(s) for s in st[S_BOTTOM:S_BOTTOM + st[S_NBOTTOM]][::-1]]
+        assert order == game.finish_order, where
+        back = fg.to_game(start)
+        assert back.table == game.table, where
+        assert back.payments == game.payments, where
+        assert (None if st[S_TSEAT] < 0 else int(st[S_TSEAT])) == game.table_seat, where
         if game.is_over:
             break
         pure = [m.keys for m in game.legal_plays()]
@@ -63,10 +96,15 @@ def check_game(rules: Rules, players: int, seed: int) -> int:
         assert set(got) == set(pure), where
         chops = game.out_of_turn_seats()
         assert fg.out_of_turn_seats() == chops, where
+        offered = []
         for s in chops:
-            assert {m.keys for m in fg.legal_plays(s)} == {m.keys for m in game.legal_plays(s)}
-        if chops and rng.random() < 0.5:
-            seat = rng.choice(chops)
+            theirs = [m.keys for m in fg.legal_plays(s)]
+            assert len(set(theirs)) == len(theirs), where
+            assert set(theirs) == {m.keys for m in game.legal_plays(s)}, where
+            if theirs:
+                offered.append(s)
+        if offered and rng.random() < 0.5:  # a free-chop offer may hold nothing: declined
+            seat = rng.choice(offered)
             move = rng.choice(game.legal_plays(seat))
         else:
             seat = game.turn
@@ -76,9 +114,15 @@ def check_game(rules: Rules, players: int, seed: int) -> int:
         steps += 1
     finish = [int(s) for s in fg.st[S_FINISH:S_FINISH + fg.st[S_NFINISH]]]
     assert finish == game.finish_order
-    back = fg.to_game(game)
+    back = fg.to_game(start)
     assert back.is_over and back.finish_order == game.finish_order
+    assert back.cong == game.cong
+    assert back.payments == game.payments
     assert back.scores == game.scores
+    from tienlen.fast.units import hand_units
+
+    if game.instant_win is None:  # the units search's rollouts count (no claims in play)
+        assert [hand_units(fg.st, fg.fr.cfg, s) for s in range(players)] == game.scores
     return steps
 
 
@@ -92,7 +136,7 @@ def test_fast_and_pure_agree_at_every_step_of_random_games(preset, players):
         pytest.skip(f"the fast path does not support {preset} (the pure engine plays it)")
     for seed in range(10):
         variant = VARIANTS[(seed * 7 + players) % len(VARIANTS)] if seed % 2 else {}
-        check_game(Rules.preset(preset).replace(**variant), players, 1000 * players + seed)
+        check_game(varied(preset, variant), players, 1000 * players + seed)
 
 
 @pytest.mark.parametrize("pos", POSITIONS, ids=[p["name"] for p in POSITIONS])
@@ -195,20 +239,19 @@ def test_rules_the_fast_path_does_not_know_are_unsupported():
     for preset in ("pagat", "parlett", "justus-pang", "kenneth-lu", "viet-cong", "thirteen",
                    "killer", "cardrules"):
         assert fast.supports(Rules.preset(preset)), preset
-    # the Vietnamese presets play free chops, follow_suit, chop payments, cóng, no_two_last
-    assert unsupported(Rules.preset("mien-nam")) == ["free_chops", "chop_pay", "cong"]
-    assert unsupported(Rules.preset("mien-bac")) == ["follow_suit", "chop_pay", "cong",
-                                                     "no_two_last"]
-    assert not fast.supports(Rules.preset("mien-nam"))
-    assert not fast.supports(Rules.preset("mien-bac"))
+    # the Vietnamese presets' play options (§11) are implemented
+    assert fast.supports(Rules.preset("mien-nam")) and fast.supports(Rules.preset("mien-bac"))
     assert set(Rules.presets()) == {"pagat", "parlett", "justus-pang", "kenneth-lu", "viet-cong",
                                     "thirteen", "killer", "cardrules", "mien-nam", "mien-bac"}
-    # each §11 play option is unsupported when on, whatever else is set
     rules = Rules.preset("pagat")
     for option, value in (("follow_suit", True), ("free_chops", "quad"), ("chop_pay", "each"),
                           ("chop_pay", "chain"), ("cong", True), ("no_two_last", True)):
-        changed = rules.replace(**{option: value})
-        assert unsupported(changed) == [option], option
+        assert fast.supports(rules.replace(**{option: value})), option
+    # more free-chop patterns or bomb-penalty rows than the rules array holds
+    assert unsupported(rules.replace(free_chops="quad, chain:3, chain:4, chain:5, chain:6")) \
+        == ["free_chops"]
+    table = {f"chain:{n}": n for n in range(3, 12)}
+    assert unsupported(rules.replace(penalty_bomb=table)) == ["penalty_bomb"]
     # options that act only before or after play are supported with any value
     for changes in ({"scoring": "places"}, {"scoring": "places", "place_points": (3, 1, -1, -3)},
                     {"penalty_bomb": {"quad": 2, "chain:3": 1}}, {"penalty_bomb": 3},

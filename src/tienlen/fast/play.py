@@ -23,8 +23,11 @@ _SAME_CHOICES = frozenset(("greedy", "heuristic"))
 
 
 def can_play(game: Game, bots: Sequence[str]) -> bool:
+    rules = game.rules
     return (all(b in _SAME_CHOICES for b in bots) and game.phase == "play"
-            and not game.rules.chop_out_of_turn and enabled(game.rules))
+            and not rules.chop_out_of_turn and enabled(rules)
+            and not (rules.follow_suit or rules.free_chops or rules.cong or rules.no_two_last
+                     or rules.penalty_two or rules.penalty_bomb))
 
 
 def play_hand(game: Game, bots: Sequence[str]) -> Game | None:
