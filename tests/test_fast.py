@@ -199,8 +199,12 @@ def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
 
     memo = new_memo()
     checked = 0
-    for preset in ("pagat", "viet-cong", "cardrules", "kenneth-lu"):
-        rules = Rules.preset(preset)
+    for preset, variant in (("pagat", {}), ("viet-cong", {}), ("cardrules", {}),
+                            ("kenneth-lu", {}), ("mien-nam", {}), ("mien-bac", {}),
+                            ("pagat", {"follow_suit": True, "suit_order": "alphabetical"}),
+                            ("viet-cong", {"cong": True, "penalty_two": 1, "scoring": "places",
+                                           "no_two_last": True})):
+        rules = varied(preset, variant)
         fr = fast_rules(rules)
         for seed in range(4):
             game = Game.deal(rules, players, seed)
@@ -217,6 +221,42 @@ def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
                 checked += 1
                 game.push(pure if rng.random() < 0.7 else rng.choice(game.legal_plays()))
     assert checked > 100
+
+
+@pytest.mark.parametrize("preset", ["mien-nam", "mien-bac"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 8])
+def test_fast_rollouts_value_candidates_as_the_pure_rollouts_do(preset, players):
+    """Search's objective on the same playouts: each candidate played out by the heuristic at
+    every seat (free chops answered as the pure rollout does), valued by the units the hand
+    pays the seat, equal on the fast path and in pure Python."""
+    pytest.importorskip("numba")
+    from tienlen.bots.fast_rollout import FastRollouts
+    from tienlen.bots.inference import Deal
+    from tienlen.bots.rollout import playout
+
+    rules = Rules.preset(preset)
+    checked = 0
+    for seed in range(3):
+        game = Game.deal(rules, players, 500 + seed)
+        rng = random.Random(seed)
+        while game.phase == "play":
+            seat = game.turn
+            legal = game.legal_plays()
+            if len(legal) > 1 and rng.random() < 0.3:
+                candidates = legal[:6]
+                fast = FastRollouts(rules, seat, players, candidates, 0.0, units=True)
+                totals = [0.0] * len(candidates)
+                fast.play(Deal(game, 0, ()), totals)
+                pure = []
+                for move in candidates:
+                    trial = game.copy()
+                    trial.push(move, seat)
+                    playout(trial)
+                    pure.append(float(trial.scores[seat]))
+                assert totals == pure, (preset, players, seed, game.history)
+                checked += 1
+            game.push(rng.choice(legal))
+    assert checked >= 3
 
 
 def test_fast_playouts_end_every_hand_with_each_policy():
@@ -343,6 +383,10 @@ def test_search_plays_on_the_fast_path_and_without_it(monkeypatch):
     ("kenneth-lu", "greedy,heuristic"),
     ("justus-pang", "heuristic,heuristic,greedy,greedy,heuristic"),
     ("killer", "heuristic,greedy,heuristic,greedy,heuristic,greedy,heuristic,greedy"),
+    ("mien-nam", "heuristic,greedy,heuristic,heuristic"),
+    ("mien-nam", "heuristic,heuristic,greedy"),
+    ("mien-bac", "heuristic,greedy,heuristic,heuristic"),
+    ("mien-nam", "heuristic,greedy,heuristic,greedy,heuristic,greedy,heuristic,greedy"),
 ])
 def test_tournaments_of_heuristic_and_greedy_bots_are_the_same_on_the_fast_path(
         preset, bots, monkeypatch):
