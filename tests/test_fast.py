@@ -327,7 +327,8 @@ def test_tienlen_pure_turns_the_fast_path_off(monkeypatch):
     assert not fast.available() and not fast.enabled(Rules())
 
 
-@pytest.mark.parametrize("preset", ["pagat", "justus-pang", "viet-cong", "kenneth-lu"])
+@pytest.mark.parametrize("preset", ["pagat", "justus-pang", "viet-cong", "kenneth-lu", "mien-nam",
+                                    "mien-bac"])
 def test_fast_history_replays_deals_as_the_pure_history_does(preset):
     np = pytest.importorskip("numpy")
     pytest.importorskip("numba")
