@@ -187,6 +187,63 @@ def test_four_twos_chop_only_on_turn_on_the_fast_path_as_in_the_pure_engine():
     assert fg.turn == game.turn == 0 and game.table is None and fg.to_game(game).table is None
 
 
+_C3 = "3s 3c 4s 4c 5s 5c"
+_CONG = "8s 8c 8d 8h 2h 3c 4d 5c 6d 7c 9d Jc Kd"
+# §11.4's worked examples (and a few more), as (preset, changes, hands, leader, moves): a move
+# is text for the seat on turn, or (seat, text) out of turn
+SECTION_11_EXAMPLES = [
+    ("mien-nam", {}, ["2s 4d", "4s 4c 5s 5c 6d 6h Kd", "9s Qd", "Tc Jd"], 0,
+     ["2s", "4s 4c 5s 5c 6d 6h", "pass", "pass", "pass", "Kd"]),
+    ("mien-nam", {}, ["2s 2d 4d", "4s 4c 5s 5c 6d 6h 9s 9c 9d 9h", "Qd Kd", "Tc Jd"], 0,
+     ["2s 2d", "9s 9c 9d 9h", "pass", "pass", "pass"]),
+    ("mien-nam", {}, ["2h 3h", "9c Kd", "5s 5c 6s 6c 7s 7c 8s 8c Qh", "Tc Jd"], 1,
+     ["9c", "pass", "Tc", "2h", (2, "5s 5c 6s 6c 7s 7c 8s 8c"), "pass", "pass", "pass"]),
+    ("mien-nam", {}, ["2h 4d", "3s 3c 4s 4c 5s 5c Kd", "9s 9c 9d 9h Qd", "Tc Jd"], 0,
+     ["2h", _C3, "9s 9c 9d 9h", "pass", "pass", "pass", "Qd"]),
+    ("mien-nam", {}, ["3s 9h Qh", "4s Ts", "5s Jh Kh", _CONG], 0,
+     ["3s", "4s", "5s", "pass", "9h", "Ts", "Jh", "Qh"]),
+    ("mien-nam", {}, ["3s 9h Qh", "Ts", "5s 6c 7d 8s 9s Jc Kd 4c 2s Ac Tc",
+                      "4s 6d 7h 8c 9c Jd Kc Qs"], 0, ["3s", "Ts"]),
+    ("mien-nam", {"chop_pay": "each"}, ["2h 4d", _C3 + " Kd", "9s 9c 9d 9h Qd", "Tc Jd"], 0,
+     ["2h", _C3, "9s 9c 9d 9h", "pass", "pass", "pass"]),
+    ("mien-bac", {}, ["4h 5h", "Kh 5d", "2h", "Qs Jd"], 0, ["4h", "Kh", "2h", "pass", "pass"]),
+    ("mien-bac", {"cong": False}, ["4h 9h", "2h", "5h 6h"], 0,
+     ["4h", "2h", "pass", "pass", "5h", "9h"]),
+    ("mien-bac", {}, ["9d 3s", "Td Ts 7s 7d 8s 8c 9s 9c 2c", "Ad 4h", "Jd 5s"], 0,
+     ["9d", "Td", "Ad", "pass", "pass", "2c", "pass", "8s 8c", "pass", "pass", "pass"]),
+]
+
+
+@pytest.mark.parametrize("example", SECTION_11_EXAMPLES, ids=range(len(SECTION_11_EXAMPLES)))
+def test_the_worked_examples_of_section_11_on_the_fast_path(example):
+    fast = pytest.importorskip("tienlen.fast.api")
+    from tienlen.fast.layout import S_BOTTOM, S_FINISH, S_NBOTTOM, S_NFINISH, S_PASSED
+
+    preset, changes, hands, leader, moves = example
+    rules = Rules.preset(preset).replace(**changes)
+    game = Game(rules, hands=hands, leader=leader, first_hand=False)
+    start = game.copy()
+    fg = fast.FastGame.of(game)
+    for move in [*moves, None]:
+        st = fg.st
+        n = game.players
+        assert fg.turn == game.turn
+        assert [bool(p) for p in st[S_PASSED:S_PASSED + n]] == game.passed
+        order = [int(s) for s in st[S_FINISH:S_FINISH + st[S_NFINISH]]]
+        order += [int(s) for s in st[S_BOTTOM:S_BOTTOM + st[S_NBOTTOM]][::-1]]
+        assert order == game.finish_order
+        back = fg.to_game(start)
+        assert back.payments == game.payments and back.cong == game.cong
+        assert back.scores == game.scores
+        if game.is_over or move is None:
+            break
+        assert fg.out_of_turn_seats() == game.out_of_turn_seats()
+        assert {m.keys for m in fg.legal_plays()} == {m.keys for m in game.legal_plays()}
+        seat, text = move if isinstance(move, tuple) else (game.turn, move)
+        game.play(text, seat=seat)
+        fg.push(rules.play(text), seat)
+
+
 @pytest.mark.parametrize("players", [2, 4, 5, 8])
 def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
     np = pytest.importorskip("numpy")

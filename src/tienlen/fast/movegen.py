@@ -80,6 +80,23 @@ def size_of(lo: int, hi: int) -> int:
     return popcount(lo) + popcount(hi)
 
 
+NIBBLES = 0x1111111111111  # one bit at the foot of each rank's 4 bits (13 ranks)
+
+
+@jit
+def _nibble_counts(x: int) -> int:
+    """Each rank's 4 bits replaced by how many of them are set."""
+    x = x - ((x >> 1) & 0x5555555555555)
+    return (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)
+
+
+@jit
+def width_mask(lo: int, hi: int, w: int) -> int:
+    """The ranks holding ``w`` cards or more, as the foot bit of each rank's 4 bits."""
+    total = _nibble_counts(lo) + _nibble_counts(hi)  # at most 8 a rank: no carry
+    return ((total + (8 - w) * NIBBLES) >> 3) & NIBBLES
+
+
 @jit
 def rank_count(lo: int, hi: int, r: int) -> int:
     return POP4[(lo >> (4 * r)) & 15] + POP4[(hi >> (4 * r)) & 15]
@@ -225,6 +242,13 @@ def sequences(lo: int, hi: int, shape: int, w: int, fewest: int, exact: bool, to
               dedup: bool, ws: np.ndarray) -> int:
     """Sequences of width ``w``: exactly ``fewest`` ranks, or (not ``exact``) that many or more;
     with ``filt`` only those higher than (ta, tb)."""
+    if top < 0:
+        return n
+    x = width_mask(lo, hi, w) & ((1 << (4 * (top + 1))) - 1)
+    for _ in range(fewest - 1):
+        x &= x >> 4
+    if x == 0:  # no stretch of ``fewest`` ranks: nothing to list
+        return n
     _parts(lo, hi, w, top, ws)
     r = 0
     while r <= top:
