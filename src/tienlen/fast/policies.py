@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .engine import apply, hand_size, is_free_target, legal_in_turn, legal_out_of_turn, offer_seats
+from .engine import apply, hand_size, legal_in_turn, legal_out_of_turn, offer_seats
+from .free import is_free_target
 from .layout import (
     C_CHAIN_TOP,
     C_CONG,
