@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from test_fast import VARIANTS, check_game
+from test_fast import VARIANTS, check_game, varied
 from tienlen import Rules, fast
 
 
@@ -33,7 +33,7 @@ def main() -> None:
         for players in (2, 3, 4, 5, 8):
             for seed in range(args.games):
                 variant = VARIANTS[(seed // 2) % len(VARIANTS)] if seed % 2 else {}
-                steps += check_game(Rules.preset(preset).replace(**variant), players,
+                steps += check_game(varied(preset, variant), players,
                                     100_000 + 1000 * players + seed)
                 games += 1
         print(f"{preset}: ok ({games} games, {steps} steps so far)", flush=True)

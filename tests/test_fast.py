@@ -34,27 +34,60 @@ VARIANTS: list[dict[str, object]] = [
               "quad_chain:2 > triple higher", "quad_chains": True},
     {"scoring": "places", "penalty_bomb": {"quad": 3, "chain:3+": 2}, "four_twos_bomb": True,
      "chop_after_pass": True, "pass_locks_out": False, "stacking": True},
+    # the §11 play options on their own and together, on any preset
+    {"follow_suit": True},
+    {"free_chops": "chain:4+", "chop_pay": "chain", "scoring": "places", "penalty_two": 1},
+    {"free_chops": "quad, chain:3+", "chop_out_of_turn": True, "chop_pay": "each",
+     "penalty_bomb": {"quad": 3, "chain:3": 2, "chain:4+": 4}, "scoring": "loser_pays"},
+    {"cong": True, "no_two_last": True, "end_at": "last", "penalty_no_play": 2,
+     "scoring": "places", "red_twos_double": True, "penalty_two": 1},
+    {"follow_suit": True, "suit_order": "alphabetical", "stacking": True, "chop_pay": "chain",
+     "penalty_bomb": 2},
 ]
+
+
+def varied(preset: str, variant: dict[str, object]) -> Rules:
+    """A preset with a variant's changes (``no_two_last`` dropped where the hand ends at the
+    first out, which it cannot go with)."""
+    rules = Rules.preset(preset)
+    if variant.get("end_at") == "first_out":
+        variant = {**variant, "no_two_last": False}
+    return rules.replace(**variant)
 
 
 def check_game(rules: Rules, players: int, seed: int) -> int:
     """Play one random game in both engines side by side; return the steps checked."""
     fast = pytest.importorskip("tienlen.fast.api")
-    from tienlen.fast.layout import S_FINISH, S_NFINISH, S_PASSED, S_TSEAT
+    from tienlen.fast.layout import (
+        S_BOTTOM,
+        S_FINISH,
+        S_NBOTTOM,
+        S_NFINISH,
+        S_OUT,
+        S_PASSED,
+        S_TSEAT,
+    )
 
     rng = random.Random(seed)
     game = Game.deal(rules, players, seed)
     while game.phase == "claim":
         game.push(game.legal_plays()[-1])  # decline
+    start = game.copy()  # the template the fast position converts back with
     fg = fast.FastGame.of(game)
     steps = 0
     while True:
         where = f"{rules.name} {rules.differences()} {players}p seed {seed} step {steps}"
+        st = fg.st
         assert fg.turn == game.turn, where
-        assert [bool(p) for p in fg.st[S_PASSED:S_PASSED + players]] == game.passed, where
-        table = fg.to_game(game).table
-        assert table == game.table, where
-        assert (None if fg.st[S_TSEAT] < 0 else int(fg.st[S_TSEAT])) == game.table_seat, where
+        assert [bool(p) for p in st[S_PASSED:S_PASSED + players]] == game.passed, where
+        assert [bool(o) for o in st[S_OUT:S_OUT + players]] == game._out, where
+        order = [int(s) for s in st[S_FINISH:S_FINISH + st[S_NFINISH]]]
+        order += [int(s) for s in st[S_BOTTOM:S_BOTTOM + st[S_NBOTTOM]][::-1]]
+        assert order == game.finish_order, where
+        back = fg.to_game(start)
+        assert back.table == game.table, where
+        assert back.payments == game.payments, where
+        assert (None if st[S_TSEAT] < 0 else int(st[S_TSEAT])) == game.table_seat, where
         if game.is_over:
             break
         pure = [m.keys for m in game.legal_plays()]
@@ -63,10 +96,15 @@ def check_game(rules: Rules, players: int, seed: int) -> int:
         assert set(got) == set(pure), where
         chops = game.out_of_turn_seats()
         assert fg.out_of_turn_seats() == chops, where
+        offered = []
         for s in chops:
-            assert {m.keys for m in fg.legal_plays(s)} == {m.keys for m in game.legal_plays(s)}
-        if chops and rng.random() < 0.5:
-            seat = rng.choice(chops)
+            theirs = [m.keys for m in fg.legal_plays(s)]
+            assert len(set(theirs)) == len(theirs), where
+            assert set(theirs) == {m.keys for m in game.legal_plays(s)}, where
+            if theirs:
+                offered.append(s)
+        if offered and rng.random() < 0.5:  # a free-chop offer may hold nothing: declined
+            seat = rng.choice(offered)
             move = rng.choice(game.legal_plays(seat))
         else:
             seat = game.turn
@@ -76,9 +114,15 @@ def check_game(rules: Rules, players: int, seed: int) -> int:
         steps += 1
     finish = [int(s) for s in fg.st[S_FINISH:S_FINISH + fg.st[S_NFINISH]]]
     assert finish == game.finish_order
-    back = fg.to_game(game)
+    back = fg.to_game(start)
     assert back.is_over and back.finish_order == game.finish_order
+    assert back.cong == game.cong
+    assert back.payments == game.payments
     assert back.scores == game.scores
+    from tienlen.fast.units import hand_units
+
+    if game.instant_win is None:  # the units search's rollouts count (no claims in play)
+        assert [hand_units(fg.st, fg.fr.cfg, s) for s in range(players)] == game.scores
     return steps
 
 
@@ -92,7 +136,7 @@ def test_fast_and_pure_agree_at_every_step_of_random_games(preset, players):
         pytest.skip(f"the fast path does not support {preset} (the pure engine plays it)")
     for seed in range(10):
         variant = VARIANTS[(seed * 7 + players) % len(VARIANTS)] if seed % 2 else {}
-        check_game(Rules.preset(preset).replace(**variant), players, 1000 * players + seed)
+        check_game(varied(preset, variant), players, 1000 * players + seed)
 
 
 @pytest.mark.parametrize("pos", POSITIONS, ids=[p["name"] for p in POSITIONS])
@@ -143,6 +187,63 @@ def test_four_twos_chop_only_on_turn_on_the_fast_path_as_in_the_pure_engine():
     assert fg.turn == game.turn == 0 and game.table is None and fg.to_game(game).table is None
 
 
+_C3 = "3s 3c 4s 4c 5s 5c"
+_CONG = "8s 8c 8d 8h 2h 3c 4d 5c 6d 7c 9d Jc Kd"
+# §11.4's worked examples (and a few more), as (preset, changes, hands, leader, moves): a move
+# is text for the seat on turn, or (seat, text) out of turn
+SECTION_11_EXAMPLES = [
+    ("mien-nam", {}, ["2s 4d", "4s 4c 5s 5c 6d 6h Kd", "9s Qd", "Tc Jd"], 0,
+     ["2s", "4s 4c 5s 5c 6d 6h", "pass", "pass", "pass", "Kd"]),
+    ("mien-nam", {}, ["2s 2d 4d", "4s 4c 5s 5c 6d 6h 9s 9c 9d 9h", "Qd Kd", "Tc Jd"], 0,
+     ["2s 2d", "9s 9c 9d 9h", "pass", "pass", "pass"]),
+    ("mien-nam", {}, ["2h 3h", "9c Kd", "5s 5c 6s 6c 7s 7c 8s 8c Qh", "Tc Jd"], 1,
+     ["9c", "pass", "Tc", "2h", (2, "5s 5c 6s 6c 7s 7c 8s 8c"), "pass", "pass", "pass"]),
+    ("mien-nam", {}, ["2h 4d", "3s 3c 4s 4c 5s 5c Kd", "9s 9c 9d 9h Qd", "Tc Jd"], 0,
+     ["2h", _C3, "9s 9c 9d 9h", "pass", "pass", "pass", "Qd"]),
+    ("mien-nam", {}, ["3s 9h Qh", "4s Ts", "5s Jh Kh", _CONG], 0,
+     ["3s", "4s", "5s", "pass", "9h", "Ts", "Jh", "Qh"]),
+    ("mien-nam", {}, ["3s 9h Qh", "Ts", "5s 6c 7d 8s 9s Jc Kd 4c 2s Ac Tc",
+                      "4s 6d 7h 8c 9c Jd Kc Qs"], 0, ["3s", "Ts"]),
+    ("mien-nam", {"chop_pay": "each"}, ["2h 4d", _C3 + " Kd", "9s 9c 9d 9h Qd", "Tc Jd"], 0,
+     ["2h", _C3, "9s 9c 9d 9h", "pass", "pass", "pass"]),
+    ("mien-bac", {}, ["4h 5h", "Kh 5d", "2h", "Qs Jd"], 0, ["4h", "Kh", "2h", "pass", "pass"]),
+    ("mien-bac", {"cong": False}, ["4h 9h", "2h", "5h 6h"], 0,
+     ["4h", "2h", "pass", "pass", "5h", "9h"]),
+    ("mien-bac", {}, ["9d 3s", "Td Ts 7s 7d 8s 8c 9s 9c 2c", "Ad 4h", "Jd 5s"], 0,
+     ["9d", "Td", "Ad", "pass", "pass", "2c", "pass", "8s 8c", "pass", "pass", "pass"]),
+]
+
+
+@pytest.mark.parametrize("example", SECTION_11_EXAMPLES, ids=range(len(SECTION_11_EXAMPLES)))
+def test_the_worked_examples_of_section_11_on_the_fast_path(example):
+    fast = pytest.importorskip("tienlen.fast.api")
+    from tienlen.fast.layout import S_BOTTOM, S_FINISH, S_NBOTTOM, S_NFINISH, S_PASSED
+
+    preset, changes, hands, leader, moves = example
+    rules = Rules.preset(preset).replace(**changes)
+    game = Game(rules, hands=hands, leader=leader, first_hand=False)
+    start = game.copy()
+    fg = fast.FastGame.of(game)
+    for move in [*moves, None]:
+        st = fg.st
+        n = game.players
+        assert fg.turn == game.turn
+        assert [bool(p) for p in st[S_PASSED:S_PASSED + n]] == game.passed
+        order = [int(s) for s in st[S_FINISH:S_FINISH + st[S_NFINISH]]]
+        order += [int(s) for s in st[S_BOTTOM:S_BOTTOM + st[S_NBOTTOM]][::-1]]
+        assert order == game.finish_order
+        back = fg.to_game(start)
+        assert back.payments == game.payments and back.cong == game.cong
+        assert back.scores == game.scores
+        if game.is_over or move is None:
+            break
+        assert fg.out_of_turn_seats() == game.out_of_turn_seats()
+        assert {m.keys for m in fg.legal_plays()} == {m.keys for m in game.legal_plays()}
+        seat, text = move if isinstance(move, tuple) else (game.turn, move)
+        game.play(text, seat=seat)
+        fg.push(rules.play(text), seat)
+
+
 @pytest.mark.parametrize("players", [2, 4, 5, 8])
 def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
     np = pytest.importorskip("numpy")
@@ -155,8 +256,12 @@ def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
 
     memo = new_memo()
     checked = 0
-    for preset in ("pagat", "viet-cong", "cardrules", "kenneth-lu"):
-        rules = Rules.preset(preset)
+    for preset, variant in (("pagat", {}), ("viet-cong", {}), ("cardrules", {}),
+                            ("kenneth-lu", {}), ("mien-nam", {}), ("mien-bac", {}),
+                            ("pagat", {"follow_suit": True, "suit_order": "alphabetical"}),
+                            ("viet-cong", {"cong": True, "penalty_two": 1, "scoring": "places",
+                                           "no_two_last": True})):
+        rules = varied(preset, variant)
         fr = fast_rules(rules)
         for seed in range(4):
             game = Game.deal(rules, players, seed)
@@ -173,6 +278,42 @@ def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
                 checked += 1
                 game.push(pure if rng.random() < 0.7 else rng.choice(game.legal_plays()))
     assert checked > 100
+
+
+@pytest.mark.parametrize("preset", ["mien-nam", "mien-bac"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 8])
+def test_fast_rollouts_value_candidates_as_the_pure_rollouts_do(preset, players):
+    """Search's objective on the same playouts: each candidate played out by the heuristic at
+    every seat (free chops answered as the pure rollout does), valued by the units the hand
+    pays the seat, equal on the fast path and in pure Python."""
+    pytest.importorskip("numba")
+    from tienlen.bots.fast_rollout import FastRollouts
+    from tienlen.bots.inference import Deal
+    from tienlen.bots.rollout import playout
+
+    rules = Rules.preset(preset)
+    checked = 0
+    for seed in range(3):
+        game = Game.deal(rules, players, 500 + seed)
+        rng = random.Random(seed)
+        while game.phase == "play":
+            seat = game.turn
+            legal = game.legal_plays()
+            if len(legal) > 1 and rng.random() < 0.3:
+                candidates = legal[:6]
+                fast = FastRollouts(rules, seat, players, candidates, 0.0, units=True)
+                totals = [0.0] * len(candidates)
+                fast.play(Deal(game, 0, ()), totals)
+                pure = []
+                for move in candidates:
+                    trial = game.copy()
+                    trial.push(move, seat)
+                    playout(trial)
+                    pure.append(float(trial.scores[seat]))
+                assert totals == pure, (preset, players, seed, game.history)
+                checked += 1
+            game.push(rng.choice(legal))
+    assert checked >= 3
 
 
 def test_fast_playouts_end_every_hand_with_each_policy():
@@ -195,20 +336,19 @@ def test_rules_the_fast_path_does_not_know_are_unsupported():
     for preset in ("pagat", "parlett", "justus-pang", "kenneth-lu", "viet-cong", "thirteen",
                    "killer", "cardrules"):
         assert fast.supports(Rules.preset(preset)), preset
-    # the Vietnamese presets play free chops, follow_suit, chop payments, cóng, no_two_last
-    assert unsupported(Rules.preset("mien-nam")) == ["free_chops", "chop_pay", "cong"]
-    assert unsupported(Rules.preset("mien-bac")) == ["follow_suit", "chop_pay", "cong",
-                                                     "no_two_last"]
-    assert not fast.supports(Rules.preset("mien-nam"))
-    assert not fast.supports(Rules.preset("mien-bac"))
+    # the Vietnamese presets' play options (§11) are implemented
+    assert fast.supports(Rules.preset("mien-nam")) and fast.supports(Rules.preset("mien-bac"))
     assert set(Rules.presets()) == {"pagat", "parlett", "justus-pang", "kenneth-lu", "viet-cong",
                                     "thirteen", "killer", "cardrules", "mien-nam", "mien-bac"}
-    # each §11 play option is unsupported when on, whatever else is set
     rules = Rules.preset("pagat")
     for option, value in (("follow_suit", True), ("free_chops", "quad"), ("chop_pay", "each"),
                           ("chop_pay", "chain"), ("cong", True), ("no_two_last", True)):
-        changed = rules.replace(**{option: value})
-        assert unsupported(changed) == [option], option
+        assert fast.supports(rules.replace(**{option: value})), option
+    # more free-chop patterns or bomb-penalty rows than the rules array holds
+    assert unsupported(rules.replace(free_chops="quad, chain:3, chain:4, chain:5, chain:6")) \
+        == ["free_chops"]
+    table = {f"chain:{n}": n for n in range(3, 12)}
+    assert unsupported(rules.replace(penalty_bomb=table)) == ["penalty_bomb"]
     # options that act only before or after play are supported with any value
     for changes in ({"scoring": "places"}, {"scoring": "places", "place_points": (3, 1, -1, -3)},
                     {"penalty_bomb": {"quad": 2, "chain:3": 1}}, {"penalty_bomb": 3},
@@ -244,7 +384,8 @@ def test_tienlen_pure_turns_the_fast_path_off(monkeypatch):
     assert not fast.available() and not fast.enabled(Rules())
 
 
-@pytest.mark.parametrize("preset", ["pagat", "justus-pang", "viet-cong", "kenneth-lu"])
+@pytest.mark.parametrize("preset", ["pagat", "justus-pang", "viet-cong", "kenneth-lu", "mien-nam",
+                                    "mien-bac"])
 def test_fast_history_replays_deals_as_the_pure_history_does(preset):
     np = pytest.importorskip("numpy")
     pytest.importorskip("numba")
@@ -300,6 +441,10 @@ def test_search_plays_on_the_fast_path_and_without_it(monkeypatch):
     ("kenneth-lu", "greedy,heuristic"),
     ("justus-pang", "heuristic,heuristic,greedy,greedy,heuristic"),
     ("killer", "heuristic,greedy,heuristic,greedy,heuristic,greedy,heuristic,greedy"),
+    ("mien-nam", "heuristic,greedy,heuristic,heuristic"),
+    ("mien-nam", "heuristic,heuristic,greedy"),
+    ("mien-bac", "heuristic,greedy,heuristic,heuristic"),
+    ("mien-nam", "heuristic,greedy,heuristic,greedy,heuristic,greedy,heuristic,greedy"),
 ])
 def test_tournaments_of_heuristic_and_greedy_bots_are_the_same_on_the_fast_path(
         preset, bots, monkeypatch):

@@ -113,7 +113,6 @@ class FastHistory(History):
             order = view.rules.suit_order
             if any(len(h) == 13 and instant_wins_of(sorted(h), wins, order) for h in dealt):
                 return None, 1  # an automatic instant win that the real deal did not hold
-        st = np.zeros(64, dtype=np.int64)
         from ..fast.layout import (
             S_FIRST_PLAY,
             S_HI,
@@ -121,9 +120,12 @@ class FastHistory(History):
             S_LOWEST,
             S_N,
             S_OPENING,
+            S_SIZE,
             S_TSEAT,
             S_TURN,
         )
+
+        st = np.zeros(S_SIZE, dtype=np.int64)
 
         st[S_N] = n
         for seat in range(n):

@@ -1,7 +1,9 @@
 """Search's rollouts on the compiled fast path (``tienlen[fast]``): the same heuristic at every
-seat (``tienlen.fast.policies.heuristic_choice`` makes ``heuristic.decide``'s choices), played
-out in compiled code. Used by :class:`~tienlen.bots.search.SearchBot` when
-:func:`tienlen.fast.enabled` says so; the pure rollouts stay for everything else."""
+seat (``tienlen.fast.policies.heuristic_choice`` makes ``heuristic.decide``'s choices, and
+answers free-chop offers as ``heuristic.out_of_turn_choice``), played out in compiled code and
+valued by place or by the units the hand pays (``tienlen.fast.units.hand_units``). Used by
+:class:`~tienlen.bots.search.SearchBot` when :func:`tienlen.fast.enabled` says so; the pure
+rollouts stay for everything else."""
 
 from __future__ import annotations
 
@@ -31,14 +33,14 @@ def memo() -> Any:
 
 def usable(rules: Rules, objective: str) -> bool:
     """Whether search's rollouts can run on the fast path for these rules and objective."""
-    return objective in ("first", "place") and fast.enabled(rules)
+    return objective in ("first", "place", "units") and fast.enabled(rules)
 
 
 class FastRollouts:
     """Every candidate played out on one sampled deal at a time, in compiled code."""
 
     def __init__(self, rules: Rules, seat: int, players: int, candidates: Sequence[Move],
-                 weight: float) -> None:
+                 weight: float, units: bool = False) -> None:
         import numpy as np
 
         fast.load()
@@ -50,8 +52,10 @@ class FastRollouts:
         self.seat = seat
         self.players = players
         self.weight = weight
+        self.units = units  # the objective: the units the hand pays the seat (Game.scores)
         self.moves = np.array([play_mask(m) for m in candidates], dtype=np.int64)  # type: ignore[arg-type]
         self.places = np.zeros(len(candidates), dtype=np.int64)
+        self.won = np.zeros(len(candidates), dtype=np.int64)
         self.memo = memo()
         from ..fast.api import buffer
 
@@ -78,7 +82,11 @@ class FastRollouts:
         steps: int = self._policies.rollouts(
             st, self.fr.cfg, self.fr.chops, self.seat, self.moves, total,
             max(deal.aside, default=-1), self.memo, self.buf, self._policies.HEURISTIC,
-            self.places)
+            self.places, self.won)
+        if self.units:
+            for i, units in enumerate(self.won):
+                totals[i] += float(units)
+            return steps
         value = self.value
         for i, place in enumerate(self.places):
             totals[i] += value(int(place))

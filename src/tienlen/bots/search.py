@@ -97,7 +97,8 @@ class SearchBot:
         if len(candidates) == 1:
             return candidates[0]
         aim = _objective_for(self.objective, view)
-        fast = (FastRollouts(view.rules, view.seat, view.players, candidates, _WEIGHTS[aim])
+        fast = (FastRollouts(view.rules, view.seat, view.players, candidates,
+                             _WEIGHTS.get(aim, 0.0), units=aim == "units")
                 if usable(view.rules, aim) else None)
         steps = self.steps or (FAST_STEPS if fast else 3000)
         worlds = self.worlds or (FAST_WORLDS if fast else 200)

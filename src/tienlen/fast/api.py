@@ -1,4 +1,4 @@
-"""The fast path from Python: legal plays, playing them, out-of-turn chops, positions of a
+"""The fast path from Python: legal plays, playing them, out-of-turn and free chops, positions of a
 :class:`~tienlen.game.Game` (imported on first use: importing it compiles, or loads from the
 on-disk cache, the compiled code)."""
 
@@ -10,7 +10,7 @@ import numpy as np
 
 from . import engine
 from .encoding import Array, FastRules, Mask, fast_rules, mask_play, play_mask, state_of
-from .layout import S_N, S_TSEAT, S_TURN, S_WINDOW
+from .layout import S_TSEAT, S_TURN
 from .movegen import workspace
 
 if TYPE_CHECKING:
@@ -66,18 +66,16 @@ def push(st: Array, fr: FastRules, play: Play | Mask, seat: int | None = None) -
     engine.apply(st, fr.cfg, fr.chops, seat, a, b, s)
 
 
+_SEATS = np.zeros(8, dtype=np.int64)
+
+
 def out_of_turn_seats(st: Array, fr: FastRules) -> list[int]:
-    """Seats that may chop out of turn now, in the order that gives them priority."""
-    if not st[S_WINDOW] or st[S_TSEAT] < 0:
+    """Seats offered a chop out of turn now (§6 out-of-turn chops, §11 free chops), in the
+    order that gives them priority (``Game.out_of_turn_seats``)."""
+    if st[S_TSEAT] < 0:
         return []
-    n = int(st[S_N])
-    tseat = int(st[S_TSEAT])
-    out = []
-    for i in range(1, n):
-        s = (tseat + i) % n
-        if engine.out_of_turn_open(st, fr.cfg, s) and legal_masks(st, fr, s):
-            out.append(s)
-    return out
+    m = engine.offer_seats(st, fr.cfg, fr.chops, _SEATS, _BUF[0], _WS)
+    return [int(s) for s in _SEATS[:m]]
 
 
 class FastGame:

@@ -8,24 +8,45 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..cards import ACE, TWO
+from ..cards import ACE, KEY_TO_CODE, TWO
 from ..shapes import PASS, SET_SHAPES, Play
 from .layout import (
+    C_BOMB_UNITS,
     C_CHAIN_TOP,
+    C_CHAIN_UNITS,
     C_CHOP_AFTER_PASS,
+    C_CHOP_PAY,
+    C_CONG,
     C_FIRST_OUT,
+    C_FOLLOW_SUIT,
     C_FOUR_TWOS,
+    C_FREE,
     C_LOCKS,
+    C_NFREE,
+    C_NO_PLAY,
+    C_NO_TWO_LAST,
+    C_NPEN,
+    C_NPOINTS,
     C_OPENING,
     C_OPENING_MAY_PASS,
     C_OPENING_NO_CHAIN,
     C_OUT_OF_TURN,
+    C_PEN,
+    C_PENALISED,
+    C_POINTS,
     C_QUAD_CHAINS,
+    C_QUAD_UNITS,
+    C_RED,
     C_RUN_TOP,
+    C_SCORING,
     C_SIZE,
     C_STACKING,
+    C_STAKE,
     C_TIES,
     C_TRIPLE_CHAINS,
+    C_TWO_UNITS,
+    CHOP_PAYS,
+    CHOP_ROW,
     E_BOMB,
     E_BOMB_MORE,
     E_BOMB_RANKS,
@@ -35,20 +56,34 @@ from .layout import (
     E_TARGET_MORE,
     E_TARGET_RANKS,
     E_TARGET_TWOS,
+    MAX_FREE,
+    MAX_PEN,
     OPENINGS,
     S_AT_FIRST_OUT,
+    S_BOTTOM,
+    S_CHOPS,
+    S_CONG,
     S_FINISH,
     S_FIRST_PLAY,
     S_HI,
+    S_LCHOPPER,
+    S_LEDGER,
     S_LO,
     S_LOWEST,
+    S_LOWNER,
     S_N,
+    S_NBOTTOM,
+    S_NCHOPS,
+    S_NCONG,
     S_NFINISH,
     S_NO_PASS_LEAD,
     S_OPENING,
+    S_OUT,
     S_OVER,
+    S_PAID,
     S_PASSED,
     S_PLAYED,
+    S_ROUND,
     S_SIZE,
     S_STACK_SEQ,
     S_STACKING,
@@ -58,6 +93,7 @@ from .layout import (
     S_TSHAPE,
     S_TURN,
     S_WINDOW,
+    SCORINGS,
     SHAPE_CODES,
     SHAPE_NAMES,
     TIES,
@@ -94,9 +130,10 @@ class FastRules:
         cfg[C_OPENING] = OPENINGS[rules.opening]
         cfg[C_OPENING_MAY_PASS] = rules.opening_may_pass
         cfg[C_OPENING_NO_CHAIN] = rules.opening_no_chain
-        self.cfg = cfg
         enabled = {"run": True, "chain": True, "triple_chain": rules.triple_chains,
                    "quad_chain": rules.quad_chains}
+        _section_11(cfg, rules, enabled)
+        self.cfg = cfg
         # as MoveGenerator: entries whose bomb is a shape these rules do not allow are dropped
         entries = [e for e in rules.chops if e.bomb.shape in SET_SHAPES or enabled[e.bomb.shape]]
         chops = np.zeros((len(entries), E_SIZE), dtype=np.int64)
@@ -110,6 +147,49 @@ class FastRules:
             chops[i, E_TARGET_TWOS] = e.target.twos_only
             chops[i, E_HIGHER] = e.higher
         self.chops = chops
+
+
+def _section_11(cfg: Array, rules: Rules, enabled: dict[str, bool]) -> None:
+    """The §11 options and the scoring (what a hand pays) into ``cfg``."""
+    back = KEY_TO_CODE[rules.suit_order]
+    cfg[C_FOLLOW_SUIT] = rules.follow_suit
+    cfg[C_RED] = sum(1 << s for s in range(4) if back[s] & 2)  # diamonds, hearts
+    cfg[C_NO_TWO_LAST] = rules.no_two_last
+    cfg[C_CONG] = rules.cong
+    cfg[C_CHOP_PAY] = CHOP_PAYS[rules.chop_pay]
+    # as MoveGenerator: free patterns of a shape these rules do not allow are dropped
+    free = [p for p in rules.free_chops if p.shape in SET_SHAPES or enabled[p.shape]]
+    cfg[C_NFREE] = len(free)
+    for i, p in enumerate(free[:MAX_FREE]):
+        cfg[C_FREE + 3 * i] = SHAPE_CODES[p.shape]
+        cfg[C_FREE + 3 * i + 1] = p.ranks
+        cfg[C_FREE + 3 * i + 2] = p.or_more
+    cfg[C_SCORING] = SCORINGS[rules.scoring]
+    cfg[C_STAKE] = rules.stake
+    cfg[C_NO_PLAY] = rules.penalty_no_play
+    cfg[C_PENALISED] = rules.scoring != "none" and bool(rules.penalty_two or rules.penalty_bomb)
+    from ..payments import _pattern_units, two_units
+
+    for s in range(4):
+        cfg[C_TWO_UNITS + s] = two_units(TWO * 4 + s, rules) if rules.penalty_two else 0
+    for i, points in enumerate(rules.place_points):
+        cfg[C_POINTS + i] = points
+    cfg[C_NPOINTS] = len(rules.place_points)
+    table = rules.penalty_bomb
+    if isinstance(table, int):
+        cfg[C_BOMB_UNITS] = table
+        return
+    cfg[C_BOMB_UNITS] = -1
+    cfg[C_QUAD_UNITS] = _pattern_units(table, "quad", 1)
+    for n in range(3, TWO + 1):
+        cfg[C_CHAIN_UNITS + n] = _pattern_units(table, "chain", n)
+    cfg[C_NPEN] = len(table)
+    for i, (pattern, units) in enumerate(table[:MAX_PEN]):
+        row = C_PEN + 4 * i
+        cfg[row] = SHAPE_CODES[pattern.shape]
+        cfg[row + 1] = pattern.ranks
+        cfg[row + 2] = pattern.or_more
+        cfg[row + 3] = units
 
 
 _RULES_CACHE: dict[Rules, FastRules] = {}
@@ -195,12 +275,39 @@ def state_of(game: Game) -> Array:
     if game._counts_at_first_out is not None:
         for s in range(n):
             st[S_AT_FIRST_OUT + s] = game._counts_at_first_out[s]
+    _state_11(st, game)
     return st
 
 
+def _state_11(st: Array, game: Game) -> None:
+    """The §11 part of the state: places from the bottom, cóng, chop payments so far (the
+    chop log starts empty: :func:`game_of` adds its payments to those of the template)."""
+    from ..payments import net
+
+    n = game.players
+    for s in range(n):
+        st[S_OUT + s] = game._out[s]
+    st[S_NBOTTOM] = len(game._bottom)
+    for i, s in enumerate(game._bottom):
+        st[S_BOTTOM + i] = s
+    st[S_NCONG] = len(game._cong)
+    for i, s in enumerate(game._cong):
+        st[S_CONG + i] = s
+    paid = net([p for p in game._payments if p.kind == "chop"], n)
+    for s in range(n):
+        st[S_PAID + s] = paid[s]
+    st[S_LCHOPPER] = -1
+    for chopper, owner, units, _what in game._ledger.chops:
+        st[S_LEDGER] += units
+        st[S_LCHOPPER] = chopper
+        st[S_LOWNER] = owner
+
+
 def game_of(st: Array, template: Game) -> Game:
-    """A game at the position of ``st``: a copy of ``template`` (the game ``st`` came from, or
-    any game of the same hand) with the play state of ``st``. Its history is the template's."""
+    """A game at the position of ``st``: a copy of ``template`` (the game ``st`` came from;
+    without chop payments any game of the same hand) with the play state of ``st``. Its
+    history is the template's; its payments are the template's and those of the chops made
+    since (the state's chop log)."""
     from ..payments import end_payments
     from ..scoring import hand_scores
 
@@ -224,12 +331,10 @@ def game_of(st: Array, template: Game) -> Game:
     game._passed = [bool(st[S_PASSED + s]) for s in range(n)]
     game._played_any = [bool(st[S_PLAYED + s]) for s in range(n)]
     game._finish = [int(st[S_FINISH + i]) for i in range(int(st[S_NFINISH]))]
-    # the rules the fast path supports place no one from the bottom (no cong, no_two_last)
-    # and make no payment during play (no chop_pay): placed means played out
-    game._out = [not game._hands[s] for s in range(n)]
-    game._bottom = []
-    game._cong = []
-    game._payments = []
+    game._out = [bool(st[S_OUT + s]) for s in range(n)]
+    game._bottom = [int(st[S_BOTTOM + i]) for i in range(int(st[S_NBOTTOM]))]
+    game._cong = [int(st[S_CONG + i]) for i in range(int(st[S_NCONG]))]
+    _chop_payments(st, game)
     game._counts_at_first_out = ([int(st[S_AT_FIRST_OUT + s]) for s in range(n)]
                                  if game._finish else None)
     game._phase = "over" if over else "play"
@@ -237,3 +342,26 @@ def game_of(st: Array, template: Game) -> Game:
         game._payments.extend(end_payments(game))
     game._scores = hand_scores(game) if over else None
     return game
+
+
+def _chop_payments(st: Array, game: Game) -> None:
+    """The chop payments of the state's chop log added to the game's (§11 chop_pay), and the
+    round's ledger as it stands."""
+    ledger = game._ledger = game._ledger.copy()
+    payments = game._payments = [p for p in game._payments if p.kind == "chop"]
+    current = 0
+    for i in range(int(st[S_NCHOPS])):
+        row = S_CHOPS + CHOP_ROW * i
+        if st[row] > current:
+            paid = ledger.settle()
+            if paid is not None:
+                payments.append(paid)
+            current = int(st[row])
+        table = mask_play(st[row + 3], st[row + 4], st[row + 5], game._order)
+        paid = ledger.chopped(int(st[row + 1]), int(st[row + 2]), table)
+        if paid is not None:
+            payments.append(paid)
+    if st[S_ROUND] > current:
+        paid = ledger.settle()
+        if paid is not None:
+            payments.append(paid)

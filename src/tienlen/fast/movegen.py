@@ -80,6 +80,23 @@ def size_of(lo: int, hi: int) -> int:
     return popcount(lo) + popcount(hi)
 
 
+NIBBLES = 0x1111111111111  # one bit at the foot of each rank's 4 bits (13 ranks)
+
+
+@jit
+def _nibble_counts(x: int) -> int:
+    """Each rank's 4 bits replaced by how many of them are set."""
+    x = x - ((x >> 1) & 0x5555555555555)
+    return (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)
+
+
+@jit
+def width_mask(lo: int, hi: int, w: int) -> int:
+    """The ranks holding ``w`` cards or more, as the foot bit of each rank's 4 bits."""
+    total = _nibble_counts(lo) + _nibble_counts(hi)  # at most 8 a rank: no carry
+    return ((total + (8 - w) * NIBBLES) >> 3) & NIBBLES
+
+
 @jit
 def rank_count(lo: int, hi: int, r: int) -> int:
     return POP4[(lo >> (4 * r)) & 15] + POP4[(hi >> (4 * r)) & 15]
@@ -225,6 +242,13 @@ def sequences(lo: int, hi: int, shape: int, w: int, fewest: int, exact: bool, to
               dedup: bool, ws: np.ndarray) -> int:
     """Sequences of width ``w``: exactly ``fewest`` ranks, or (not ``exact``) that many or more;
     with ``filt`` only those higher than (ta, tb)."""
+    if top < 0:
+        return n
+    x = width_mask(lo, hi, w) & ((1 << (4 * (top + 1))) - 1)
+    for _ in range(fewest - 1):
+        x &= x >> 4
+    if x == 0:  # no stretch of ``fewest`` ranks: nothing to list
+        return n
     _parts(lo, hi, w, top, ws)
     r = 0
     while r <= top:
@@ -248,9 +272,11 @@ def sequences(lo: int, hi: int, shape: int, w: int, fewest: int, exact: bool, to
 @jit
 def _sets(lo: int, hi: int, w: int, shape: int, lowest_rank: int, buf: np.ndarray, n: int,
           filt: bool, ta: int, tb: int, ties: int, dedup: bool, ws: np.ndarray) -> int:
-    for r in range(lowest_rank, 13):
-        if rank_count(lo, hi, r) < w:
-            continue
+    # the ranks from lowest_rank up holding w cards or more
+    ranks = width_mask(lo, hi, w) & ~((1 << (4 * lowest_rank)) - 1)
+    while ranks:
+        r = low_key(ranks) >> 2
+        ranks &= ranks - 1
         m = rank_sets(lo, hi, r, w, ws, 28, 29)
         for i in range(m):
             if not filt or higher(ws[28, i], ws[29, i], ta, tb, ties):
@@ -263,10 +289,12 @@ def leads(lo: int, hi: int, cfg: np.ndarray, buf: np.ndarray, n: int, ws: np.nda
     """Every combination the hand can lead."""
     x = lo
     while x:
-        k = low_key(x)
-        n = push(buf, n, 1 << k, 0, SINGLE, False)
+        n = push(buf, n, x & -x, 0, SINGLE, False)
         x &= x - 1
-    for r in range(13):
+    ranks = width_mask(lo, hi, 2)  # the ranks holding a pair or more
+    while ranks:
+        r = low_key(ranks) >> 2
+        ranks &= ranks - 1
         c = rank_count(lo, hi, r)
         for w in range(2, min(c, 4) + 1):  # pairs, triples, quads
             m = rank_sets(lo, hi, r, w, ws, 28, 29)
@@ -294,8 +322,7 @@ def same_shape_beats(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.nd
         if ties == 1 and (lo >> top) & 1:
             x |= 1 << top
         while x:
-            k = low_key(x)
-            n = push(buf, n, 1 << k, 0, SINGLE, False)
+            n = push(buf, n, x & -x, 0, SINGLE, False)
             x &= x - 1
         return n
     size = size_of(ta, tb)

@@ -4,8 +4,9 @@
 compiled versions break ties in the pure engine's order of plays; the differential tests
 check the heuristic), so a hand where every seat is one of them can be played in compiled
 code with the very same result. Anything else -- another bot, claims or trades still to
-make, out-of-turn chops, rules the fast path does not support, numba missing -- is left to
-the pure engine (:func:`play_hand` returns None).
+make, out-of-turn chops (§6; free chops, §11, are answered in compiled code as the bots
+answer them), ``follow_suit`` with cards set aside, rules the fast path does not support,
+numba missing -- is left to the pure engine (:func:`play_hand` returns None).
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def play_hand(game: Game, bots: Sequence[str]) -> Game | None:
         for k in hand:
             left[k] -= 1
     aside = [k for k in range(52) for _ in range(left[k])]  # dealt to nobody: unseen by all
+    if aside and game.rules.follow_suit:
+        return None  # the heuristic's suit count takes in the cards set aside: not compiled
     total = policies.unplayed(st)
     for k in aside:
         total[k >> 2] += 1

@@ -7,9 +7,16 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .engine import apply, hand_size, legal_in_turn
+from .engine import apply, hand_size, legal_in_turn, legal_out_of_turn, offer_seats
+from .free import is_free_target
 from .layout import (
     C_CHAIN_TOP,
+    C_CONG,
+    C_FOLLOW_SUIT,
+    C_NFREE,
+    C_NO_TWO_LAST,
+    C_PENALISED,
+    C_RED,
     C_RUN_TOP,
     CHAIN,
     PAIR,
@@ -24,6 +31,8 @@ from .layout import (
     S_N,
     S_NFINISH,
     S_OPENING,
+    S_OVER,
+    S_PLAYED,
     S_SIZE,
     S_TA,
     S_TB,
@@ -36,6 +45,8 @@ from .layout import (
 )
 from .movegen import WS_ROWS, low_key, size_of, top_key
 from .split import groups_of, packed_counts, plan_of
+from .suits import SUIT_MASK, red_mask
+from .units import hand_units, is_bomb, is_twos
 
 RANDOM = 0
 GREEDY = 1
@@ -181,10 +192,41 @@ def _minus(packed: int, a: int, b: int) -> int:
 
 
 @jit
+def _colour_counts(lo: int, hi: int, red: int) -> tuple:
+    """The packed rank counts of the black cards and of the red cards."""
+    rm = red_mask(red)
+    return packed_counts(lo & ~rm, hi & ~rm), packed_counts(lo & rm, hi & rm)
+
+
+@jit
+def _after(counts: int, black: int, red: int, a: int, b: int, cfg: np.ndarray,
+           memo: dict) -> int:
+    """How many groups the hand splits into once play (a, b) is made: on rank counts, or under
+    ``follow_suit`` each colour on its own, without runs (``heuristic._colour_plan``)."""
+    if not cfg[C_FOLLOW_SUIT]:
+        return groups_of(_minus(counts, a, b), cfg[C_RUN_TOP], cfg[C_CHAIN_TOP], memo)
+    rm = red_mask(cfg[C_RED])
+    chain_top = cfg[C_CHAIN_TOP]
+    return groups_of(_minus(black, a & ~rm, b & ~rm), -1, chain_top, memo) + \
+        groups_of(_minus(red, a & rm, b & rm), -1, chain_top, memo)
+
+
+@jit
+def _suited_boss(a: int, unseen_keys: int) -> bool:
+    """``follow_suit``: no unseen card of the single's suit, nor a two, is higher."""
+    top = top_key(a)
+    if top >> 2 == TWO:
+        return False  # not this test's: the plain one decides
+    higher = unseen_keys & ~((1 << (top + 1)) - 1)
+    return (higher & (SUIT_MASK[top & 3] | (15 << (4 * TWO)))) == 0
+
+
+@jit
 def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, total: np.ndarray,
                      aside_top: int, memo: dict) -> int:
     """The heuristic's choice (``bots.heuristic.decide``) for the seat on turn, which counts
-    as unseen the cards of each rank in ``total`` (unplayed) less its own."""
+    as unseen the cards of each rank in ``total`` (unplayed) less its own (and under
+    ``follow_suit`` the cards the other seats hold)."""
     seat = st[S_TURN]
     players = st[S_N]
     can_pass = False
@@ -201,25 +243,45 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
     lo = st[S_LO + seat]
     hi = st[S_HI + seat]
     nh = size_of(lo, hi)
+    n_others = 0
+    for s in range(players):
+        if s != seat and hand_size(st, s) > 0:
+            n_others += 1
     for i in range(n):
-        if buf[i, 2] != PASS and size_of(buf[i, 0], buf[i, 1]) == nh:
-            return i  # going out
+        if buf[i, 2] != PASS and size_of(buf[i, 0], buf[i, 1]) == nh and not (
+                cfg[C_NO_TWO_LAST] and is_twos(buf[i, 0]) and n_others > 1):
+            return i  # going out (on twos only when that is not the last place)
+    follow = cfg[C_FOLLOW_SUIT] != 0
     run_top = cfg[C_RUN_TOP]
     chain_top = cfg[C_CHAIN_TOP]
     counts = packed_counts(lo, hi)
-    base = groups_of(counts, run_top, chain_top, memo)
+    black = 0
+    red = 0
+    if follow:
+        black, red = _colour_counts(lo, hi, cfg[C_RED])
+        base = groups_of(black, -1, chain_top, memo) + groups_of(red, -1, chain_top, memo)
+    else:
+        base = groups_of(counts, run_top, chain_top, memo)
     danger = 99
     unseen_top = aside_top
+    unseen_keys = 0
     for s in range(players):
         if s != seat:
             size = hand_size(st, s)
             if size > 0:
                 danger = min(danger, size)
                 unseen_top = max(unseen_top, top_key(st[S_LO + s]))
+                unseen_keys |= st[S_LO + s]
+    # twos and bombs left cost penalties: spend them when a player is about to go out
+    spend = cfg[C_PENALISED] != 0 and danger <= 2
     table = st[S_TSHAPE]
     if table == PASS:
-        plan = np.empty((14, 3), dtype=np.int64)
-        m = plan_of(counts, run_top, chain_top, memo, plan)
+        plan = np.empty((28, 3), dtype=np.int64)
+        if follow:
+            m = plan_of(black, -1, chain_top, memo, plan)
+            m += plan_of(red, -1, chain_top, memo, plan[m:])
+        else:
+            m = plan_of(counts, run_top, chain_top, memo, plan)
         clean = np.zeros(n, dtype=np.bool_)
         n_clean = 0
         for i in range(n):
@@ -237,8 +299,7 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
         if n_clean == 0:
             for i in range(n):
                 if buf[i, 2] != PASS and \
-                        groups_of(_minus(counts, buf[i, 0], buf[i, 1]), run_top, chain_top,
-                                  memo) - (base - 1) == 0:
+                        _after(counts, black, red, buf[i, 0], buf[i, 1], cfg, memo) - (base - 1) == 0:
                     clean[i] = True
                     n_clean += 1
         if base <= 2 and n_clean:
@@ -248,7 +309,10 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
             best = -1
             best_size = 0
             for i in range(n):
-                if clean[i] and _is_boss(buf[i, 0], buf[i, 1], buf[i, 2], unseen, unseen_top):
+                boss = (_suited_boss(buf[i, 0], unseen_keys)
+                        if follow and buf[i, 2] == SINGLE and top_key(buf[i, 0]) >> 2 != TWO
+                        else _is_boss(buf[i, 0], buf[i, 1], buf[i, 2], unseen, unseen_top))
+                if clean[i] and boss:
                     size = size_of(buf[i, 0], buf[i, 1])
                     if _wins(best, size, best_size, buf, i, False):
                         best = i
@@ -292,7 +356,7 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
             a = buf[i, 0]
             size = size_of(a, buf[i, 1])
             top = top_key(a)
-            k0 = 1 if _precious(a, buf[i, 1], buf[i, 2]) and nh > size + 2 else 0
+            k0 = 1 if _precious(a, buf[i, 1], buf[i, 2]) and nh > size + 2 and not spend else 0
             if _wins(best, (k0, top >> 2, -size, top), (bk0, bk1, bk2, bk3), buf, i, True):
                 best = i
                 bk0 = k0
@@ -320,7 +384,7 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
             size = size_of(buf[i, 0], buf[i, 1])
             if buf[i, 2] == table and size == tsize:
                 continue
-            k0 = groups_of(_minus(counts, buf[i, 0], buf[i, 1]), run_top, chain_top, memo)
+            k0 = _after(counts, black, red, buf[i, 0], buf[i, 1], cfg, memo)
             k2 = top_key(buf[i, 0])
             if _wins(best, (k0, size, k2), (bk0, bk1, bk2), buf, i, True):
                 best = i
@@ -328,7 +392,30 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
                 bk1 = size
                 bk2 = k2
         return best
-    urgent = danger <= tsize or base <= 2
+    # cóng (§11): a seat that has put down no card is placed last when the first goes out
+    cong_risk = cfg[C_CONG] != 0 and st[S_PLAYED + seat] == 0 and danger <= 4
+    urgent = danger <= tsize or base <= 2 or cong_risk or spend
+    if follow and not urgent:
+        # a beat must keep the suit: take the chance with the cheapest card that is no two
+        best = -1
+        bk0 = 0
+        bk1 = 0
+        for i in range(n):
+            if buf[i, 2] == PASS:
+                continue
+            a = buf[i, 0]
+            if n_bombs and (buf[i, 2] != table or size_of(a, buf[i, 1]) != tsize):
+                continue
+            if top_key(a) >> 2 == TWO:
+                continue
+            k0 = _after(counts, black, red, a, buf[i, 1], cfg, memo) - (base - 1)
+            k1 = top_key(a)
+            if _wins(best, (k0, k1), (bk0, bk1), buf, i, True):
+                best = i
+                bk0 = k0
+                bk1 = k1
+        if best >= 0:
+            return best
     best = -1
     bk0 = 0
     bk1 = 0
@@ -340,7 +427,7 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
         size = size_of(a, buf[i, 1])
         if n_bombs and (buf[i, 2] != table or size != tsize):
             continue
-        brk = groups_of(_minus(counts, a, buf[i, 1]), run_top, chain_top, memo) - (base - 1)
+        brk = _after(counts, black, red, a, buf[i, 1], cfg, memo) - (base - 1)
         top_rank = top_key(a) >> 2
         precious = _precious(a, buf[i, 1], buf[i, 2])
         if not urgent:
@@ -379,8 +466,7 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
                 continue
             if n_bombs and (buf[i, 2] != table or size_of(buf[i, 0], buf[i, 1]) != tsize):
                 continue
-            brk = groups_of(_minus(counts, buf[i, 0], buf[i, 1]), run_top, chain_top, memo) - \
-                (base - 1)
+            brk = _after(counts, black, red, buf[i, 0], buf[i, 1], cfg, memo) - (base - 1)
             k0 = 1 if brk <= 1 else 0
             k1 = top_key(buf[i, 0])
             if _wins(best, (k0, k1), (bk0, bk1), buf, i, False):
@@ -435,26 +521,78 @@ def playout(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, policy: int, tot
 
 
 @jit
+def out_of_turn_pick(st: np.ndarray, buf: np.ndarray, n: int, policy: int) -> int:
+    """A seat's answer to a free-chop offer (plays ``buf[:n]``), -1 to decline: the heuristic's
+    ``out_of_turn_choice`` (the smallest chop, against twos or a bomb only), greedy's choice
+    (any chop, the lowest, of the table's shape first); the random policy declines."""
+    if n == 0 or policy == RANDOM:
+        return -1
+    ta = st[S_TA]
+    table = st[S_TSHAPE]
+    if policy == HEURISTIC and not (is_twos(ta) or is_bomb(ta, st[S_TB], table)):
+        return -1
+    any_same = False
+    for i in range(n):
+        if buf[i, 2] == table:
+            any_same = True
+    best = -1
+    bk0 = 0
+    bk1 = 0
+    for i in range(n):
+        size = size_of(buf[i, 0], buf[i, 1])
+        top = top_key(buf[i, 0])
+        if policy == HEURISTIC:
+            k0 = size
+            k1 = top
+        else:
+            if any_same and buf[i, 2] != table:
+                continue
+            k0 = top
+            k1 = size
+        if _wins(best, (k0, k1), (bk0, bk1), buf, i, True):
+            best = i
+            bk0 = k0
+            bk1 = k1
+    return best
+
+
+@jit
 def playout_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.ndarray,
                   total: np.ndarray, aside_top: int, memo: dict, buf: np.ndarray,
                   max_steps: int) -> int:
-    """:func:`playout` with each seat's own policy (``seats[seat]``)."""
+    """:func:`playout` with each seat's own policy (``seats[seat]``). While the table is a free
+    chop's target (§11) each seat offered one answers first, in the order of the offers."""
     ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
+    offered = np.zeros(8, dtype=np.int64)
     steps = 0
     while st[S_TURN] >= 0 and steps < max_steps:
-        n = legal_in_turn(st, cfg, chops, buf, ws)
-        if n > buf.shape[0]:
-            buf = _grown(st, cfg, chops, n, ws)
-        policy = seats[st[S_TURN]]
-        if policy == RANDOM:
-            i = np.random.randint(0, n)
-        elif policy == GREEDY:
-            i = greedy_choice(st, buf, n)
-        else:
-            i = heuristic_choice(st, cfg, buf, n, total, aside_top, memo)
+        seat = st[S_TURN]
+        i = -1
+        if cfg[C_NFREE] and is_free_target(st[S_TA], st[S_TB], st[S_TSHAPE], cfg, chops):
+            m = offer_seats(st, cfg, chops, offered, buf, ws)
+            for j in range(m):
+                other = offered[j]
+                k = legal_out_of_turn(st, cfg, chops, other, buf, ws)
+                if k > buf.shape[0]:
+                    buf = np.zeros((2 * k, 3), dtype=np.int64)
+                    k = legal_out_of_turn(st, cfg, chops, other, buf, ws)
+                i = out_of_turn_pick(st, buf, k, seats[other])
+                if i >= 0:
+                    seat = other
+                    break
+        if i < 0:
+            n = legal_in_turn(st, cfg, chops, buf, ws)
+            if n > buf.shape[0]:
+                buf = _grown(st, cfg, chops, n, ws)
+            policy = seats[seat]
+            if policy == RANDOM:
+                i = np.random.randint(0, n)
+            elif policy == GREEDY:
+                i = greedy_choice(st, buf, n)
+            else:
+                i = heuristic_choice(st, cfg, buf, n, total, aside_top, memo)
         a = buf[i, 0]
         b = buf[i, 1]
-        seat = st[S_TURN]
         apply(st, cfg, chops, seat, a, b, buf[i, 2])
         x = a
         while x:
@@ -471,9 +609,10 @@ def playout_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.
 @jit
 def rollouts(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int, moves: np.ndarray,
              total: np.ndarray, aside_top: int, memo: dict, buf: np.ndarray, policy: int,
-             places: np.ndarray) -> int:
+             places: np.ndarray, units: np.ndarray) -> int:
     """Play each of ``moves`` (rows lo, hi, shape) for ``seat`` and the hand out with the
-    policy; ``places[i]``: the seat's place after move i (-1: never out). Returns the steps."""
+    policy; ``places[i]``: the seat's place after move i (-1: never out), ``units[i]`` the
+    units it wins or pays in the hand (0 when it never ended). Returns the steps."""
     steps = 0
     for i in range(moves.shape[0]):
         trial = st.copy()
@@ -492,6 +631,7 @@ def rollouts(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int, move
         for p in range(trial[S_NFINISH]):
             if trial[S_FINISH + p] == seat:
                 places[i] = p
+        units[i] = hand_units(trial, cfg, seat) if trial[S_OVER] else 0
     return steps
 
 

@@ -42,7 +42,10 @@ def packed_counts(lo: int, hi: int) -> int:
 
 @jit
 def _key(packed: int, run_top: int, chain_top: int) -> int:
-    return packed | ((run_top - 11) << 52) | ((chain_top - 11) << 53)
+    """The memo key: the counts, and each top as 0 (ace), 1 (two) or 2 (none: -1)."""
+    rt = 2 if run_top < 0 else run_top - 11
+    ct = 2 if chain_top < 0 else chain_top - 11
+    return packed | (rt << 52) | (ct << 54)
 
 
 @jit

@@ -14,6 +14,7 @@ PLAY_OPTIONS: Final = frozenset((
     "suit_order", "opening", "opening_may_pass", "opening_no_chain", "twos_in_runs",
     "twos_in_chains", "triple_chains", "quad_chains", "double_deck_ties", "pass_locks_out",
     "chop_after_pass", "stacking", "chops", "chop_out_of_turn", "four_twos_bomb", "end_at",
+    "follow_suit", "free_chops", "chop_pay", "cong", "no_two_last",
 ))
 OTHER_OPTIONS: Final = frozenset((
     "name", "direction", "next_dealer", "hand_size_three", "hand_size_two", "hand_size_big",
@@ -21,11 +22,12 @@ OTHER_OPTIONS: Final = frozenset((
     "stake", "penalty_two", "red_twos_double", "penalty_bomb", "penalty_no_play",
     "instant_win_stake", "session_result", "trading", "place_points",
 ))
-# play-phase options the fast path does not implement: supported only when off (§11 follow
-# suits, free chops, chop payments during play, cóng and going out on twos placed from the
-# bottom); listed so that a change of their defaults cannot slip through
-UNSUPPORTED_OPTIONS: Final = frozenset(("follow_suit", "free_chops", "chop_pay", "cong",
-                                        "no_two_last"))
+# play-phase options the fast path does not implement: supported only when off (none left:
+# the §11 options are implemented); listed so that a change of their defaults cannot slip
+# through
+UNSUPPORTED_OPTIONS: Final = frozenset[str]()
+MAX_FREE: Final = 4  # free_chops patterns (fast.layout.MAX_FREE)
+MAX_PEN: Final = 8  # rows of a penalty_bomb table (fast.layout.MAX_PEN)
 _OFF: Final = (False, None, 0, "", (), "none", "off")
 _SHAPES: Final = frozenset(("single", "pair", "triple", "quad", "run", "chain", "triple_chain",
                             "quad_chain"))
@@ -54,6 +56,12 @@ def unsupported(rules: Rules) -> list[str]:
             out.append(f.name)
     if not all(_known_entry(e) for e in rules.chops):
         out.append("chops")
+    if len(rules.free_chops) > MAX_FREE or not all(_known_pattern(p) for p in rules.free_chops):
+        out.append("free_chops")
+    if not isinstance(rules.penalty_bomb, int) and (
+            len(rules.penalty_bomb) > MAX_PEN
+            or not all(_known_pattern(p) for p, _ in rules.penalty_bomb)):
+        out.append("penalty_bomb")
     return out
 
 
@@ -61,9 +69,11 @@ def _known_entry(entry: object) -> bool:
     """Whether a chop entry is made only of what the fast path knows."""
     if {f.name for f in dataclasses.fields(entry)} != _ENTRY_FIELDS:  # type: ignore[arg-type]
         return False
-    for pattern in (entry.bomb, entry.target):  # type: ignore[attr-defined]
-        if {f.name for f in dataclasses.fields(pattern)} != _PATTERN_FIELDS:
-            return False
-        if pattern.shape not in _SHAPES:
-            return False
-    return True
+    return all(_known_pattern(p) for p in (entry.bomb, entry.target))  # type: ignore[attr-defined]
+
+
+def _known_pattern(pattern: object) -> bool:
+    """Whether a bomb or target pattern is made only of what the fast path knows."""
+    if {f.name for f in dataclasses.fields(pattern)} != _PATTERN_FIELDS:  # type: ignore[arg-type]
+        return False
+    return pattern.shape in _SHAPES  # type: ignore[attr-defined]
