@@ -36,7 +36,8 @@ def ask(game: Game, queue: Sequence[int],
     seat = game.turn  # type: ignore[assignment]
     assert seat is not None
     trade = game.trade_decision(seat)
-    moves: list[Move] = [Action("done")] if trade is not None and trade.kind == "offer" else list(legal(seat))
+    offer = trade is not None and trade.kind == "offer"
+    moves: list[Move] = [Action("done")] if offer else list(legal(seat))
     return Asked(seat, moves, False)
 
 
