@@ -476,3 +476,49 @@ def test_under_follow_suit_the_heuristic_plans_each_colour_apart():
     base, plan, after = _colour_plan(keys("5s 5c 6s 6c 7s 7c 9h"), bac)
     assert base == 2 and ("chain", 2, 3, 2) in plan  # a black chain and the nine
     assert after(keys("9h")) == 1 and after(keys("6s")) > 1
+
+
+def test_search_with_learned_candidates_plays_legal_moves_and_repeats_itself():
+    pytest.importorskip("numpy")
+    assert "learned" in __import__("tienlen.bots", fromlist=["bot_options"]).bot_options("search")
+    for preset in ("pagat", "mien-nam"):
+        histories = []
+        for _ in range(2):
+            game = Game.deal(Rules.preset(preset), 4, seed=3)
+            bots = [get_bot("search", seed=5, steps=300, learned=2),
+                    *(get_bot("heuristic", seed=s) for s in range(3))]
+            assert play_out(game, bots) == []  # every move legal, the hand played out
+            histories.append([(s, str(m)) for s, m in game.history])
+        assert histories[0] == histories[1]
+
+
+def test_search_takes_the_learned_networks_best_plays_as_candidates():
+    pytest.importorskip("numpy")
+    from tienlen.bots.learned import load_net, ranked_plays
+
+    game = Game.deal(PAGAT, 4, seed=2)
+    heuristic = get_bot("heuristic", seed=1)
+    while len(game.view(game.turn).legal) < 20:  # a decision with many plays
+        game.play(heuristic.choose(game.view(game.turn)), game.turn)
+    view = game.view(game.turn)
+    plays = [m for m in view.legal if isinstance(m, Play)]
+    best = ranked_plays(view, plays, load_net())
+    plain = get_bot("search", seed=1)._candidates(view)  # type: ignore[attr-defined]
+    mixed = get_bot("search", seed=1, learned=3)._candidates(view)  # type: ignore[attr-defined]
+    assert mixed[0] == plain[0] and len(mixed) == len(plain) == 6  # the heuristic's choice first
+    assert mixed[1:4] == [p for p in best if p != plain[0]][:3]
+    assert set(plain[1:]) != set(mixed[1:])
+    with pytest.raises(ValueError, match="learned"):
+        get_bot("search", learned=-1)
+
+
+def test_search_without_numpy_ignores_the_learned_candidates(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy fails
+    bot = get_bot("search", seed=1, learned=2)
+    assert bot._net is None  # type: ignore[attr-defined]
+    game = Game.deal(PAGAT, 4, seed=2)
+    game.play(get_bot("heuristic", seed=1).choose(game.view(game.turn)), game.turn)
+    view = game.view(game.turn)
+    assert bot._candidates(view) == get_bot("search", seed=1)._candidates(view)  # type: ignore[attr-defined]

@@ -239,3 +239,28 @@ def test_the_single_seat_env_plays_bots_and_callables() -> None:
         obs, reward, done, _, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert env.aec.game is not None and env.aec.game.is_over
     assert reward == env.aec.rewards["player_2"]
+
+
+@pytest.mark.parametrize(("preset", "players"), [("out-of-turn", 4), ("claims", 4)])
+def test_asking_order_drives_a_hand_as_the_environment_does(preset: str, players: int) -> None:
+    """rl.asking alone plays a hand to its end, asking exactly what the environment asks."""
+    from tienlen.rl.asking import answer, ask
+
+    rules = _rules(preset)
+    kinds = set()
+    for seed in range(6):
+        e = make_env(rules=rules, players=players)
+        e.reset(seed=seed)
+        game = Game(rules, hands=[e.game.hand(s) for s in range(players)])
+        queue = game.out_of_turn_seats()
+        rng = random.Random(seed)
+        while not game.is_over:
+            seat, moves, out_of_turn = ask(game, queue)
+            assert seat == e._asking and e.space.legal(moves) == e._legal
+            assert out_of_turn == (e.infos[e.agent_selection]["decision"] == "out_of_turn")
+            kinds.add(out_of_turn)
+            move = moves[rng.randrange(len(moves))]
+            queue = answer(game, queue, seat, move)
+            e.apply_move(move)
+        assert e.game.is_over and e.game.finish_order == game.finish_order
+    assert kinds == {False, True}  # out-of-turn chops were asked too

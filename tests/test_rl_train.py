@@ -101,3 +101,25 @@ def test_the_network_gives_the_same_scores_with_and_without_blas() -> None:
     plain = MLP(shipped.layers, blas=False)(rows)
     blas = MLP(shipped.layers, blas=True)(rows)
     assert np.allclose(plain, blas, atol=1e-4)
+
+
+def test_training_can_start_from_saved_weights(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from tienlen.rl.train import _load_weights, _to_numpy, _torch_net
+
+    start = _to_numpy(_torch_net((32, 16)))
+    model = _torch_net((32, 16))
+    _load_weights(model, start)
+    x = np.random.default_rng(1).random((5, start.layers[0][0].shape[0]), dtype=np.float32)
+    with torch.no_grad():
+        assert np.allclose(model(torch.from_numpy(x))[:, 0].numpy(), start(x), atol=1e-5)
+    with pytest.raises(ValueError, match="widths"):
+        _load_weights(_torch_net((16, 16)), start)
+    from tienlen.cli import main
+
+    path = tmp_path / "start.npz"
+    start.save(path)
+    out = tmp_path / "run"
+    assert main(["train", "--seconds", "1", "--out", str(out), "--eval-deals", "0",
+                 "--hidden", "32,16", "--init", str(path)]) == 0
+    assert (out / "learned.npz").exists()

@@ -140,7 +140,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
                       reward=args.reward, eval_every=args.eval_every, eval_deals=args.eval_deals,
                       log_every=args.log_every, resume=args.resume,
                       league=tuple(b for b in args.league.split(",") if b),
-                      league_share=args.league_share)
+                      league_share=args.league_share, init=args.init)
     record = train(cfg)
     print(t("cli.train.done", _lang(args), frames=record.get("frames"), hands=record.get("hands"),
             out=args.out))
@@ -307,6 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--league", default="", help="ladder bots some hands are played against "
                    "(the network at one seat), such as heuristic,greedy")
     p.add_argument("--league-share", type=float, default=0.0, help="the share of those hands")
+    p.add_argument("--init", default=None, help="start from these weights (an .npz, or shipped: "
+                   "the learned bot's) instead of random ones")
     p.set_defaults(func=_cmd_train)
 
     p = sub.add_parser("bench", help="the engine's speed figures")

@@ -49,6 +49,14 @@ def load_net(weights: str | Path | None = None) -> MLP:
     return MLP.load(str(weights))
 
 
+def learned_net() -> MLP | None:
+    """The shipped network, or none where numpy is missing (search's ``learned`` candidates)."""
+    try:
+        return load_net()
+    except TienLenError:
+        return None
+
+
 def view_inputs(view: View, plays: list[Play]) -> tuple[object, object]:
     """The state vector and the action matrix of a view's decision among ``plays``."""
     from ..game import packs_for
@@ -78,6 +86,14 @@ def view_inputs(view: View, plays: list[Play]) -> tuple[object, object]:
 
 _NOT_PLAYS = frozenset(("pass", "claim", "decline", "answered", "offer", "answer", "accept", "refuse",
                         "done", "give", "return", "trade", "offers"))
+
+
+def ranked_plays(view: View, plays: list[Play], net: MLP) -> list[Play]:
+    """``plays`` (two or more) best first by the network's scores of the view's decision."""
+    state, actions = view_inputs(view, plays)
+    scores = net.scores(state, actions)  # type: ignore[arg-type]
+    order = sorted(range(len(plays)), key=lambda i: (-float(scores[i]), i))
+    return [plays[i] for i in order]
 
 
 class LearnedBot:

@@ -9,6 +9,10 @@ candidate, so the comparison is fair; the candidate with the best mean result
 is played, unless it beats the heuristic's own choice by less than ``margin``
 (a share of the sampled deals): small differences are noise.
 
+With ``learned`` (a number, 0 by default) the learned network's best plays (see
+:mod:`.learned`) join the candidates right after the heuristic's choice, that many of them
+(within ``candidates`` in all); without numpy the option does nothing.
+
 With ``inference`` (a share of the budget, 0 by default) the deals are not
 blind: they are the deals that best explain the other seats' plays and passes
 (see :mod:`.inference`), kept and brought up to date from one decision to the
@@ -40,6 +44,7 @@ from .fast_inference import usable as fast_history_usable
 from .fast_rollout import FAST_INFERENCE, FAST_STEPS, FAST_WORLDS, FastRollouts, usable
 from .heuristic import HeuristicBot, decide, situation_of
 from .inference import Beliefs, Deal, History
+from .learned import learned_net, ranked_plays
 from .rollout import playout
 from .split import counts_of, groups_after
 
@@ -55,7 +60,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None = None, steps: int | None = None, worlds: int | None = None,
                  seconds: float | None = None, candidates: int = 6, objective: str = "rules",
-                 margin: float = 0.05, inference: float | None = None) -> None:
+                 margin: float = 0.05, inference: float | None = None, learned: int = 0) -> None:
         if objective not in _OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(_OBJECTIVES)}, not {objective!r}")
         for label, count in (("steps", steps), ("worlds", worlds), ("candidates", candidates)):
@@ -63,6 +68,8 @@ class SearchBot:
                 continue  # the default: 3000 steps and 200 deals, more on the fast path
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise ValueError(f"{label} must be a whole number, 1 or more, not {count!r}")
+        if isinstance(learned, bool) or not isinstance(learned, int) or learned < 0:
+            raise ValueError(f"learned must be a whole number, 0 or more, not {learned!r}")
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                     or seconds <= 0):
             raise ValueError(f"seconds must be a positive number or none, not {seconds!r}")
@@ -81,6 +88,8 @@ class SearchBot:
         self.objective = objective
         self.margin = margin
         self.inference = inference
+        self.learned = learned
+        self._net = learned_net() if learned else None
         self._fallback = HeuristicBot(seed)
         self._beliefs = Beliefs()
 
@@ -163,6 +172,12 @@ class SearchBot:
             if kind not in strongest or p.keys[-1] > strongest[kind].keys[-1]:
                 strongest[kind] = p
         out: list[Move] = [first]
+        if self._net is not None and len(plays) > 1:
+            for p in ranked_plays(view, plays, self._net):
+                if len(out) > self.learned or len(out) >= self.candidates:
+                    break
+                if p not in out:
+                    out.append(p)
         for p in [*(q for q in plays if not q.keys), *lowest.values(), *strongest.values(),
                   *ranked]:
             if len(out) >= self.candidates:

@@ -35,11 +35,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..actions import Action, Move
+from ..actions import Move
 from ..game import Game, check_players
 from ..rules import Rules
-from ..shapes import PASS, Play
+from ..shapes import Play
 from .actions import ActionSpace
+from .asking import answer, ask
 from .observation import HIGH, encode, observation_size
 
 REWARDS: Final = ("rank", "units", "first")
@@ -125,18 +126,8 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         if game.is_over:
             self._legal = {}
             return
-        if self._queue:
-            seat = self._queue[0]
-            chops = [m for m in self._legal_of(seat) if isinstance(m, Play)]
-            moves: list[Move] = [*chops, PASS]
-            decision = "out_of_turn"
-        else:
-            seat = game.turn  # type: ignore[assignment]
-            assert seat is not None
-            trade = game.trade_decision(seat)
-            moves = [Action("done")] if trade is not None and trade.kind == "offer" \
-                else list(self._legal_of(seat))
-            decision = "turn"
+        seat, moves, out_of_turn = ask(game, self._queue, self._legal_of)
+        decision = "out_of_turn" if out_of_turn else "turn"
         self._asking = seat
         self._legal = self.space.legal(moves)
         agent = self.possible_agents[seat]
@@ -226,15 +217,8 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {"illegal": False} for a in self.agents}
         self.infos[agent]["illegal"] = illegal
-        if self._queue:
-            if isinstance(move, Play) and move.keys:
-                self._push(move, seat, checked)
-                self._queue = self._out_of_turn()
-            else:
-                self._queue.pop(0)
-        else:
-            self._push(move, seat, checked)
-            self._queue = self._out_of_turn() if not game.is_over else []
+        self._queue = answer(game, self._queue, seat, move,
+                             lambda m, s: self._push(m, s, checked), self._out_of_turn)
         if game.is_over:
             self._finish()
         else:

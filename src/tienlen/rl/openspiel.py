@@ -20,13 +20,14 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..actions import Action, Move
+from ..actions import Move
 from ..cards import Card
 from ..game import Game, hand_size, packs_for
 from ..rules import Rules
-from ..shapes import PASS, Play
+from ..shapes import Play
 from .actions import ActionSpace
 from .aec import _PublicView, place_reward
+from .asking import answer, ask
 from .observation import encode, observation_size
 
 _MAX_PLAYERS = 8
@@ -129,17 +130,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]
                 self._queue = self.game_state.out_of_turn_seats()
                 self._ask()
             return
-        game = self.game_state
-        move = self._legal[action]
-        if self._queue:
-            if isinstance(move, Play) and move.keys:
-                game.push(move, self._asking)
-                self._queue = game.out_of_turn_seats()
-            else:
-                self._queue.pop(0)
-        else:
-            game.push(move, self._asking)
-            self._queue = game.out_of_turn_seats() if not game.is_over else []
+        self._queue = answer(self.game_state, self._queue, self._asking, self._legal[action])
         self._ask()
 
     def _ask(self) -> None:
@@ -148,14 +139,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]
         if game.is_over:
             self._legal = {}
             return
-        if self._queue:
-            seat = self._queue[0]
-            moves: list[Move] = [*(m for m in game.legal_plays(seat) if isinstance(m, Play)), PASS]
-        else:
-            seat = game.turn  # type: ignore[assignment]
-            trade = game.trade_decision(seat)
-            moves = [Action("done")] if trade is not None and trade.kind == "offer" \
-                else list(game.legal_plays(seat))
+        seat, moves, _ = ask(game, self._queue)
         self._asking = seat
         self._legal = self._g.space.legal(moves)
 

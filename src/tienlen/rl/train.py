@@ -1,5 +1,8 @@
 """``tienlen train``: Deep Monte-Carlo self-play from scratch (extra ``train``: CPU torch).
 
+With ``init`` (``--init shipped`` or ``--init PATH.npz``) training starts from those weights
+instead of random ones (a fresh optimizer; the layer widths must match ``--hidden``).
+
 With ``league`` (``--league heuristic,greedy --league-share 0.5``) that share of the hands
 has the network at one seat against bots of the ladder, the rest self-play: the network
 still learns from its own decisions only, with no imitation of the bots.
@@ -39,7 +42,7 @@ import numpy as np
 from ..actions import Action
 from ..arena import Z95, play_out
 from ..bots import get_bot
-from ..bots.learned import LearnedBot
+from ..bots.learned import LearnedBot, load_net
 from ..bots.simple import phase_choice
 from ..game import Game, packs_for
 from ..rules import Rules
@@ -172,6 +175,19 @@ def _to_numpy(model: Any) -> MLP:
     return MLP([(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in linears])
 
 
+def _load_weights(model: Any, net: MLP) -> None:
+    """Set the torch network's layers to a numpy network's (the same widths)."""
+    import torch
+
+    linears = [m for m in model if hasattr(m, "weight")]
+    if [tuple(m.weight.shape) for m in linears] != [w.T.shape for w, _ in net.layers]:
+        raise ValueError("the weights to start from have other layer widths than --hidden")
+    with torch.no_grad():
+        for m, (w, b) in zip(linears, net.layers, strict=True):
+            m.weight.copy_(torch.from_numpy(w.T.astype(np.float32)))
+            m.bias.copy_(torch.from_numpy(b.astype(np.float32)))
+
+
 @dataclass
 class TrainConfig:
     rules: str = "pagat"
@@ -193,6 +209,7 @@ class TrainConfig:
     threads: int = 1
     league: tuple[str, ...] = ()  # ladder bots some hands are played against
     league_share: float = 0.0  # the share of those hands (the network plays one seat)
+    init: str | None = None  # an .npz to start from ("shipped": the learned bot's weights)
 
 
 def train(cfg: TrainConfig, stream: TextIO | None = None,
@@ -222,6 +239,8 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
         opt.load_state_dict(saved["opt"])
         frames, hands, steps, spent, best = (saved["frames"], saved["hands"], saved["steps"],
                                              saved["seconds"], saved["best"])
+    elif cfg.init:
+        _load_weights(model, load_net(None if cfg.init == "shipped" else cfg.init))
     net = _to_numpy(model)
     cap = cfg.buffer
     xs = np.zeros((cap, INPUT_SIZE), dtype=np.float16)
