@@ -297,10 +297,10 @@ def _state_11(st: Array, game: Game) -> None:
     for s in range(n):
         st[S_PAID + s] = paid[s]
     st[S_LCHOPPER] = -1
-    for chopper, owner, units, _what in game._ledger.chops:
-        st[S_LEDGER] += units
-        st[S_LCHOPPER] = chopper
-        st[S_LOWNER] = owner
+    for chop in game._ledger.chops:
+        st[S_LEDGER] += chop.units
+        st[S_LCHOPPER] = chop.chopper
+        st[S_LOWNER] = chop.owner
 
 
 def game_of(st: Array, template: Game) -> Game:
@@ -358,7 +358,8 @@ def _chop_payments(st: Array, game: Game) -> None:
                 payments.append(paid)
             current = int(st[row])
         table = mask_play(st[row + 3], st[row + 4], st[row + 5], game._order)
-        paid = ledger.chopped(int(st[row + 1]), int(st[row + 2]), table)
+        bomb = mask_play(st[row + 6], st[row + 7], st[row + 8], game._order)
+        paid = ledger.chopped(int(st[row + 1]), int(st[row + 2]), table, bomb)
         if paid is not None:
             payments.append(paid)
     if st[S_ROUND] > current:

@@ -221,8 +221,9 @@ def _settle(st: np.ndarray, cfg: np.ndarray) -> None:
 
 
 @jit
-def _chopped(st: np.ndarray, cfg: np.ndarray, seat: int) -> None:
-    """``seat`` chops the table (§11 chop_pay): logged, paid at once or kept for the round."""
+def _chopped(st: np.ndarray, cfg: np.ndarray, seat: int, a: int, b: int, shape: int) -> None:
+    """``seat`` chops the table with the play ``a, b, shape`` (§11 chop_pay): logged, paid at
+    once or kept for the round."""
     owner = st[S_TSEAT]
     ta = st[S_TA]
     tb = st[S_TB]
@@ -237,6 +238,9 @@ def _chopped(st: np.ndarray, cfg: np.ndarray, seat: int) -> None:
         st[row + 3] = ta
         st[row + 4] = tb
         st[row + 5] = tshape
+        st[row + 6] = a
+        st[row + 7] = b
+        st[row + 8] = shape
         st[S_NCHOPS] = k + 1
     if cfg[C_CHOP_PAY] == 1:
         if units and cfg[C_SCORING]:
@@ -381,7 +385,7 @@ def apply(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int, a: int,
         tseat = st[S_TSEAT]
         if cfg[C_CHOP_PAY] and tseat >= 0 and tseat != seat and \
                 is_chop(a, b, shape, st[S_TA], st[S_TB], st[S_TSHAPE]):
-            _chopped(st, cfg, seat)
+            _chopped(st, cfg, seat, a, b, shape)
         if free:  # §11: after a free chop every pass mark clears
             for s in range(n):
                 st[S_PASSED + s] = 0

@@ -117,7 +117,8 @@ S_OUT: Final = 72  # per seat: placed (played out, cóng, out on twos)
 S_BOTTOM: Final = 80  # places taken from the bottom, lowest first
 S_CONG: Final = 88  # the cóng seats, in turn order after the winner
 S_PAID: Final = 96  # per seat: chop payments so far, net
-S_CHOPS: Final = 104  # the chop log: rows of (round, chopper, owner, lo, hi, shape)
-CHOP_ROW: Final = 6
+S_CHOPS: Final = 104  # the chop log: rows of (round, chopper, owner, the chopped play's lo, hi,
+# shape, the chopping play's lo, hi, shape)
+CHOP_ROW: Final = 9
 MAX_CHOPS: Final = 32
 S_SIZE: Final = S_CHOPS + CHOP_ROW * MAX_CHOPS
