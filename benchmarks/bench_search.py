@@ -11,26 +11,11 @@ a shared machine), over every decision and over those not forced (one legal acti
 from __future__ import annotations
 
 import argparse
-import time
 
+from bench_engine import Timed  # the same timing wrapper (run from this folder)
 from tienlen import Game, Rules
 from tienlen.arena import BotSpec, play_out
 from tienlen.bots import get_bot
-
-
-class Timed:
-    """A bot that records the CPU time of each decision it makes."""
-
-    def __init__(self, bot: object, times: list[float]) -> None:
-        self.bot = bot
-        self.name = "timed"
-        self.times = times
-
-    def choose(self, view):  # type: ignore[no-untyped-def]
-        start = time.process_time()
-        move = self.bot.choose(view)  # type: ignore[attr-defined]
-        self.times.append(time.process_time() - start)
-        return move
 
 
 def decision_times(spec: str, rules: Rules, hands: int, seed: int) -> list[float]:
