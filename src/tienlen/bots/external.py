@@ -160,7 +160,8 @@ class ExternalBot:
         if proc is not None:
             for stream in (proc.stdin, proc.stdout):
                 if stream is not None:
-                    stream.close()
+                    with contextlib.suppress(OSError):  # unsent input to a dead bot
+                        stream.close()
 
     def __del__(self) -> None:
         with contextlib.suppress(Exception):  # closing at interpreter exit
