@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from .conftest import Server
-from .test_limits import Clock, clock, limited, poll
+from .test_limits import Clock, clock, limited
+from .waiting import closed_practice_table, poll
 
 __all__ = ["clock"]  # the fixture, used by name
 VI = {"Accept-Language": "vi-VN,vi;q=0.9"}
@@ -95,15 +96,7 @@ def test_too_many_open_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) 
 
 def test_a_closed_table_said_in_vietnamese(sqlite_url: str, clock: Clock) -> None:
     with limited(sqlite_url, clock) as server:
-        made = server.post("/api/tables", {"quick": True, "players": 2, "seed": 3}).json()
-        table_id = made["id"]
-        watcher = server.ws(table_id)
-        watcher.hello()
-        poll(lambda: server.get(f"/api/tables/{table_id}").json(), lambda t: t["records"] >= 1)
-        watcher.close()
-        lobby = server.app.state.lobby
-        later = __import__("time").monotonic() + server.limits.idle_expiry + 1
-        assert server.call(lambda: lobby.expire_idle(later)) == [table_id]
+        table_id = closed_practice_table(server)
         gone = httpx.get(f"{server.base}/api/tables/{table_id}", headers=VI, timeout=10)
         assert gone.status_code == 410
         assert gone.json()["error"].startswith(f"bàn '{table_id}' đã đóng (một lúc lâu không có ai)")

@@ -17,6 +17,7 @@ from .conftest import Server
 from .test_browser import TABLE
 from .test_i18n_page import shot
 from .test_limits import Clock, clock, limited
+from .waiting import closed_practice_table
 
 __all__ = ["clock"]  # the fixture, used by name
 
@@ -76,20 +77,8 @@ def test_the_bots_are_named_in_the_page_language(vi_phone: Page, server: Server,
 
 def test_a_closed_table_is_explained_in_vietnamese_on_a_phone(vi_phone: Page, sqlite_url: str,
                                                               clock: Clock) -> None:
-    import time
-
-    from .test_limits import poll
-
     with limited(sqlite_url, clock) as server:
-        made = server.post("/api/tables", {"quick": True, "players": 2, "seed": 3}).json()
-        table_id = made["id"]
-        watcher = server.ws(table_id)
-        watcher.hello()
-        poll(lambda: server.get(f"/api/tables/{table_id}").json(), lambda t: t["records"] >= 1)
-        watcher.close()
-        lobby = server.app.state.lobby
-        later = time.monotonic() + server.limits.idle_expiry + 1
-        assert server.call(lambda: lobby.expire_idle(later)) == [table_id]
+        table_id = closed_practice_table(server)
         vi_phone.goto(f"{server.base}/t/{table_id}")
         why = vi_phone.locator("#missing-why")
         expect(why).to_contain_text(f"Bàn '{table_id}' đã đóng (một lúc lâu không có ai)")

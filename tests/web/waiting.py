@@ -30,3 +30,17 @@ def stored(server: Server) -> dict[str, int]:
         return repo.count_rows()
     finally:
         repo.close()
+
+
+def closed_practice_table(server: Server) -> str:
+    """A watched 2-player practice table that finishes a hand, then closes as idle: its id."""
+    made = server.post("/api/tables", {"quick": True, "players": 2, "seed": 3}).json()
+    table_id: str = made["id"]
+    watcher = server.ws(table_id)
+    watcher.hello()
+    poll(lambda: server.get(f"/api/tables/{table_id}").json(), lambda t: t["records"] >= 1)
+    watcher.close()
+    lobby = server.app.state.lobby
+    later = time.monotonic() + server.limits.idle_expiry + 1
+    assert server.call(lambda: lobby.expire_idle(later)) == [table_id]
+    return table_id

@@ -61,20 +61,10 @@ def view_inputs(view: View, plays: list[Play]) -> tuple[object, object]:
     """The state vector and the action matrix of a view's decision among ``plays``."""
     from ..game import packs_for
     from ..rl.features import action_matrix, state_vector
+    from ..rl.observation import played_by_seat
 
-    rules = view.rules
-    order = rules.suit_order
-    hand = [c.key(order) for c in view.hand]
-    played: list[list[int]] = [[] for _ in range(view.players)]
-    for seat, text in view.history:
-        word = text.split(" ", 1)[0].lower()
-        if word in _NOT_PLAYS:
-            continue
-        try:
-            play = Play.parse(text, rules)
-        except ValueError:
-            continue
-        played[seat].extend(play.keys)
+    hand = [c.key(view.rules.suit_order) for c in view.hand]
+    played = played_by_seat(view)
     table = view.table
     state = state_vector(view.seat, view.players, hand, played, view.counts, view.finish_order,
                          view.passed, table.keys if table is not None else None,
@@ -84,8 +74,6 @@ def view_inputs(view: View, plays: list[Play]) -> tuple[object, object]:
     return state, actions
 
 
-_NOT_PLAYS = frozenset(("pass", "claim", "decline", "answered", "offer", "answer", "accept", "refuse",
-                        "done", "give", "return", "trade", "offers"))
 
 
 def ranked_plays(view: View, plays: list[Play], net: MLP) -> list[Play]:

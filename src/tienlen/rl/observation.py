@@ -37,8 +37,8 @@ from ..shapes import Play
 from .features import SHAPES
 
 PHASES: Final = ("claim", "trade", "return", "play", "over")
-_NOT_PLAYS: Final = frozenset(("pass", "claim", "decline", "answered", "offer", "answer", "accept",
-                               "refuse", "done", "give", "return"))
+_NOT_PLAYS: Final = frozenset(("pass", "claim", "decline", "answered", "offer", "offers", "answer",
+                               "accept", "refuse", "done", "give", "return", "trade"))
 HIGH: Final = 127
 
 
