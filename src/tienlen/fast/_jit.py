@@ -1,7 +1,17 @@
-"""The one place numba is imported: the compiled fast path's decorator (cached on disk)."""
+"""The one place numba is imported: the compiled fast path's decorators (cached on disk)."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from numba import njit  # type: ignore[import-untyped, unused-ignore]
 
 jit = njit(cache=True, nogil=True)
+# ``kernel``: for code that creates no array. Without numba's reference counting the arrays
+# it is handed are borrowed for the call instead of counted in and out (two atomic calls per
+# array and call: most of the cost of a small compiled function); an allocation there fails
+# to compile.
+if TYPE_CHECKING:
+    kernel = jit  # the same decorator to mypy (the stubs do not know ``_nrt``)
+else:
+    kernel = njit(cache=True, nogil=True, _nrt=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import kernel
 from .free import free_chops, free_open, free_pattern, is_free_target
 from .layout import (
     C_CHOP_AFTER_PASS,
@@ -76,17 +76,17 @@ from .suits import keep_suited
 from .units import is_chop, is_twos, worth
 
 
-@jit
+@kernel
 def hand_size(st: np.ndarray, seat: int) -> int:
     return size_of(st[S_LO + seat], st[S_HI + seat])
 
 
-@jit
+@kernel
 def locked(st: np.ndarray, cfg: np.ndarray, seat: int) -> bool:
     return st[S_PASSED + seat] != 0 and (cfg[C_LOCKS] != 0 or st[S_STACK_SEQ] != 0)
 
 
-@jit
+@kernel
 def legal_in_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, buf: np.ndarray,
                   ws: np.ndarray) -> int:
     """The legal plays of the seat on turn into ``buf``; their number (more than the buffer
@@ -144,7 +144,7 @@ def legal_in_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, buf: np.nd
     return push(buf, n, 0, 0, PASS, False)
 
 
-@jit
+@kernel
 def out_of_turn_open(st: np.ndarray, cfg: np.ndarray, seat: int) -> bool:
     if not st[S_WINDOW] or st[S_OVER] or st[S_TSHAPE] == PASS:
         return False
@@ -153,7 +153,7 @@ def out_of_turn_open(st: np.ndarray, cfg: np.ndarray, seat: int) -> bool:
     return not (locked(st, cfg, seat) and not cfg[C_CHOP_AFTER_PASS])
 
 
-@jit
+@kernel
 def legal_out_of_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int,
                       buf: np.ndarray, ws: np.ndarray) -> int:
     """The out-of-turn chops (§6) and free chops (§11) ``seat`` may make now."""
@@ -167,7 +167,7 @@ def legal_out_of_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: 
     return n
 
 
-@jit
+@kernel
 def offer_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, out: np.ndarray,
                 buf: np.ndarray, ws: np.ndarray) -> int:
     """The seats offered a chop out of turn now, in priority order, into ``out``; how many
@@ -198,7 +198,7 @@ def offer_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, out: np.ndar
     return m
 
 
-@jit
+@kernel
 def next_with_cards(st: np.ndarray, seat: int) -> int:
     n = st[S_N]
     for i in range(1, n + 1):
@@ -208,7 +208,7 @@ def next_with_cards(st: np.ndarray, seat: int) -> int:
     return seat
 
 
-@jit
+@kernel
 def _settle(st: np.ndarray, cfg: np.ndarray) -> None:
     """The round is over (§11 chặt chồng): the owner of the last chopped combination pays the
     last chopper the worth of all the round's chops."""
@@ -220,7 +220,7 @@ def _settle(st: np.ndarray, cfg: np.ndarray) -> None:
     st[S_ROUND] += 1
 
 
-@jit
+@kernel
 def _chopped(st: np.ndarray, cfg: np.ndarray, seat: int, a: int, b: int, shape: int) -> None:
     """``seat`` chops the table with the play ``a, b, shape`` (§11 chop_pay): logged, paid at
     once or kept for the round."""
@@ -252,7 +252,7 @@ def _chopped(st: np.ndarray, cfg: np.ndarray, seat: int, a: int, b: int, shape: 
     st[S_LOWNER] = owner
 
 
-@jit
+@kernel
 def _end(st: np.ndarray, cfg: np.ndarray) -> None:
     _settle(st, cfg)  # the end of the hand ends the round
     nb = st[S_NBOTTOM]
@@ -267,7 +267,7 @@ def _end(st: np.ndarray, cfg: np.ndarray) -> None:
     st[S_STACKING] = 0
 
 
-@jit
+@kernel
 def _end_round(st: np.ndarray, cfg: np.ndarray, last: int) -> None:
     _settle(st, cfg)
     n = st[S_N]
@@ -283,7 +283,7 @@ def _end_round(st: np.ndarray, cfg: np.ndarray, last: int) -> None:
     st[S_TURN] = next_with_cards(st, last) if st[S_OUT + last] else last
 
 
-@jit
+@kernel
 def _advance(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, after: int) -> None:
     n = st[S_N]
     stop = st[S_TSEAT]
@@ -311,7 +311,7 @@ def _advance(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, after: int) -> 
     _end_round(st, cfg, last)
 
 
-@jit
+@kernel
 def _went_out(st: np.ndarray, cfg: np.ndarray, seat: int, a: int) -> None:
     n = st[S_N]
     st[S_OUT + seat] = 1
@@ -356,7 +356,7 @@ def _went_out(st: np.ndarray, cfg: np.ndarray, seat: int, a: int) -> None:
         _end(st, cfg)
 
 
-@jit
+@kernel
 def _place_cong(st: np.ndarray, winner: int) -> None:
     """§11 cóng: every seat still in that has put down no card takes the lowest free place
     (several: the first in turn order after the winner takes the higher)."""
@@ -373,7 +373,7 @@ def _place_cong(st: np.ndarray, winner: int) -> None:
         st[S_OUT + s] = 1
 
 
-@jit
+@kernel
 def apply(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int, a: int, b: int,
           shape: int) -> None:
     """Make a play (a pass when ``shape`` is 0) for ``seat``, in turn or out of turn; the play

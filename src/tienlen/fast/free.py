@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import kernel
 from .layout import (
     C_CHAIN_TOP,
     C_FREE,
@@ -33,7 +33,7 @@ from .layout import (
 from .movegen import WIDTH, bombs, higher, matches, push, rank_count, rank_sets, sequences, size_of
 
 
-@jit
+@kernel
 def free_pattern(cfg: np.ndarray, a: int, b: int, shape: int) -> bool:
     """Whether a play is of a ``free_chops`` pattern (§11)."""
     for i in range(cfg[C_NFREE]):
@@ -43,7 +43,7 @@ def free_pattern(cfg: np.ndarray, a: int, b: int, shape: int) -> bool:
     return False
 
 
-@jit
+@kernel
 def _covers(fshape: int, franks: int, fmore: int, bshape: int, branks: int, bmore: int) -> bool:
     """Whether some bomb of pattern b is also of the free pattern f."""
     if fshape != bshape:
@@ -55,7 +55,7 @@ def _covers(fshape: int, franks: int, fmore: int, bshape: int, branks: int, bmor
     return max(franks, branks) <= min(hi_f, hi_b)
 
 
-@jit
+@kernel
 def is_free_target(ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.ndarray) -> bool:
     """Whether a bomb of a free pattern could beat the table: through a chop entry, or as a
     higher bomb of its own pattern (``MoveGenerator.is_free_target``)."""
@@ -75,7 +75,7 @@ def is_free_target(ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.nda
     return False
 
 
-@jit
+@kernel
 def free_open(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int) -> bool:
     """§11 free chops: whether ``seat`` is offered one now (whatever it holds)."""
     if cfg[C_NFREE] == 0 or st[S_OVER] or st[S_TSHAPE] == PASS:
@@ -85,7 +85,7 @@ def free_open(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int) -> 
     return is_free_target(st[S_TA], st[S_TB], st[S_TSHAPE], cfg, chops)
 
 
-@jit
+@kernel
 def free_chops(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.ndarray,
                chops: np.ndarray, buf: np.ndarray, n: int, ws: np.ndarray) -> int:
     """The bombs of free patterns in the hand that beat the table, none already in ``buf[:n]``

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import kernel
 from .layout import (
     C_CHAIN_TOP,
     C_FOUR_TWOS,
@@ -49,7 +49,7 @@ def workspace() -> np.ndarray:
     return np.zeros((WS_ROWS, 20), dtype=np.int64)
 
 
-@jit
+@kernel
 def popcount(x: int) -> int:
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -57,7 +57,7 @@ def popcount(x: int) -> int:
     return ((x * 0x0101010101010101) >> 56) & 0xFF
 
 
-@jit
+@kernel
 def top_key(x: int) -> int:
     """The highest key of a mask (-1 for none)."""
     x |= x >> 1
@@ -69,13 +69,13 @@ def top_key(x: int) -> int:
     return popcount(x) - 1
 
 
-@jit
+@kernel
 def low_key(x: int) -> int:
     """The lowest key of a non-empty mask."""
     return popcount((x & -x) - 1)
 
 
-@jit
+@kernel
 def size_of(lo: int, hi: int) -> int:
     return popcount(lo) + popcount(hi)
 
@@ -83,26 +83,26 @@ def size_of(lo: int, hi: int) -> int:
 NIBBLES = 0x1111111111111  # one bit at the foot of each rank's 4 bits (13 ranks)
 
 
-@jit
+@kernel
 def _nibble_counts(x: int) -> int:
     """Each rank's 4 bits replaced by how many of them are set."""
     x = x - ((x >> 1) & 0x5555555555555)
     return (x & 0x3333333333333) + ((x >> 2) & 0x3333333333333)
 
 
-@jit
+@kernel
 def width_mask(lo: int, hi: int, w: int) -> int:
     """The ranks holding ``w`` cards or more, as the foot bit of each rank's 4 bits."""
     total = _nibble_counts(lo) + _nibble_counts(hi)  # at most 8 a rank: no carry
     return ((total + (8 - w) * NIBBLES) >> 3) & NIBBLES
 
 
-@jit
+@kernel
 def rank_count(lo: int, hi: int, r: int) -> int:
     return POP4[(lo >> (4 * r)) & 15] + POP4[(hi >> (4 * r)) & 15]
 
 
-@jit
+@kernel
 def higher(aa: int, ab: int, ba: int, bb: int, ties: int) -> bool:
     """Whether play a ranks above play b (``shapes.higher`` on masks)."""
     ta = top_key(aa)
@@ -154,7 +154,7 @@ def _subsets() -> tuple[np.ndarray, np.ndarray]:
 SUBSETS, N_SUBSETS = _subsets()
 
 
-@jit
+@kernel
 def rank_sets(lo: int, hi: int, r: int, w: int, out: np.ndarray, rowa: int, rowb: int) -> int:
     """The distinct ``w``-card subsets of rank ``r`` held, as masks at that rank's place, into
     rows ``rowa`` (lo) and ``rowb`` (hi) of ``out``."""
@@ -186,7 +186,7 @@ def rank_sets(lo: int, hi: int, r: int, w: int, out: np.ndarray, rowa: int, rowb
     return n
 
 
-@jit
+@kernel
 def push(buf: np.ndarray, n: int, a: int, b: int, shape: int, dedup: bool) -> int:
     """Write one play (unless ``dedup`` and it is already listed); return the new count."""
     cap = buf.shape[0]
@@ -201,7 +201,7 @@ def push(buf: np.ndarray, n: int, a: int, b: int, shape: int, dedup: bool) -> in
     return n + 1
 
 
-@jit
+@kernel
 def _parts(lo: int, hi: int, w: int, top: int, ws: np.ndarray) -> None:
     for r in range(13):
         if r <= top and rank_count(lo, hi, r) >= w:
@@ -210,7 +210,7 @@ def _parts(lo: int, hi: int, w: int, top: int, ws: np.ndarray) -> None:
             ws[26, r] = 0
 
 
-@jit
+@kernel
 def _product(ws: np.ndarray, s: int, e: int, shape: int, buf: np.ndarray, n: int, filt: bool,
              ta: int, tb: int, ties: int, dedup: bool) -> int:
     """Every sequence over ranks s..e (one held subset per rank), optionally only those
@@ -236,7 +236,7 @@ def _product(ws: np.ndarray, s: int, e: int, shape: int, buf: np.ndarray, n: int
             return n
 
 
-@jit
+@kernel
 def sequences(lo: int, hi: int, shape: int, w: int, fewest: int, exact: bool, top: int,
               buf: np.ndarray, n: int, filt: bool, ta: int, tb: int, ties: int,
               dedup: bool, ws: np.ndarray) -> int:
@@ -269,7 +269,7 @@ def sequences(lo: int, hi: int, shape: int, w: int, fewest: int, exact: bool, to
     return n
 
 
-@jit
+@kernel
 def _sets(lo: int, hi: int, w: int, shape: int, lowest_rank: int, buf: np.ndarray, n: int,
           filt: bool, ta: int, tb: int, ties: int, dedup: bool, ws: np.ndarray) -> int:
     # the ranks from lowest_rank up holding w cards or more
@@ -284,7 +284,7 @@ def _sets(lo: int, hi: int, w: int, shape: int, lowest_rank: int, buf: np.ndarra
     return n
 
 
-@jit
+@kernel
 def leads(lo: int, hi: int, cfg: np.ndarray, buf: np.ndarray, n: int, ws: np.ndarray) -> int:
     """Every combination the hand can lead."""
     x = lo
@@ -311,7 +311,7 @@ def leads(lo: int, hi: int, cfg: np.ndarray, buf: np.ndarray, n: int, ws: np.nda
     return n
 
 
-@jit
+@kernel
 def same_shape_beats(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.ndarray,
                      buf: np.ndarray, n: int, ws: np.ndarray) -> int:
     """The plays of the table's shape and size that rank above it."""
@@ -334,7 +334,7 @@ def same_shape_beats(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.nd
                      False, ws)
 
 
-@jit
+@kernel
 def matches(shape: int, ranks: int, more: int, twos: int, a: int, b: int, pshape: int) -> bool:
     """``Pattern.matches``: whether the play (a, b, pshape) is of this pattern."""
     if pshape != shape:
@@ -347,7 +347,7 @@ def matches(shape: int, ranks: int, more: int, twos: int, a: int, b: int, pshape
     return True
 
 
-@jit
+@kernel
 def is_target(ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.ndarray) -> bool:
     """Whether any bomb could beat the table play outside the shape rule."""
     if cfg[C_FOUR_TWOS]:
@@ -355,7 +355,7 @@ def is_target(ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.ndarray)
     return is_entry_target(ta, tb, tshape, chops)
 
 
-@jit
+@kernel
 def is_entry_target(ta: int, tb: int, tshape: int, chops: np.ndarray) -> bool:
     """Whether a chop entry targets the table play (§6: four twos chop only for the seat on
     turn, so they make no play a target for passers' chop turns or out-of-turn windows)."""
@@ -366,7 +366,7 @@ def is_entry_target(ta: int, tb: int, tshape: int, chops: np.ndarray) -> bool:
     return False
 
 
-@jit
+@kernel
 def bombs(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.ndarray,
           buf: np.ndarray, n: int, ws: np.ndarray, four_twos: bool = True) -> int:
     """The bombs in the hand that beat the table through a chop entry or (unless ``four_twos``
@@ -390,7 +390,7 @@ def bombs(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.ndarray, chop
     return n
 
 
-@jit
+@kernel
 def beats(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.ndarray, chops: np.ndarray,
           buf: np.ndarray, n: int, ws: np.ndarray) -> int:
     """Every play that beats the table: the same shape higher, or a chop."""
@@ -400,7 +400,7 @@ def beats(lo: int, hi: int, ta: int, tb: int, tshape: int, cfg: np.ndarray, chop
     return n
 
 
-@jit
+@kernel
 def without_chains(buf: np.ndarray, start: int, n: int) -> int:
     """Drop the chains of pairs from ``buf[start:n]`` (``opening_no_chain``)."""
     m = start

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, kernel
 from .engine import apply, hand_size, legal_in_turn, legal_out_of_turn, offer_seats
 from .free import is_free_target
 from .layout import (
@@ -63,7 +63,7 @@ def _grown(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, n: int, ws: np.nd
     return buf
 
 
-@jit
+@kernel
 def greedy_choice(st: np.ndarray, buf: np.ndarray, n: int) -> int:
     """The cheapest beat, the lowest lead; a pass only with nothing else."""
     best = -1
@@ -105,7 +105,7 @@ def greedy_choice(st: np.ndarray, buf: np.ndarray, n: int) -> int:
     return best
 
 
-@jit
+@kernel
 def _before(buf: np.ndarray, i: int, j: int) -> bool:
     """Whether play i comes before play j in the pure engine's order (shapes in the order
     leads are listed, then the lower cards first): ties go to the first, as in ``min``."""
@@ -114,7 +114,7 @@ def _before(buf: np.ndarray, i: int, j: int) -> bool:
     return _lex_less(buf[i, 0], buf[i, 1], buf[j, 0], buf[j, 1])
 
 
-@jit
+@kernel
 def _lex_less(aa: int, ab: int, ba: int, bb: int) -> bool:
     """Whether the sorted keys of play a come before those of play b (as tuples)."""
     if ab == 0 and bb == 0:
@@ -143,7 +143,7 @@ def _lex_less(aa: int, ab: int, ba: int, bb: int) -> bool:
         cb -= 1
 
 
-@jit
+@kernel
 def _wins(best: int, key: object, best_key: object, buf: np.ndarray, i: int, lower: bool) -> bool:
     """Whether play i, of sort key ``key``, replaces the best so far (the lowest key when
     ``lower``, else the highest; the first in the pure engine's order on ties)."""
@@ -154,7 +154,7 @@ def _wins(best: int, key: object, best_key: object, buf: np.ndarray, i: int, low
     return key < best_key if lower else key > best_key  # type: ignore[operator, unused-ignore]
 
 
-@jit
+@kernel
 def _precious(a: int, b: int, shape: int) -> bool:
     if top_key(a) >> 2 == TWO:
         return True
@@ -162,7 +162,7 @@ def _precious(a: int, b: int, shape: int) -> bool:
         shape == QUAD_CHAIN
 
 
-@jit
+@kernel
 def _is_boss(a: int, b: int, shape: int, unseen: np.ndarray, unseen_top: int) -> bool:
     top = top_key(a)
     if shape == SINGLE:
@@ -176,7 +176,7 @@ def _is_boss(a: int, b: int, shape: int, unseen: np.ndarray, unseen_top: int) ->
     return False
 
 
-@jit
+@kernel
 def _minus(packed: int, a: int, b: int) -> int:
     x = a
     while x:
@@ -191,7 +191,7 @@ def _minus(packed: int, a: int, b: int) -> int:
     return packed
 
 
-@jit
+@kernel
 def _colour_counts(lo: int, hi: int, red: int) -> tuple:
     """The packed rank counts of the black cards and of the red cards."""
     rm = red_mask(red)
@@ -211,7 +211,7 @@ def _after(counts: int, black: int, red: int, a: int, b: int, cfg: np.ndarray,
         groups_of(_minus(red, a & rm, b & rm), -1, chain_top, memo)
 
 
-@jit
+@kernel
 def _suited_boss(a: int, unseen_keys: int) -> bool:
     """``follow_suit``: no unseen card of the single's suit, nor a two, is higher."""
     top = top_key(a)
@@ -477,7 +477,7 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
     return best
 
 
-@jit
+@kernel
 def _extreme(buf: np.ndarray, n: int, highest: bool) -> int:
     """The real play with the lowest (or highest) top card."""
     best = -1
@@ -520,7 +520,7 @@ def playout(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, policy: int, tot
     return playout_seats(st, cfg, chops, seats, total, aside_top, memo, buf, max_steps)
 
 
-@jit
+@kernel
 def out_of_turn_pick(st: np.ndarray, buf: np.ndarray, n: int, policy: int) -> int:
     """A seat's answer to a free-chop offer (plays ``buf[:n]``), -1 to decline: the heuristic's
     ``out_of_turn_choice`` (the smallest chop, against twos or a bomb only), greedy's choice

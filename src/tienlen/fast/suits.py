@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import kernel
 from .layout import CHAIN, PAIR, RUN, SINGLE, TRIPLE
 from .movegen import low_key, top_key
 
@@ -14,7 +14,7 @@ TWO = 12
 SUIT_MASK = np.array([sum(1 << (4 * r + s) for r in range(13)) for s in range(4)], dtype=np.int64)
 
 
-@jit
+@kernel
 def red_mask(red: int) -> int:
     """The keys whose suit is red, from the red suit strengths (a 4-bit mask)."""
     m = 0
@@ -24,12 +24,12 @@ def red_mask(red: int) -> int:
     return m
 
 
-@jit
+@kernel
 def all_twos(a: int) -> bool:
     return low_key(a) >> 2 == TWO
 
 
-@jit
+@kernel
 def suited(a: int, shape: int, red: int) -> bool:
     """A pair of one colour, a run of one suit, a chain of one colour; twos are exempt."""
     if (shape != PAIR and shape != RUN and shape != CHAIN) or all_twos(a):
@@ -40,7 +40,7 @@ def suited(a: int, shape: int, red: int) -> bool:
     return r == 0 or r == a
 
 
-@jit
+@kernel
 def keeps_suit(a: int, b: int, ta: int, tb: int, shape: int, red: int) -> bool:
     """Whether a beat of the table's shape keeps its suits: a single or run the same suit, a
     pair or chain the same colour, a triple the same suits; a play of twos beats any."""
@@ -57,7 +57,7 @@ def keeps_suit(a: int, b: int, ta: int, tb: int, shape: int, red: int) -> bool:
     return True
 
 
-@jit
+@kernel
 def keep_suited(buf: np.ndarray, start: int, n: int, red: int, beat: bool, ta: int, tb: int,
                 tshape: int) -> int:
     """Drop from ``buf[start:n]`` the plays that are not suited (and with ``beat``, that do not

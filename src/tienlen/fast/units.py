@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import jit
+from ._jit import jit, kernel
 from .layout import (
     C_BOMB_UNITS,
     C_CHAIN_TOP,
@@ -38,12 +38,12 @@ from .movegen import low_key, matches, rank_count, size_of
 TWO = 12
 
 
-@jit
+@kernel
 def is_twos(a: int) -> bool:
     return a != 0 and low_key(a) >> 2 == TWO
 
 
-@jit
+@kernel
 def is_bomb(a: int, b: int, shape: int) -> bool:
     """A quad, a chain of three or more pairs, a chain of triples or quads (never twos)."""
     if a == 0 or is_twos(a):
@@ -52,7 +52,7 @@ def is_bomb(a: int, b: int, shape: int) -> bool:
         shape == CHAIN and size_of(a, b) >= 6)
 
 
-@jit
+@kernel
 def is_chop(a: int, b: int, shape: int, ta: int, tb: int, tshape: int) -> bool:
     """Whether a play, a legal beat of the table, chops it (§11): a bomb over twos or a bomb."""
     if tshape == PASS or not is_bomb(a, b, shape):
@@ -60,7 +60,7 @@ def is_chop(a: int, b: int, shape: int, ta: int, tb: int, tshape: int) -> bool:
     return is_twos(ta) or is_bomb(ta, tb, tshape)
 
 
-@jit
+@kernel
 def two_units(a: int, b: int, cfg: np.ndarray) -> int:
     """The twos among the keys, each at its ``penalty_two`` worth."""
     units = 0
@@ -70,7 +70,7 @@ def two_units(a: int, b: int, cfg: np.ndarray) -> int:
     return units
 
 
-@jit
+@kernel
 def bomb_units(a: int, b: int, shape: int, cfg: np.ndarray) -> int:
     """A bomb's worth: a numeric ``penalty_bomb``, or the first pattern of its table it matches."""
     if cfg[C_BOMB_UNITS] >= 0:
@@ -82,7 +82,7 @@ def bomb_units(a: int, b: int, shape: int, cfg: np.ndarray) -> int:
     return 0
 
 
-@jit
+@kernel
 def worth(a: int, b: int, shape: int, cfg: np.ndarray) -> int:
     """What a chopped combination is worth: its twos, or its bomb value."""
     if is_twos(a):
@@ -90,7 +90,7 @@ def worth(a: int, b: int, shape: int, cfg: np.ndarray) -> int:
     return bomb_units(a, b, shape, cfg) if is_bomb(a, b, shape) else 0
 
 
-@jit
+@kernel
 def bombs_in(lo: int, hi: int, chain_top: int) -> int:
     """Quads plus maximal chains of three or more pairs (``payments.bombs_in``)."""
     quads = 0
@@ -191,7 +191,7 @@ def penalty(lo: int, hi: int, played: bool, cfg: np.ndarray) -> int:
     return units
 
 
-@jit
+@kernel
 def place_points(n: int, place: int, cfg: np.ndarray) -> int:
     """``place_points`` (or §11's default for ``n`` players) of a place."""
     if cfg[C_NPOINTS]:
