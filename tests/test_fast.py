@@ -458,3 +458,29 @@ def test_tournaments_of_heuristic_and_greedy_bots_are_the_same_on_the_fast_path(
     fast = run_tournament(t)
     monkeypatch.setenv("TIENLEN_PURE", "1")
     assert run_tournament(t) == fast
+
+
+def test_plays_made_from_masks_are_cached_and_give_their_masks_back(monkeypatch):
+    pytest.importorskip("numba")
+    from tienlen.fast import plays
+    from tienlen.fast.encoding import play_mask
+
+    monkeypatch.setattr(plays, "_PLAYS", {})  # an empty cache
+    monkeypatch.setattr(plays, "_MASKS", {})
+    rules = Rules.preset("pagat").replace(suit_order="alphabetical", opening="free")
+    game = Game.deal(rules, 4, seed=2)
+    order = game.rules.suit_order
+    legal = list(game.legal_plays())
+    masks = [play_mask(p) for p in legal]
+    made = plays.plays_of(masks, order)
+    assert len(plays._MASKS) == len(legal) > 2
+    assert made == legal and [p.order for p in made] == [p.order for p in legal]
+    assert plays.plays_of(masks, order)[0] is made[0]  # cached
+    assert [plays.mask_of(p) for p in made] == masks
+    assert [plays.mask_of(p) for p in legal] == masks  # not from the cache: read from the cards
+    monkeypatch.setattr(plays, "CACHE_SIZE", 2)  # full: emptied, still right
+    again = plays.plays_of(masks, "standard")
+    assert [p.keys for p in again] == [p.keys for p in legal]
+    again = plays.plays_of(masks, order)
+    assert again == legal and [plays.mask_of(p) for p in again] == masks
+    assert len(plays._MASKS) <= 2

@@ -123,6 +123,43 @@ def test_mask_is_the_engines_legal_plays_and_ids_round_trip(preset: str, players
             e.step(rng.choice(sorted(ids)))
 
 
+def test_auto_is_the_fast_path_where_installed_and_supported(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tienlen import fast
+
+    rules = Rules.preset("pagat")
+    assert make_env(rules=rules).use_fast == fast.enabled(rules)
+    assert make_env(rules=rules, engine="auto").use_fast == fast.enabled(rules)
+    assert not make_env(rules=rules, engine="pure").use_fast
+    monkeypatch.setenv("TIENLEN_PURE", "1")  # numba missing or turned off: the pure engine
+    assert not make_env(rules=rules).use_fast
+    with pytest.raises(ValueError, match="fast path"):
+        make_env(rules=rules, engine="fast")
+
+
+def test_auto_runs_a_hand_on_the_fast_path_as_on_the_pure_engine() -> None:
+    """The same seed and actions give the same hand, masks and rewards on both engines."""
+    pytest.importorskip("numba")
+    rules = Rules.preset("mien-nam")  # free chops: the out-of-turn queue is asked too
+    envs = [make_env(rules=rules, reward="units"), make_env(rules=rules, reward="units",
+                                                           engine="pure")]
+    assert envs[0].use_fast
+    rng = np.random.default_rng(5)
+    for hand in range(4):
+        for e in envs:
+            e.reset(seed=hand)
+        for agent in envs[0].agent_iter():
+            obs, reward, term, trunc, info = envs[0].last()
+            assert envs[1].agent_selection == agent
+            obs_p, reward_p, _, _, info_p = envs[1].last()
+            assert (obs["action_mask"] == obs_p["action_mask"]).all() and reward == reward_p
+            assert info.get("legal_text") == info_p.get("legal_text")
+            live = not (term or trunc)
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"]))) if live else None
+            for e in envs:
+                e.step(action)
+        assert envs[0].game.finish_order == envs[1].game.finish_order  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize(("preset", "players"), CASES)
 def test_a_random_masked_game_ends_with_the_engines_order_and_scores(preset: str, players: int) -> None:
     e = make_env(rules=_rules(preset), players=players, reward="units")

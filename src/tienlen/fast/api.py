@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import engine
-from .encoding import Array, FastRules, Mask, fast_rules, mask_play, play_mask, state_of
+from .encoding import Array, FastRules, Mask, fast_rules, state_of
 from .layout import S_TSEAT, S_TURN
 from .movegen import workspace
+from .plays import mask_of, plays_of
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -50,19 +51,19 @@ def legal_masks(st: Array, fr: FastRules, seat: int | None = None) -> list[Mask]
         if n <= buf.shape[0]:
             break
         buf = _grow(n)
-    return [(int(a), int(b), int(s)) for a, b, s in buf[:n]]
+    return list(map(tuple, buf[:n].tolist()))
 
 
 def legal_plays(st: Array, fr: FastRules, seat: int | None = None) -> list[Play]:
     """:func:`legal_masks` as :class:`Play` objects."""
-    return [mask_play(a, b, s, fr.order) for a, b, s in legal_masks(st, fr, seat)]
+    return plays_of(legal_masks(st, fr, seat), fr.order)
 
 
 def push(st: Array, fr: FastRules, play: Play | Mask, seat: int | None = None) -> None:
     """Make a legal play (a :class:`Play` or masks) for ``seat`` (default: on turn)."""
     if seat is None:
         seat = int(st[S_TURN])
-    a, b, s = play if isinstance(play, tuple) else play_mask(play)
+    a, b, s = mask_of(play)
     engine.apply(st, fr.cfg, fr.chops, seat, a, b, s)
 
 
@@ -72,7 +73,7 @@ _SEATS = np.zeros(8, dtype=np.int64)
 def out_of_turn_seats(st: Array, fr: FastRules) -> list[int]:
     """Seats offered a chop out of turn now (§6 out-of-turn chops, §11 free chops), in the
     order that gives them priority (``Game.out_of_turn_seats``)."""
-    if st[S_TSEAT] < 0:
+    if st[S_TSEAT] < 0 or not fr.offers:
         return []
     m = engine.offer_seats(st, fr.cfg, fr.chops, _SEATS, _BUF[0], _WS)
     return [int(s) for s in _SEATS[:m]]

@@ -110,7 +110,7 @@ Mask = tuple[int, int, int]  # (lo, hi, shape)
 class FastRules:
     """A :class:`Rules` as the compiled code reads it: ``cfg`` (options) and ``chops`` (entries)."""
 
-    __slots__ = ("cfg", "chops", "order", "rules")
+    __slots__ = ("cfg", "chops", "offers", "order", "rules")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -147,6 +147,8 @@ class FastRules:
             chops[i, E_TARGET_TWOS] = e.target.twos_only
             chops[i, E_HIGHER] = e.higher
         self.chops = chops
+        # whether a seat can ever be offered a chop out of turn (§6 or §11 free chops)
+        self.offers = bool(cfg[C_OUT_OF_TURN] or cfg[C_NFREE])
 
 
 def _section_11(cfg: Array, rules: Rules, enabled: dict[str, bool]) -> None:

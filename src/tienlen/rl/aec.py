@@ -70,12 +70,11 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
             raise ValueError(f"engine must be auto, pure or fast, not {engine!r}")
         from .. import fast
 
-        # auto is the pure engine: the environment's time goes to observations and infos, and
-        # the fast path's lists, converted back to plays, measured slower (bench_rl.py)
-        self.use_fast = engine == "fast"
-        if self.use_fast and not fast.enabled(rules):
+        if engine == "fast" and not fast.enabled(rules):
             raise ValueError("the fast path is not installed (extra fast) or does not support "
                              "these rules")
+        # auto: the fast path wherever it is installed and supports the rules (bench_rl.py)
+        self.use_fast = engine == "fast" or (engine == "auto" and fast.enabled(rules))
         self._fast: Any = None
         self.render_mode = render_mode
         self.space = ActionSpace(rules, players)
@@ -176,25 +175,26 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
     # ------------------------------------------------------------------ the engines
     def _fast_game(self) -> Any:
         """The fast path's mirror of the hand, once play has begun (None: pure engine)."""
+        if self._fast is not None:
+            return self._fast
         game = self.game
         assert game is not None
         if not self.use_fast or game.phase != "play":
             return None
-        if self._fast is None:
-            from ..fast.api import FastGame
+        from ..fast.api import FastGame
 
-            self._fast = FastGame.of(game)
+        self._fast = FastGame.of(game)
         return self._fast
 
     def _legal_of(self, seat: int) -> list[Move]:
         fast = self._fast_game()
         assert self.game is not None
-        return list(fast.legal_plays(seat)) if fast is not None else list(self.game.legal_plays(seat))
+        return fast.legal_plays(seat) if fast is not None else list(self.game.legal_plays(seat))
 
     def _out_of_turn(self) -> list[int]:
         fast = self._fast_game()
         assert self.game is not None
-        return list(fast.out_of_turn_seats()) if fast is not None else self.game.out_of_turn_seats()
+        return fast.out_of_turn_seats() if fast is not None else self.game.out_of_turn_seats()
 
     def _push(self, move: Move, seat: int, checked: bool) -> None:
         game = self.game
@@ -278,8 +278,9 @@ class _PublicView:
 
 def env(rules: Rules | str = "pagat", players: int = 4, reward: str = "rank",
         render_mode: str | None = None, engine: str = "auto") -> TienLenEnv:
-    """A new AEC environment (see the module text). ``engine``: ``pure`` (``auto``, the
-    default: the faster here) or ``fast`` (the compiled path's legal lists; extra ``fast``)."""
+    """A new AEC environment (see the module text). ``engine``: ``pure``, or ``fast`` (the
+    compiled path's legal lists; extra ``fast``); ``auto``, the default, is ``fast`` where it
+    is installed and supports the rules, else ``pure``."""
     return TienLenEnv(rules=rules, players=players, reward=reward, render_mode=render_mode,
                       engine=engine)
 
