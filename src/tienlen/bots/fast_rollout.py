@@ -1,5 +1,5 @@
 """Search's rollouts on the compiled fast path (``tienlen[fast]``): the same heuristic at every
-seat (``tienlen.fast.policies.heuristic_choice`` makes ``heuristic.decide``'s choices, and
+seat (``tienlen.fast.heuristic.heuristic_choice`` makes ``heuristic.decide``'s choices, and
 answers free-chop offers as ``heuristic.out_of_turn_choice``), played out in compiled code and
 valued by place or by the units the hand pays (``tienlen.fast.units.hand_units``). Used by
 :class:`~tienlen.bots.search.SearchBot` when :func:`tienlen.fast.enabled` says so; the pure
