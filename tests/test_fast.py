@@ -273,7 +273,7 @@ def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
                 buf = api.buffer()
                 n = policies.legal_in_turn(st, fr.cfg, fr.chops, buf, api._WS)
                 i = policies.heuristic_choice(st, fr.cfg, buf, n, np.array(total, dtype=np.int64),
-                                              -1, memo)
+                                              -1, 0, memo)
                 assert mask_play(*buf[i], fr.order) == pure
                 checked += 1
                 game.push(pure if rng.random() < 0.7 else rng.choice(game.legal_plays()))
@@ -484,3 +484,30 @@ def test_plays_made_from_masks_are_cached_and_give_their_masks_back(monkeypatch)
     again = plays.plays_of(masks, order)
     assert again == legal and [plays.mask_of(p) for p in again] == masks
     assert len(plays._MASKS) <= 2
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_follow_suit_hands_with_cards_set_aside_take_the_fast_lane_with_the_pure_results(players):
+    """Cards dealt to nobody are unseen by every seat: under follow_suit the heuristic counts
+    them by suit, in compiled code as in pure Python."""
+    pytest.importorskip("numba")
+    from tienlen.arena import play_out
+    from tienlen.bots import get_bot
+    from tienlen.fast.play import play_hand
+
+    rules = Rules.preset("mien-bac")
+    names = ("heuristic", "heuristic", "greedy")[:players]
+    played = 0
+    for seed in range(40):
+        game = Game.deal(rules, players, seed)
+        if game.phase != "play":  # won at once (an instant win)
+            continue
+        played += 1
+        assert sum(len(game.hand(s)) for s in range(players)) < 52  # cards set aside
+        fast = play_hand(Game.deal(rules, players, seed), names)
+        assert fast is not None  # the fast lane took it
+        play_out(game, [get_bot(name) for name in names])
+        assert (fast.finish_order, fast.scores) == (game.finish_order, game.scores)
+        assert [sorted(fast.hand(s)) for s in range(players)] == \
+            [sorted(game.hand(s)) for s in range(players)]
+    assert played >= 30

@@ -45,10 +45,11 @@ def _extreme(keys: np.ndarray, buf: np.ndarray, n: int, highest: bool) -> int:
 
 @jit
 def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, total: np.ndarray,
-                     aside_top: int, memo: dict) -> int:
+                     aside_top: int, aside_keys: int, memo: dict) -> int:
     """The heuristic's choice (``bots.heuristic.decide``) for the seat on turn, which counts
-    as unseen the cards of each rank in ``total`` (unplayed) less its own (and under
-    ``follow_suit`` the cards the other seats hold)."""
+    as unseen the cards of each rank in ``total`` (unplayed) less its own, the highest being
+    the other seats' or ``aside_top`` (and under ``follow_suit`` the cards the other seats
+    hold and the keys of ``aside_keys``)."""
     seat = st[S_TURN]
     players = st[S_N]
     can_pass = False
@@ -86,7 +87,7 @@ def heuristic_choice(st: np.ndarray, cfg: np.ndarray, buf: np.ndarray, n: int, t
         base = groups_of(counts, run_top, chain_top, memo)
     danger = 99
     unseen_top = aside_top
-    unseen_keys = 0
+    unseen_keys = aside_keys
     for s in range(players):
         if s != seat:
             size = hand_size(st, s)

@@ -5,8 +5,9 @@ compiled versions break ties in the pure engine's order of plays; the differenti
 check the heuristic), so a hand where every seat is one of them can be played in compiled
 code with the very same result. Anything else -- another bot, claims or trades still to
 make, out-of-turn chops (§6; free chops, §11, are answered in compiled code as the bots
-answer them), ``follow_suit`` with cards set aside, rules the fast path does not support,
-numba missing -- is left to the pure engine (:func:`play_hand` returns None).
+answer them), rules the fast path does not support, numba missing -- is left to the pure
+engine (:func:`play_hand` returns None). Cards set aside (dealt to nobody) count as unseen
+for the heuristic, under ``follow_suit`` by suit too, as in pure Python.
 """
 
 from __future__ import annotations
@@ -52,13 +53,14 @@ def play_hand(game: Game, bots: Sequence[str]) -> Game | None:
         for k in hand:
             left[k] -= 1
     aside = [k for k in range(52) for _ in range(left[k])]  # dealt to nobody: unseen by all
-    if aside and game.rules.follow_suit:
-        return None  # the heuristic's suit count takes in the cards set aside: not compiled
+    aside_keys = 0  # under follow_suit the heuristic counts them among the unseen of a suit
+    for k in aside:
+        aside_keys |= 1 << k
     total = policies.unplayed(st)
     for k in aside:
         total[k >> 2] += 1
     seats = np.array([FAST_BOTS.index(b) for b in bots] + [0] * (8 - len(bots)), dtype=np.int64)
     policies.playout_seats(st, fr.cfg, fr.chops, seats, total, max(aside, default=-1),
-                           shared_memo(), api.buffer(), 100_000)
+                           aside_keys, shared_memo(), api.buffer(), 100_000)
     return game_of(st, game)
 

@@ -72,7 +72,7 @@ def playout(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, policy: int, tot
     ``total`` (updated) counts the unplayed cards of each rank, set-aside ones included.
     Returns the steps."""
     seats = np.full(8, policy, dtype=np.int64)
-    return playout_seats(st, cfg, chops, seats, total, aside_top, memo, buf, max_steps)
+    return playout_seats(st, cfg, chops, seats, total, aside_top, 0, memo, buf, max_steps)
 
 
 @jit
@@ -102,8 +102,8 @@ def out_of_turn_pick(st: np.ndarray, buf: np.ndarray, n: int, policy: int) -> in
 
 @jit
 def playout_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.ndarray,
-                  total: np.ndarray, aside_top: int, memo: dict, buf: np.ndarray,
-                  max_steps: int) -> int:
+                  total: np.ndarray, aside_top: int, aside_keys: int, memo: dict,
+                  buf: np.ndarray, max_steps: int) -> int:
     """:func:`playout` with each seat's own policy (``seats[seat]``). While the table is a free
     chop's target (§11) each seat offered one answers first, in the order of the offers."""
     ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
@@ -134,7 +134,7 @@ def playout_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.
             elif policy == GREEDY:
                 i = greedy_choice(st, buf, n)
             else:
-                i = heuristic_choice(st, cfg, buf, n, total, aside_top, memo)
+                i = heuristic_choice(st, cfg, buf, n, total, aside_top, aside_keys, memo)
         a = buf[i, 0]
         b = buf[i, 1]
         apply(st, cfg, chops, seat, a, b, buf[i, 2])
@@ -286,7 +286,7 @@ def replay(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, moves: np.ndarray
             n = legal_in_turn(st, cfg, chops, buf, ws)
             if n > buf.shape[0]:
                 buf = _grown(st, cfg, chops, n, ws)
-            i = heuristic_choice(st, cfg, buf, n, total, aside_top, memo)
+            i = heuristic_choice(st, cfg, buf, n, total, aside_top, 0, memo)
             if buf[i, 0] != a or buf[i, 1] != b:
                 misfits += 1
                 if misfits > cap:
