@@ -3,9 +3,10 @@
 Hands and plays are bitmasks (:mod:`.layout`), a hand in play is one int64 array, and the
 hot loop -- legal plays (:mod:`.movegen`), playing and passing with rounds and the hand's
 end (:mod:`.engine`), playouts with the random, greedy and heuristic policies
-(:mod:`.policies`, :mod:`.split`) -- is compiled by numba, cached on disk. :mod:`.encoding`
-converts a :class:`~tienlen.game.Game` in play to the fast form and back; :mod:`.api` is
-the Python face (:class:`~tienlen.fast.api.FastGame`).
+(:mod:`.policies`, :mod:`.greedy`, :mod:`.heuristic`, :mod:`.appraise`, :mod:`.split`,
+:mod:`.ranking`) -- is compiled by numba, cached on disk. :mod:`.encoding` converts a
+:class:`~tienlen.game.Game` in play to the fast form and back; :mod:`.api` is the Python
+face (:class:`~tienlen.fast.api.FastGame`), :mod:`.plays` its cache of ``Play`` objects.
 
 Importing this package imports neither numba nor numpy: :func:`available` says whether the
 extra is installed, :func:`supports` whether it implements a set of rules (callers fall
