@@ -29,7 +29,7 @@ from  size  entry
 444   52    unseen cards by rank, the same way
 ====  ====  ======================================================================
 
-Action (:data:`ACTION_SIZE` = 195): the play's cards, count per key (52); its shape,
+Action (:data:`ACTION_SIZE` = 225; MLP input 721): the play's cards, count per key (52); its shape,
 one-hot (9, ``pass`` last); its number of cards / 13 (1); the cards left after it,
 one-hot 0..13 (14); its top rank, one-hot (13, zero for a pass); the hand after it,
 count per key (52); the hand after it by rank (52, as the state's hand by rank); the
