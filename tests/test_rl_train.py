@@ -13,9 +13,18 @@ np = pytest.importorskip("numpy")
 from tienlen import Game, Rules  # noqa: E402
 from tienlen.arena import play_out  # noqa: E402
 from tienlen.bots import get_bot  # noqa: E402
+from tienlen.bots.heuristic import plan_tops  # noqa: E402
 from tienlen.bots.learned import LearnedBot, view_inputs  # noqa: E402
 from tienlen.game import packs_for  # noqa: E402
-from tienlen.rl.features import MLP, action_matrix, state_vector  # noqa: E402
+from tienlen.rl.features import (  # noqa: E402
+    INPUT_SIZE,
+    LEGACY_ACTION_SIZE,
+    LEGACY_INPUT_SIZE,
+    MLP,
+    STATE_SIZE,
+    action_matrix,
+    state_vector,
+)
 from tienlen.shapes import PASS, Play  # noqa: E402
 
 
@@ -42,7 +51,8 @@ def test_training_inputs_equal_the_bots_inputs_from_the_view(rules: Rules, playe
                                      table.keys if table is not None else None,
                                      table.shape if table is not None else None, game.table_seat,
                                      game.stacking, packs_for(players))
-                actions = action_matrix(game._hands[seat], [(p.keys, p.shape) for p in plays])
+                actions = action_matrix(game._hands[seat], [(p.keys, p.shape) for p in plays],
+                                        plan_tops(rules), state[52:104])
                 view_state, view_actions = view_inputs(game.view(seat), plays)
                 assert (state == view_state).all()
                 assert (actions == view_actions).all()
@@ -123,3 +133,94 @@ def test_training_can_start_from_saved_weights(tmp_path: Path) -> None:
     assert main(["train", "--seconds", "1", "--out", str(out), "--eval-deals", "0",
                  "--hidden", "32,16", "--init", str(path)]) == 0
     assert (out / "learned.npz").exists()
+
+
+def _decisions(count: int) -> list[tuple[object, list[Play]]]:
+    """Views and plays of real decisions (4-player pagat, heuristic bots playing)."""
+    out: list[tuple[object, list[Play]]] = []
+    seed = 0
+    while len(out) < count:
+        game = Game.deal(Rules.preset("pagat"), 4, seed)
+        seed += 1
+        while not game.is_over and len(out) < count:
+            view = game.view(game.turn)  # type: ignore[arg-type]
+            plays = [m for m in view.legal if isinstance(m, Play)]
+            if view.phase == "play" and len(plays) > 1:
+                out.append((view, plays))
+            game.play(get_bot("heuristic").choose(view))
+    return out
+
+
+def test_the_shipped_weights_read_only_their_inputs_and_widened_score_the_same() -> None:
+    from tienlen.bots.learned import load_net
+
+    shipped = load_net()
+    assert shipped.input_size in (LEGACY_INPUT_SIZE, INPUT_SIZE)
+    old = MLP(load_net().layers)
+    if old.input_size != LEGACY_INPUT_SIZE:  # the shipped weights read the plan: a 691-input cut
+        old = MLP([(shipped.layers[0][0][:LEGACY_INPUT_SIZE], shipped.layers[0][1]),
+                   *shipped.layers[1:]])
+    wide = old.widened()
+    assert wide.input_size == INPUT_SIZE
+    old_bot, wide_bot = LearnedBot(seed=1, net=old), LearnedBot(seed=1, net=wide)
+    for view, plays in _decisions(60):
+        state, actions = view_inputs(view, plays)  # type: ignore[arg-type]
+        legacy = actions.copy()  # type: ignore[attr-defined]
+        legacy[:, LEGACY_ACTION_SIZE:] = 0.0  # what the old bot computes (no plan entries)
+        scores = old.scores(state, legacy)  # type: ignore[arg-type]
+        assert (old.scores(state, actions) == scores).all()  # type: ignore[arg-type]
+        # zero weights add exact zeros; only BLAS's summation blocks may round differently
+        assert np.allclose(wide.scores(state, actions), scores, rtol=0, atol=1e-5)  # type: ignore[arg-type]
+        assert old_bot.choose(view) == wide_bot.choose(view)  # type: ignore[arg-type]
+
+
+def test_the_plan_entries() -> None:
+    rules = Rules.preset("pagat")
+    key = {r: i for i, r in enumerate("3456789TJQKA2")}
+
+    hand = [key["3"] * 4, key["3"] * 4 + 1, key["4"] * 4, key["5"] * 4, key["6"] * 4,
+            key["9"] * 4, key["K"] * 4, key["2"] * 4 + 3]
+    # the plan: pair of 3s, run 4-5-6, singles 9, K, 2 (5 groups, 3 loose singles)
+    unseen = np.zeros(52, dtype=np.float32)
+    unseen[key["A"] * 4] = 1.0  # the highest unseen card: an ace
+    plays = [([key["4"] * 4, key["5"] * 4, key["6"] * 4], "run"), ([key["3"] * 4], "single"),
+             ([key["9"] * 4], "single"), ([key["2"] * 4 + 3], "single"), ([], None)]
+    m = action_matrix(hand, plays, plan_tops(rules), unseen)
+    plan = m[:, LEGACY_ACTION_SIZE:]
+    assert list(np.round(plan[:, 0] * 13)) == [4, 4, 4, 4, 5]  # groups after (3 3456 9 K 2)
+    assert plan[0, 1 + 4] == 1 and plan[4, 1 + 5] == 1
+    assert list(plan[:, 13]) == [1, 1, 1, 1, 0]  # the groups fall by one
+    assert plan[1, 14] == 1 and plan[1, 14:19].sum() == 1  # a 3 breaks the pair
+    assert plan[0, 14:19].sum() == 0
+    assert plan[3, 25] == 0 and plan[4, 25] == 0.25  # the 2 is the one master kept
+    assert list(plan[:, 29]) == [0, 0, 0, 1, 0]  # only the 2 tops every unseen card
+    assert plan[4, 26] == (key["2"] * 4 + 3 + 1) / 52
+    assert m.shape == (5, LEGACY_ACTION_SIZE + plan.shape[1])
+    bare = action_matrix(hand, plays, plan_tops(rules), unseen, plan=False)
+    assert (bare[:, :LEGACY_ACTION_SIZE] == m[:, :LEGACY_ACTION_SIZE]).all()
+    assert not bare[:, LEGACY_ACTION_SIZE:].any()
+
+
+def test_training_from_weights_without_the_plan_inputs_widens_them(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from tienlen.cli import main
+    from tienlen.rl.train import _load_weights, _torch_net
+
+    rng = np.random.default_rng(2)
+    old = MLP([(rng.normal(size=(LEGACY_INPUT_SIZE, 32)).astype(np.float32) * 0.05,
+                rng.normal(size=32).astype(np.float32) * 0.05),
+               (rng.normal(size=(32, 16)).astype(np.float32) * 0.1, np.zeros(16, np.float32)),
+               (rng.normal(size=(16, 1)).astype(np.float32) * 0.1, np.zeros(1, np.float32))])
+    model = _torch_net((32, 16))
+    _load_weights(model, old.widened())
+    x = rng.random((6, INPUT_SIZE), dtype=np.float32)
+    x[:, :STATE_SIZE] = x[0, :STATE_SIZE]
+    with torch.no_grad():
+        torch_scores = model(torch.from_numpy(x))[:, 0].numpy()
+    assert np.allclose(torch_scores, old.scores(x[0, :STATE_SIZE], x[:, STATE_SIZE:]), atol=1e-5)
+    path = tmp_path / "old.npz"
+    old.save(path)
+    out = tmp_path / "run"
+    assert main(["train", "--seconds", "1", "--out", str(out), "--eval-deals", "0",
+                 "--hidden", "32,16", "--init", str(path)]) == 0
+    assert MLP.load(out / "learned.npz").input_size == INPUT_SIZE

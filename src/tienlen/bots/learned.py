@@ -57,11 +57,13 @@ def learned_net() -> MLP | None:
         return None
 
 
-def view_inputs(view: View, plays: list[Play]) -> tuple[object, object]:
-    """The state vector and the action matrix of a view's decision among ``plays``."""
+def view_inputs(view: View, plays: list[Play], plan: bool = True) -> tuple[object, object]:
+    """The state vector and the action matrix of a view's decision among ``plays`` (``plan``:
+    with the hand-plan entries, which a network trained before them does not read)."""
     from ..game import packs_for
     from ..rl.features import action_matrix, state_vector
     from ..rl.observation import played_by_seat
+    from .heuristic import plan_tops
 
     hand = [c.key(view.rules.suit_order) for c in view.hand]
     played = played_by_seat(view)
@@ -70,15 +72,20 @@ def view_inputs(view: View, plays: list[Play]) -> tuple[object, object]:
                          view.passed, table.keys if table is not None else None,
                          table.shape if table is not None else None, view.table_seat,
                          view.stacking, packs_for(view.players))
-    actions = action_matrix(hand, [(p.keys, p.shape) for p in plays])
+    actions = action_matrix(hand, [(p.keys, p.shape) for p in plays], plan_tops(view.rules),
+                            state[52:104], plan)
     return state, actions
 
 
+def _plans(net: MLP) -> bool:
+    from ..rl.features import LEGACY_INPUT_SIZE
+
+    return net.input_size > LEGACY_INPUT_SIZE
 
 
 def ranked_plays(view: View, plays: list[Play], net: MLP) -> list[Play]:
     """``plays`` (two or more) best first by the network's scores of the view's decision."""
-    state, actions = view_inputs(view, plays)
+    state, actions = view_inputs(view, plays, _plans(net))
     scores = net.scores(state, actions)  # type: ignore[arg-type]
     order = sorted(range(len(plays)), key=lambda i: (-float(scores[i]), i))
     return [plays[i] for i in order]
@@ -94,6 +101,7 @@ class LearnedBot:
         self._rng = random.Random(seed)
         self.net = net if net is not None else load_net(weights)
         self.epsilon = float(epsilon)
+        self._plan = _plans(self.net)
 
     def choose(self, view: View) -> Move:
         if view.phase != "play":  # claims, trades, returns (a trade's offers are a lazy list)
@@ -105,6 +113,6 @@ class LearnedBot:
             return plays[0]
         if self.epsilon and self._rng.random() < self.epsilon:
             return self._rng.choice(plays)
-        state, actions = view_inputs(view, plays)
+        state, actions = view_inputs(view, plays, self._plan)
         scores = self.net.scores(state, actions)  # type: ignore[arg-type]
         return plays[int(scores.argmax())]

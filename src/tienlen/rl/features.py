@@ -29,11 +29,41 @@ from  size  entry
 444   52    unseen cards by rank, the same way
 ====  ====  ======================================================================
 
-Action (:data:`ACTION_SIZE` = 195): the play's cards, count per key (52); its shape,
+Action (:data:`ACTION_SIZE` = 225; MLP input 721): the play's cards, count per key (52); its shape,
 one-hot (9, ``pass`` last); its number of cards / 13 (1); the cards left after it,
 one-hot 0..13 (14); its top rank, one-hot (13, zero for a pass); the hand after it,
 count per key (52); the hand after it by rank (52, as the state's hand by rank); the
-ranks held once and the ranks held at all after it, each / 13 (2).
+ranks held once and the ranks held at all after it, each / 13 (2); then the hand's plan after
+it (:data:`PLAN_SIZE` = 30, from 195), made by the heuristic bot's hand split
+(:func:`tienlen.bots.split.best_split`, fewest groups then fewest loose singles, on the
+seat's own rank counts) of the hand before and after the play:
+
+====  ====  ======================================================================
+from  size  entry (the plan after the play unless said)
+====  ====  ======================================================================
+195   1     groups (plays needed to go out) / 13
+196   8     groups, one-hot 0..7 (7 = 7 or more)
+204   1     loose singles / 13
+205   1     low loose singles (3 to 10) / 13
+206   1     groups before minus groups after, / 4
+207   1     loose singles after minus before, / 4
+208   1     the play is a whole group of the plan before (groups fall by one)
+209   5     the play breaks a pair, triple, quad, run, chain of the plan before (takes
+            some of its cards and is not that group)
+214   5     pairs, triples, quads, runs, chains / 4
+219   1     chop-capable groups kept (quads, chains of 3 pairs or more) / 2
+220   1     cards kept above every unseen card (masters), at most 4, / 4
+221   1     highest card kept, (key + 1) / 52 (0: none)
+222   1     highest loose single, (rank + 1) / 13 (0: none)
+223   1     lowest loose single, (rank + 1) / 13 (0: none)
+224   1     the play's top card is above every unseen card
+====  ====  ======================================================================
+
+The plan entries need the rules' run and chain tops
+(:func:`tienlen.bots.heuristic.plan_tops`) and the unseen cards (the state's entries
+52..103): only the seat's own hand and what it has seen. A network trained before them
+(input :data:`LEGACY_INPUT_SIZE` = 691) reads only the first 691 inputs and plays as it did
+(:meth:`MLP.scores`); :meth:`MLP.widened` gives it the new inputs with zero weights.
 
 The by-rank entries (DouZero's card matrix) let the network see pairs, triples and runs
 whatever their suits.
@@ -51,8 +81,11 @@ SHAPES: Final = ("single", "pair", "triple", "quad", "run", "chain", "triple_cha
                  "pass")
 _SHAPE_INDEX: Final = {s: i for i, s in enumerate(SHAPES)}
 STATE_SIZE: Final = 496
-ACTION_SIZE: Final = 195
+LEGACY_ACTION_SIZE: Final = 195
+PLAN_SIZE: Final = 30
+ACTION_SIZE: Final = LEGACY_ACTION_SIZE + PLAN_SIZE
 INPUT_SIZE: Final = STATE_SIZE + ACTION_SIZE
+LEGACY_INPUT_SIZE: Final = STATE_SIZE + LEGACY_ACTION_SIZE
 
 F32 = npt.NDArray[np.float32]
 
@@ -130,8 +163,15 @@ def _by_rank(counts: F32) -> F32:
     return out
 
 
-def action_matrix(hand: Sequence[int], actions: Sequence[tuple[Sequence[int], str | None]]) -> F32:
-    """One action vector per ``(keys, shape)``; an empty key list is a pass."""
+def action_matrix(hand: Sequence[int], actions: Sequence[tuple[Sequence[int], str | None]],
+                  tops: tuple[int, int] = (11, 11), unseen: F32 | None = None,
+                  plan: bool = True) -> F32:
+    """One action vector per ``(keys, shape)``; an empty key list is a pass.
+
+    ``tops``: the highest ranks runs and chains may reach in the plan (``plan_tops(rules)``);
+    ``unseen``: the unseen cards per key (the state's entries 52..103; none: no masters).
+    ``plan=False`` leaves the plan entries zero (a network without them does not read them).
+    """
     m = np.zeros((len(actions), ACTION_SIZE), dtype=np.float32)
     h = np.zeros(52, dtype=np.float32)
     for k in hand:
@@ -151,7 +191,71 @@ def action_matrix(hand: Sequence[int], actions: Sequence[tuple[Sequence[int], st
     m[:, 141:193] = (after[:, :, None] >= _THERMO[None, None, :]).reshape(len(actions), 52)
     m[:, 193] = (after == 1).sum(axis=1) / 13.0
     m[:, 194] = (after > 0).sum(axis=1) / 13.0
+    if plan and len(actions):
+        _plan_entries(m, hand, actions, tops, unseen)
     return m
+
+
+_BREAKS: Final = {"pair": 0, "triple": 1, "quad": 2, "run": 3, "chain": 4}
+
+
+def _plan_entries(m: F32, hand: Sequence[int], actions: Sequence[tuple[Sequence[int], str | None]],
+                  tops: tuple[int, int], unseen: F32 | None) -> None:
+    from ..bots.split import best_split
+
+    run_top, chain_top = tops
+    counts = [0] * 13
+    for k in hand:
+        counts[k >> 2] += 1
+    groups0, singles0, plan0 = best_split(tuple(counts), run_top, chain_top)
+    spans = [(g[0], g[1], g[2], g[3]) for g in plan0 if g[0] in _BREAKS]
+    top_unseen = -1
+    if unseen is not None:
+        seen = np.flatnonzero(unseen > 0)
+        top_unseen = int(seen[-1]) if seen.size else -1
+    base = LEGACY_ACTION_SIZE
+    for i, (keys, _shape) in enumerate(actions):
+        row = m[i]
+        played = [0] * 13
+        for k in keys:
+            played[k >> 2] += 1
+        left = tuple(c - p for c, p in zip(counts, played, strict=True))
+        groups, singles, plan = best_split(left, run_top, chain_top)
+        row[base] = groups / 13.0
+        row[base + 1 + min(groups, 7)] = 1.0
+        row[base + 9] = singles / 13.0
+        kinds = [0, 0, 0, 0, 0]
+        chops = 0
+        low = 0
+        single_ranks = []
+        for shape, r, n, _per in plan:
+            if shape == "single":
+                single_ranks.append(r)
+                low += r <= 7
+            elif shape in _BREAKS:
+                kinds[_BREAKS[shape]] += 1
+                chops += shape == "quad" or (shape == "chain" and n >= 3)
+        row[base + 10] = low / 13.0
+        row[base + 11] = (groups0 - groups) / 4.0
+        row[base + 12] = (singles - singles0) / 4.0
+        row[base + 13] = float(bool(keys) and groups == groups0 - 1)
+        if keys:
+            for shape, r, n, per in spans:
+                if any(played[q] for q in range(r, r + n)):
+                    whole = all(played[q] == (per if r <= q < r + n else 0) for q in range(13))
+                    if not whole:
+                        row[base + 14 + _BREAKS[shape]] = 1.0
+        for j in range(5):
+            row[base + 19 + j] = kinds[j] / 4.0
+        row[base + 24] = chops / 2.0
+        kept = np.flatnonzero(m[i, 89:141] > 0)
+        if kept.size:
+            row[base + 25] = min(int((kept > top_unseen).sum()), 4) / 4.0
+            row[base + 26] = (int(kept[-1]) + 1) / 52.0
+        if single_ranks:
+            row[base + 27] = (max(single_ranks) + 1) / 13.0
+            row[base + 28] = (min(single_ranks) + 1) / 13.0
+        row[base + 29] = float(bool(keys) and max(keys) > top_unseen)
 
 
 def _one_thread_blas() -> bool:
@@ -178,6 +282,20 @@ class MLP:
             count = int(data["layers"])
             return cls([(data[f"w{i}"], data[f"b{i}"]) for i in range(count)])
 
+    @property
+    def input_size(self) -> int:
+        return int(self.layers[0][0].shape[0])
+
+    def widened(self, size: int = INPUT_SIZE) -> MLP:
+        """The same network reading ``size`` inputs: the new ones with zero weights, so that
+        it scores every decision as before until training moves them."""
+        w0, b0 = self.layers[0]
+        if w0.shape[0] > size:
+            raise ValueError(f"the network reads {w0.shape[0]} inputs, more than {size}")
+        wide = np.zeros((size, w0.shape[1]), dtype=np.float32)
+        wide[:w0.shape[0]] = w0
+        return MLP([(wide, b0), *self.layers[1:]], blas=self.blas)
+
     def save(self, path: object, half: bool = False) -> None:
         dtype = np.float16 if half else np.float32
         arrays: dict[str, npt.NDArray[np.generic]] = {"layers": np.array(len(self.layers))}
@@ -194,7 +312,10 @@ class MLP:
         return x[:, 0]
 
     def scores(self, state: F32, actions: F32) -> F32:
-        x = np.empty((actions.shape[0], INPUT_SIZE), dtype=np.float32)
+        """Scores of the actions; a network of fewer inputs (one trained before the plan
+        entries) reads only its first ones."""
+        width = self.input_size
+        x = np.empty((actions.shape[0], width), dtype=np.float32)
         x[:, :STATE_SIZE] = state
-        x[:, STATE_SIZE:] = actions
+        x[:, STATE_SIZE:] = actions[:, :width - STATE_SIZE]
         return self(x)

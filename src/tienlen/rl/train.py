@@ -1,7 +1,9 @@
 """``tienlen train``: Deep Monte-Carlo self-play from scratch (extra ``train``: CPU torch).
 
 With ``init`` (``--init shipped`` or ``--init PATH.npz``) training starts from those weights
-instead of random ones (a fresh optimizer; the layer widths must match ``--hidden``).
+instead of random ones (a fresh optimizer; the layer widths must match ``--hidden``). Weights
+trained before the hand-plan inputs are widened with zero weights for them
+(:meth:`MLP.widened`): the network starts scoring exactly as they did.
 
 With ``league`` (``--league heuristic,greedy --league-share 0.5``) that share of the hands
 has the network at one seat against bots of the ladder, the rest self-play: the network
@@ -42,6 +44,7 @@ import numpy as np
 from ..actions import Action
 from ..arena import Z95, play_out
 from ..bots import get_bot
+from ..bots.heuristic import plan_tops
 from ..bots.learned import LearnedBot, load_net
 from ..bots.simple import phase_choice
 from ..game import Game, packs_for
@@ -84,6 +87,8 @@ def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
     seats: list[int] = []
     total = 0
     hands = game._hands  # keys under the rules' suit order, read-only here
+    tops = plan_tops(game.rules)
+    plan = net.input_size == INPUT_SIZE
 
     def decide(seat: int, legal: list[Play]) -> Play:
         if len(legal) == 1:
@@ -97,7 +102,8 @@ def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
                              game.passed, table.keys if table is not None else None,
                              table.shape if table is not None else None, game.table_seat,
                              game.stacking, packs)
-        actions = action_matrix(hand, [(p.keys, p.shape) for p in legal])
+        actions = action_matrix(hand, [(p.keys, p.shape) for p in legal], tops, state[52:104],
+                                plan)
         if rng.random() < epsilon:
             index = rng.randrange(len(legal))
         else:
@@ -240,7 +246,10 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
         frames, hands, steps, spent, best = (saved["frames"], saved["hands"], saved["steps"],
                                              saved["seconds"], saved["best"])
     elif cfg.init:
-        _load_weights(model, load_net(None if cfg.init == "shipped" else cfg.init))
+        start_net = load_net(None if cfg.init == "shipped" else cfg.init)
+        if start_net.input_size < INPUT_SIZE:  # trained before the plan inputs: zero weights
+            start_net = start_net.widened()
+        _load_weights(model, start_net)
     net = _to_numpy(model)
     cap = cfg.buffer
     xs = np.zeros((cap, INPUT_SIZE), dtype=np.float16)
