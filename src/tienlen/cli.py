@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import TienLenError, error
-from .i18n import LANGS, display_name, env_lang, say_error, t
+from .i18n import LANGS, display_name, env_lang, os_reason, say_error, t
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -213,7 +213,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                 out.write("\n")
         except OSError as exc:
             raise error(TienLenError, "err.file.cannot_write", path=repr(args.json),
-                        error=exc.strerror) from None
+                        error=os_reason(exc)) from None
     if report["partial"]:
         print(t("cli.tournament.partial", _lang(args), played=report["deals_played"],
                 deals=report["deals"]), file=sys.stderr)
@@ -234,7 +234,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
         raise error(TienLenError, "err.file.cannot_read", path=repr(args.file),
-                    error=exc.strerror) from None
+                    error=os_reason(exc)) from None
     except UnicodeDecodeError:
         raise error(TienLenError, "err.file.not_record", path=repr(args.file)) from None
     session = Session.from_record(text)

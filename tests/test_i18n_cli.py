@@ -1,0 +1,127 @@
+"""The command line in Vietnamese beyond the game: records that cannot be replayed, the words of
+the operating system and the TOML parser inside a translated sentence, argparse's usage errors
+and --help, the bots' option errors, and the tables of ``tournament`` and ``bench``; English
+stays the default and the same as before."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tienlen import RecordError, Session, cli
+from tienlen.i18n import Said, render, say_error, toml_reason, validation_reason
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = cli.main(list(argv))
+    except SystemExit as exc:  # argparse's --help and usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _env_run(env_lang: str | None, *argv: str) -> subprocess.CompletedProcess[str]:
+    """``tienlen ARGV`` in a fresh process, with LANG set (LC_ALL and LC_MESSAGES unset)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG",
+                                                            "LANGUAGE")}
+    env["PYTHONPATH"] = str(SRC)
+    env["COLUMNS"] = "80"
+    if env_lang:
+        env["LANG"] = env_lang
+    return subprocess.run([sys.executable, "-m", "tienlen.cli", *argv], env=env, text=True,
+                          capture_output=True, timeout=120, check=False)
+
+
+# ---------------------------------------------------------------------- records
+RECORD = 'format = "tienlen/1"\nrules = "pagat"\nplayers = ["A", "B"]\n'
+
+
+@pytest.mark.parametrize(("text", "english", "vietnamese"), [
+    ('format = "tienlen/2"\n', "the record's format must be 'tienlen/1', not 'tienlen/2'",
+     "định dạng (format) của biên bản phải là 'tienlen/1', không phải 'tienlen/2'"),
+    (RECORD, "the record has no [[hands]]", "biên bản không có ván nào ([[hands]])"),
+    ('format = "tienlen/1"\nrules = pagat\n',
+     "the record is not valid TOML: Invalid value (at line 2, column 9)",
+     "biên bản không phải TOML hợp lệ: giá trị không hợp lệ (ở dòng 2, cột 9)"),
+    (RECORD + '[[hands]]\ndealer = "x"\ndealt = ["3s", "4s"]\n',
+     "hand 1: dealer must be a seat number, not 'x'",
+     "ván 1: dealer phải là số ghế, không phải 'x'"),
+    (RECORD + '[[hands]]\ndealt = ["3s 5s", "4s 6s"]\nactions = ["0 3s", "1 3s"]\n',
+     None, "ván 1, hành động 1 ('1 3s'): "),
+])
+def test_a_record_that_cannot_be_replayed_in_both_languages(text: str, english: str | None,
+                                                            vietnamese: str) -> None:
+    with pytest.raises(RecordError) as info:
+        Session.from_record(text)
+    if english is not None:
+        assert str(info.value) == english
+    assert say_error(info.value, "en") == str(info.value)
+    assert say_error(info.value, "vi").startswith(vietnamese)
+
+
+def test_tienlen_replay_says_a_broken_record_in_vietnamese(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text('format = "tienlen/1"\nrules = "nope"\n', encoding="utf-8")
+    code, _, err = _run(capsys, "replay", "--text", "--lang", "vi", str(broken))
+    assert code == 2
+    assert err == "tienlen: luật (rules) của biên bản phải là tên một bộ luật, không phải 'nope'\n"
+    code, _, err = _run(capsys, "replay", "--text", str(broken))
+    assert err == "tienlen: the record's rules must be a preset name, not 'nope'\n"
+    result = _env_run("vi_VN.UTF-8", "replay", "--text", str(broken))
+    assert result.returncode == 2 and "luật (rules) của biên bản" in result.stderr
+
+
+# ---------------------------------------------------------------------- words from outside
+def test_the_operating_systems_reasons_in_vietnamese(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "none.toml"
+    _, _, err = _run(capsys, "replay", "--text", "--lang", "vi", str(missing))
+    assert err == f"tienlen: không đọc được '{missing}': không có tệp hoặc thư mục này\n"
+    _, _, err = _run(capsys, "replay", "--text", "--lang", "en", str(missing))
+    assert err == f"tienlen: cannot read '{missing}': No such file or directory\n"
+    _, _, err = _run(capsys, "replay", "--text", "--lang", "vi", str(tmp_path))
+    assert err.endswith(": đó là một thư mục\n")
+    _, _, err = _run(capsys, "rules", "--lang", "vi", str(missing))
+    assert err.endswith("không có tệp hoặc thư mục này\n") and "tệp luật" in err
+
+
+def test_toml_syntax_errors_in_vietnamese(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import tomllib
+
+    house = tmp_path / "house.toml"
+    house.write_text('preset = "pagat"\nstake = \n', encoding="utf-8")
+    _, _, err = _run(capsys, "rules", "--lang", "vi", str(house))
+    assert "không phải TOML hợp lệ: giá trị không hợp lệ (ở dòng 2, cột 9)" in err, err
+    _, _, err = _run(capsys, "rules", str(house))
+    assert "not valid TOML: Invalid value (at line 2, column 9)" in err
+    for text, vi in (("a = 1\na = 2\n", "không được ghi đè một giá trị (ở dòng 2, cột 6)"),
+                     ("[x", "thiếu ']' ở cuối khai báo bảng (ở cuối văn bản)"),
+                     ("a = [1", "mảng chưa được đóng (ở cuối văn bản)")):
+        with pytest.raises(tomllib.TOMLDecodeError) as info:
+            tomllib.loads(text)
+        reason = toml_reason(info.value)
+        assert render(reason, "en") == str(info.value)
+        assert render(reason, "vi") == vi, render(reason, "vi")
+
+
+def test_validation_details_in_vietnamese() -> None:
+    error = {"type": "int_parsing", "msg": "Input should be a valid integer, unable to parse "
+             "string as an integer", "loc": ("body", "seat")}
+    reason = validation_reason(error)
+    assert isinstance(reason, Said) and render(reason, "en") == error["msg"]
+    assert render(reason, "vi").startswith("phải là một số nguyên")
+    literal = validation_reason({"type": "literal_error", "msg": "Input should be 'a' or 'b'",
+                                 "ctx": {"expected": "'a' or 'b'"}})
+    assert render(literal, "vi") == "phải là 'a', 'b'"
+    assert render(literal, "en") == "Input should be 'a' or 'b'"
+    odd = {"type": "no_such_type", "msg": "Something else"}
+    assert validation_reason(odd) == "Something else"
