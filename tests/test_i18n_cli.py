@@ -125,3 +125,98 @@ def test_validation_details_in_vietnamese() -> None:
     assert render(literal, "en") == "Input should be 'a' or 'b'"
     odd = {"type": "no_such_type", "msg": "Something else"}
     assert validation_reason(odd) == "Something else"
+
+
+# ---------------------------------------------------------------------- argparse
+@pytest.mark.parametrize(("argv", "english", "vietnamese"), [
+    (["replay"], "tienlen replay: the following arguments are required: file "
+     "(see tienlen replay --help)",
+     "tienlen replay: thiếu các đối số bắt buộc: file (xem tienlen replay --help)"),
+    (["rules", "--lang", "fr"], "argument --lang: invalid choice: 'fr' (choose from 'en', 'vi')",
+     "đối số --lang: lựa chọn không hợp lệ: 'fr' (chọn một trong 'en', 'vi')"),
+    (["tournament", "--bogus"], "tienlen: unrecognized arguments: --bogus",
+     "tienlen: đối số không hiểu được: --bogus"),
+    (["play", "--seed"], "argument --seed: expected one argument",
+     "đối số --seed: cần đúng một giá trị"),
+    (["play", "--players", "x"], "argument --players: invalid int value: 'x'",
+     "đối số --players: giá trị không hợp lệ (cần kiểu int): 'x'"),
+    (["bench", "--hands", "0"], "argument --hands: must be 1 or more, not 0",
+     "đối số --hands: phải từ 1 trở lên, không phải 0"),
+    (["tournament", "--time-limit", "soon"], "argument --time-limit: 'soon' is not a number of "
+     "seconds", "đối số --time-limit: 'soon' không phải số giây"),
+    (["frob"], "argument COMMAND: invalid choice: 'frob'",
+     "đối số COMMAND: lựa chọn không hợp lệ: 'frob'"),
+])
+def test_usage_errors_in_both_languages(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                        english: str, vietnamese: str) -> None:
+    code, out, err = _run(capsys, *argv, "--lang", "en")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert english in err
+    code, _, err = _run(capsys, *argv, "--lang", "vi")
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert vietnamese in err, err
+    assert "(xem tienlen" in err and "--help)" in err
+
+
+def test_usage_errors_follow_lang_from_the_environment() -> None:
+    result = _env_run("vi_VN.UTF-8", "replay")
+    assert result.returncode == 2
+    assert result.stderr == ("tienlen replay: thiếu các đối số bắt buộc: file "
+                             "(xem tienlen replay --help)\n")
+    result = _env_run(None, "replay")
+    assert result.stderr == ("tienlen replay: the following arguments are required: file "
+                             "(see tienlen replay --help)\n")
+    # --lang wins over the environment, either way
+    assert "the following arguments" in _env_run("vi_VN.UTF-8", "replay", "--lang", "en").stderr
+    assert "thiếu các đối số" in _env_run("C.UTF-8", "replay", "--lang=vi").stderr
+
+
+def test_argv_lang_reads_lang_before_parsing() -> None:
+    assert cli.argv_lang(["play", "--lang", "vi"], {}) == "vi"
+    assert cli.argv_lang(["play", "--lang=vi"], {}) == "vi"
+    assert cli.argv_lang(["play", "--lang", "xx"], {"LANG": "vi_VN.UTF-8"}) == "vi"
+    assert cli.argv_lang(["play"], {"LC_ALL": "vi_VN.UTF-8"}) == "vi"
+    assert cli.argv_lang(["play", "--", "--lang", "vi"], {}) == "en"
+    assert cli.argv_lang([], {}) == "en"
+
+
+@pytest.mark.parametrize("command", ["rules", "train", "bench", "play", "tournament", "serve",
+                                     "replay"])
+def test_every_help_in_vietnamese(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    code, out, _ = _run(capsys, command, "--help", "--lang", "vi")
+    assert code == 0
+    assert out.startswith(f"cách dùng: tienlen {command}")
+    assert "tùy chọn:" in out and "hiện phần hướng dẫn này rồi thoát" in out
+    assert "show this help" not in out and "usage:" not in out and "default:" not in out
+    code, out, _ = _run(capsys, command, "--help")
+    assert out.startswith(f"usage: tienlen {command}") and "show this help message" in out
+    for words in ("(default:", "the language of what is shown"):
+        assert words in " ".join(out.split()) or command in ("replay", "rules"), (command, words)
+
+
+def test_the_main_help_in_vietnamese_from_the_environment() -> None:
+    result = _env_run("vi_VN.UTF-8", "--help")
+    assert result.returncode == 0
+    assert result.stdout.startswith("cách dùng: tienlen")
+    assert "Tiến Lên, đúng từng luật." in result.stdout
+    assert "xem lại một biên bản" in result.stdout
+    assert _env_run(None, "--help").stdout.startswith("usage: tienlen")
+
+
+def test_argparse_is_left_as_it_was_after_a_vietnamese_run(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    _run(capsys, "replay", "--lang", "vi")
+    assert argparse._("usage: ") == "usage: "  # type: ignore[attr-defined]
+
+
+def test_the_argparse_catalogue_keys_are_argparse_words() -> None:
+    from tienlen.i18n import catalogue
+
+    keys = {k for k in catalogue("en") if k.startswith("argparse.")}
+    assert keys and all(catalogue("en")[k] == k[len("argparse."):] for k in keys)
+    for key in keys:  # the same %-placeholders, or argparse's formatting fails
+        import re
+        form = re.compile(r"%(?:\(\w+\))?[sr]")
+        assert sorted(form.findall(catalogue("vi")[key])) == sorted(form.findall(key)), key

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import TienLenError
+from ..i18n import t
 from .limits import Limits
 
 MAX_WS_MESSAGE = 64 * 1024  # uvicorn closes a connection sending more; the protocol allows 4 KiB
@@ -12,28 +13,24 @@ MAX_WS_MESSAGE = 64 * 1024  # uvicorn closes a connection sending more; the prot
 _D = Limits()
 
 
-def add_limit_options(parser: argparse.ArgumentParser) -> None:
-    """The server's limits as ``tienlen serve`` options, each with its default."""
-    group = parser.add_argument_group("limits (0 turns a per-client limit off; a client is "
-                                      "counted by its address)")
+def add_limit_options(parser: argparse.ArgumentParser, lang: str = "en") -> None:
+    """The server's limits as ``tienlen serve`` options, each with its default (help in ``lang``)."""
+    def h(key: str) -> str:
+        return t(f"cli.help.serve.{key}", lang)
+
+    group = parser.add_argument_group(h("limits"))
     group.add_argument("--max-tables", type=int, default=_D.max_tables, metavar="N",
-                       help="tables the server holds at once, for everyone together "
-                            "(default: %(default)s)")
+                       help=h("max_tables"))
     group.add_argument("--tables-per-client", type=int, default=_D.tables_per_client, metavar="N",
-                       help="open tables one client may have created (default: %(default)s)")
+                       help=h("tables_per_client"))
     group.add_argument("--creates-per-minute", type=int, default=_D.creates_per_minute,
-                       metavar="N", help="tables one client may create in a minute "
-                                         "(default: %(default)s)")
+                       metavar="N", help=h("creates_per_minute"))
     group.add_argument("--messages-per-second", type=int, default=_D.messages_per_second,
-                       metavar="N", help="WebSocket messages one client may send in a second, in "
-                                         "bursts of as many (default: %(default)s)")
+                       metavar="N", help=h("messages_per_second"))
     group.add_argument("--connections-per-client", type=int, default=_D.connections_per_client,
-                       metavar="N", help="WebSocket connections one client may hold at once "
-                                         "(default: %(default)s)")
+                       metavar="N", help=h("connections_per_client"))
     group.add_argument("--idle-expiry", type=float, default=_D.idle_expiry, metavar="SECONDS",
-                       help="a table nobody is connected to and where nothing happened for this "
-                            "long closes; its finished hands stay downloadable (default: "
-                            "%(default)s)")
+                       help=h("idle_expiry"))
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
