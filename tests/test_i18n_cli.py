@@ -220,3 +220,48 @@ def test_the_argparse_catalogue_keys_are_argparse_words() -> None:
         import re
         form = re.compile(r"%(?:\(\w+\))?[sr]")
         assert sorted(form.findall(catalogue("vi")[key])) == sorted(form.findall(key)), key
+
+
+# ---------------------------------------------------------------------- the bots' options
+@pytest.mark.parametrize(("bots", "english", "vietnamese"), [
+    ("search:steps=x", "bot 'search:steps=x': steps must be a whole number, 1 or more, not 'x'",
+     "máy 'search:steps=x': steps phải là số nguyên từ 1 trở lên, không phải 'x'"),
+    ("search:wrld=3", "bot 'search:wrld=3': search has no option 'wrld' (did you mean 'worlds'?)",
+     "máy 'search:wrld=3': search không có tùy chọn 'wrld' (ý bạn là 'worlds'?)"),
+    ("nobot", "unknown bot 'nobot'; bots: random", "không có máy 'nobot'; các máy: random"),
+    ("search:objective=x", "objective must be one of first, place, units, rules, not 'x'",
+     "objective phải là một trong first, place, units, rules, không phải 'x'"),
+    ("search:inference=2", "inference must be a share of the steps",
+     "inference phải là tỉ lệ số bước"),
+    ("learned:epsilon=x", "bot 'learned:epsilon=x': epsilon must be a number, not 'x'",
+     "máy 'learned:epsilon=x': epsilon phải là một số, không phải 'x'"),
+    ("learned:weights=/no/such.npz", "cannot read the weights '/no/such.npz': No such file",
+     "không đọc được trọng số '/no/such.npz': không có tệp hoặc thư mục này"),
+])
+def test_bot_option_errors_in_both_languages(capsys: pytest.CaptureFixture[str], bots: str,
+                                             english: str, vietnamese: str) -> None:
+    argv = ["tournament", "--players", "2", "--deals", "1", "--quiet", "--bots", f"{bots},random"]
+    code, _, err = _run(capsys, *argv)
+    assert code == 2 and err.startswith("tienlen: ") and english in err, err
+    code, _, err = _run(capsys, *argv, "--lang", "vi")
+    assert code == 2 and vietnamese in err, err
+    code, _, err = _run(capsys, "play", "--plain", "--bots", bots, "--lang", "vi")
+    assert code == 2 and vietnamese in err, err
+
+
+def test_bot_option_errors_follow_the_environment() -> None:
+    result = _env_run("vi_VN.UTF-8", "play", "--plain", "--bots", "search:steps=x")
+    assert result.returncode == 2
+    assert result.stderr == ("tienlen: máy 'search:steps=x': steps phải là số nguyên từ 1 trở "
+                             "lên, không phải 'x'\n")
+
+
+# ---------------------------------------------------------------------- serve
+def test_serve_limit_errors_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("uvicorn")
+    code, _, err = _run(capsys, "serve", "--max-tables", "0")
+    assert code == 2 and err == "tienlen: max-tables must be 1 or more, not 0\n"
+    code, _, err = _run(capsys, "serve", "--idle-expiry", "0", "--lang", "vi")
+    assert err == "tienlen: idle-expiry phải nhiều hơn 0 giây, không phải 0.0\n"
+    code, _, err = _run(capsys, "serve", "--port", "0", "--lang", "vi")
+    assert err == "tienlen: --port phải từ 1 đến 65535, không phải 0\n"

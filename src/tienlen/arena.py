@@ -22,7 +22,7 @@ from typing import Any, Final, TextIO
 from .bots import Bot, bot_names, bot_options, get_bot
 from .bots.external import BotFailure, ExternalBot
 from .bots.simple import RandomBot
-from .errors import TienLenError, error
+from .errors import ArgumentError, TienLenError, error, reason_of
 from .fast.play import play_hand as fast_play_hand
 from .game import Game
 from .i18n import Msg, msg
@@ -91,13 +91,17 @@ class BotSpec:
                 raise error(TienLenError, "err.bot.no_option" if options else "err.bot.no_options",
                             bot=repr(text), name=name, key=repr(key),
                             suggest=_suggest(key, options), options=", ".join(options))
+        if name not in bot_names():
+            return get_bot(name)  # raises: no such bot, and the list of them
         try:
             return get_bot(name, seed=seed, **budget)
+        except ArgumentError as exc:  # a bad option value, said by the bot in the catalogue's words
+            raise error(TienLenError, "err.bot.value", bot=repr(text), reason=reason_of(exc)) \
+                from None
         except TienLenError:
             raise
-        except (TypeError, ValueError) as exc:
-            # a bot's own words for a bad option value: English, and so the whole sentence
-            raise TienLenError(f"bot {text!r}: {exc}") from None
+        except (TypeError, ValueError) as exc:  # pragma: no cover - a bot that checks nothing
+            raise error(TienLenError, "err.bot.value", bot=repr(text), reason=str(exc)) from None
 
 
 def _suggest(word: str, names: list[str]) -> Msg | str:

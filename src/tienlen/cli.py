@@ -279,7 +279,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .web.server import limits_from, serve
 
-    return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args))
+    return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args), _lang(args))
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:

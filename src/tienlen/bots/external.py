@@ -19,7 +19,7 @@ import tempfile
 import time
 from typing import IO, TYPE_CHECKING
 
-from ..errors import TienLenError
+from ..errors import TienLenError, error
 from .protocol import view_to_json
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class ExternalBot:
 
     def __init__(self, command: str, seed: int | None = None, time_limit: float = 5.0) -> None:
         if not command.strip():
-            raise TienLenError("an external bot needs a command, such as 'cmd:python bot.py'")
+            raise error(TienLenError, "err.bot.no_command")
         self.command = command
         self.name = f"cmd:{command}"
         self.time_limit = time_limit

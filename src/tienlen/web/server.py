@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import TienLenError
-from ..i18n import t
+from ..errors import ArgumentError, TienLenError, error
+from ..i18n import Msg, t
 from .limits import Limits
 
 MAX_WS_MESSAGE = 64 * 1024  # uvicorn closes a connection sending more; the protocol allows 4 KiB
@@ -42,12 +42,15 @@ def limits_from(args: argparse.Namespace) -> Limits:
                       connections_per_client=args.connections_per_client,
                       idle_expiry=args.idle_expiry,
                       sweep_every=min(_D.sweep_every, max(1.0, args.idle_expiry / 4)))
-    except ValueError as exc:
-        raise TienLenError(str(exc).replace("_", "-")) from None
+    except ArgumentError as exc:  # named as the option is: max-tables
+        reason = exc.reason
+        assert isinstance(reason, Msg)
+        params = {**reason.params, "name": str(reason.params["name"]).replace("_", "-")}
+        raise error(TienLenError, reason.key, **params) from None
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
-          bot_delay: float = 0.5, limits: Limits | None = None) -> int:
+          bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en") -> int:
     """Run the server until interrupted."""
     try:
         import uvicorn
@@ -55,11 +58,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
         from .app import create_app
         from .storage import DEFAULT_DB
     except ImportError as exc:
-        raise TienLenError(f"the web server needs its extra: pip install 'tienlen[web]' ({exc})") \
-            from None
+        raise error(TienLenError, "err.serve.extra", error=str(exc)) from None
     if not 0 < port < 65536:
-        raise TienLenError(f"--port must be 1 to 65535, not {port}")
+        raise error(TienLenError, "err.serve.port", port=port)
     app = create_app(db or DEFAULT_DB, bot_delay=bot_delay, limits=limits)
-    print(f"tienlen: serving on http://{host}:{port}/ (database {db or DEFAULT_DB})", flush=True)
+    print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=db or DEFAULT_DB),
+          flush=True)
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_WS_MESSAGE, log_level="warning")
     return 0
