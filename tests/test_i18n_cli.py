@@ -265,3 +265,129 @@ def test_serve_limit_errors_in_both_languages(capsys: pytest.CaptureFixture[str]
     assert err == "tienlen: idle-expiry phải nhiều hơn 0 giây, không phải 0.0\n"
     code, _, err = _run(capsys, "serve", "--port", "0", "--lang", "vi")
     assert err == "tienlen: --port phải từ 1 đến 65535, không phải 0\n"
+
+
+def test_serve_start_up_lines_in_both_languages() -> None:
+    pytest.importorskip("uvicorn")
+    from tienlen.web.limits import Limits
+    from tienlen.web.server import limits_text
+
+    english = limits_text(Limits())
+    assert english.startswith("tienlen: limits: 20000 tables in all; per client 20 open tables")
+    vietnamese = limits_text(Limits(), "vi")
+    assert vietnamese.startswith("tienlen: giới hạn: tổng cộng 20000 bàn; mỗi máy khách 20 bàn")
+    assert "7200 giây" in vietnamese
+
+
+# ---------------------------------------------------------------------- tables
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_the_tournament_table_in_both_languages_stays_aligned(
+        capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    code, out, _ = _run(capsys, "tournament", "--players", "2", "--bots", "greedy,random",
+                        "--deals", "3", "--quiet", "--lang", lang)
+    assert code == 0
+    head, columns, *rows = out.splitlines()
+    if lang == "vi":
+        assert head == "pagat, 2 người chơi, 3 lần chia x 2 vòng xoay = 6 ván"
+        assert columns.split() == ["máy", "ván", "nhất", "%", "bét", "%", "hạng", "điểm/ván"]
+    else:
+        assert head == "pagat, 2 players, 3 deals x 2 rotations = 6 hands"
+        assert columns.split() == ["bot", "hands", "first", "%", "last", "%", "place",
+                                   "units/hand"]
+    assert [r.split()[0] for r in rows] == ["greedy", "random"]  # the bots' names as they are
+    for row in rows:
+        if "100.0," not in row:  # an interval of 100% is wider than its column, in any language
+            _ends_under_headings(columns, row)
+
+
+def _cells(line: str) -> list[str]:
+    """The line as terminal cells (a wide character fills two, a combining mark none)."""
+    from tienlen.i18n import width
+
+    cells: list[str] = []
+    for ch in line:
+        if width(ch) == 0 and cells:
+            cells[-1] += ch
+        else:
+            cells += [ch] * max(1, width(ch))
+    return cells
+
+
+def _ends_under_headings(columns: str, row: str) -> None:
+    """Every right-aligned heading (all but the first; one ends where two spaces follow) ends in
+    the column where the row's text under it ends."""
+    heads, cells = _cells(columns), _cells(row)
+    for i, ch in enumerate(heads):
+        if ch != " " and heads[i + 1:i + 3] in ([], [" ", " "]) and i > len(heads) // 8:
+            assert i < len(cells) and cells[i] != " ", (columns, row, i)
+            assert i + 1 == len(cells) or cells[i + 1] == " ", (columns, row, i)
+
+
+def test_the_tournament_table_from_the_environment_and_json_stays_neutral(
+        tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    result = _env_run("vi_VN.UTF-8", "tournament", "--players", "2", "--bots", "greedy,random",
+                      "--deals", "1", "--quiet", "--json", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "[chưa có]: khoảng tin cậy cần ít nhất 2 lần chia" in result.stdout
+    text = out.read_text(encoding="utf-8")
+    assert '"rules": "pagat"' in text and "người" not in text and "máy" not in text
+
+
+@pytest.mark.parametrize("lang", ["vi", "en"])
+def test_a_wide_or_decomposed_name_keeps_the_table_aligned(lang: str) -> None:
+    from tienlen.arena import format_table
+
+    row = {"hands": 2, "first_rate": 0.5, "first_ci": [0.25, 0.75], "last_rate": 0.5,
+           "last_ci": [0.25, 0.75], "mean_place": 1.5, "place_ci": [1.0, 2.0], "mean_units": 0.0,
+           "units_ci": [-1.0, 1.0]}
+    names = ["ma\u0301y", "机器人", "greedy"]  # "máy" decomposed, three wide characters
+    report = {"rules": "pagat", "players": 3, "deals": 2, "hands": 6, "failures": [],
+              "bots": [{"name": n, **row} for n in names]}
+    lines = format_table(report, lang).splitlines()[1:]
+    for row in lines[1:]:
+        _ends_under_headings(lines[0], row)
+    assert len({len(_cells(line)) for line in lines}) == 1
+
+
+def test_the_progress_in_vietnamese() -> None:
+    import io
+
+    from tienlen.arena import progress_bar
+
+    stream = io.StringIO()
+    ticks = iter(range(100))
+    show = progress_bar(stream, clock=lambda: float(next(ticks)), lang="vi")
+    for done in range(1, 5):
+        show(done, 4)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "1/4 lần chia (25%), đã 0:01, còn khoảng 0:03"
+    assert lines[-1] == "4/4 lần chia (100%), đã 0:04"
+
+
+def test_bench_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(capsys, "bench", "--hands", "20", "--lang", "vi")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("pagat, 4 người chơi, đánh ngẫu nhiên")
+    labels = [line for line in lines[1:5]]
+    assert labels[0].startswith("  ván chơi trọn:       20 ván trong ")
+    values = {line.index(line.split(":", 1)[1].strip()) for line in labels if ":" in line[:25]}
+    assert len(values) == 1  # the values start in one column
+    assert lines[4].startswith(" " * (values.pop()))
+    code, out, _ = _run(capsys, "bench", "--hands", "20")
+    assert "  complete hands:        20 in " in out
+    assert "\n  decisions:             " in out
+
+
+# ---------------------------------------------------------------------- catalogues
+def test_the_catalogues_are_composed_for_the_terminal() -> None:
+    """Vietnamese letters precomposed (NFC): one column each, so padding lines up."""
+    import unicodedata
+
+    from tienlen.i18n import catalogue, width
+
+    for lang in ("en", "vi"):
+        for key, text in catalogue(lang).items():
+            assert unicodedata.normalize("NFC", text) == text, (lang, key)
+    assert width("Máy") == 3 and width("ma\u0301y") == 3 and width("机器") == 4

@@ -209,8 +209,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     players = check_players(args.players)
     result = run(rules, players, args.hands, args.seed)
-    print(result.report())
-    print(fast_report(rules, players, args.hands, args.seed, result.hands_per_second))
+    lang = _lang(args)
+    print(result.report(lang))
+    print(fast_report(rules, players, args.hands, args.seed, result.hands_per_second, lang))
     return 0
 
 
@@ -257,10 +258,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     tournament = Tournament(rules, args.players, bots, args.deals, args.seed, args.time_limit)
     report = run_tournament(tournament, workers=args.workers, backend=args.backend,
                             address=args.address,
-                            progress=None if args.quiet else progress_bar())
+                            progress=None if args.quiet else progress_bar(lang=_lang(args)))
     if report["partial"] and not args.quiet and sys.stderr.isatty():
         print(file=sys.stderr)  # end the progress bar's line
-    print(format_table(report), flush=True)
+    print(format_table(report, _lang(args)), flush=True)
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as out:

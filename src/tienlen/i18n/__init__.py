@@ -223,6 +223,29 @@ def env_lang(environ: Mapping[str, str] | None = None) -> str:
     return DEFAULT
 
 
+# ---------------------------------------------------------------------- columns
+def width(text: str) -> int:
+    """The columns ``text`` takes in a terminal: a combining mark none (a Vietnamese letter written
+    decomposed, "e" + U+0302), a wide or full-width character two (East Asian), others one."""
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def pad(text: str, columns: int, align: str = "<") -> str:
+    """``text`` padded with spaces to ``columns`` terminal columns (``<`` left, ``>`` right)."""
+    fill = " " * max(0, columns - width(text))
+    return text + fill if align == "<" else fill + text
+
+
+def label_rows(rows: list[tuple[str, str]], indent: str = "  ") -> list[str]:
+    """Lines of ``label value``, the values in one column after the widest label (an empty label
+    continues the row above)."""
+    column = max(width(label) for label, _ in rows)
+    return [f"{indent}{pad(label, column)} {value}" for label, value in rows]
+
+
 # ---------------------------------------------------------------------- names
 BOT_NAME: Final = re.compile(r"Bot ([1-9]\d*)")
 YOU: Final = "You"

@@ -49,6 +49,16 @@ def limits_from(args: argparse.Namespace) -> Limits:
         raise error(TienLenError, reason.key, **params) from None
 
 
+def limits_text(limits: Limits, lang: str = "en") -> str:
+    """The start-up line that states the server's limits (0: a per-client limit is off)."""
+    return t("cli.serve.limits", lang, max_tables=limits.max_tables,
+             tables_per_client=limits.tables_per_client,
+             creates_per_minute=limits.creates_per_minute,
+             messages_per_second=limits.messages_per_second,
+             connections_per_client=limits.connections_per_client,
+             idle_expiry=f"{limits.idle_expiry:g}")
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en") -> int:
     """Run the server until interrupted."""
@@ -62,7 +72,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     if not 0 < port < 65536:
         raise error(TienLenError, "err.serve.port", port=port)
     app = create_app(db or DEFAULT_DB, bot_delay=bot_delay, limits=limits)
-    print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=db or DEFAULT_DB),
-          flush=True)
+    print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=db or DEFAULT_DB))
+    print(limits_text(limits or Limits(), lang), flush=True)
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_WS_MESSAGE, log_level="warning")
     return 0
