@@ -182,9 +182,14 @@ def test_argv_lang_reads_lang_before_parsing() -> None:
 
 @pytest.mark.parametrize("command", ["rules", "train", "bench", "play", "tournament", "serve",
                                      "replay"])
-def test_every_help_in_vietnamese(capsys: pytest.CaptureFixture[str], command: str) -> None:
+def test_every_help_in_vietnamese(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                  command: str) -> None:
+    from tienlen.i18n import width
+
+    monkeypatch.setenv("COLUMNS", "80")
     code, out, _ = _run(capsys, command, "--help", "--lang", "vi")
     assert code == 0
+    assert max(width(line) for line in out.splitlines()) <= 80
     assert out.startswith(f"cách dùng: tienlen {command}")
     assert "tùy chọn:" in out and "hiện phần hướng dẫn này rồi thoát" in out
     assert "show this help" not in out and "usage:" not in out and "default:" not in out
@@ -391,3 +396,22 @@ def test_the_catalogues_are_composed_for_the_terminal() -> None:
         for key, text in catalogue(lang).items():
             assert unicodedata.normalize("NFC", text) == text, (lang, key)
     assert width("Máy") == 3 and width("ma\u0301y") == 3 and width("机器") == 4
+
+
+# ---------------------------------------------------------------------- LANG for each family
+@pytest.mark.parametrize(("argv", "stream", "vietnamese"), [
+    (["replay", "--text", "/no/such/record.toml"], "stderr",
+     "tienlen: không đọc được '/no/such/record.toml': không có tệp hoặc thư mục này"),
+    (["serve", "--max-tables", "0"], "stderr", "tienlen: max-tables phải từ 1 trở lên"),
+    (["bench", "--hands", "5"], "stdout", "  ván chơi trọn:"),
+    (["tournament", "--players", "2", "--deals", "1", "--quiet", "--bots", "greedy,random"],
+     "stdout", "máy       ván"),
+])
+def test_each_family_follows_lang_from_the_environment(argv: list[str], stream: str,
+                                                       vietnamese: str) -> None:
+    if argv[0] == "serve":
+        pytest.importorskip("uvicorn")
+    said = getattr(_env_run("vi_VN.UTF-8", *argv), stream)
+    assert vietnamese in said, said
+    english = getattr(_env_run("en_US.UTF-8", *argv), stream)
+    assert vietnamese not in english and english
