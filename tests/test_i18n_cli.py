@@ -415,3 +415,22 @@ def test_each_family_follows_lang_from_the_environment(argv: list[str], stream: 
     assert vietnamese in said, said
     english = getattr(_env_run("en_US.UTF-8", *argv), stream)
     assert vietnamese not in english and english
+
+
+def test_an_external_bot_failing_before_any_hand_in_vietnamese(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bot = tmp_path / "crash.py"
+    bot.write_text('import sys\nprint("no model", file=sys.stderr)\nsys.exit(3)\n',
+                   encoding="utf-8")
+    argv = ["tournament", "--players", "2", "--deals", "1", "--quiet", "--bots",
+            f"cmd:{sys.executable} {bot},random"]
+    code, _, err = _run(capsys, *argv, "--lang", "vi")
+    assert code == 2
+    assert "hỏng ngay ở quyết định đầu tiên, trước khi chơi ván nào: nó bị sập (đầu ra của nó " \
+        "đã đóng, mã thoát 3); cuối stderr của nó: no model" in err, err
+    code, _, err = _run(capsys, *argv)
+    assert "failed its first decision, before any hand was played: it crashed (its output " \
+        "closed, exit code 3); its stderr ended with: no model" in err, err
+    code, _, err = _run(capsys, "tournament", "--players", "2", "--deals", "1", "--quiet",
+                        "--bots", "cmd:/no/such/bot,random", "--lang", "vi")
+    assert "nó không khởi động được: không có tệp hoặc thư mục này" in err, err

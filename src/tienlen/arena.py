@@ -191,8 +191,8 @@ class Tournament:
                         break
                     game.play(others.choose(game.view(turn)), seat=turn)
             except BotFailure as exc:
-                reason = _without_name(bot, str(exc))
-                raise TienLenError(_start_failure(spec.label, reason, exc.stderr)) from None
+                what = exc.what or _without_name(bot, str(exc))
+                raise _start_failure(spec.label, what, exc.stderr) from None
             finally:
                 bot.close()
 
@@ -235,11 +235,12 @@ def _without_name(bot: Bot, reason: str) -> str:
     return reason[len(name) + 1:] if name and reason.startswith(name + " ") else reason
 
 
-def _start_failure(label: str, reason: str, stderr: str) -> str:
-    text = f"bot {label!r} failed its first decision, before any hand was played: it {reason}"
+def _start_failure(label: str, what: Msg | str, stderr: str) -> TienLenError:
+    """A bot that failed before any hand: what it did, and the end of its stderr."""
     if stderr:
-        text += "; its stderr ended with: " + " | ".join(stderr.splitlines()[-3:])
-    return text
+        return error(TienLenError, "err.arena.start_failure_stderr", bot=repr(label), what=what,
+                     stderr=" | ".join(stderr.splitlines()[-3:]))
+    return error(TienLenError, "err.arena.start_failure", bot=repr(label), what=what)
 
 
 def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000,
