@@ -79,7 +79,9 @@ def _python_keys(path: Path) -> set[str]:
                                     "rules_text.py", "cards.py", "shapes.py", "actions.py",
                                     "chops.py", "rules.py", "game.py", "web/app.py",
                                     "web/protocol.py", "web/limits.py", "arena.py",
-                                    "bots/__init__.py", "paywords.py"])
+                                    "bots/__init__.py", "paywords.py", "record.py", "bench.py",
+                                    "fast/bench.py", "web/server.py", "bots/search.py",
+                                    "bots/learned.py", "bots/external.py", "web/storage.py"])
 def test_every_key_the_code_uses_is_in_the_catalogue(module: str) -> None:
     keys = _python_keys(SRC / module)
     assert keys, module
@@ -232,9 +234,10 @@ def test_the_rules_of_every_preset_are_all_in_vietnamese(preset: str) -> None:
 
 
 # errors a person reads: raised with a catalogue message (errors.error), never an English literal
-# (argparse's own usage errors stay English, as argparse writes them: docs/i18n.md)
+# (argparse's own words come from the catalogue too: cli._argparse_words)
 _SHOWN_ERRORS = {"CardError", "RulesError", "UnreadableAction", "TienLenError", "Refused", "TooMany",
-                 "ProtocolError", "HTTPException"}
+                 "ProtocolError", "HTTPException", "RecordError", "ArgumentError", "StorageError",
+                 "ArgumentTypeError"}
 
 
 def _english_said(tree: ast.AST) -> list[str]:
@@ -254,6 +257,71 @@ def _english_said(tree: ast.AST) -> list[str]:
 @pytest.mark.parametrize("module", ["cards.py", "shapes.py", "actions.py", "chops.py", "rules.py",
                                     "cli.py", "lineplay.py", "tui/controller.py", "tui/app.py",
                                     "tui/replay.py", "web/app.py", "web/lobby.py",
-                                    "web/room.py", "web/protocol.py", "web/limits.py"])
+                                    "web/room.py", "web/protocol.py", "web/limits.py",
+                                    "record.py", "arena.py", "bench.py", "fast/bench.py",
+                                    "web/server.py", "web/storage.py", "bots/__init__.py",
+                                    "bots/search.py", "bots/learned.py", "bots/external.py"])
 def test_no_english_error_or_message_outside_the_catalogue(module: str) -> None:
     assert _english_said(ast.parse((SRC / module).read_text(encoding="utf-8"))) == []
+
+
+@pytest.mark.parametrize("module", ["bots/search.py", "bots/learned.py", "web/limits.py"])
+def test_a_bad_option_value_is_said_from_the_catalogue(module: str) -> None:
+    """The bots' and the server's checks of an option's value raise a catalogue message (a
+    ValueError of theirs would reach the player in English)."""
+    tree = ast.parse((SRC / module).read_text(encoding="utf-8"))
+    raised = [node for node in ast.walk(tree) if isinstance(node, ast.Raise)
+              and isinstance(node.exc, ast.Call)
+              and getattr(node.exc.func, "id", "") in ("ValueError", "TypeError")]
+    assert raised == []
+
+
+def _help_texts(tree: ast.AST) -> list[str]:
+    """Prose literals given to argparse as what --help shows: help=, description=, a group's
+    title."""
+    bad: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+        bad += [p for k in node.keywords if k.arg in ("help", "description", "title", "epilog")
+                for p in _prose(k.value)]
+        if name == "add_argument_group":
+            bad += [p for a in node.args[:1] for p in _prose(a)]
+    return bad
+
+
+@pytest.mark.parametrize("module", ["cli.py", "web/server.py"])
+def test_the_help_of_the_command_line_comes_from_the_catalogue(module: str) -> None:
+    tree = ast.parse((SRC / module).read_text(encoding="utf-8"))
+    assert _help_texts(tree) == []
+    # and every help key it names (h("play.bots") is cli.help.play.bots) is in the catalogue
+    prefix = "cli.help." if module == "cli.py" else "cli.help.serve."
+    keys = {prefix + node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "h"
+            and node.args and isinstance(node.args[0], ast.Constant)}
+    assert keys
+    assert sorted(k for k in keys if k not in catalogue("en")) == []
+
+
+# what the command line prints as results (tables, figures, the server's start-up lines): every
+# sentence from the catalogue, the numbers and the bots' names as they are
+_PRINTED_BY = {"arena.py": ("format_table", "failure_lines", "progress_bar", "_interval"),
+               "bench.py": ("report", "timing_rows", "fast_report"),
+               "fast/bench.py": ("report",), "web/server.py": ("serve", "limits_text"),
+               "cli.py": ("_cmd_bench", "_cmd_tournament", "_cmd_serve", "replay_text")}
+
+
+@pytest.mark.parametrize("module", list(_PRINTED_BY))
+def test_the_tables_and_figures_hold_no_english(module: str) -> None:
+    tree = ast.parse((SRC / module).read_text(encoding="utf-8"))
+    docs = _docstrings(tree)
+    found = set()
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name in _PRINTED_BY[module]:
+            found.add(node.name)
+            bad += [(node.name, p) for inner in ast.walk(node) if id(inner) not in docs
+                    for p in _prose(inner)]
+    assert found == set(_PRINTED_BY[module])
+    assert bad == []

@@ -22,10 +22,11 @@ from typing import Any, Final, TextIO
 from .bots import Bot, bot_names, bot_options, get_bot
 from .bots.external import BotFailure, ExternalBot
 from .bots.simple import RandomBot
-from .errors import TienLenError, error
+from .errors import ArgumentError, TienLenError, error, reason_of
 from .fast.play import play_hand as fast_play_hand
 from .game import Game
-from .i18n import Msg, msg
+from .i18n import Msg, msg, os_reason, pad, t, tn
+from .i18n import width as text_width
 from .rules import Rules
 from .shapes import PASS
 
@@ -91,13 +92,17 @@ class BotSpec:
                 raise error(TienLenError, "err.bot.no_option" if options else "err.bot.no_options",
                             bot=repr(text), name=name, key=repr(key),
                             suggest=_suggest(key, options), options=", ".join(options))
+        if name not in bot_names():
+            return get_bot(name)  # raises: no such bot, and the list of them
         try:
             return get_bot(name, seed=seed, **budget)
+        except ArgumentError as exc:  # a bad option value, said by the bot in the catalogue's words
+            raise error(TienLenError, "err.bot.value", bot=repr(text), reason=reason_of(exc)) \
+                from None
         except TienLenError:
             raise
-        except (TypeError, ValueError) as exc:
-            # a bot's own words for a bad option value: English, and so the whole sentence
-            raise TienLenError(f"bot {text!r}: {exc}") from None
+        except (TypeError, ValueError) as exc:  # pragma: no cover - a bot that checks nothing
+            raise error(TienLenError, "err.bot.value", bot=repr(text), reason=str(exc)) from None
 
 
 def _suggest(word: str, names: list[str]) -> Msg | str:
@@ -154,12 +159,12 @@ class Tournament:
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.players:
-            raise TienLenError(f"name one bot per seat: {self.players} players but "
-                               f"{len(self.bots)} bots")
+            raise error(TienLenError, "err.arena.bots_count", players=self.players,
+                        n=len(self.bots))
         if self.deals < 1:
-            raise TienLenError("play at least one deal")
+            raise error(TienLenError, "err.arena.no_deals")
         if not self.time_limit > 0:
-            raise TienLenError(f"the time limit must be more than 0 seconds, not {self.time_limit:g}")
+            raise error(TienLenError, "err.arena.time_limit", value=f"{self.time_limit:g}")
         for spec in self.bots:
             if not BotSpec(spec).external:
                 BotSpec(spec).make(0, self.time_limit)  # fail early on a bad name
@@ -186,8 +191,8 @@ class Tournament:
                         break
                     game.play(others.choose(game.view(turn)), seat=turn)
             except BotFailure as exc:
-                reason = _without_name(bot, str(exc))
-                raise TienLenError(_start_failure(spec.label, reason, exc.stderr)) from None
+                what = exc.what or _without_name(bot, str(exc))
+                raise _start_failure(spec.label, what, exc.stderr) from None
             finally:
                 bot.close()
 
@@ -230,11 +235,12 @@ def _without_name(bot: Bot, reason: str) -> str:
     return reason[len(name) + 1:] if name and reason.startswith(name + " ") else reason
 
 
-def _start_failure(label: str, reason: str, stderr: str) -> str:
-    text = f"bot {label!r} failed its first decision, before any hand was played: it {reason}"
+def _start_failure(label: str, what: Msg | str, stderr: str) -> TienLenError:
+    """A bot that failed before any hand: what it did, and the end of its stderr."""
     if stderr:
-        text += "; its stderr ended with: " + " | ".join(stderr.splitlines()[-3:])
-    return text
+        return error(TienLenError, "err.arena.start_failure_stderr", bot=repr(label), what=what,
+                     stderr=" | ".join(stderr.splitlines()[-3:]))
+    return error(TienLenError, "err.arena.start_failure", bot=repr(label), what=what)
 
 
 def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000,
@@ -258,7 +264,7 @@ def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000,
             turn = game.turn
             assert turn is not None
             game.play(_ask(bots, turn, game.view(turn), failures), seat=turn)
-    raise TienLenError("the hand did not end")
+    raise error(TienLenError, "err.arena.no_end")
 
 
 def _ask(bots: list[Bot], seat: int, view: Any, failures: list[Failure]) -> Any:
@@ -369,7 +375,7 @@ def run_ray(t: Tournament, address: str | None = None,
     try:
         import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
-        raise TienLenError("the ray back end needs Ray: pip install 'tienlen[ray]'") from None
+        raise error(TienLenError, "err.arena.no_ray") from None
     started = False
     if not ray.is_initialized():
         if address is not None:
@@ -395,9 +401,9 @@ def run_tournament(t: Tournament, workers: int = 1, backend: str = "local",
     """Play the whole tournament and return its results (the ``--json`` document).
     ``num_cpus``: the CPUs of a local Ray that the ray back end starts (default all)."""
     if backend not in ("local", "ray"):
-        raise TienLenError(f"unknown back end {backend!r}: local or ray")
+        raise error(TienLenError, "err.arena.backend", backend=repr(backend))
     if workers < 1:
-        raise TienLenError(f"workers must be 1 or more, not {workers}")
+        raise error(TienLenError, "err.arena.workers", n=workers)
     t.check_external_bots()
     batches = run_local(t, workers) if backend == "local" else run_ray(t, address, num_cpus)
     results: list[HandResult] = []
@@ -449,8 +455,8 @@ def check_address(address: str, timeout: float = 3.0) -> None:
         with socket.create_connection((host or "127.0.0.1", int(port)), timeout=timeout):
             pass
     except OSError as exc:
-        reason = exc.strerror or str(exc) or type(exc).__name__
-        raise TienLenError(f"no Ray cluster answers at {address!r}: {reason}") from None
+        raise error(TienLenError, "err.arena.no_cluster", address=repr(address),
+                    error=os_reason(exc)) from None
 
 
 def _clock(seconds: float) -> str:
@@ -461,7 +467,8 @@ def _clock(seconds: float) -> str:
 
 
 def progress_bar(stream: TextIO | None = None, width: int = 30,
-                 clock: Callable[[], float] = time.monotonic) -> Callable[[int, int], None]:
+                 clock: Callable[[], float] = time.monotonic,
+                 lang: str = "en") -> Callable[[int, int], None]:
     """Progress on ``stream`` (default: the standard error at the time it is shown), with the
     time so far and an estimate of the time left. On a terminal a bar redrawn in place; on
     anything else (a log file) a line at each tenth of the run."""
@@ -472,13 +479,14 @@ def progress_bar(stream: TextIO | None = None, width: int = 30,
         out = stream if stream is not None else sys.stderr
         elapsed = clock() - start
         left = elapsed * (total - done) / done if done else 0.0
-        times = f"{_clock(elapsed)} so far" + (f", about {_clock(left)} left" if done < total
-                                                else "")
+        times = t("arena.progress.times", lang, so_far=_clock(elapsed), left=_clock(left)) \
+            if done < total else t("arena.progress.so_far", lang, so_far=_clock(elapsed))
         is_tty = getattr(out, "isatty", lambda: False)()
         if is_tty:
             filled = width * done // total
-            out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals, {times}"
-                      "\x1b[K")
+            out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] "
+                      + t("arena.progress.bar", lang, done=done, total=total, times=times)
+                      + "\x1b[K")
             if done == total:
                 out.write("\n")
         else:
@@ -488,43 +496,50 @@ def progress_bar(stream: TextIO | None = None, width: int = 30,
             if done == total and shown_tenths[0] == 10:
                 return
             shown_tenths[0] = tenth
-            out.write(f"{done}/{total} deals ({100 * done // total}%), {times}\n")
+            out.write(t("arena.progress.line", lang, done=done, total=total,
+                        percent=100 * done // total, times=times) + "\n")
         out.flush()
     return show
 
 
-def _interval(ci: list[float] | None, form: str, scale: float = 1.0) -> str:
+def _interval(ci: list[float] | None, form: str, scale: float = 1.0, lang: str = "en") -> str:
     if ci is None:
-        return "[n/a]"
+        return t("arena.table.na", lang)
     return f"[{format(scale * ci[0], form)},{format(scale * ci[1], form)}]"
 
 
-def format_table(report: dict[str, Any]) -> str:
-    """The results as a table: a row per bot, its whole name; then the failures, a line per
-    failing bot, with how many hands it failed in and the end of its stderr."""
+def format_table(report: dict[str, Any], lang: str = "en") -> str:
+    """The results as a table in ``lang`` (the numbers and the bots' names as they are): a row per
+    bot, its whole name; then the failures, a line per failing bot, with how many hands it failed
+    in and the end of its stderr. Columns are padded by the terminal width of their text
+    (:func:`tienlen.i18n.pad`), so wide or combining characters keep them aligned."""
     deals = report.get("deals_played", report["deals"])
-    head = (f"{report['rules']}, {report['players']} players, {deals} deals x "
-            f"{report['players']} rotations = {report['hands']} hands")
+    head = t("arena.table.head", lang, rules=report["rules"], players=report["players"],
+             deals=deals, hands=report["hands"])
     if report.get("partial"):
-        head += f" (partial: interrupted after {deals} of {report['deals']} deals)"
-    width = max([3] + [len(b["name"]) for b in report["bots"]])
-    lines = [head,
-             f"{'bot':{width}} {'hands':>6} {'first %':>17} {'last %':>17} {'place':>6} "
-             f"{'units/hand':>22}"]
+        head += t("arena.table.partial", lang, played=deals, deals=report["deals"])
+    bot = t("arena.table.bot", lang)
+    column = max([text_width(bot)] + [text_width(b["name"]) for b in report["bots"]])
+    lines = [head, " ".join([pad(bot, column)] + [
+        pad(t(f"arena.table.{key}", lang), size, ">")
+        for key, size in (("hands", 6), ("first", 17), ("last", 17), ("place", 6),
+                          ("units", 22))])]
     for b in report["bots"]:
         lines.append(
-            f"{b['name']:{width}} {b['hands']:6d} "
-            f"{100 * b['first_rate']:5.1f} {_interval(b['first_ci'], '4.1f', 100):>11} "
-            f"{100 * b['last_rate']:5.1f} {_interval(b['last_ci'], '4.1f', 100):>11} "
+            f"{pad(b['name'], column)} {b['hands']:6d} "
+            f"{100 * b['first_rate']:5.1f} "
+            f"{pad(_interval(b['first_ci'], '4.1f', 100, lang), 11, '>')} "
+            f"{100 * b['last_rate']:5.1f} "
+            f"{pad(_interval(b['last_ci'], '4.1f', 100, lang), 11, '>')} "
             f"{b['mean_place']:6.2f} "
-            f"{b['mean_units']:+6.3f} {_interval(b['units_ci'], '+.3f'):>15}")
+            f"{b['mean_units']:+6.3f} {pad(_interval(b['units_ci'], '+.3f', lang=lang), 15, '>')}")
     if any(b["first_ci"] is None for b in report["bots"]):
-        lines.append("[n/a]: an interval needs at least 2 deals")
-    lines.extend(failure_lines(report["failures"]))
+        lines.append(t("arena.table.na_note", lang, na=t("arena.table.na", lang)))
+    lines.extend(failure_lines(report["failures"], lang))
     return "\n".join(lines)
 
 
-def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
+def failure_lines(failures: list[dict[str, Any]], lang: str = "en") -> list[str]:
     """Each failing bot once: in how many hands it failed, the last reason, and the last
     lines of its stderr."""
     by_bot: dict[str, list[dict[str, Any]]] = {}
@@ -534,12 +549,11 @@ def failure_lines(failures: list[dict[str, Any]]) -> list[str]:
     for bot, fails in by_bot.items():
         hands = len({(f["deal"], f["rotation"]) for f in fails})
         last = fails[-1]
-        lines.append(f"failure: bot {bot!r} failed in {hands} hand{'s' if hands > 1 else ''} "
-                     f"(random played its seat for the rest of each); the last time, deal "
-                     f"{last['deal']}, seat {last['seat']}: {last['reason']}")
+        lines.append(tn("arena.failure", hands, lang, bot=repr(bot), deal=last["deal"],
+                        seat=last["seat"], reason=last["reason"]))
         stderr = next((f["stderr"] for f in reversed(fails) if f.get("stderr")), "")
         if stderr:
-            lines.append("  its stderr ended with:")
+            lines.append(t("arena.failure.stderr", lang))
             lines.extend(f"    {line}" for line in stderr.splitlines()[-5:])
     return lines
 

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 
 from .game import Game
+from .i18n import label_rows, t
 from .rules import Rules
 
 
@@ -40,18 +41,25 @@ class BenchResult(Timing):
     def us_per_cold_generation(self) -> float:
         return 1e6 * self.cold_seconds / self.cold_generations
 
-    def report(self) -> str:
-        return (
-            f"{self.preset}, {self.players} players, random play, every legal play listed "
-            f"at every decision (CPU time)\n"
-            f"  complete hands:        {self.hands} in {self.seconds:.2f} s = "
-            f"{self.hands_per_second:,.0f} hands/s\n"
-            f"  decisions:             {self.decisions / self.hands:.1f} per hand\n"
-            f"  legal-play generation: {self.us_per_generation:.1f} µs per call in play "
-            f"({self.generations} calls)\n"
-            f"                         {self.us_per_cold_generation:.1f} µs per call from scratch "
-            f"(no cached hand index or leads; {self.cold_generations} calls)"
-        )
+    def report(self, lang: str = "en") -> str:
+        """The figures in ``lang`` (the numbers as they are)."""
+        rows = [*timing_rows(self, lang),
+                (t("bench.generation", lang), t("bench.generation.play", lang,
+                                                us=f"{self.us_per_generation:.1f}",
+                                                calls=self.generations)),
+                ("", t("bench.generation.cold", lang, us=f"{self.us_per_cold_generation:.1f}",
+                       calls=self.cold_generations))]
+        head = t("bench.head", lang, preset=self.preset, players=self.players)
+        return "\n".join([head, *label_rows(rows)])
+
+
+def timing_rows(timing: Timing, lang: str = "en", ratio: str = "") -> list[tuple[str, str]]:
+    """The rows both reports begin with: the hands and their time, the decisions per hand."""
+    return [(t("bench.hands", lang), t("bench.hands.value", lang, hands=timing.hands,
+                                       seconds=f"{timing.seconds:.2f}",
+                                       rate=f"{timing.hands_per_second:,.0f}") + ratio),
+            (t("bench.decisions", lang), t("bench.decisions.value", lang,
+                                           n=f"{timing.decisions / timing.hands:.1f}"))]
 
 
 def play_random_hands(rules: Rules, players: int, hands: int, seed: int) -> tuple[int, float]:
@@ -106,15 +114,16 @@ def run(preset: str | Rules = "pagat", players: int = 4, hands: int = 2000,
 
 
 def fast_report(preset: str | Rules = "pagat", players: int = 4, hands: int = 2000, seed: int = 1,
-                pure_hands_per_second: float | None = None) -> str:
+                pure_hands_per_second: float | None = None, lang: str = "en") -> str:
     """The fast path's figures (ten times the hands), or why there are none."""
     from . import fast
 
     if not fast.available():
-        return "fast path: not installed (pip install 'tienlen[fast]')"
+        return t("bench.fast.missing", lang)
     rules = preset if isinstance(preset, Rules) else Rules.preset(preset)
     if not fast.supports(rules):
-        return f"fast path: does not support the {rules.name} rules"
+        return t("bench.fast.unsupported", lang, rules=rules.name)
     from .fast.bench import run as fast_run
 
-    return fast_run(rules, players, max(10 * hands, 1000), seed).report(pure_hands_per_second)
+    return fast_run(rules, players, max(10 * hands, 1000), seed).report(pure_hands_per_second,
+                                                                        lang)

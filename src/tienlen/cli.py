@@ -6,13 +6,14 @@ import argparse
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import TienLenError, error
-from .i18n import LANGS, display_name, env_lang, say_error, t
+from .i18n import DEFAULT, LANGS, catalogue, display_name, env_lang, os_reason, say_error, t
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -22,53 +23,95 @@ if TYPE_CHECKING:
 class _Formatter(argparse.HelpFormatter):
     """Help that shows each option's default (when it has one worth showing)."""
 
+    lang = "en"
+
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
         default = action.default
         if ("%(default)" not in text and action.option_strings and default is not None
                 and default is not False and default is not argparse.SUPPRESS):
-            text += " (default: %(default)s)"
+            text += t("cli.help.default_suffix", self.lang)
         return text
 
 
 class _Parser(argparse.ArgumentParser):
-    """A parser whose errors are one line (``tienlen play: …``) and whose help shows defaults."""
+    """A parser whose errors are one line (``tienlen play: …``) and whose help shows defaults,
+    both in ``lang``."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
+    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
+        self.lang = lang
+        formatter = type("_LangFormatter", (_Formatter,), {"lang": lang})
+        kwargs.setdefault("formatter_class", formatter)
         super().__init__(*args, **kwargs)
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         if "help" not in kwargs and kwargs.get("default") not in (None, False):
-            kwargs["help"] = "default: %(default)s"
+            kwargs["help"] = t("cli.help.default", self.lang)
         return super().add_argument(*args, **kwargs)
 
     def error(self, message: str) -> Any:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, t("cli.usage_error", self.lang, prog=self.prog, message=message) + "\n")
 
 
-def _count(minimum: int) -> Any:
+# argparse writes its own words (usage errors, "usage:", group titles, "show this help message
+# and exit") through gettext: ``_ = gettext.gettext`` and ``ngettext`` in its module, looked up
+# at each call. While the parser is built and reads the arguments, those two names are swapped
+# for the catalogue (``argparse.<argparse's English>``), so every message argparse makes is
+# Vietnamese as a whole, arguments and all. Not a subclass overriding error() and the formatter:
+# the messages arrive there already formatted ("invalid choice: 'x' (choose from ...)") and would
+# have to be matched back by patterns; not a gettext translation for argparse's domain: argparse
+# has no domain of its own (it uses the global one, "messages"), so that would mean a process-wide
+# textdomain and compiled .mo files beside the JSON catalogues (docs/i18n.md).
+@contextmanager
+def _argparse_words(lang: str) -> Iterator[None]:
+    """argparse's own messages in ``lang`` while the block runs (English: left alone)."""
+    if lang == DEFAULT:
+        yield
+        return
+    words = catalogue(lang)
+
+    def gettext(text: str) -> str:
+        return words.get(f"argparse.{text}", text) if isinstance(text, str) else text
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return gettext(singular if n == 1 else plural)
+
+    saved = vars(argparse)["_"], vars(argparse)["ngettext"]
+    setattr(argparse, "_", gettext)  # noqa: B010 (a module's private name, on purpose)
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(argparse, "_", saved[0])  # noqa: B010
+        setattr(argparse, "ngettext", saved[1])  # noqa: B010
+
+
+def _count(minimum: int, lang: str = DEFAULT) -> Any:
     """An argparse type: a whole number, at least ``minimum``."""
     def parse(text: str) -> int:
         try:
             number = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(t("cli.arg.not_whole", lang, text=repr(text))) from None
         if number < minimum:
-            raise argparse.ArgumentTypeError(f"must be {minimum} or more, not {number}")
+            raise argparse.ArgumentTypeError(t("cli.arg.at_least", lang, minimum=minimum,
+                                               number=number))
         return number
     return parse
 
 
-def _seconds(text: str) -> float:
+def _seconds(lang: str = DEFAULT) -> Any:
     """An argparse type: a number of seconds, more than 0."""
-    try:
-        number = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not number > 0 or not math.isfinite(number):
-        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {text}")
-    return number
+    def parse(text: str) -> float:
+        try:
+            number = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(t("cli.arg.not_seconds", lang, text=repr(text))) \
+                from None
+        if not number > 0 or not math.isfinite(number):
+            raise argparse.ArgumentTypeError(t("cli.arg.positive_seconds", lang, text=text))
+        return number
+    return parse
 
 
 def check_writable(path: str) -> None:
@@ -83,15 +126,27 @@ def check_writable(path: str) -> None:
         raise error(TienLenError, "err.file.denied", path=repr(path))
 
 
-def _lang_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--lang", choices=LANGS, default=None,
-                   help="the language of what is shown: en or vi (default: from LC_ALL, "
-                        "LC_MESSAGES or LANG; English otherwise)")
+def _lang_option(p: argparse.ArgumentParser, lang: str = DEFAULT) -> None:
+    p.add_argument("--lang", choices=LANGS, default=None, help=t("cli.help.lang", lang))
+
+
+def argv_lang(argv: Sequence[str], environ: Mapping[str, str] | None = None) -> str:
+    """The language before the arguments are parsed (so that argparse's errors and the help are
+    in it): the last ``--lang X`` or ``--lang=X`` naming one of ours, else the environment's."""
+    chosen = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else \
+            argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None
+        if value in LANGS:
+            chosen = value
+    return chosen or env_lang(environ)
 
 
 def _lang(args: argparse.Namespace) -> str:
     """The language chosen with --lang, else the environment's."""
-    return getattr(args, "lang", None) or env_lang()
+    return getattr(args, "lang", None) or getattr(args, "main_lang", None) or env_lang()
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
@@ -154,8 +209,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     players = check_players(args.players)
     result = run(rules, players, args.hands, args.seed)
-    print(result.report())
-    print(fast_report(rules, players, args.hands, args.seed, result.hands_per_second))
+    lang = _lang(args)
+    print(result.report(lang))
+    print(fast_report(rules, players, args.hands, args.seed, result.hands_per_second, lang))
     return 0
 
 
@@ -202,10 +258,10 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     tournament = Tournament(rules, args.players, bots, args.deals, args.seed, args.time_limit)
     report = run_tournament(tournament, workers=args.workers, backend=args.backend,
                             address=args.address,
-                            progress=None if args.quiet else progress_bar())
+                            progress=None if args.quiet else progress_bar(lang=_lang(args)))
     if report["partial"] and not args.quiet and sys.stderr.isatty():
         print(file=sys.stderr)  # end the progress bar's line
-    print(format_table(report), flush=True)
+    print(format_table(report, _lang(args)), flush=True)
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as out:
@@ -213,7 +269,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
                 out.write("\n")
         except OSError as exc:
             raise error(TienLenError, "err.file.cannot_write", path=repr(args.json),
-                        error=exc.strerror) from None
+                        error=os_reason(exc)) from None
     if report["partial"]:
         print(t("cli.tournament.partial", _lang(args), played=report["deals_played"],
                 deals=report["deals"]), file=sys.stderr)
@@ -224,7 +280,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .web.server import limits_from, serve
 
-    return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args))
+    return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args), _lang(args))
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -234,7 +290,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
         raise error(TienLenError, "err.file.cannot_read", path=repr(args.file),
-                    error=exc.strerror) from None
+                    error=os_reason(exc)) from None
     except UnicodeDecodeError:
         raise error(TienLenError, "err.file.not_record", path=repr(args.file)) from None
     session = Session.from_record(text)
@@ -270,118 +326,120 @@ def replay_text(session: Session, lang: str = "en") -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The command line's parser, its help in ``lang`` (argparse's own words: :func:`_argparse_words`)."""
     from .bots import bot_usage
 
-    parser = _Parser(prog="tienlen", description="Tiến Lên, every rule exactly.")
-    parser.add_argument("--version", action="version", version=f"tienlen {__version__}")
+    def h(key: str, **params: Any) -> str:
+        return t(f"cli.help.{key}", lang, **params)
+
+    parser = _Parser(prog="tienlen", description=h("description"), lang=lang)
+    parser.add_argument("--version", action="version", version=f"tienlen {__version__}",
+                        help=h("version"))
+    parser.add_argument("--lang", dest="main_lang", choices=LANGS, default=None,
+                        help=t("cli.help.lang", lang))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("rules", help="list the presets, or show one preset's options (or its "
-                       "rules in words: --explain)")
-    p.add_argument("preset", nargs="?", help="a preset name or a house-rules TOML file")
+    def command(name: str) -> argparse.ArgumentParser:
+        made: argparse.ArgumentParser = sub.add_parser(name, help=h(name), lang=lang)
+        return made
+
+    rules_file = h("rules_file")
+    players = h("players")
+
+    p = command("rules")
+    p.add_argument("preset", nargs="?", help=h("rules.preset"))
     shown = p.add_mutually_exclusive_group()
-    shown.add_argument("--toml", action="store_true",
-                       help="print every option with its value, as a house-rules file to edit")
-    shown.add_argument("--explain", action="store_true", help="print the rules in plain words")
-    _lang_option(p)
+    shown.add_argument("--toml", action="store_true", help=h("rules.toml"))
+    shown.add_argument("--explain", action="store_true", help=h("rules.explain"))
+    _lang_option(p, lang)
     p.set_defaults(func=_cmd_rules)
 
-    p = sub.add_parser("train", help="train the learned bot by self-play (extra train: torch)")
-    p.add_argument("--rules", default="pagat", help="a preset name or a house-rules TOML file")
+    p = command("train")
+    p.add_argument("--rules", default="pagat", help=rules_file)
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--seconds", type=float, default=600.0, help="how long to train")
-    p.add_argument("--out", default="runs/learned", help="folder for progress and checkpoints")
+    p.add_argument("--seconds", type=float, default=600.0, help=h("train.seconds"))
+    p.add_argument("--out", default="runs/learned", help=h("train.out"))
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--hidden", default="256,256,128", help="hidden layer widths")
+    p.add_argument("--hidden", default="256,256,128", help=h("train.hidden"))
     p.add_argument("--lr", type=float, default=5e-4)
     p.add_argument("--batch", type=int, default=256)
-    p.add_argument("--reuse", type=float, default=2.0, help="gradient samples per new decision")
-    p.add_argument("--epsilon", type=float, default=0.05, help="share of random plays in self-play")
+    p.add_argument("--reuse", type=float, default=2.0, help=h("train.reuse"))
+    p.add_argument("--epsilon", type=float, default=0.05, help=h("train.epsilon"))
     p.add_argument("--reward", choices=["first", "rank", "mix"], default="mix")
-    p.add_argument("--eval-every", type=float, default=300.0, help="seconds between arena checks")
-    p.add_argument("--eval-deals", type=int, default=30,
-                   help="deals per arena check (each played from every seat)")
+    p.add_argument("--eval-every", type=float, default=300.0, help=h("train.eval_every"))
+    p.add_argument("--eval-deals", type=int, default=30, help=h("train.eval_deals"))
     p.add_argument("--log-every", type=float, default=30.0)
-    p.add_argument("--resume", action="store_true", help="continue from OUT/state.pt")
-    p.add_argument("--league", default="", help="ladder bots some hands are played against "
-                   "(the network at one seat), such as heuristic,greedy")
-    p.add_argument("--league-share", type=float, default=0.0, help="the share of those hands")
-    p.add_argument("--init", default=None, help="start from these weights (an .npz, or shipped: "
-                   "the learned bot's) instead of random ones")
+    p.add_argument("--resume", action="store_true", help=h("train.resume"))
+    p.add_argument("--league", default="", help=h("train.league"))
+    p.add_argument("--league-share", type=float, default=0.0, help=h("train.league_share"))
+    p.add_argument("--init", default=None, help=h("train.init"))
+    _lang_option(p, lang)
     p.set_defaults(func=_cmd_train)
 
-    p = sub.add_parser("bench", help="the engine's speed figures")
-    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
-                   help="a preset name or a house-rules TOML file")
-    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
-    p.add_argument("--hands", type=_count(1), default=2000, metavar="N", help="random hands to play")
-    p.add_argument("--seed", type=int, default=1, metavar="N", help="the seed of the random hands")
+    p = command("bench")
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE", help=rules_file)
+    p.add_argument("--players", type=int, default=4, metavar="N", help=players)
+    p.add_argument("--hands", type=_count(1, lang), default=2000, metavar="N", help=h("bench.hands"))
+    p.add_argument("--seed", type=int, default=1, metavar="N", help=h("bench.seed"))
+    _lang_option(p, lang)
     p.set_defaults(func=_cmd_bench)
 
-    p = sub.add_parser("play", help="play hands in a row against bots in the terminal")
-    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
-                   help="a preset name or a house-rules TOML file")
-    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
-    p.add_argument("--seed", type=int, default=None, metavar="N",
-                   help="the seed of the deals (default: a new game each time)")
-    p.add_argument("--name", default="You", metavar="NAME", help="your name at the table")
+    p = command("play")
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE", help=rules_file)
+    p.add_argument("--players", type=int, default=4, metavar="N", help=players)
+    p.add_argument("--seed", type=int, default=None, metavar="N", help=h("play.seed"))
+    p.add_argument("--name", default="You", metavar="NAME", help=h("play.name"))
     p.add_argument("--bots", default="heuristic", metavar="BOTS",
-                   help="the opponents' bots, comma-separated, one for each or one for all: "
-                   + bot_usage())
-    p.add_argument("--fast", action="store_true", help="no pause between the bots' moves")
-    _lang_option(p)
-    p.add_argument("--plain", action="store_true",
-                   help="play line by line instead of full screen (also when not in a terminal)")
+                   help=h("play.bots", bots=bot_usage(lang)))
+    p.add_argument("--fast", action="store_true", help=h("play.fast"))
+    _lang_option(p, lang)
+    p.add_argument("--plain", action="store_true", help=h("play.plain"))
     p.set_defaults(func=_cmd_play)
 
-    p = sub.add_parser("tournament", help="bots against bots over duplicate deals")
-    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE",
-                   help="a preset name or a house-rules TOML file")
-    p.add_argument("--players", type=int, default=4, metavar="N", help="players at the table, 2 to 8")
-    p.add_argument("--bots", help="one bot per seat, comma-separated (default: heuristic in "
-                   "every seat): " + bot_usage() + ", cmd:COMMAND (an external bot, "
-                   "docs/bots-protocol.md); NAME=BOT names a bot in the results, as in "
-                   "me=cmd:./bot.pl")
-    p.add_argument("--deals", type=int, default=100, metavar="N",
-                   help="deals to play, each once for every rotation of the bots")
-    p.add_argument("--seed", type=int, default=0, metavar="N", help="the seed of the deals")
-    p.add_argument("--workers", type=_count(1), default=1, metavar="N", help="local processes")
+    p = command("tournament")
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE", help=rules_file)
+    p.add_argument("--players", type=int, default=4, metavar="N", help=players)
+    p.add_argument("--bots", help=h("tournament.bots", bots=bot_usage(lang)))
+    p.add_argument("--deals", type=int, default=100, metavar="N", help=h("tournament.deals"))
+    p.add_argument("--seed", type=int, default=0, metavar="N", help=h("tournament.seed"))
+    p.add_argument("--workers", type=_count(1, lang), default=1, metavar="N",
+                   help=h("tournament.workers"))
     p.add_argument("--backend", choices=["local", "ray"], default="local",
-                   help="where the deals are played")
-    p.add_argument("--address", metavar="ADDRESS",
-                   help="the Ray cluster's address (default: start a local Ray)")
-    p.add_argument("--time-limit", type=_seconds, default=5.0, metavar="SECONDS",
-                   help="seconds an external bot has for each decision")
-    p.add_argument("--json", metavar="FILE", help="write the results as JSON to this file (docs/bots.md)")
-    p.add_argument("--quiet", action="store_true", help="no progress")
+                   help=h("tournament.backend"))
+    p.add_argument("--address", metavar="ADDRESS", help=h("tournament.address"))
+    p.add_argument("--time-limit", type=_seconds(lang), default=5.0, metavar="SECONDS",
+                   help=h("tournament.time_limit"))
+    p.add_argument("--json", metavar="FILE", help=h("tournament.json"))
+    p.add_argument("--quiet", action="store_true", help=h("tournament.quiet"))
+    _lang_option(p, lang)
     p.set_defaults(func=_cmd_tournament)
 
-    p = sub.add_parser("serve", help="the web server: play in the browser with friends and bots")
+    p = command("serve")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--db", default=None, help="a database URL (default: sqlite:///tienlen.sqlite3; "
-                   "postgresql+psycopg://user@host/db for PostgreSQL)")
-    p.add_argument("--bot-delay", type=float, default=0.5,
-                   help="seconds a bot waits before it plays (on average: each wait varies by a quarter)")
+    p.add_argument("--db", default=None, help=h("serve.db"))
+    p.add_argument("--bot-delay", type=float, default=0.5, help=h("serve.bot_delay"))
     from .web.server import add_limit_options  # the standard library only, like this module
 
-    add_limit_options(p)
+    add_limit_options(p, lang)
+    _lang_option(p, lang)
     p.set_defaults(func=_cmd_serve)
 
-    p = sub.add_parser("replay", help="step through a record, forwards and back")
+    p = command("replay")
     p.add_argument("file")
-    p.add_argument("--text", action="store_true",
-                   help="print the hands action by action (also when not in a terminal)")
-    _lang_option(p)
+    p.add_argument("--text", action="store_true", help=h("replay.text"))
+    _lang_option(p, lang)
     p.set_defaults(func=_cmd_replay)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    lang = env_lang()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    lang = argv_lang(argv)
     try:
-        args = build_parser().parse_args(argv)
+        with _argparse_words(lang):
+            args = build_parser(lang).parse_args(argv)
         lang = _lang(args)
         code = int(args.func(args))
         sys.stdout.flush()

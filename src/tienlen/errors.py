@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from .i18n import Msg, render
+from .i18n import Msg, Said, render
 
 E = TypeVar("E", bound="TienLenError")
 
@@ -73,7 +73,7 @@ def error(cls: type[E], key: str, /, **params: Any) -> E:
     return exc
 
 
-def reason_of(exc: BaseException) -> Msg | str:
+def reason_of(exc: BaseException) -> Msg | Said | str:
     """What an error says, as a message when it carries one (a parameter of a wider message)."""
     reason = getattr(exc, "reason", None)
-    return reason if isinstance(reason, Msg | str) and reason else str(exc)
+    return reason if isinstance(reason, Msg | Said | str) and reason else str(exc)

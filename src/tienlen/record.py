@@ -27,8 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, parse_move
 from .cards import KEY_TEXT
-from .errors import RecordError, TienLenError
+from .errors import RecordError, TienLenError, error, reason_of
 from .game import Exchange, Game
+from .i18n import Msg, Parts, msg, toml_reason
 from .rules import PRESETS, Rules
 from .tomlwrite import dumps_table, value
 
@@ -89,58 +90,61 @@ def session_record(session: Session) -> str:
 # ---------------------------------------------------------------------- loading
 def _parse(text: str) -> tuple[Rules, list[str], list[dict[str, Any]]]:
     if not isinstance(text, str):
-        raise RecordError("a record is TOML text")
+        raise error(RecordError, "err.record.not_text")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RecordError(f"the record is not valid TOML: {exc}") from None
+        raise error(RecordError, "err.record.toml", error=toml_reason(exc)) from None
     if data.get("format") != FORMAT:
-        raise RecordError(f"the record's format must be {FORMAT!r}, not {data.get('format')!r}")
+        raise error(RecordError, "err.record.format", want=repr(FORMAT), got=repr(data.get("format")))
     name = data.get("rules")
     if not isinstance(name, str) or (name not in PRESETS and name != "custom"):
-        raise RecordError(f"the record's rules must be a preset name, not {name!r}")
+        raise error(RecordError, "err.record.rules_name", name=repr(name))
     try:
         rules = Rules.from_mapping({"preset": name, "options": data.get("options", {})})
     except TienLenError as exc:
-        raise RecordError(f"the record's rules: {exc}") from None
+        raise error(RecordError, "err.record.rules", reason=reason_of(exc)) from None
     names = data.get("players")
     if not isinstance(names, list) or not all(isinstance(x, str) and x for x in names):
-        raise RecordError("the record's players must be a list of names, one per seat")
+        raise error(RecordError, "err.record.players")
     if not 2 <= len(names) <= 8:
-        raise RecordError(f"a record has 2 to 8 players, not {len(names)}")
+        raise error(RecordError, "err.record.player_count", n=len(names))
     hands = data.get("hands")
     if not isinstance(hands, list) or not hands or not all(isinstance(h, dict) for h in hands):
-        raise RecordError("the record has no [[hands]]")
+        raise error(RecordError, "err.record.no_hands")
     unknown = set(data) - {"format", "rules", "players", "options", "hands"}
     if unknown:
-        raise RecordError(f"the record has unknown keys: {', '.join(sorted(unknown))}")
+        raise error(RecordError, "err.record.unknown_keys", keys=", ".join(sorted(unknown)))
     return rules, names, hands
 
 
 def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any],
                  first_default: bool) -> Game:
-    where = f"hand {index + 1}"
+    where = msg("err.record.hand", n=index + 1)
+
+    def at(i: int, line: str) -> Msg:
+        return msg("err.record.action", n=index + 1, i=i, line=repr(line))
     for key in hand:
         if key not in ("dealer", "leader", "first_hand", "dealt", "actions", "payments"):
-            raise RecordError(f"{where}: unknown key {key!r}")
+            raise error(RecordError, "err.record.unknown_key", where=where, key=repr(key))
     dealt = hand.get("dealt")
     actions = hand.get("actions", [])
     if not isinstance(dealt, list) or len(dealt) != len(names) or \
             not all(isinstance(h, str) for h in dealt):
-        raise RecordError(f"{where}: dealt must list one hand (text) per player")
+        raise error(RecordError, "err.record.dealt", where=where)
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise RecordError(f"{where}: actions must be a list of texts such as '0 3s 4s 5d'")
-    for key, kind, words in (("dealer", int, "a seat number"), ("leader", int, "a seat number"),
-                             ("first_hand", bool, "true or false")):
+        raise error(RecordError, "err.record.actions", where=where)
+    for key, kind, words in (("dealer", int, "err.record.must_seat"),
+                             ("leader", int, "err.record.must_seat"),
+                             ("first_hand", bool, "err.record.must_bool")):
         if key in hand and (not isinstance(hand[key], kind)
                             or (kind is int and isinstance(hand[key], bool))):
-            raise RecordError(f"{where}: {key} must be {words}, not {hand[key]!r}")
+            raise error(RecordError, words, where=where, key=key, value=repr(hand[key]))
     parsed: list[tuple[int, str]] = []
     for i, line in enumerate(actions):
         seat_text, _, move_text = line.strip().partition(" ")
         if not seat_text.isdigit() or not move_text.strip():
-            raise RecordError(f"{where}, action {i} ({line!r}): an action is the seat, a space, "
-                              "then the play or action")
+            raise error(RecordError, "err.record.action_form", where=at(i, line))
         parsed.append((int(seat_text), move_text))
     exchange: list[Exchange] = []
     for seat, text in parsed:
@@ -149,7 +153,7 @@ def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any
         try:
             gift = Action.parse(text)
         except TienLenError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+            raise error(RecordError, "err.record.where", where=where, reason=reason_of(exc)) from None
         assert gift.other is not None
         exchange.append((seat, gift.other, len(gift.cards)))
     try:
@@ -157,43 +161,44 @@ def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any
                     first_hand=hand.get("first_hand", first_default), names=names,
                     exchange=exchange)
     except TienLenError as exc:
-        raise RecordError(f"{where}: {exc}") from None
+        raise error(RecordError, "err.record.where", where=where, reason=reason_of(exc)) from None
     for i, (seat, text) in enumerate(parsed):
         line = actions[i]
         if i < len(game.history):  # made automatically when the hand began
             auto_seat, auto_move = game.history[i]
             if (auto_seat, str(auto_move)) != (seat, str(parse_move(text, rules))):
-                raise RecordError(f"{where}, action {i} ({line!r}): the hand began with "
-                                  f"'{auto_seat} {auto_move}' instead")
+                raise error(RecordError, "err.record.began_with", where=at(i, line),
+                            action=f"{auto_seat} {auto_move}")
             continue
         try:
             game.play(text, seat=seat)
         except TienLenError as exc:
-            raise RecordError(f"{where}, action {i} ({line!r}): {exc}") from None
+            raise error(RecordError, "err.record.where", where=at(i, line),
+                        reason=reason_of(exc)) from None
     if len(game.history) > len(parsed):
-        raise RecordError(f"{where}: the record leaves out the automatic action "
-                          f"'{game.action_texts()[len(parsed)]}'")
+        raise error(RecordError, "err.record.leaves_out", where=where,
+                    action=game.action_texts()[len(parsed)])
     if "payments" in hand:
         written = hand["payments"]
         if not isinstance(written, list) or not all(isinstance(x, str) for x in written):
-            raise RecordError(f"{where}: payments must be a list of texts such as "
-                              "'1 pays 2 4: …'")
+            raise error(RecordError, "err.record.payments", where=where)
         found = [str(p) for p in game.payments]
         if written != found:
             diff = next((i for i, (a, b) in enumerate(zip(written, found, strict=False))
                          if a != b), min(len(written), len(found)))
-            shown = written[diff] if diff < len(written) else "nothing"
-            wanted = found[diff] if diff < len(found) else "nothing"
-            raise RecordError(f"{where}: payment {diff} is {shown!r}, but the replay pays "
-                              f"{wanted!r}")
+            nothing = msg("err.record.nothing")
+            shown = repr(written[diff]) if diff < len(written) else nothing
+            wanted = repr(found[diff]) if diff < len(found) else nothing
+            raise error(RecordError, "err.record.payment", where=where, i=diff, shown=shown,
+                        wanted=wanted)
     return game
 
 
-def _gifts_text(gifts: Sequence[tuple[int, int | None, int]]) -> str:
+def _gifts_text(gifts: Sequence[tuple[int, int | None, int]]) -> Msg | Parts:
     if not gifts:
-        return "no exchange"
-    return "; ".join(f"seat {giver} gives seat {receiver} {count} card{'s' if count > 1 else ''}"
-                     for giver, receiver, count in gifts)
+        return msg("err.record.no_exchange")
+    return Parts(tuple(msg(f"err.record.gift.{'other' if count > 1 else 'one'}", giver=giver,
+                           receiver=receiver, n=count) for giver, receiver, count in gifts))
 
 
 def load_session(text: str) -> Session:
@@ -206,22 +211,21 @@ def load_session(text: str) -> Session:
         if games:
             prev = games[-1]
             if not prev.is_over:
-                raise RecordError(f"hand {index + 1}: hand {index} was not finished")
+                raise error(RecordError, "err.record.unfinished", n=index + 1, prev=index)
             dealer, leader, exchange = next_deal(rules, prev)
             if game.dealer != dealer:
-                raise RecordError(f"hand {index + 1}: seat {dealer} deals by the rules, "
-                                  f"not seat {game.dealer}")
+                raise error(RecordError, "err.record.dealer", n=index + 1, want=dealer,
+                            got=game.dealer)
             if leader is not None and game.leader != leader:
-                raise RecordError(f"hand {index + 1}: seat {leader} leads by the rules, "
-                                  f"not seat {game.leader}")
+                raise error(RecordError, "err.record.leader", n=index + 1, want=leader,
+                            got=game.leader)
             if leader is None and not game._lowest_start:
-                raise RecordError(f"hand {index + 1}: the holder of the lowest card leads by "
-                                  f"the rules, not a chosen leader (seat {game.leader})")
+                raise error(RecordError, "err.record.lowest_leads", n=index + 1, got=game.leader)
             gifts = [(s, m.other, len(m.cards)) for s, m in game.history
                      if isinstance(m, Action) and m.kind == "give"]
             if gifts != exchange:
-                raise RecordError(f"hand {index + 1}: the exchange by the rules is "
-                                  f"{_gifts_text(exchange)}, not {_gifts_text(gifts)}")
+                raise error(RecordError, "err.record.exchange", n=index + 1,
+                            want=_gifts_text(exchange), got=_gifts_text(gifts))
         games.append(game)
     # the hands dealt after loading are seeded by the record itself, so they are reproducible
     seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
@@ -233,6 +237,5 @@ def load_session(text: str) -> Session:
 def load_game(text: str) -> Game:
     session = load_session(text)
     if len(session.games) > 1:
-        raise RecordError(f"this is a session record of {len(session.games)} hands: load it with "
-                          "Session.from_record (Game.from_record reads a one-hand record)")
+        raise error(RecordError, "err.record.session", n=len(session.games))
     return session.game

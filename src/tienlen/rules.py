@@ -20,7 +20,7 @@ from typing import Any, Final
 from .cards import Card
 from .chops import ChopEntry, Pattern, parse_chops
 from .errors import RulesError, error, reason_of
-from .i18n import Msg, msg
+from .i18n import Msg, msg, os_reason, toml_reason
 from .shapes import Play
 from .tomlwrite import dumps_table
 
@@ -171,7 +171,7 @@ class Rules:
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise error(RulesError, "err.rules.toml", where=where, error=str(exc)) from None
+            raise error(RulesError, "err.rules.toml", where=where, error=toml_reason(exc)) from None
         try:
             return cls.from_mapping(data)
         except RulesError as exc:
@@ -253,7 +253,7 @@ def _read_source(source: str | Path) -> tuple[str, str | Msg]:
             return path.read_text(encoding="utf-8"), str(path)
         except OSError as exc:
             raise error(RulesError, "err.rules.cannot_read", path=repr(str(path)),
-                        error=exc.strerror) from None
+                        error=os_reason(exc)) from None
         except UnicodeDecodeError:
             raise error(RulesError, "err.rules.not_utf8", path=repr(str(path))) from None
     return source, msg("err.rules.where_text")

@@ -56,3 +56,36 @@ def test_the_catalogues_and_the_browser_language(server: Server) -> None:
     preset = server.get("/api/presets/mien-nam?lang=vi").json()
     assert preset["explain"].startswith("Tiến Lên: luật mien-nam")
     assert server.get("/api/presets/mien-nam").json()["explain"].startswith("Tiến Lên: the")
+
+
+def test_the_details_of_a_bad_request_in_vietnamese(server: Server) -> None:
+    """pydantic's and the TOML parser's words inside a translated sentence (REST and WebSocket)."""
+    import httpx
+
+    vi = {"Accept-Language": "vi"}
+    bad = httpx.post(server.base + "/api/tables", json={"players": 9}, headers=vi, timeout=10)
+    assert bad.status_code == 422 and bad.json()["error"] == "players: phải nhỏ hơn hoặc bằng 8"
+    en = server.post("/api/tables", {"players": 9})
+    assert en.json()["error"] == "players: Input should be less than or equal to 8"
+    toml = httpx.post(server.base + "/api/tables", json={"options": "stake = \nx = 1"}, headers=vi,
+                      timeout=10)
+    assert toml.json()["error"].endswith("giá trị không hợp lệ (ở dòng 1, cột 9)"), toml.json()
+    made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 11}).json()
+    ws = server.ws(made["id"])
+    ws.send(type="hello", token=made["token"], lang="vi")
+    ws.until(lambda m: m["type"] == "state")
+    ws.send(type="play", version="x", move="pass")
+    reason = ws.error()["reason"]
+    assert "version: phải là một số nguyên, không đọc được chuỗi này thành số nguyên" in reason
+    ws.close()
+
+
+def test_a_record_that_cannot_be_replayed_is_said_in_vietnamese() -> None:
+    from tienlen.web.app import replay_steps
+    from tienlen.web.room import Refused
+
+    with pytest.raises(Refused) as info:
+        replay_steps('format = "tienlen/1"\nrules = "pagat"\nplayers = ["A", "B"]\n')
+    assert info.value.say("vi") == "không xem lại được biên bản: biên bản không có ván nào " \
+        "([[hands]])"
+    assert info.value.say("en") == "the record cannot be replayed: the record has no [[hands]]"

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import TienLenError, error
+from ..i18n import t
 from .heuristic import HeuristicBot
 from .learned import LearnedBot
 from .search import SearchBot
@@ -46,7 +47,7 @@ def bot_options(name: str) -> list[str]:
     return [p for p in inspect.signature(factory).parameters if p != "seed"]
 
 
-def bot_usage() -> str:
+def bot_usage(lang: str = "en") -> str:
     """The built-in bots and their options with their defaults, as ``--help`` lists them."""
     import inspect
 
@@ -55,8 +56,8 @@ def bot_usage() -> str:
         params = inspect.signature(factory).parameters
         options = [f"{o}={str(params[o].default).lower()}" for o in bot_options(name)]
         if options:
-            name += (f" (options, with their defaults: {', '.join(options)}; written after "
-                     f"the name, as in {name}:{':'.join(options[:2])})")
+            name = t("cli.help.bot_options", lang, name=name, options=", ".join(options),
+                     example=f"{name}:{':'.join(options[:2])}")
         parts.append(name)
     return ", ".join(parts)
 

@@ -17,9 +17,10 @@ import shlex
 import subprocess
 import tempfile
 import time
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import TienLenError
+from ..errors import TienLenError, error
+from ..i18n import Msg, msg, os_reason, render
 from .protocol import view_to_json
 
 if TYPE_CHECKING:
@@ -29,11 +30,22 @@ if TYPE_CHECKING:
 
 class BotFailure(TienLenError):
     """An external bot crashed, hung, or answered with an illegal or malformed action.
-    ``stderr``: the last lines the bot wrote to its standard error."""
+    ``stderr``: the last lines the bot wrote to its standard error; ``what``: the failure
+    without the bot's name, as a message ("crashed (…)"), ``reason`` the whole of it."""
 
-    def __init__(self, message: str, stderr: str = "") -> None:
+    def __init__(self, message: str, stderr: str = "", what: Msg | None = None) -> None:
         super().__init__(message)
         self.stderr = stderr
+        self.what = what
+
+
+def _failure(name: str, stderr: str, key: str, /, **params: Any) -> BotFailure:
+    """The failure ``key`` (``err.extbot.*``) of the bot ``name``: "NAME crashed (…)"."""
+    what = Msg(key, params)
+    reason = msg("err.extbot.failure", name=name, what=what)
+    failure = BotFailure(render(reason), stderr, what)
+    failure.reason = reason
+    return failure
 
 
 def _settle(proc: subprocess.Popen[bytes]) -> None:
@@ -47,7 +59,7 @@ class ExternalBot:
 
     def __init__(self, command: str, seed: int | None = None, time_limit: float = 5.0) -> None:
         if not command.strip():
-            raise TienLenError("an external bot needs a command, such as 'cmd:python bot.py'")
+            raise error(TienLenError, "err.bot.no_command")
         self.command = command
         self.name = f"cmd:{command}"
         self.time_limit = time_limit
@@ -63,7 +75,7 @@ class ExternalBot:
         try:
             args = shlex.split(self.command)
         except ValueError as exc:
-            raise BotFailure(f"{self.name} could not start: {exc}") from None
+            raise _failure(self.name, "", "err.extbot.could_not_start", error=str(exc)) from None
         self._close_stderr()
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 (kept open while the bot runs)
         try:
@@ -71,7 +83,8 @@ class ExternalBot:
             return subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=self._stderr, env=env)
         except OSError as exc:
-            raise BotFailure(f"{self.name} could not start: {exc.strerror}") from None
+            raise _failure(self.name, "", "err.extbot.could_not_start",
+                           error=os_reason(exc)) from None
 
     def stderr_tail(self, lines: int = 5) -> str:
         """The last lines the bot wrote to its standard error ('' when none)."""
@@ -87,10 +100,10 @@ class ExternalBot:
             return ""
         return "\n".join(text.rstrip().splitlines()[-lines:])
 
-    def _fail(self, message: str) -> BotFailure:
-        """Stop the bot and make the failure, with the end of its standard error."""
+    def _fail(self, key: str, /, **params: Any) -> BotFailure:
+        """Stop the bot and make the failure ``key``, with the end of its standard error."""
         self._kill()
-        return BotFailure(message, self.stderr_tail())
+        return _failure(self.name, self.stderr_tail(), key, **params)
 
     def _close_stderr(self) -> None:
         if self._stderr is not None:
@@ -108,27 +121,25 @@ class ExternalBot:
             proc.stdin.flush()
         except (BrokenPipeError, OSError):
             _settle(proc)
-            raise self._fail(f"{self.name} crashed (its input closed, exit code "
-                             f"{proc.poll()})") from None
+            raise self._fail("err.extbot.input_closed", code=proc.poll()) from None
         line = self._read_line(proc.stdout, self.time_limit)
         if line is None:
-            raise self._fail(f"{self.name} gave no answer within {self.time_limit:g} s")
+            raise self._fail("err.extbot.no_answer", seconds=f"{self.time_limit:g}")
         if not line:
             _settle(proc)
-            raise self._fail(f"{self.name} crashed (its output closed, exit code {proc.poll()})")
+            raise self._fail("err.extbot.output_closed", code=proc.poll())
         try:
             answer = json.loads(line)
             text = answer["action"]
             if not isinstance(text, str):
                 raise TypeError
         except (ValueError, KeyError, TypeError):
-            raise BotFailure(f"{self.name} answered {line.strip()[:80]!r}, not "
-                             '{"action": "TEXT"}', self.stderr_tail()) from None
+            raise _failure(self.name, self.stderr_tail(), "err.extbot.malformed",
+                           line=repr(line.strip()[:80])) from None
         for move in view.legal:
             if str(move) == text.strip():
                 return move
-        raise BotFailure(f"{self.name} answered {text!r}, which is not a legal action",
-                         self.stderr_tail())
+        raise _failure(self.name, self.stderr_tail(), "err.extbot.illegal", text=repr(text))
 
     def _read_line(self, stream: IO[bytes], limit: float) -> str | None:
         """One line from the bot ('' at end of output), or None when none came in time."""

@@ -15,7 +15,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import TienLenError
+from ..errors import ArgumentError, TienLenError, error
+from ..i18n import os_reason
 from ..shapes import Play
 from .simple import phase_choice
 
@@ -41,12 +42,18 @@ def load_net(weights: str | Path | None = None) -> MLP:
     try:
         import numpy  # noqa: F401
     except ImportError:  # pragma: no cover - numpy is everywhere the rl extra is
-        raise TienLenError("the learned bot needs numpy: pip install 'tienlen[rl]'") from None
+        raise error(TienLenError, "err.bot.numpy") from None
     if weights is None:
         return _shipped()
     from ..rl.features import MLP
 
-    return MLP.load(str(weights))
+    try:
+        return MLP.load(str(weights))
+    except OSError as exc:
+        raise error(ArgumentError, "err.bot.weights", path=repr(str(weights)),
+                    error=os_reason(exc)) from None
+    except (ValueError, KeyError):  # not an .npz of tienlen train
+        raise error(ArgumentError, "err.bot.not_weights", path=repr(str(weights))) from None
 
 
 def learned_net() -> MLP | None:
@@ -100,6 +107,8 @@ class LearnedBot:
                  epsilon: float = 0.0, net: MLP | None = None) -> None:
         self._rng = random.Random(seed)
         self.net = net if net is not None else load_net(weights)
+        if isinstance(epsilon, bool) or not isinstance(epsilon, int | float):
+            raise error(ArgumentError, "err.bot.number", option="epsilon", value=repr(epsilon))
         self.epsilon = float(epsilon)
         self._plan = _plans(self.net)
 

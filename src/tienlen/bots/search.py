@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..cards import ACE, CODE_TO_KEY, TWO
+from ..errors import ArgumentError, error
 from ..game import Game
 from ..shapes import Play
 from .fast_inference import FastHistory
@@ -62,24 +63,24 @@ class SearchBot:
                  seconds: float | None = None, candidates: int = 6, objective: str = "rules",
                  margin: float = 0.05, inference: float | None = None, learned: int = 0) -> None:
         if objective not in _OBJECTIVES:
-            raise ValueError(f"objective must be one of {', '.join(_OBJECTIVES)}, not {objective!r}")
+            raise error(ArgumentError, "err.bot.objective", choices=", ".join(_OBJECTIVES),
+                        value=repr(objective))
         for label, count in (("steps", steps), ("worlds", worlds), ("candidates", candidates)):
             if count is None and label != "candidates":
                 continue  # the default: 3000 steps and 200 deals, more on the fast path
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-                raise ValueError(f"{label} must be a whole number, 1 or more, not {count!r}")
+                raise error(ArgumentError, "err.bot.count", option=label, value=repr(count))
         if isinstance(learned, bool) or not isinstance(learned, int) or learned < 0:
-            raise ValueError(f"learned must be a whole number, 0 or more, not {learned!r}")
+            raise error(ArgumentError, "err.bot.count0", option="learned", value=repr(learned))
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                     or seconds <= 0):
-            raise ValueError(f"seconds must be a positive number or none, not {seconds!r}")
+            raise error(ArgumentError, "err.bot.seconds", value=repr(seconds))
         if isinstance(margin, bool) or not isinstance(margin, (int, float)):
-            raise ValueError(f"margin must be a number, not {margin!r}")
+            raise error(ArgumentError, "err.bot.number", option="margin", value=repr(margin))
         if inference is not None and (isinstance(inference, bool)
                                       or not isinstance(inference, (int, float))
                                       or not 0 <= inference < 1):
-            raise ValueError(f"inference must be a share of the steps, from 0 up to (not "
-                             f"including) 1, not {inference!r}")
+            raise error(ArgumentError, "err.bot.inference", value=repr(inference))
         self._rng = random.Random(seed)
         self.steps = steps
         self.worlds = worlds

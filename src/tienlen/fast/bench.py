@@ -24,22 +24,23 @@ class FastBenchResult(Timing):
     def us_per_python_generation(self) -> float:
         return 1e6 * self.python_seconds / self.python_generations
 
-    def report(self, pure_hands_per_second: float | None = None) -> str:
-        ratio = (f" ({self.hands_per_second / pure_hands_per_second:.0f}x pure)"
+    def report(self, pure_hands_per_second: float | None = None, lang: str = "en") -> str:
+        """The figures in ``lang`` (the numbers as they are)."""
+        from ..bench import timing_rows
+        from ..i18n import label_rows, t
+
+        ratio = (t("bench.fast.ratio", lang, x=f"{self.hands_per_second / pure_hands_per_second:.0f}")
                  if pure_hands_per_second else "")
-        return (
-            f"fast path (numba): {self.preset}, {self.players} players, random play, every legal "
-            f"play listed at every decision (CPU time)\n"
-            f"  complete hands:        {self.hands} in {self.seconds:.2f} s = "
-            f"{self.hands_per_second:,.0f} hands/s{ratio}\n"
-            f"  decisions:             {self.decisions / self.hands:.1f} per hand\n"
-            f"  legal-play generation: {self.us_per_generation:.2f} µs per call in compiled code "
-            f"({self.generations} calls)\n"
-            f"                         {self.us_per_python_generation:.1f} µs per call from Python, "
-            f"as Play objects ({self.python_generations} calls)\n"
-            f"  start-up:              {self.load_seconds:.2f} s to load the compiled code "
-            f"(compiled on first use, then cached on disk)"
-        )
+        rows = [*timing_rows(self, lang, ratio),
+                (t("bench.generation", lang), t("bench.fast.generation", lang,
+                                                us=f"{self.us_per_generation:.2f}",
+                                                calls=self.generations)),
+                ("", t("bench.fast.generation_python", lang,
+                       us=f"{self.us_per_python_generation:.1f}", calls=self.python_generations)),
+                (t("bench.fast.startup", lang), t("bench.fast.startup.value", lang,
+                                                  seconds=f"{self.load_seconds:.2f}"))]
+        head = t("bench.fast.head", lang, preset=self.preset, players=self.players)
+        return "\n".join([head, *label_rows(rows)])
 
 
 def run(preset: str | Rules = "pagat", players: int = 4, hands: int = 20000,

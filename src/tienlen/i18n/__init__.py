@@ -21,6 +21,7 @@ classes stay language-neutral; only :func:`render` picks words.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -49,6 +50,17 @@ class Parts(NamedTuple):
 
     items: tuple[Msg | str, ...]
     sep: str = "; "
+
+
+class Said(NamedTuple):
+    """Words from outside the project (the operating system, the TOML parser, pydantic): their own
+    English text, kept exactly as they wrote it, and the same as a message for other languages."""
+
+    english: str
+    message: Msg
+
+    def __str__(self) -> str:
+        return self.english
 
 
 def msg(key: str, **params: Any) -> Msg:
@@ -94,7 +106,7 @@ def tn(key: str, n: int, lang: str = DEFAULT, /, **params: Any) -> str:
 
 
 def _param(value: Any, lang: str) -> str:
-    if isinstance(value, Msg):
+    if isinstance(value, Msg | Said):
         return render(value, lang)
     if isinstance(value, Parts):
         return value.sep.join(_param(v, lang) for v in value.items)
@@ -106,10 +118,12 @@ def _param(value: Any, lang: str) -> str:
     return str(value)
 
 
-def render(message: Msg | str, lang: str = DEFAULT) -> str:
+def render(message: Msg | Said | str, lang: str = DEFAULT) -> str:
     """A :class:`Msg` (or a text already in words) in ``lang``."""
     if isinstance(message, str):
         return message
+    if isinstance(message, Said):
+        return message.english if lang == DEFAULT else render(message.message, lang)
     return t(message.key, lang, **dict(message.params))
 
 
@@ -117,9 +131,72 @@ def say_error(exc: BaseException, lang: str = DEFAULT) -> str:
     """What an error says, in ``lang`` when it carries its reason as a message (``reason``),
     else its own (English) text."""
     reason = getattr(exc, "reason", None)
-    if isinstance(reason, Msg | str) and reason:
+    if isinstance(reason, Msg | Said | str) and reason:
         return render(reason, lang)
     return str(exc)
+
+
+# ---------------------------------------------------------------------- words from outside
+def os_reason(exc: OSError) -> Said | str:
+    """Why the operating system refused (``exc.strerror``: "No such file or directory"), said in
+    the reader's language for the common reasons (``os.ENOENT``…), else as the system said it."""
+    text = exc.strerror or str(exc) or type(exc).__name__
+    name = errno.errorcode.get(exc.errno) if isinstance(exc.errno, int) else None
+    key = f"os.{name}"
+    if name and key in catalogue(DEFAULT):
+        return Said(text, Msg(key))
+    return text
+
+
+_TOML_AT: Final = re.compile(r"(?s)(?P<what>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)"
+                             r"|end of document)\)")
+_TOML_WITH: Final = (  # the parser's sentences with a value in them, as tomllib writes them
+    (re.compile(r"Illegal character (?P<x>.+)"), "toml.illegal_character"),
+    (re.compile(r"Found invalid character (?P<x>.+)"), "toml.invalid_character"),
+    (re.compile(r"Duplicate inline table key (?P<x>.+)"), "toml.duplicate_key"),
+    (re.compile(r"Cannot redefine namespace (?P<x>.+)"), "toml.redefine"),
+    (re.compile(r"Cannot mutate immutable namespace (?P<x>.+)"), "toml.immutable"),
+    (re.compile(r"Cannot declare (?P<x>.+) twice"), "toml.twice"),
+    (re.compile(r"Expected (?P<x>'[^']*')"), "toml.expected"),
+)
+
+
+def toml_reason(exc: ValueError) -> Said | str:
+    """The TOML parser's description of a syntax error ("Invalid value (at line 1, column 9)")
+    said in the reader's language: the sentence (``toml.text.<English>`` or ``toml.*``) and where
+    it is; a sentence the catalogue does not know stays as the parser wrote it."""
+    text = str(exc)
+    m = _TOML_AT.fullmatch(text)
+    what_text = m.group("what") if m else text
+    what: Msg | str = what_text
+    if f"toml.text.{what_text}" in catalogue(DEFAULT):
+        what = Msg(f"toml.text.{what_text}")
+    else:
+        for pattern, key in _TOML_WITH:
+            found = pattern.fullmatch(what_text)
+            if found:
+                what = Msg(key, {"x": found.group("x")})
+                break
+    if m is None:
+        return Said(text, what) if isinstance(what, Msg) else text
+    if m.group("line"):
+        return Said(text, Msg("toml.at", {"what": what, "line": m.group("line"),
+                                          "column": m.group("column")}))
+    return Said(text, Msg("toml.at_end", {"what": what}))
+
+
+def validation_reason(error: Mapping[str, Any]) -> Said | str:
+    """pydantic's description of a bad value (one of ``ValidationError.errors()``), said in the
+    reader's language by its ``type`` (``valid.int_parsing``…), else as pydantic wrote it."""
+    text = str(error.get("msg", ""))
+    key = f"valid.{error.get('type')}"
+    if key not in catalogue(DEFAULT):
+        return text
+    ctx = dict(error.get("ctx") or {})
+    if isinstance(ctx.get("expected"), str):  # "'a' or 'b'": the "or" in the reader's words
+        ctx["expected"] = Said(ctx["expected"], Msg("valid.expected", {
+            "list": ctx["expected"].replace(" or ", ", ")}))
+    return Said(text, Msg(key, ctx))
 
 
 def pick_lang(value: str | None, default: str = DEFAULT) -> str:
@@ -144,6 +221,29 @@ def env_lang(environ: Mapping[str, str] | None = None) -> str:
         if value:
             return pick_lang(value)
     return DEFAULT
+
+
+# ---------------------------------------------------------------------- columns
+def width(text: str) -> int:
+    """The columns ``text`` takes in a terminal: a combining mark none (a Vietnamese letter written
+    decomposed, "e" + U+0302), a wide or full-width character two (East Asian), others one."""
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def pad(text: str, columns: int, align: str = "<") -> str:
+    """``text`` padded with spaces to ``columns`` terminal columns (``<`` left, ``>`` right)."""
+    fill = " " * max(0, columns - width(text))
+    return text + fill if align == "<" else fill + text
+
+
+def label_rows(rows: list[tuple[str, str]], indent: str = "  ") -> list[str]:
+    """Lines of ``label value``, the values in one column after the widest label (an empty label
+    continues the row above)."""
+    column = max(width(label) for label, _ in rows)
+    return [f"{indent}{pad(label, column)} {value}" for label, value in rows]
 
 
 # ---------------------------------------------------------------------- names

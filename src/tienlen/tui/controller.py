@@ -30,7 +30,7 @@ from ..cards import Card
 from ..errors import IllegalPlay, TienLenError, error
 from ..explain import pattern_words
 from ..game import Game
-from ..i18n import YOU, Msg, bot_name, display_name, msg, render, t, tn
+from ..i18n import YOU, Msg, bot_name, display_name, msg, os_reason, render, t, tn
 from ..payments import Payment
 from ..paywords import payment_line, place_words, short_line
 from ..rules import Rules
@@ -508,5 +508,5 @@ class Controller:
             target.write_text(self.record(), encoding="utf-8")
         except OSError as exc:
             raise error(TienLenError, "err.file.cannot_write", path=repr(str(target)),
-                        error=exc.strerror) from None
+                        error=os_reason(exc)) from None
         return target

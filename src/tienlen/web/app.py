@@ -25,7 +25,7 @@ from starlette.websockets import WebSocketDisconnect
 from .. import Game, Rules, Session, TienLenError
 from ..bots import bot_names
 from ..errors import reason_of
-from ..i18n import LANGS, Msg, catalogue_text, msg, pick_lang, render, say_error, t
+from ..i18n import LANGS, Msg, catalogue_text, msg, pick_lang, render, say_error, t, validation_reason
 from ..record import _parse, _replay_hand
 from ..rules_text import explain_text
 from .limits import Limits, RateLimit, client_key, wait_text
@@ -96,9 +96,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RequestValidationError)
-    async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = [f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}"
-                 for e in exc.errors()[:3]]
+    async def _bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # pydantic's words for a bad field, in the language the call asks for (Accept-Language)
+        lang = request_lang(request)
+        parts = [f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: "
+                 f"{render(validation_reason(e), lang)}" for e in exc.errors()[:3]]
         return JSONResponse({"error": "; ".join(parts)}, status_code=422)
 
     @app.exception_handler(HTTPException)

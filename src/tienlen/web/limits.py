@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import ArgumentError, error
 from ..i18n import Msg, msg
 
 PRUNE_AT = 10_000  # addresses remembered before the full buckets are forgotten
@@ -32,12 +33,15 @@ class Limits:
         for name in ("max_tables", "tables_per_client", "creates_per_minute",
                      "messages_per_second", "connections_per_client"):
             if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be 0 or more, not {getattr(self, name)}")
+                raise error(ArgumentError, "err.limits.at_least_zero", name=name,
+                            value=getattr(self, name))
         if self.max_tables < 1:
-            raise ValueError(f"max_tables must be 1 or more, not {self.max_tables}")
+            raise error(ArgumentError, "err.limits.at_least_one", name="max_tables",
+                        value=self.max_tables)
         for name in ("idle_expiry", "sweep_every"):
             if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be more than 0 seconds, not {getattr(self, name)}")
+                raise error(ArgumentError, "err.limits.seconds", name=name,
+                            value=getattr(self, name))
 
 
 class RateLimit:

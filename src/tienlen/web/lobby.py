@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import Rules, TienLenError
 from ..errors import reason_of
-from ..i18n import Msg, msg
+from ..i18n import Msg, msg, toml_reason
 from .driver import Driver
 from .limits import Limits
 from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
@@ -60,7 +60,7 @@ def make_rules(preset: str, options: str) -> Rules:
     try:
         changes = tomllib.loads(options)
     except tomllib.TOMLDecodeError as exc:
-        raise Refused(msg("lobby.bad_toml", error=str(exc))) from None
+        raise Refused(msg("lobby.bad_toml", error=toml_reason(exc))) from None
     if "preset" in changes or "rules" in changes:
         raise Refused(msg("lobby.preset_in_list"))
     _check_numbers(changes)

@@ -27,7 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from ..i18n import Msg, Parts, msg, render
+from ..i18n import Msg, Parts, msg, render, validation_reason
 from .names import MAX_NAME, RAW_FACTOR
 
 MAX_MESSAGE = 4096  # bytes in one client message
@@ -142,7 +142,8 @@ def parse_command(raw: str | bytes) -> Command:
 
 
 def _describe(exc: ValidationError) -> Msg:
-    """What is wrong with a command (pydantic's own words for a bad value stay English)."""
+    """What is wrong with a command (pydantic's own words for a bad value in the connection's
+    language when the catalogue knows them: ``validation_reason``)."""
     parts = []
     for err in exc.errors()[:3]:
         where = ".".join(str(p) for p in err["loc"][1:] if p != "type") or "message"
@@ -151,7 +152,7 @@ def _describe(exc: ValidationError) -> Msg:
         elif err["type"] == "extra_forbidden":
             parts.append(msg("err.proto.extra", field=repr(where)))
         else:
-            parts.append(msg("err.proto.field", where=where, error=err["msg"]))
+            parts.append(msg("err.proto.field", where=where, error=validation_reason(err)))
     return msg("err.proto.bad", parts=Parts(tuple(parts)))
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from .. import PASS, Action, Game, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from ..errors import reason_of
-from ..i18n import LANGS, Msg, bot_name, display_name, msg, pick_lang, render, t
+from ..i18n import LANGS, Msg, Said, bot_name, display_name, msg, pick_lang, render, t
 from .driver import Driver
 from .hands import Hands
 from .names import BadName, clean_name, name_key
@@ -79,7 +79,7 @@ class Refused(TienLenError):
     """A command that cannot be carried out now; the text is the reason in English (``code``:
     its kind); ``reason`` the same as a message to say in the connection's language."""
 
-    def __init__(self, reason: str | Msg, code: str | None = None) -> None:
+    def __init__(self, reason: str | Msg | Said, code: str | None = None) -> None:
         super().__init__(render(reason))
         self.reason = reason
         self.code = code

@@ -41,7 +41,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-from ..errors import TienLenError
+from ..errors import TienLenError, error
 
 DEFAULT_DB = "sqlite:///tienlen.sqlite3"
 
@@ -206,7 +206,9 @@ def make_engine(url: str) -> Engine:
             return engine
         return create_engine(url, pool_pre_ping=True)
     except (ArgumentError, ImportError, SQLAlchemyError) as exc:
-        raise StorageError(f"cannot use database {url!r}: {exc}") from None
+        # the database library's own words for what is wrong stay as it wrote them (English)
+        raise error(StorageError, "err.storage.cannot_use", url=repr(url), error=str(exc)) \
+            from None
 
 
 class Repository:
@@ -219,8 +221,8 @@ class Repository:
             Base.metadata.create_all(self.engine)
             _migrate(self.engine)
         except SQLAlchemyError as exc:
-            raise StorageError(f"cannot open database {url!r}: {exc.__class__.__name__}: "
-                               f"{str(exc).splitlines()[0]}") from None
+            raise error(StorageError, "err.storage.cannot_open", url=repr(url),
+                        error=f"{exc.__class__.__name__}: {str(exc).splitlines()[0]}") from None
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # the log's insert, compiled once to the driver's own SQL: the hottest write skips
         # SQLAlchemy's per-statement work, on a connection kept for it
@@ -239,7 +241,8 @@ class Repository:
             with self._sessions.begin() as session:
                 yield session
         except SQLAlchemyError as exc:
-            raise StorageError(f"the database refused a write: {exc.__class__.__name__}") from None
+            raise error(StorageError, "err.storage.refused",
+                        error=exc.__class__.__name__) from None
 
     def close(self) -> None:
         self._drop_log_connection()
@@ -327,7 +330,8 @@ class Repository:
                                      .values(host_seat=w.host[0]))
         except SQLAlchemyError as exc:
             self._drop_log_connection()
-            raise StorageError(f"the database refused a write: {exc.__class__.__name__}") from None
+            raise error(StorageError, "err.storage.refused",
+                        error=exc.__class__.__name__) from None
 
     @staticmethod
     def _put_seat(conn: Connection, table_id: str, change: SeatChange) -> None:
