@@ -14,4 +14,14 @@ jit = njit(cache=True, nogil=True)
 if TYPE_CHECKING:
     kernel = jit  # the same decorator to mypy (the stubs do not know ``_nrt``)
 else:
-    kernel = njit(cache=True, nogil=True, _nrt=False)
+    def _kernel_decorator():  # type: ignore[no-untyped-def]
+        """``_nrt`` is an internal target option: a numba without it compiles as ``jit``."""
+        try:
+            from numba.core.cpu import CPUTargetOptions
+        except ImportError:
+            return jit
+        if not hasattr(CPUTargetOptions, "_nrt"):
+            return jit
+        return njit(cache=True, nogil=True, _nrt=False)
+
+    kernel = _kernel_decorator()
