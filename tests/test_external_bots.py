@@ -18,6 +18,7 @@ from tienlen.arena import Tournament, format_table, play_out, run_tournament
 from tienlen.bots import Bot, get_bot
 from tienlen.bots.external import BotFailure, ExternalBot
 from tienlen.bots.simple import RandomBot
+from tienlen.i18n import t
 from tienlen.view import View
 
 PAGAT = Rules.preset("pagat")
@@ -270,8 +271,13 @@ def test_a_tournament_goes_on_past_a_bot_failing_later_and_reports_it_once(
     failures = report["failures"]
     assert len(failures) == 4  # once in every hand: the next hand starts the bot afresh
     for failure in failures:
-        assert set(failure) == {"bot", "deal", "rotation", "seat", "reason", "stderr"}
+        assert set(failure) == {"bot", "deal", "rotation", "seat", "reason", "stderr",
+                                "reason_key", "reason_params"}
         assert failure["bot"] == "me" and words in failure["reason"]
+        # the code and its values say the same reason: json.dumps keeps them language-neutral
+        assert failure["reason_key"].startswith("err.extbot.")
+        assert t(failure["reason_key"], "en", **failure["reason_params"]) == failure["reason"]
+        json.dumps(failure)
         assert "goes wrong" in failure["stderr"]
     assert {(f["deal"], f["rotation"]) for f in failures} == {(d, r) for d in range(2)
                                                               for r in range(2)}
@@ -280,6 +286,11 @@ def test_a_tournament_goes_on_past_a_bot_failing_later_and_reports_it_once(
     assert len(reported) == 1  # once for the bot, not once a hand
     assert "bot 'me' failed in 4 hands" in reported[0] and words in reported[0]
     assert "    the second decision is where it goes wrong" in table
+    vietnamese = [line for line in format_table(report, "vi").splitlines()
+                  if line.startswith("lỗi:")]
+    assert len(vietnamese) == 1 and "máy 'me' hỏng trong 4 ván" in vietnamese[0]
+    said = t(failures[-1]["reason_key"], "vi", **failures[-1]["reason_params"])
+    assert vietnamese[0].endswith(said) and said != failures[-1]["reason"]
     # the units still balance: random played the failing seat to the end of each hand
     assert sum(b["mean_units"] * b["hands"] for b in report["bots"]) == pytest.approx(0)
 

@@ -131,6 +131,7 @@ class Failure:
     seat: int
     reason: str
     stderr: str = ""
+    what: Msg | None = None  # the reason as a message, for the results in any language
 
     def __str__(self) -> str:
         return f"seat {self.seat}: {self.reason}; random plays for it for the rest of the hand"
@@ -271,7 +272,7 @@ def _ask(bots: list[Bot], seat: int, view: Any, failures: list[Failure]) -> Any:
     try:
         return bots[seat].choose(view)
     except BotFailure as exc:
-        failures.append(Failure(seat, _without_name(bots[seat], str(exc)), exc.stderr))
+        failures.append(Failure(seat, _without_name(bots[seat], str(exc)), exc.stderr, exc.what))
         bot = bots[seat]
         if isinstance(bot, ExternalBot):
             bot.close()
@@ -434,11 +435,19 @@ def run_tournament(t: Tournament, workers: int = 1, backend: str = "local",
         "bots": summarize(results, t.players),
         "failures": [
             {"bot": r.bots[f.seat], "deal": r.deal, "rotation": r.rotation, "seat": f.seat,
-             "reason": f.reason, "stderr": f.stderr}
+             "reason": f.reason, "stderr": f.stderr, **_reason_code(f.what)}
             for r in results for f in r.failures
         ],
     }
     return report
+
+
+def _reason_code(what: Msg | None) -> dict[str, Any]:
+    """A failure's reason as a language-neutral code and its values (``reason_key``,
+    ``reason_params``) when it has one: what the results table says in any language."""
+    if what is None:
+        return {}
+    return {"reason_key": what.key, "reason_params": dict(what.params)}
 
 
 def check_address(address: str, timeout: float = 3.0) -> None:
@@ -549,8 +558,11 @@ def failure_lines(failures: list[dict[str, Any]], lang: str = "en") -> list[str]
     for bot, fails in by_bot.items():
         hands = len({(f["deal"], f["rotation"]) for f in fails})
         last = fails[-1]
+        reason = last["reason"]
+        if last.get("reason_key"):
+            reason = t(last["reason_key"], lang, **last.get("reason_params", {}))
         lines.append(tn("arena.failure", hands, lang, bot=repr(bot), deal=last["deal"],
-                        seat=last["seat"], reason=last["reason"]))
+                        seat=last["seat"], reason=reason))
         stderr = next((f["stderr"] for f in reversed(fails) if f.get("stderr")), "")
         if stderr:
             lines.append(t("arena.failure.stderr", lang))
