@@ -526,13 +526,15 @@ def test_the_json_output_is_documented_field_by_field(tmp_path: Path,
         assert f"`{key}`" in section, key
     for key in report["bots"][0]:
         assert f"`{key}`" in section, key
-    for key in ("bot", "deal", "rotation", "seat", "reason", "stderr"):
+    failure_keys = {"bot", "deal", "rotation", "seat", "reason", "stderr", "reason_key",
+                    "reason_params"}
+    for key in failure_keys:
         assert f"`{key}`" in section, key
     example = section.split("```json", 1)[1].split("```", 1)[0]
     documented = json.loads(example)
     assert set(documented) == set(report)
     assert set(documented["bots"][0]) == set(report["bots"][0])
-    assert set(documented["failures"][0]) == {"bot", "deal", "rotation", "seat", "reason", "stderr"}
+    assert set(documented["failures"][0]) == failure_keys
 
 
 # ---------------------------------------------------------------------- tienlen rules
