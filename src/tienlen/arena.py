@@ -25,7 +25,7 @@ from .bots.simple import RandomBot
 from .errors import ArgumentError, TienLenError, error, reason_of
 from .fast.play import play_hand as fast_play_hand
 from .game import Game
-from .i18n import Msg, msg, os_reason, pad, t, tn
+from .i18n import Msg, msg, os_reason, pad, render, t, tn
 from .i18n import width as text_width
 from .rules import Rules
 from .shapes import PASS
@@ -129,9 +129,13 @@ class Failure:
     """An external bot's failure in one hand: its seat, the reason, the end of its stderr."""
 
     seat: int
-    reason: str
+    what: Msg | str  # the reason (a message, for the results in any language)
     stderr: str = ""
-    what: Msg | None = None  # the reason as a message, for the results in any language
+
+    @property
+    def reason(self) -> str:
+        """The reason in English, as the ``--json`` report keeps it."""
+        return render(self.what)
 
     def __str__(self) -> str:
         return f"seat {self.seat}: {self.reason}; random plays for it for the rest of the hand"
@@ -272,7 +276,7 @@ def _ask(bots: list[Bot], seat: int, view: Any, failures: list[Failure]) -> Any:
     try:
         return bots[seat].choose(view)
     except BotFailure as exc:
-        failures.append(Failure(seat, _without_name(bots[seat], str(exc)), exc.stderr, exc.what))
+        failures.append(Failure(seat, exc.what or _without_name(bots[seat], str(exc)), exc.stderr))
         bot = bots[seat]
         if isinstance(bot, ExternalBot):
             bot.close()
@@ -442,10 +446,10 @@ def run_tournament(t: Tournament, workers: int = 1, backend: str = "local",
     return report
 
 
-def _reason_code(what: Msg | None) -> dict[str, Any]:
+def _reason_code(what: Msg | str) -> dict[str, Any]:
     """A failure's reason as a language-neutral code and its values (``reason_key``,
     ``reason_params``) when it has one: what the results table says in any language."""
-    if what is None:
+    if isinstance(what, str):
         return {}
     return {"reason_key": what.key, "reason_params": dict(what.params)}
 
