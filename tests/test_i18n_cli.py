@@ -278,9 +278,9 @@ def test_serve_start_up_lines_in_both_languages() -> None:
     from tienlen.web.server import limits_text
 
     english = limits_text(Limits())
-    assert english.startswith("tienlen: limits: 20000 tables in all; per client 20 open tables")
+    assert english.startswith("tienlen: limits: 20000 tables in all; per player 20 open tables")
     vietnamese = limits_text(Limits(), "vi")
-    assert vietnamese.startswith("tienlen: giới hạn: tổng cộng 20000 bàn; mỗi máy khách 20 bàn")
+    assert vietnamese.startswith("tienlen: giới hạn: tổng cộng 20000 bàn; mỗi người chơi 20 bàn")
     assert "7200 giây" in vietnamese
 
 

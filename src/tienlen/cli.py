@@ -280,7 +280,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .web.server import limits_from, serve
 
-    return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args), _lang(args))
+    return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args), _lang(args),
+                 api_docs=args.api_docs)
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -420,6 +421,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help=h("serve.db"))
     p.add_argument("--bot-delay", type=float, default=0.5, help=h("serve.bot_delay"))
+    p.add_argument("--api-docs", action="store_true", help=h("serve.api_docs"))
     from .web.server import add_limit_options  # the standard library only, like this module
 
     add_limit_options(p, lang)

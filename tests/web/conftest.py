@@ -26,8 +26,9 @@ from tienlen.web.storage import Repository
 PG_URL = os.environ.get("TIENLEN_TEST_PG_URL")
 CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
 # the tests' clients all come from 127.0.0.1: no per-client limit unless a test sets one
-NO_CLIENT_LIMITS = Limits(tables_per_client=0, creates_per_minute=0, messages_per_second=0,
-                          connections_per_client=0)
+NO_CLIENT_LIMITS = Limits(tables_per_client=0, tables_per_address=0, creates_per_minute=0,
+                          creates_per_address=0, messages_per_second=0, messages_per_address=0,
+                          connections_per_address=0, replays_per_client=0)
 
 
 def free_port() -> int:

@@ -60,13 +60,13 @@ def test_too_many_messages_said_in_vietnamese(sqlite_url: str, clock: Clock) -> 
         me.send(type="ping")
         error = me.error()
         assert error["code"] == "rate_limited"
-        assert error["reason"] == ("quá nhiều yêu cầu: mỗi địa chỉ tối đa 2 tin mỗi giây; yêu cầu "
+        assert error["reason"] == ("quá nhiều yêu cầu: mỗi kết nối tối đa 2 tin mỗi giây; yêu cầu "
                                    "này chưa được thực hiện, thử lại sau 1 giây")
 
 
 def test_too_many_connections_said_in_the_language_of_the_url(sqlite_url: str,
                                                               clock: Clock) -> None:
-    with limited(sqlite_url, clock, connections_per_client=1) as server:
+    with limited(sqlite_url, clock, connections_per_address=1) as server:
         made = server.post("/api/tables", {"name": "Lan"}).json()
         first = server.ws(made["id"])
         first.hello()
@@ -82,7 +82,7 @@ def test_too_many_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) -> No
         answer = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=VI,
                             timeout=10)
         assert answer.status_code == 429
-        assert answer.json()["error"].startswith("quá nhiều yêu cầu: mỗi địa chỉ tạo được tối đa "
+        assert answer.json()["detail"].startswith("quá nhiều yêu cầu: mỗi người chơi tạo được tối đa "
                                                  "1 bàn mỗi phút; thử lại sau")
 
 
@@ -91,7 +91,7 @@ def test_too_many_open_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) 
         assert server.post("/api/tables", {"name": "Lan"}).status_code == 200
         answer = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=VI,
                             timeout=10)
-        assert answer.json()["error"].startswith("bạn đang có 1 bàn mở, tối đa cho một địa chỉ")
+        assert answer.json()["detail"].startswith("bạn đang làm chủ 1 bàn mở, tối đa cho một người chơi")
 
 
 def test_a_closed_table_said_in_vietnamese(sqlite_url: str, clock: Clock) -> None:
@@ -99,12 +99,12 @@ def test_a_closed_table_said_in_vietnamese(sqlite_url: str, clock: Clock) -> Non
         table_id = closed_practice_table(server)
         gone = httpx.get(f"{server.base}/api/tables/{table_id}", headers=VI, timeout=10)
         assert gone.status_code == 410
-        assert gone.json()["error"].startswith(f"bàn '{table_id}' đã đóng (một lúc lâu không có ai)")
+        assert gone.json()["detail"].startswith(f"bàn '{table_id}' đã đóng (một lúc lâu không có ai)")
         error = server.ws(table_id + "?lang=vi").recv()
         assert error["code"] == "not_found" and "đã đóng" in error["reason"]
         missing = httpx.get(f"{server.base}/api/tables/{table_id}/records/9", headers=VI,
                             timeout=10)
-        assert missing.json()["error"] == f"bàn '{table_id}' không có ván 9 đã xong"
+        assert missing.json()["detail"] == f"bàn '{table_id}' không có ván 9 đã xong"
 
 
 @pytest.mark.parametrize(("options", "vietnamese"), [
@@ -117,15 +117,15 @@ def test_bad_house_rules_in_the_options_form_in_vietnamese(server: Server, optio
                                                            vietnamese: str) -> None:
     answer = httpx.post(server.base + "/api/tables", json={"name": "Lan", "options": options},
                         headers=VI, timeout=10)
-    assert answer.status_code == 400 and vietnamese in answer.json()["error"]
-    english = server.post("/api/tables", {"name": "Lan", "options": options}).json()["error"]
-    assert english != answer.json()["error"]
+    assert answer.status_code == 400 and vietnamese in answer.json()["detail"]
+    english = server.post("/api/tables", {"name": "Lan", "options": options}).json()["detail"]
+    assert english != answer.json()["detail"]
 
 
 def test_an_unknown_preset_in_vietnamese(server: Server) -> None:
     answer = server.get("/api/presets/mien-nan?lang=vi")
     assert answer.status_code == 404
-    assert answer.json()["error"].startswith("không có bộ luật 'mien-nan' (ý bạn là 'mien-nam'?)")
+    assert answer.json()["detail"].startswith("không có bộ luật 'mien-nan' (ý bạn là 'mien-nam'?)")
 
 
 def test_bots_are_bot_n_in_the_record_whatever_the_language(server: Server) -> None:

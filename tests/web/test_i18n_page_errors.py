@@ -43,7 +43,7 @@ def test_a_rate_limit_is_shown_in_vietnamese_on_a_phone(vi_phone: Page, sqlite_u
         page.wait_for_function(f"() => {TABLE} && {TABLE}.state")
         page.evaluate(f"() => {{ for (let i = 0; i < 6; i++) {TABLE}.send({{type: 'ping'}}); }}")
         reason = page.get_by_test_id("reason")
-        expect(reason).to_contain_text("quá nhiều yêu cầu: mỗi địa chỉ tối đa 3 tin mỗi giây")
+        expect(reason).to_contain_text("quá nhiều yêu cầu: mỗi kết nối tối đa 3 tin mỗi giây")
         expect(reason).to_contain_text("thử lại sau 1 giây")
         shot(page, "rate-limit-vi-phone.png")
         overflow = page.evaluate(

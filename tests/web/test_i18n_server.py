@@ -35,12 +35,12 @@ def test_a_refused_table_in_the_language_of_accept_language(server: Server) -> N
     body = {"name": "Lan", "options": "not toml ="}
     vi = httpx.post(server.base + "/api/tables", json=body, headers={"Accept-Language": "vi"},
                     timeout=10)
-    assert vi.status_code == 400 and "không phải TOML hợp lệ" in vi.json()["error"]
+    assert vi.status_code == 400 and "không phải TOML hợp lệ" in vi.json()["detail"]
     en = server.post("/api/tables", body)
-    assert en.status_code == 400 and "not valid TOML" in en.json()["error"]
+    assert en.status_code == 400 and "not valid TOML" in en.json()["detail"]
     bad = httpx.post(server.base + "/api/tables", json={"name": "   "},
                      headers={"Accept-Language": "vi-VN,vi;q=0.9"}, timeout=10)
-    assert "tên người chơi cần ít nhất một ký tự nhìn thấy được" in bad.json()["error"]
+    assert "tên người chơi cần ít nhất một ký tự nhìn thấy được" in bad.json()["detail"]
 
 
 def test_the_catalogues_and_the_browser_language(server: Server) -> None:
@@ -64,12 +64,12 @@ def test_the_details_of_a_bad_request_in_vietnamese(server: Server) -> None:
 
     vi = {"Accept-Language": "vi"}
     bad = httpx.post(server.base + "/api/tables", json={"players": 9}, headers=vi, timeout=10)
-    assert bad.status_code == 422 and bad.json()["error"] == "players: phải nhỏ hơn hoặc bằng 8"
+    assert bad.status_code == 422 and bad.json()["detail"] == "players: phải nhỏ hơn hoặc bằng 8"
     en = server.post("/api/tables", {"players": 9})
-    assert en.json()["error"] == "players: Input should be less than or equal to 8"
+    assert en.json()["detail"] == "players: Input should be less than or equal to 8"
     toml = httpx.post(server.base + "/api/tables", json={"options": "stake = \nx = 1"}, headers=vi,
                       timeout=10)
-    assert toml.json()["error"].endswith("giá trị không hợp lệ (ở dòng 1, cột 9)"), toml.json()
+    assert toml.json()["detail"].endswith("giá trị không hợp lệ (ở dòng 1, cột 9)"), toml.json()
     made = server.post("/api/tables", {"quick": True, "name": "Lan", "seed": 11}).json()
     ws = server.ws(made["id"])
     ws.send(type="hello", token=made["token"], lang="vi")
@@ -81,7 +81,7 @@ def test_the_details_of_a_bad_request_in_vietnamese(server: Server) -> None:
 
 
 def test_a_record_that_cannot_be_replayed_is_said_in_vietnamese() -> None:
-    from tienlen.web.app import replay_steps
+    from tienlen.web.replays import replay_steps
     from tienlen.web.room import Refused
 
     with pytest.raises(Refused) as info:

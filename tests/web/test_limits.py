@@ -62,8 +62,8 @@ def test_creating_too_many_tables_a_minute_is_answered_429(sqlite_url: str,
         before = stored(server)
         answer = server.post("/api/tables", {"name": "Lan"})
         assert answer.status_code == 429
-        assert "too many requests" in answer.json()["error"]
-        assert "2 new tables a minute" in answer.json()["error"]
+        assert "too many requests" in answer.json()["detail"]
+        assert "2 new tables a minute" in answer.json()["detail"]
         assert int(answer.headers["retry-after"]) >= 1
         assert stored(server) == before and server.get("/healthz").json()["tables"] == 2
         clock.now += 30  # half a minute: one more
@@ -75,7 +75,7 @@ def test_one_client_cannot_hold_more_than_its_share_of_tables(sqlite_url: str,
     with limited(sqlite_url, clock, tables_per_client=2) as server:
         ids = [server.post("/api/tables", {"name": "Lan"}).json()["id"] for _ in range(2)]
         answer = server.post("/api/tables", {"name": "Lan"})
-        assert answer.status_code == 429 and "2 open tables" in answer.json()["error"]
+        assert answer.status_code == 429 and "2 open tables" in answer.json()["detail"]
         # once one of them closes (idle), another may be made
         lobby = server.app.state.lobby
         later = time.monotonic() + server.limits.idle_expiry + 1
@@ -91,7 +91,7 @@ def test_a_full_server_refuses_with_429_until_idle_tables_close(sqlite_url: str,
         me = server.ws(second["id"])
         me.hello(second["token"])
         full = server.post("/api/tables", {"name": "Hoa"})
-        assert full.status_code == 429 and "as many tables as it can" in full.json()["error"]
+        assert full.status_code == 429 and "as many tables as it can" in full.json()["detail"]
         lobby = server.app.state.lobby
         later = time.monotonic() + server.limits.idle_expiry + 1
         assert server.call(lambda: lobby.expire_idle(later)) == [first["id"]]  # not Minh's
@@ -106,7 +106,7 @@ def test_an_idle_table_closes_and_its_finished_hands_stay_downloadable(server: S
     later = time.monotonic() + server.limits.idle_expiry + 1
     assert server.call(lambda: lobby.expire_idle(later)) == [table_id]
     gone = server.get(f"/api/tables/{table_id}")
-    assert gone.status_code == 410 and "closed" in gone.json()["error"]
+    assert gone.status_code == 410 and "closed" in gone.json()["detail"]
     assert table_id not in [t["id"] for t in server.get("/api/tables").json()]
     assert server.get(f"/t/{table_id}").status_code == 404
     listing = server.get(f"/api/tables/{table_id}/records").json()
@@ -146,7 +146,7 @@ def test_too_many_messages_are_each_answered_rate_limited(sqlite_url: str,
 
 
 def test_too_many_connections_from_one_client_are_refused(sqlite_url: str, clock: Clock) -> None:
-    with limited(sqlite_url, clock, connections_per_client=2) as server:
+    with limited(sqlite_url, clock, connections_per_address=2) as server:
         made = server.post("/api/tables", {"name": "Lan"}).json()
         first, second = server.ws(made["id"]), server.ws(made["id"])
         first.hello()

@@ -132,11 +132,11 @@ def test_join_add_bot_and_start_are_checked(server: Server) -> None:
 
 def test_rest_errors_say_what_is_wrong(server: Server) -> None:
     bad = server.post("/api/tables", {"rules": "nonsense"})
-    assert bad.status_code == 400 and "unknown preset" in bad.json()["error"]
+    assert bad.status_code == 400 and "unknown preset" in bad.json()["detail"]
     bad = server.post("/api/tables", {"options": "stake = 'lots'"})
-    assert bad.status_code == 400 and "stake" in bad.json()["error"]
+    assert bad.status_code == 400 and "stake" in bad.json()["detail"]
     bad = server.post("/api/tables", {"players": 9})
-    assert bad.status_code == 422 and "players" in bad.json()["error"]
+    assert bad.status_code == 422 and "players" in bad.json()["detail"]
     assert server.get("/api/tables/nope").status_code == 404
     health = server.get("/healthz").json()
     assert health["status"] == "ok" and health["database"] == "sqlite"

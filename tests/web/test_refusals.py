@@ -45,7 +45,7 @@ def test_a_refused_create_stores_nothing(any_server: Server, body: dict[str, Any
     before, held = stored(any_server), tables_held(any_server)
     answer = any_server.post("/api/tables", body)
     assert answer.status_code == status
-    assert words in answer.json()["error"]
+    assert words in answer.json()["detail"]
     assert stored(any_server) == before and tables_held(any_server) == held
     assert any_server.get("/api/tables").json() == []
 
@@ -87,7 +87,7 @@ def test_out_of_range_numbers_in_a_url_are_refused_with_the_reason(server: Serve
     made = server.post("/api/tables", {"name": "Lan"}).json()
     answer = server.get(path.format(id=made["id"]))
     assert 400 <= answer.status_code < 500
-    assert answer.json()["error"]
+    assert answer.json()["detail"]
 
 
 def test_head_of_the_page_answers_like_get(server: Server) -> None:

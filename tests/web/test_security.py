@@ -43,7 +43,7 @@ def test_a_table_where_a_second_player_can_sit_refuses_a_seed(server: Server,
                                                              body: dict[str, Any]) -> None:
     answer = server.post("/api/tables", {"name": "Lan", **body})
     assert answer.status_code == 400
-    assert "only the server knows the deal" in answer.json()["error"]
+    assert "only the server knows the deal" in answer.json()["detail"]
     assert server.get("/healthz").json()["tables"] == 0
 
 

@@ -24,8 +24,11 @@ def test_serve_states_each_limit_and_its_default(capsys: pytest.CaptureFixture[s
         main(["serve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     for option, default in (("--max-tables", "20000"), ("--tables-per-client", "20"),
-                            ("--creates-per-minute", "10"), ("--messages-per-second", "20"),
-                            ("--connections-per-client", "50"), ("--idle-expiry", "7200")):
+                            ("--tables-per-address", "200"), ("--creates-per-minute", "10"),
+                            ("--creates-per-address", "100"), ("--messages-per-second", "20"),
+                            ("--messages-per-address", "400"),
+                            ("--connections-per-address", "500"), ("--max-body", "65536"),
+                            ("--replays-per-client", "4"), ("--idle-expiry", "7200")):
         assert option in text
         assert f"(default: {default}" in text.split(option, 2)[-1], option  # as every --help says it
 

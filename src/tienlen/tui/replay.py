@@ -2,11 +2,7 @@
 
 A record holds every dealt hand, so the replay shows every seat's cards.
 
->>> from tienlen import Game, Rules
->>> game = Game.deal(Rules.preset("pagat"), 4, seed=1)
->>> game.play(game.legal_plays()[0])
->>> [len(g.history) for g in replay_states(game)]
-[0, 1]
+The states come from :func:`tienlen.stepping.states`.
 """
 
 from __future__ import annotations
@@ -21,33 +17,14 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
-from ..actions import Action
-from ..cards import KEY_TEXT
 from ..game import Game
 from ..i18n import display_name, t
 from ..paywords import payment_line, short_line
 from ..session import Session
+from ..stepping import states as replay_states
 from .app import localise_bindings
 from .controller import action_words, place_word
 from .widgets import InfoPanel, cards_text, move_text
-
-
-def replay_states(game: Game) -> list[Game]:
-    """The hand before its first decision, then after each one (automatic actions such as
-    president gifts are part of the first state)."""
-    order = game.rules.suit_order
-    dealt = [" ".join(KEY_TEXT[order][k] for k in hand) for hand in game.dealt]
-    exchange = [(seat, move.other, len(move.cards)) for seat, move in game.history
-                if isinstance(move, Action) and move.kind == "give" and move.other is not None]
-    lowest = game.view(0).lowest_start
-    state = Game(game.rules, dealt, leader=None if lowest else game.leader, dealer=game.dealer,
-                 first_hand=game.first_hand, names=game.names, exchange=exchange)
-    states = [state.copy()]
-    for seat, move in game.history[len(state.history):]:
-        state.play(move, seat=seat)
-        states.append(state.copy())
-    return states
-
 
 CSS = """
 Screen { layout: vertical; }

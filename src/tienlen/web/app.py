@@ -8,30 +8,33 @@ import gc
 import json
 import logging
 import time
-import tomllib
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 from starlette.websockets import WebSocketDisconnect
 
-from .. import Game, Rules, Session, TienLenError
+from .. import Rules, TienLenError
 from ..bots import bot_names
-from ..errors import reason_of
 from ..i18n import LANGS, Msg, catalogue_text, msg, pick_lang, render, say_error, t, validation_reason
-from ..record import _parse, _replay_hand
 from ..rules_text import explain_text
-from .limits import Limits, RateLimit, client_key, wait_text
+from .bodylimit import BodyLimit
+from .limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, Limits, RateLimit, client_key, player_key, wait_text
 from .lobby import Lobby, NewTable, TooMany
+from .offload import Offload
+from .problems import answers, problem
 from .protocol import BOT_LEVELS, MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command
-from .room import Client, Refused, Room
+from .replays import replay_or_reason, session_text
+from .room import Client, Room
 from .storage import DEFAULT_DB, Repository
 
 log = logging.getLogger("tienlen.web")
@@ -46,16 +49,24 @@ HandNo = Annotated[int, PathParam(ge=1, le=MAX_HAND_NO)]
 TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]
 
 
+PlayerKey = Annotated[str | None, Header(alias="X-Tienlen-Player", min_length=MIN_PLAYER_KEY,
+                                         max_length=MAX_PLAYER_KEY, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                limits: Limits | None = None,
-               clock: Callable[[], float] = time.monotonic) -> FastAPI:
+               clock: Callable[[], float] = time.monotonic, api_docs: bool = False) -> FastAPI:
     """The server for ``db_url`` (default: an SQLite file in the working folder) under
-    ``limits`` (default: :class:`~.limits.Limits`); the rate limits count time by ``clock``."""
+    ``limits`` (default: :class:`~.limits.Limits`); the rate limits count time by ``clock``.
+    ``api_docs``: serve the API's documentation page at /api/docs (its scripts come from a CDN,
+    so it is off unless asked for; the schema itself is always at /openapi.json)."""
     limits = limits or Limits()
     repo = Repository(db_url or DEFAULT_DB)
     lobby = Lobby(repo, bot_delay, limits)
-    creates = RateLimit(limits.creates_per_minute, 60.0, clock)
-    messages = RateLimit(limits.messages_per_second, 1.0, clock)
+    creates = RateLimit(limits.creates_per_minute, 60.0, clock)  # per player
+    address_creates = RateLimit(limits.creates_per_address, 60.0, clock)
+    address_messages = RateLimit(limits.messages_per_address, 1.0, clock)
+    offload = Offload(per_client=limits.replays_per_client)
     connections: Counter[str] = Counter()
     started = time.time()
 
@@ -86,13 +97,17 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         gc.set_threshold(*GC_THRESHOLDS)
         yield
         sweeper.cancel()
+        offload.close()
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         repo.close()
 
-    app = FastAPI(title="tienlen", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app = FastAPI(title="tienlen", lifespan=lifespan, docs_url="/api/docs" if api_docs else None,
+                  redoc_url=None)
     app.state.lobby = lobby
     app.state.limits = limits
+    app.state.offload = offload
+    app.add_middleware(BodyLimit, limit=limits.max_body)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.exception_handler(RequestValidationError)
@@ -101,12 +116,28 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         lang = request_lang(request)
         parts = [f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: "
                  f"{render(validation_reason(e), lang)}" for e in exc.errors()[:3]]
-        return JSONResponse({"error": "; ".join(parts)}, status_code=422)
+        return problem(422, "; ".join(parts))
 
-    @app.exception_handler(HTTPException)
-    async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
-        return JSONResponse({"error": exc.detail}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
+    @app.exception_handler(StarletteHTTPException)  # FastAPI's own and the router's (404, 405)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        headers = dict(getattr(exc, "headers", None) or {})
+        detail = exc.detail
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(allowed(request))
+            detail = t("err.web.method", request_lang(request), method=request.method,
+                       allow=headers["Allow"])
+        elif exc.status_code == 404 and detail == "Not Found":  # no such route
+            detail = t("err.web.no_route", request_lang(request), path=repr(request.url.path[:100]))
+        return problem(exc.status_code, str(detail), headers)
+
+    def allowed(request: Request) -> list[str]:
+        """Every method some route answers at this path (OPTIONS too)."""
+        methods = {"OPTIONS"}
+        scope = {"type": "http", "path": request.url.path, "root_path": "", "method": "OPTIONS"}
+        for route in app.routes:
+            if getattr(route, "methods", None) and route.matches(scope)[0] != Match.NONE:
+                methods |= set(route.methods)  # type: ignore[attr-defined]
+        return sorted(methods)
 
     def room_or_404(table_id: str, lang: str) -> Room:
         room = lobby.get(table_id)
@@ -157,6 +188,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         return Response(catalogue_text(lang), media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
 
+    @app.options("/{path:path}", include_in_schema=False, status_code=204)
+    async def options(request: Request) -> Response:
+        """What may be done at a path: its methods in Allow (404 where nothing is)."""
+        methods = allowed(request)
+        if methods == ["OPTIONS"]:
+            raise HTTPException(404)
+        return Response(status_code=204, headers={"Allow": ", ".join(methods)})
+
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         return {"status": "ok", "tables": len(lobby.rooms),
@@ -170,7 +209,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     async def presets() -> dict[str, Any]:
         return {"presets": Rules.presets(), "bots": [b for b in bot_names() if b in BOT_LEVELS]}
 
-    @app.get("/api/presets/{name}")
+    @app.get("/api/presets/{name}", responses=answers(404, 422))
     async def preset(name: str, lang: str = "en") -> dict[str, Any]:
         """A preset: its options, and ``explain``, the rules in words in ``lang``."""
         try:
@@ -185,17 +224,24 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     async def tables() -> list[TableInfo]:
         return [room.info() for room in lobby.listing()[:200]]
 
-    @app.post("/api/tables")
-    async def create_table(spec: NewTable, request: Request) -> dict[str, Any]:
-        key = client_key(request.client.host if request.client else None)
-        wait = creates.take(key)
+    @app.post("/api/tables", responses=answers(400, 413, 422, 429))
+    async def create_table(spec: NewTable, request: Request,
+                           player: PlayerKey = None) -> dict[str, Any]:
+        """A new table. ``X-Tienlen-Player`` (the page's player key, kept in the browser) is who
+        it counts against (without it, the address): tables a minute and open tables per player,
+        with a higher ceiling for everyone behind one address."""
+        address = client_key(request.client.host if request.client else None)
+        creator = player_key(player, address)
         lang = request_lang(request)  # refusals in the page's language (Accept-Language)
-        if wait:
-            raise HTTPException(429, t("err.web.creates", lang, n=limits.creates_per_minute,
-                                       wait=wait_text(wait)),
-                                headers={"Retry-After": str(max(1, round(wait)))})
+        for bucket, key, words, n in ((address_creates, address, "err.web.creates_address",
+                                       limits.creates_per_address),
+                                      (creates, creator, "err.web.creates", limits.creates_per_minute)):
+            wait = bucket.take(key)
+            if wait:
+                raise HTTPException(429, t(words, lang, n=n, wait=wait_text(wait)),
+                                    headers={"Retry-After": str(max(1, round(wait)))})
         try:
-            room, seat, token = lobby.create(spec, key)
+            room, seat, token = lobby.create(spec, creator, address)
         except TooMany as exc:
             headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
             raise HTTPException(exc.status, exc.say(lang), headers=headers) from None
@@ -205,7 +251,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         return {"id": room.id, "invite": f"/t/{room.id}", "seat": seat, "token": token,
                 "info": room.info().model_dump()}
 
-    @app.get("/api/tables/{table_id}")
+    @app.get("/api/tables/{table_id}", responses=answers(404, 410, 422))
     async def table(table_id: TableId, request: Request) -> TableInfo:
         return room_or_404(table_id, request_lang(request)).info()
 
@@ -225,41 +271,51 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         return (f"# practice table {table_id}: fixed seed {room.seed} "
                 f"(Session(rules, {room.players}, seed={room.seed}) deals these hands)\n")
 
-    @app.get("/api/tables/{table_id}/records")
+    @app.get("/api/tables/{table_id}/records", responses=answers(404, 422))
     async def records(table_id: TableId, request: Request) -> list[dict[str, Any]]:
         known_or_404(table_id, request_lang(request))
         return [{"hand": n, "finished": at, "url": f"/api/tables/{table_id}/records/{n}"}
                 for n, at in repo.records(table_id)]
 
-    @app.get("/api/tables/{table_id}/records/{hand_no}")
+    @app.get("/api/tables/{table_id}/records/{hand_no}", responses=answers(404, 422))
     async def record(table_id: TableId, hand_no: HandNo, request: Request) -> Response:
         text = seed_note(table_id) + record_text(table_id, hand_no, request_lang(request))
         return PlainTextResponse(text, media_type="application/toml", headers={
             "Content-Disposition": f'attachment; filename="tienlen-{table_id}-hand{hand_no}.toml"'})
 
-    @app.get("/api/tables/{table_id}/record.toml")
+    def asker(request: Request) -> str:
+        return client_key(request.client.host if request.client else None)
+
+    async def offloaded(request: Request, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` in a worker process (see offload.py), a few at a time per address."""
+        try:
+            return await offload.run(asker(request), fn, *args)
+        except TooMany as exc:
+            raise HTTPException(exc.status, exc.say(request_lang(request)),
+                                headers={"Retry-After": "1"}) from None
+
+    @app.get("/api/tables/{table_id}/record.toml", responses=answers(404, 422, 429))
     async def session_record(table_id: TableId, request: Request) -> Response:
         lang = request_lang(request)
         known_or_404(table_id, lang)
-        finished = [Game.from_record(repo.record(table_id, n) or "")
-                    for n, _ in repo.records(table_id)]
-        if not finished:
+        texts = [repo.record(table_id, n) or "" for n, _ in repo.records(table_id)]
+        if not texts:
             raise HTTPException(404, t("err.web.no_hand_yet", lang, id=repr(table_id)))
-        first = finished[0]
-        done = Session(first.rules, first.players, names=first.names, _first=first)
-        done.games = finished
-        return PlainTextResponse(seed_note(table_id) + done.record(),
-                                 media_type="application/toml", headers={
-            "Content-Disposition": f'attachment; filename="tienlen-{table_id}.toml"'})
+        text = await offloaded(request, session_text, texts)
+        return PlainTextResponse(seed_note(table_id) + text, media_type="application/toml",
+                                 headers={"Content-Disposition":
+                                          f'attachment; filename="tienlen-{table_id}.toml"'})
 
-    @app.get("/api/tables/{table_id}/records/{hand_no}/replay")
+    @app.get("/api/tables/{table_id}/records/{hand_no}/replay",
+             responses=answers(400, 404, 422, 429))
     async def replay(table_id: TableId, hand_no: HandNo, request: Request) -> dict[str, Any]:
+        """A finished hand as the states after each action, every seat's cards shown."""
         lang = request_lang(request)
         text = record_text(table_id, hand_no, lang)
-        try:
-            return replay_steps(text)
-        except Refused as exc:
-            raise HTTPException(400, exc.say(lang)) from None
+        steps, reason = await offloaded(request, replay_or_reason, text)
+        if reason is not None:
+            raise HTTPException(400, render(reason, lang))
+        return steps  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/{table_id}")
@@ -278,14 +334,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                                       .model_dump_json())
             await websocket.close(code=4404)
             return
-        if limits.connections_per_client and connections[key] >= limits.connections_per_client:
+        if limits.connections_per_address and connections[key] >= limits.connections_per_address:
             await websocket.send_text(Error(
                 seq=1, code="rate_limited",
-                reason=t("err.web.connections", lang, n=limits.connections_per_client))
+                reason=t("err.web.connections", lang, n=limits.connections_per_address))
                 .model_dump_json())
             await websocket.close(code=1008)
             return
         connections[key] += 1
+        own = RateLimit(limits.messages_per_second, 1.0, clock)  # this connection's messages
         outbox: asyncio.Queue[str] = asyncio.Queue()
         client = Client(outbox.put_nowait, key)
         client.lang = lang
@@ -299,11 +356,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                wait = messages.take(key)
+                wait = own.take("")
+                words, n = "err.web.messages", limits.messages_per_second
+                if not wait:
+                    wait = address_messages.take(key)
+                    words, n = "err.web.messages_address", limits.messages_per_address
                 if wait:
-                    client.send(Error(
-                        reason=t("err.web.messages", client.lang, n=limits.messages_per_second,
-                                 wait=wait_text(wait)), ref=_seq_of(raw), code="rate_limited"))
+                    client.send(Error(reason=t(words, client.lang, n=n, wait=wait_text(wait)),
+                                      ref=_seq_of(raw), code="rate_limited"))
                     continue
                 if lobby.get(table_id) is not room:  # closed meanwhile
                     client.send(Error(reason=render(_missing(table_id)[1], client.lang),
@@ -356,24 +416,3 @@ async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
                 await websocket.close(code=1008, reason="too slow: events were piling up")
                 return
             await websocket.send_text(await outbox.get())
-
-
-def replay_steps(text: str) -> dict[str, Any]:
-    """A finished hand's record as the states after each action (every hand shown)."""
-    try:
-        rules, names, hands = _parse(text)
-        hand = hands[0]
-        actions = list(hand.get("actions", []))
-        steps = []
-        for i in range(len(actions) + 1):
-            game = _replay_hand(rules, names, 0, {**hand, "actions": actions[:i]}, True)
-            history = game.history
-            steps.append({
-                "hands": [[str(c) for c in game.hand(s)] for s in range(game.players)],
-                "table": str(game.table) if game.table is not None and game.table.cards else None,
-                "turn": game.turn,
-                "last": f"{names[history[-1][0]]}: {history[-1][1]}" if history else None,
-                "over": game.is_over, "scores": game.scores})
-    except (TienLenError, tomllib.TOMLDecodeError, IndexError) as exc:
-        raise Refused(msg("err.web.replay", reason=reason_of(exc))) from None
-    return {"names": names, "rules": rules.name, "steps": steps}

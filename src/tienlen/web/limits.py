@@ -1,4 +1,11 @@
-"""Per-client limits (by address): how many tables, requests and messages one client may make."""
+"""Limits: how many tables, requests, messages and connections a client, a connection and an
+address may make or hold.
+
+Many players share one address (mobile networks, schools, cafés), so the everyday limits count
+the one who acts: messages per WebSocket connection, tables per player (the page's player key,
+see :func:`player_key`; a client that sends none is counted by its address). Each address also
+has a much higher ceiling, against floods from one place.
+"""
 
 from __future__ import annotations
 
@@ -17,21 +24,30 @@ PRUNE_AT = 10_000  # addresses remembered before the full buckets are forgotten
 _KEY = secrets.token_bytes(32)  # this process's key for client_key
 
 
+LIMIT_NAMES = ("max_tables", "tables_per_client", "tables_per_address", "creates_per_minute",
+               "creates_per_address", "messages_per_second", "messages_per_address",
+               "connections_per_address", "max_body", "replays_per_client")
+
+
 @dataclass(frozen=True)
 class Limits:
     """The server's limits; 0 turns a per-client limit off. ``tienlen serve --help`` says each."""
 
     max_tables: int = 20_000  # tables held at once, for everyone together
-    tables_per_client: int = 20  # open tables that one address has created
-    creates_per_minute: int = 10  # tables one address may create in a minute
-    messages_per_second: int = 20  # WebSocket messages one address may send in a second
-    connections_per_client: int = 50  # WebSocket connections one address may hold at once
+    tables_per_client: int = 20  # open tables that one player has created and still hosts
+    tables_per_address: int = 200  # the same, for everyone behind one address
+    creates_per_minute: int = 10  # tables one player may create in a minute
+    creates_per_address: int = 100  # the same, for everyone behind one address
+    messages_per_second: int = 20  # WebSocket messages one connection may send in a second
+    messages_per_address: int = 400  # the same, for every connection from one address
+    connections_per_address: int = 500  # WebSocket connections one address may hold at once
+    max_body: int = 64 * 1024  # bytes in one HTTP request body (413 beyond)
+    replays_per_client: int = 4  # replays and record downloads one address may have running
     idle_expiry: float = 7200.0  # seconds with nobody connected and nothing done: the table closes
     sweep_every: float = 60.0  # seconds between looks for idle tables
 
     def __post_init__(self) -> None:
-        for name in ("max_tables", "tables_per_client", "creates_per_minute",
-                     "messages_per_second", "connections_per_client"):
+        for name in LIMIT_NAMES:
             if getattr(self, name) < 0:
                 raise error(ArgumentError, "err.limits.at_least_zero", name=name,
                             value=getattr(self, name))
@@ -80,6 +96,19 @@ def client_key(address: str | None) -> str:
     """What a client is counted by: a keyed hash of its address (the address itself is not
     kept, and the key changes with each server process, so a stored hash reveals nothing)."""
     return hmac.new(_KEY, (address or "unknown").encode(), hashlib.sha256).hexdigest()[:32]
+
+
+MIN_PLAYER_KEY = 16  # characters in a player key (the page sends 32 random ones)
+MAX_PLAYER_KEY = 128
+
+
+def player_key(secret: str | None, address_key: str) -> str:
+    """Who a new table is counted against: the player whose page sent ``secret`` (its player key,
+    kept in the browser; a hash, so that the stored value cannot be replayed), else the address.
+    The lasting identity of the accounts to come takes this key's place."""
+    if secret is None:
+        return address_key
+    return "p:" + hashlib.sha256(secret.encode()).hexdigest()[:32]
 
 
 def wait_text(seconds: float) -> Msg:

@@ -6,7 +6,6 @@ import logging
 import secrets
 import time
 import tomllib
-from collections import Counter
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -98,7 +97,11 @@ class Lobby:
         self.limits = limits or Limits()
         self.driver = Driver(repo)  # every table's bot moves, stored in group commits
         self.rooms: dict[str, Room] = {}
-        self._by_creator: Counter[str] = Counter()  # open tables per creator (client key)
+        # the open tables each creator (player key) and each address made: a table counts while
+        # its creator still hosts it (Room.creator is cleared when the creator leaves)
+        self._by_creator: dict[str, set[str]] = {}
+        self._by_address: dict[str, set[str]] = {}
+        self._made_by: dict[str, tuple[str, str]] = {}  # table id -> (creator, address)
 
     def restore(self) -> int:
         """Rebuild every open stored table; returns how many."""
@@ -109,28 +112,51 @@ class Lobby:
                 self.repo.put_snapshot(room.id, room.version, room.snapshot())
         return len(self.rooms)
 
-    def _add(self, room: Room) -> None:
+    def _add(self, room: Room, address: str = "") -> None:
         self.rooms[room.id] = room
-        if room.creator:
-            self._by_creator[room.creator] += 1
+        self._made_by[room.id] = (room.creator, address)
+        for index, key in ((self._by_creator, room.creator), (self._by_address, address)):
+            if key:
+                index.setdefault(key, set()).add(room.id)
+
+    def _forget(self, room: Room) -> None:
+        del self.rooms[room.id]
+        creator, address = self._made_by.pop(room.id)
+        for index, key in ((self._by_creator, creator), (self._by_address, address)):
+            ids = index.get(key)
+            if ids is not None:
+                ids.discard(room.id)
+                if not ids:
+                    del index[key]
+
+    def _held(self, index: dict[str, set[str]], key: str) -> int:
+        """Open tables made under ``key`` whose creator still hosts them."""
+        return sum(1 for i in index.get(key, ()) if self.rooms[i].creator)
 
     def get(self, table_id: str) -> Room | None:
         return self.rooms.get(table_id)
 
-    def check_room_for(self, creator: str) -> None:
-        """Refuse (:class:`TooMany`) a new table the limits do not allow ``creator``."""
+    def check_room_for(self, creator: str, address: str = "") -> None:
+        """Refuse (:class:`TooMany`) a new table the limits do not allow ``creator`` (a player
+        key) or everyone at ``address`` together."""
         limits = self.limits
         if len(self.rooms) >= limits.max_tables:
             raise TooMany(msg("err.web.server_full", n=limits.max_tables),
                           retry_after=limits.sweep_every)
-        held = self._by_creator[creator]
+        held = self._held(self._by_creator, creator) if creator else 0
         if creator and limits.tables_per_client and held >= limits.tables_per_client:
             raise TooMany(msg("err.web.tables_held", n=held))
+        shared = self._held(self._by_address, address) if address else 0
+        if address and limits.tables_per_address and shared >= limits.tables_per_address:
+            raise TooMany(msg("err.web.tables_address", n=shared))
 
-    def create(self, spec: NewTable, creator: str = "") -> tuple[Room, int | None, str | None]:
+    def create(self, spec: NewTable, creator: str = "",
+               address: str = "") -> tuple[Room, int | None, str | None]:
         """Make a table; with a name, take seat 0 (returns the seat and its token). Everything
-        is checked first and stored in one transaction: a refused table leaves nothing."""
-        self.check_room_for(creator)
+        is checked first and stored in one transaction: a refused table leaves nothing.
+        ``creator`` (a player key) and ``address`` are who it counts against while its creator
+        hosts it."""
+        self.check_room_for(creator, address)
         rules = make_rules(spec.rules, spec.options)
         if spec.seed is not None and not spec.quick:
             raise Refused(msg("lobby.seed_practice"))
@@ -162,7 +188,7 @@ class Lobby:
         entries, seats = room.take_writes()
         snapshot = (room.version, room.snapshot()) if room.started else None
         self.repo.create_table(settings, seats, entries, snapshot)
-        self._add(room)
+        self._add(room, address)
         return room, seat, token
 
     def expire_idle(self, now: float | None = None) -> list[str]:
@@ -177,11 +203,7 @@ class Lobby:
                 log.warning("table %s could not be closed: %s", room.id, exc)
                 continue
             room.stop()
-            del self.rooms[room.id]
-            if room.creator:
-                self._by_creator[room.creator] -= 1
-                if self._by_creator[room.creator] <= 0:
-                    del self._by_creator[room.creator]
+            self._forget(room)
             closed.append(room.id)
         return closed
 

@@ -306,8 +306,9 @@ class Room:
                 host = (others[0] if others else None,)
             self._store("leave", seat, "", SeatChange(seat, "empty", ""), host=host)
             self.seats[seat] = Seat()
-        if host is not None:
+        if host is not None:  # the host (the creator, while it is there) left: its slot frees
             self.host_seat = host[0]
+            self.creator = ""
         for client in clients:
             client.seat = None
             client.send(Welcome(table=self.id, seat=None))

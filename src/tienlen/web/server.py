@@ -13,34 +13,30 @@ MAX_WS_MESSAGE = 64 * 1024  # uvicorn closes a connection sending more; the prot
 _D = Limits()
 
 
+# the limits as options: (field of Limits, metavar, type)
+_OPTIONS = (("max_tables", "N", int), ("tables_per_client", "N", int),
+            ("tables_per_address", "N", int), ("creates_per_minute", "N", int),
+            ("creates_per_address", "N", int), ("messages_per_second", "N", int),
+            ("messages_per_address", "N", int), ("connections_per_address", "N", int),
+            ("max_body", "BYTES", int), ("replays_per_client", "N", int),
+            ("idle_expiry", "SECONDS", float))
+
+
 def add_limit_options(parser: argparse.ArgumentParser, lang: str = "en") -> None:
     """The server's limits as ``tienlen serve`` options, each with its default (help in ``lang``)."""
     def h(key: str) -> str:
         return t(f"cli.help.serve.{key}", lang)
 
-    group = parser.add_argument_group(h("limits"))
-    group.add_argument("--max-tables", type=int, default=_D.max_tables, metavar="N",
-                       help=h("max_tables"))
-    group.add_argument("--tables-per-client", type=int, default=_D.tables_per_client, metavar="N",
-                       help=h("tables_per_client"))
-    group.add_argument("--creates-per-minute", type=int, default=_D.creates_per_minute,
-                       metavar="N", help=h("creates_per_minute"))
-    group.add_argument("--messages-per-second", type=int, default=_D.messages_per_second,
-                       metavar="N", help=h("messages_per_second"))
-    group.add_argument("--connections-per-client", type=int, default=_D.connections_per_client,
-                       metavar="N", help=h("connections_per_client"))
-    group.add_argument("--idle-expiry", type=float, default=_D.idle_expiry, metavar="SECONDS",
-                       help=h("idle_expiry"))
+    group = parser.add_argument_group(h("limits"), h("limits_counted"))
+    for name, metavar, kind in _OPTIONS:
+        group.add_argument("--" + name.replace("_", "-"), type=kind, default=getattr(_D, name),
+                           metavar=metavar, help=h(name))
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
     """The limits ``tienlen serve`` was given."""
     try:
-        return Limits(max_tables=args.max_tables, tables_per_client=args.tables_per_client,
-                      creates_per_minute=args.creates_per_minute,
-                      messages_per_second=args.messages_per_second,
-                      connections_per_client=args.connections_per_client,
-                      idle_expiry=args.idle_expiry,
+        return Limits(**{name: getattr(args, name) for name, _, _ in _OPTIONS},
                       sweep_every=min(_D.sweep_every, max(1.0, args.idle_expiry / 4)))
     except ArgumentError as exc:  # named as the option is: max-tables
         reason = exc.reason
@@ -51,16 +47,13 @@ def limits_from(args: argparse.Namespace) -> Limits:
 
 def limits_text(limits: Limits, lang: str = "en") -> str:
     """The start-up line that states the server's limits (0: a per-client limit is off)."""
-    return t("cli.serve.limits", lang, max_tables=limits.max_tables,
-             tables_per_client=limits.tables_per_client,
-             creates_per_minute=limits.creates_per_minute,
-             messages_per_second=limits.messages_per_second,
-             connections_per_client=limits.connections_per_client,
-             idle_expiry=f"{limits.idle_expiry:g}")
+    return t("cli.serve.limits", lang, **{name: f"{getattr(limits, name):g}"
+                                          for name, _, _ in _OPTIONS})
 
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
-          bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en") -> int:
+          bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en",
+          api_docs: bool = False) -> int:
     """Run the server until interrupted."""
     try:
         import uvicorn
@@ -71,7 +64,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
         raise error(TienLenError, "err.serve.extra", error=str(exc)) from None
     if not 0 < port < 65536:
         raise error(TienLenError, "err.serve.port", port=port)
-    app = create_app(db or DEFAULT_DB, bot_delay=bot_delay, limits=limits)
+    app = create_app(db or DEFAULT_DB, bot_delay=bot_delay, limits=limits, api_docs=api_docs)
     print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=db or DEFAULT_DB))
     print(limits_text(limits or Limits(), lang), flush=True)
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_WS_MESSAGE, log_level="warning")

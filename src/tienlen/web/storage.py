@@ -325,9 +325,9 @@ class Repository:
                         self._put_record(conn, w.table_id, w.record, now)
                     if w.snapshot is not None:
                         self._put_snapshot(conn, w.table_id, w.entry.idx + 1, w.snapshot)
-                    if w.host is not None:
+                    if w.host is not None:  # the host left: no longer counted as its creator's
                         conn.execute(update(TableRow).where(TableRow.id == w.table_id)
-                                     .values(host_seat=w.host[0]))
+                                     .values(host_seat=w.host[0], creator=""))
         except SQLAlchemyError as exc:
             self._drop_log_connection()
             raise error(StorageError, "err.storage.refused",

@@ -5,16 +5,29 @@ export class HttpError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
 
+/** This browser's player key: who the tables it creates are counted against (many players may
+ * share one address), until accounts come. Random, kept in the browser. */
+function playerKey() {
+  let key = localStorage.getItem("tienlen-player");
+  if (!key) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24));
+    key = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("tienlen-player", key);
+  }
+  return key;
+}
+
 export async function api(path, body) {
   const headers = { "Accept-Language": lang };
   const opts = body === undefined ? { headers } : {
-    method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { ...headers, "Content-Type": "application/json", "X-Tienlen-Player": playerKey() },
+    body: JSON.stringify(body),
   };
   const res = await fetch(path, opts);
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    let msg = data.error || t("web.error.status", { status: res.status });
-    if (res.status === 429 && !data.error) msg = t("web.error.too_many", { reason: msg });
+  if (!res.ok) {  // a problem (RFC 9457): its detail is said in the page's language
+    let msg = data.detail || t("web.error.status", { status: res.status });
+    if (res.status === 429 && !data.detail) msg = t("web.error.too_many", { reason: msg });
     throw new HttpError(msg, res.status);
   }
   return data;

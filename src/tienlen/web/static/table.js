@@ -406,10 +406,22 @@ export class Table {
   }
 
   async replay(hand) {
-    const data = await api(`/api/tables/${this.id}/records/${hand}/replay`);
     const panel = $("replay");
-    panel.hidden = false;
     $("replay-title").textContent = t("web.room.hand_no", { n: hand });
+    let data;
+    try {
+      data = await api(`/api/tables/${this.id}/records/${hand}/replay`);
+    } catch (err) {  // said in the panel, where the replay would have been
+      panel.hidden = false;
+      $("replay-step").hidden = true;
+      $("replay-hands").replaceChildren();
+      $("replay-last").textContent = t("web.replay.failed", { reason: err.message });
+      $("replay-last").setAttribute("role", "alert");
+      return;
+    }
+    panel.hidden = false;
+    $("replay-step").hidden = false;
+    $("replay-last").removeAttribute("role");
     const slider = $("replay-step");
     slider.max = data.steps.length - 1;
     slider.value = 0;
