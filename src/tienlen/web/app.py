@@ -20,6 +20,7 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from .. import Game, Rules, Session, TienLenError
@@ -107,6 +108,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     async def _http_error(_request: Request, exc: HTTPException) -> JSONResponse:
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code,
                             headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _framework_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # the framework's own refusals, in the same shape; a JSON body nested deeper than json
+        # reads (FastAPI's 400 "error parsing the body", from a RecursionError) in words
+        reason = t("err.web.body_too_deep", request_lang(request)) \
+            if isinstance(exc.__cause__, RecursionError) else exc.detail
+        return JSONResponse({"error": reason}, status_code=exc.status_code, headers=exc.headers)
 
     def room_or_404(table_id: str, lang: str) -> Room:
         room = lobby.get(table_id)
