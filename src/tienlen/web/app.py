@@ -31,7 +31,7 @@ from ..record import _parse, _replay_hand
 from ..rules_text import explain_text
 from .limits import Limits, RateLimit, client_key, wait_text
 from .lobby import Lobby, NewTable, TooMany
-from .protocol import BOT_LEVELS, MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command
+from .protocol import BOT_LEVELS, MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command, seq_of
 from .room import Client, Refused, Room
 from .storage import DEFAULT_DB, Repository
 
@@ -352,10 +352,9 @@ def _seq_of(raw: str | bytes) -> int | None:
         return None
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    seq = data.get("seq") if isinstance(data, dict) else None
-    return seq if isinstance(seq, int) else None
+    return seq_of(data)
 
 
 async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
