@@ -59,6 +59,23 @@ def test_a_message_nested_too_deeply_is_refused_with_a_reason() -> None:
     assert info.value.say("vi") == "tin lồng nhau quá sâu"
 
 
+@pytest.mark.parametrize(("field", "command"), [
+    ("seq", '{"type": "ping", "seq": %s}'),
+    ("version", '{"type": "play", "seq": 3, "version": %s, "move": "3s"}'),
+    ("version", '{"type": "next_hand", "seq": 3, "version": %s}'),
+    ("seat", '{"type": "join", "seq": 3, "name": "Lan", "seat": %s}'),
+    ("seat", '{"type": "add_bot", "seq": 3, "seat": %s}'),
+    ("seat", '{"type": "remove_seat", "seq": 3, "seat": %s}'),
+])
+def test_numbers_in_commands_are_json_integers_only(field: str, command: str) -> None:
+    for bad in ('"7"', "true", "8.0", "1e2"):
+        with pytest.raises(ProtocolError) as info:
+            parse_command(command % bad)
+        assert info.value.reason == f"bad command: {field}: Input should be a valid integer", bad
+        assert info.value.ref == (None if field == "seq" else 3)  # true is no seq to refer to
+    assert getattr(parse_command(command % "7"), field) == 7
+
+
 def test_the_socket_stays_open_after_a_message_nested_too_deeply(server: Server) -> None:
     made = server.post("/api/tables", {"name": "Lan"}).json()
     me = server.ws(made["id"])
@@ -66,6 +83,18 @@ def test_the_socket_stays_open_after_a_message_nested_too_deeply(server: Server)
     me.send_raw(DEEP_MESSAGE)
     error = me.error()
     assert (error["reason"], error["ref"]) == ("message is nested too deeply", None)
+    seq = me.send(type="ping")
+    assert me.until(lambda m: m["type"] == "pong")["ref"] == seq
+
+
+def test_a_seq_of_true_is_refused_and_not_referred_to(server: Server) -> None:
+    made = server.post("/api/tables", {"name": "Lan"}).json()
+    me = server.ws(made["id"])
+    me.hello(made["token"])
+    me.send_raw('{"seq": true, "type": "ping"}')
+    error = me.error()
+    assert error["reason"] == "bad command: seq: Input should be a valid integer"
+    assert error["ref"] is None
     seq = me.send(type="ping")
     assert me.until(lambda m: m["type"] == "pong")["ref"] == seq
 

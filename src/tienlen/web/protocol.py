@@ -2,7 +2,9 @@
 
 A client sends JSON commands, each with ``seq``, a number it raises by one or
 more with every command on its connection; a command whose ``seq`` is not
-higher than the last one is stale or a duplicate and is refused. Commands that
+higher than the last one is stale or a duplicate and is refused. Every number
+of a command (``seq``, ``version``, ``seat``) is a JSON integer: ``"7"``, ``7.0``,
+``1e2`` and ``true`` are refused, naming the field. Commands that
 act on the game also carry ``version``, the table version the player saw; when
 the table has moved on since, the command is stale and refused. Every refusal
 is an ``error`` event with the reason, and changes nothing; so is a message
@@ -37,7 +39,8 @@ BOT_LEVELS = ("random", "greedy", "heuristic")
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a number is a JSON integer ("7", 7.0 and true are refused, not converted)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     seq: int = Field(ge=1, le=2**53)
 
 
