@@ -120,6 +120,21 @@ def test_play_with_a_bad_preset_exits_2_before_dealing(capsys: pytest.CaptureFix
     assert "unknown preset" in err
 
 
+DEEP_RULES = 'preset = "pagat"\nstake = ' + "[" * 500 + "]" * 500 + "\n"  # 1 KB
+
+
+@pytest.mark.parametrize("command", [["rules"], ["rules", "--explain"], ["play", "--plain",
+                                     "--rules"], ["tournament", "--rules"], ["bench", "--rules"]])
+def test_a_rules_file_nested_too_deeply_exits_2_with_one_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, command: list[str]) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(DEEP_RULES, encoding="utf-8")
+    code, out, err = run(capsys, *command, str(path))
+    assert (code, out) == (2, "")
+    assert err == (f"tienlen: {path}: not valid TOML: Nested too deeply (more than 32 levels) "
+                   "(at line 2, column 41)\n")
+
+
 # ---------------------------------------------------------------------- tienlen bench
 def test_bench_prints_hands_per_second_and_microseconds_per_generation(
     capsys: pytest.CaptureFixture[str]

@@ -113,6 +113,21 @@ def test_toml_syntax_errors_in_vietnamese(tmp_path: Path,
         assert render(reason, "vi") == vi, render(reason, "vi")
 
 
+def test_toml_nested_too_deeply_in_vietnamese(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    house = tmp_path / "house.toml"
+    house.write_text('preset = "pagat"\nstake = ' + "[" * 500 + "]" * 500 + "\n", encoding="utf-8")
+    code, _, err = _run(capsys, "rules", "--lang", "vi", str(house))
+    assert code == 2
+    assert err.endswith("không phải TOML hợp lệ: lồng nhau quá sâu (quá 32 tầng) "
+                        "(ở dòng 2, cột 41)\n"), err
+    house.write_text('preset = "pagat"\n' + ".".join(["a"] * 40) + " = 1\n", encoding="utf-8")
+    _, _, err = _run(capsys, "rules", "--lang", "vi", str(house))
+    assert err.endswith("không phải TOML hợp lệ: lồng nhau quá sâu (quá 32 tầng)\n"), err
+    _, _, err = _run(capsys, "rules", str(house))
+    assert err.endswith("not valid TOML: Nested too deeply (more than 32 levels)\n"), err
+
+
 def test_validation_details_in_vietnamese() -> None:
     error = {"type": "int_parsing", "msg": "Input should be a valid integer, unable to parse "
              "string as an integer", "loc": ("body", "seat")}

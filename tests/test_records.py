@@ -256,6 +256,15 @@ def test_a_record_that_is_not_toml_is_a_record_error() -> None:
     assert "not valid TOML" in _load_error(text.replace("format =", "format ==", 1))
 
 
+def test_a_record_nested_too_deeply_is_a_record_error() -> None:
+    _, text = _base()
+    head, _, rest = text.partition("\n[[hands]]")
+    for options in ("stake = " + "[" * 500 + "]" * 500, ".".join(["a"] * 1000) + " = 1"):
+        message = _load_error(head + "\n[options]\n" + options + "\n\n[[hands]]" + rest)
+        assert message.startswith("the record is not valid TOML: Nested too deeply (more than "
+                                  "32 levels)"), message
+
+
 def test_a_record_of_the_wrong_format_is_a_record_error() -> None:
     _, text = _base()
     message = _load_error(text.replace('"tienlen/1"', '"tienlen/9"'))

@@ -278,6 +278,47 @@ def test_rules_from_a_toml_file_by_path_or_by_path_text(tmp_path: Path) -> None:
     assert Rules.from_toml(str(path)) == expected
 
 
+@pytest.mark.parametrize(("value", "column"), [
+    pytest.param("[" * 500 + "]" * 500, 41, id="arrays"),  # tomllib gives out near 330
+    pytest.param("{a = " * 500 + "1" + "}" * 500, 169, id="inline-tables"),
+    pytest.param("[" * 33 + "]" * 33, 41, id="one-over"),
+    pytest.param("[{a = [" * 11 + "]}]" * 11, 85, id="mixed"),
+])
+def test_a_rules_file_nested_too_deeply_is_a_toml_error_saying_where(value: str,
+                                                                     column: int) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules.from_toml(f'preset = "pagat"\nstake = {value}\n')
+    assert str(info.value) == ("rules: not valid TOML: Nested too deeply (more than 32 "
+                               f"levels) (at line 2, column {column})")
+
+
+def test_nesting_by_dotted_keys_or_table_headers_is_bounded_too() -> None:
+    for text in (".".join(["a"] * 2000) + " = 1\n", "[" + ".".join(["a"] * 2000) + "]\n",
+                 "[options]\n" + ".".join(["a"] * 33) + " = 1\n"):
+        with pytest.raises(RulesError) as info:
+            Rules.from_toml('preset = "pagat"\n' + text)
+        assert str(info.value) == ("rules: not valid TOML: Nested too deeply (more than 32 "
+                                   "levels)")
+
+
+def test_nesting_is_counted_outside_strings_and_comments_only() -> None:
+    brackets = "[{" * 300
+    strings = [f'"{brackets}"', f"'{brackets}'", f'"""{brackets}"""', f"'''{brackets}'''",
+               f'"\\"{brackets}"', f'"""a""{brackets}"""""']
+    text = (f'preset = "pagat"  # {brackets}\nstake = 2\n'
+            f'chops = ["quad > 2", {", ".join(strings)}]\n')
+    with pytest.raises(RulesError) as info:
+        Rules.from_toml(text)
+    assert "chops" in str(info.value) and "Nested" not in str(info.value)
+    text = 'preset = "pagat"\n# a comment, "not a string\nstake = ' + "[" * 40 + "]" * 40
+    with pytest.raises(RulesError, match="Nested too deeply"):
+        Rules.from_toml(text)
+    thirty_two = "[" * 32 + "]" * 32  # as deep as may be: refused for what it is, not its depth
+    with pytest.raises(RulesError, match="stake") as info:
+        Rules.from_toml(f'preset = "pagat"\nstake = {thirty_two}\n')
+    assert "Nested" not in str(info.value)
+
+
 def test_a_missing_rules_file_is_a_clear_error(tmp_path: Path) -> None:
     missing = tmp_path / "nope.toml"
     with pytest.raises(RulesError, match="cannot read rules file") as info:

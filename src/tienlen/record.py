@@ -21,7 +21,6 @@ written when chops or penalties moved units; loading checks it against the repla
 from __future__ import annotations
 
 import hashlib
-import tomllib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -31,6 +30,8 @@ from .errors import RecordError, TienLenError, error, reason_of
 from .game import Exchange, Game
 from .i18n import Msg, Parts, msg, toml_reason
 from .rules import PRESETS, Rules
+from .tomltext import TOMLDecodeError
+from .tomltext import loads as toml_loads
 from .tomlwrite import dumps_table, value
 
 if TYPE_CHECKING:
@@ -92,8 +93,8 @@ def _parse(text: str) -> tuple[Rules, list[str], list[dict[str, Any]]]:
     if not isinstance(text, str):
         raise error(RecordError, "err.record.not_text")
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        data = toml_loads(text)
+    except TOMLDecodeError as exc:
         raise error(RecordError, "err.record.toml", error=toml_reason(exc)) from None
     if data.get("format") != FORMAT:
         raise error(RecordError, "err.record.format", want=repr(FORMAT), got=repr(data.get("format")))

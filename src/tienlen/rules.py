@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,6 +21,8 @@ from .chops import ChopEntry, Pattern, parse_chops
 from .errors import RulesError, error, reason_of
 from .i18n import Msg, msg, os_reason, toml_reason
 from .shapes import Play
+from .tomltext import TOMLDecodeError
+from .tomltext import loads as toml_loads
 from .tomlwrite import dumps_table
 
 # in the claim order of §7 and §11
@@ -169,8 +170,8 @@ class Rules:
         """Rules from a house-rules file (a path) or its text: ``preset = "…"`` plus options."""
         text, where = _read_source(source)
         try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
+            data = toml_loads(text)
+        except TOMLDecodeError as exc:
             raise error(RulesError, "err.rules.toml", where=where, error=toml_reason(exc)) from None
         try:
             return cls.from_mapping(data)

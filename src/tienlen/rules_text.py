@@ -826,7 +826,8 @@ def options_markdown() -> str:
         "Use it with `tienlen play --rules FILE`, `tienlen tournament --rules FILE` or "
         "`tienlen rules FILE --explain`. `tienlen rules PRESET --toml` prints every option of a "
         "preset with its value, a file to start from. An unknown option, a bad value or a bad "
-        "chop entry is an error that names it.",
+        "chop entry is an error that names it. Arrays and tables nest at most 32 deep: a file "
+        "nested deeper is not valid TOML.",
         "",
         "| option | what it decides | values | default | presets that change it |",
         "|---|---|---|---|---|",

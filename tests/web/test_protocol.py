@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -11,7 +13,7 @@ pytest.importorskip("fastapi")
 
 from tienlen.web.protocol import MAX_MESSAGE, PlayMove, ProtocolError, parse_command
 
-from .conftest import Server, WsClient
+from .conftest import NO_CLIENT_LIMITS, Server, WsClient, running
 
 
 def reason_of(raw: str) -> str:
@@ -44,6 +46,72 @@ def test_malformed_commands_are_refused_with_a_reason(raw: str, words: str) -> N
 def test_an_oversized_message_is_refused() -> None:
     raw = json.dumps({"type": "play", "seq": 1, "version": 0, "move": "x" * MAX_MESSAGE})
     assert "too large" in reason_of(raw)
+
+
+DEEP_MESSAGE = '{"seq":1,"type":"ping","x":' + "[" * 1000 + "]" * 1000 + "}"  # 2 KB
+
+
+def test_a_message_nested_too_deeply_is_refused_with_a_reason() -> None:
+    assert len(DEEP_MESSAGE) < MAX_MESSAGE
+    with pytest.raises(ProtocolError) as info:
+        parse_command(DEEP_MESSAGE)
+    assert info.value.reason == "message is nested too deeply"
+    assert info.value.say("vi") == "tin lồng nhau quá sâu"
+
+
+@pytest.mark.parametrize(("field", "command"), [
+    ("seq", '{"type": "ping", "seq": %s}'),
+    ("version", '{"type": "play", "seq": 3, "version": %s, "move": "3s"}'),
+    ("version", '{"type": "next_hand", "seq": 3, "version": %s}'),
+    ("seat", '{"type": "join", "seq": 3, "name": "Lan", "seat": %s}'),
+    ("seat", '{"type": "add_bot", "seq": 3, "seat": %s}'),
+    ("seat", '{"type": "remove_seat", "seq": 3, "seat": %s}'),
+])
+def test_numbers_in_commands_are_json_integers_only(field: str, command: str) -> None:
+    for bad in ('"7"', "true", "8.0", "1e2"):
+        with pytest.raises(ProtocolError) as info:
+            parse_command(command % bad)
+        assert info.value.reason == f"bad command: {field}: Input should be a valid integer", bad
+        assert info.value.ref == (None if field == "seq" else 3)  # true is no seq to refer to
+    assert getattr(parse_command(command % "7"), field) == 7
+
+
+def test_the_socket_stays_open_after_a_message_nested_too_deeply(server: Server) -> None:
+    made = server.post("/api/tables", {"name": "Lan"}).json()
+    me = server.ws(made["id"])
+    me.hello(made["token"])
+    me.send_raw(DEEP_MESSAGE)
+    error = me.error()
+    assert (error["reason"], error["ref"]) == ("message is nested too deeply", None)
+    seq = me.send(type="ping")
+    assert me.until(lambda m: m["type"] == "pong")["ref"] == seq
+
+
+def test_a_seq_of_true_is_refused_and_not_referred_to(server: Server) -> None:
+    made = server.post("/api/tables", {"name": "Lan"}).json()
+    me = server.ws(made["id"])
+    me.hello(made["token"])
+    me.send_raw('{"seq": true, "type": "ping"}')
+    error = me.error()
+    assert error["reason"] == "bad command: seq: Input should be a valid integer"
+    assert error["ref"] is None
+    seq = me.send(type="ping")
+    assert me.until(lambda m: m["type"] == "pong")["ref"] == seq
+
+
+def test_a_rate_limited_message_nested_too_deeply_is_answered(sqlite_url: str) -> None:
+    limits = replace(NO_CLIENT_LIMITS, messages_per_second=1)
+    now = [1000.0]
+    with contextmanager(running)(sqlite_url, limits=limits, clock=lambda: now[0]) as server:
+        made = server.post("/api/tables", {"name": "Lan"}).json()
+        me = server.ws(made["id"])
+        me.hello(made["token"])  # the one message of this second
+        me.send_raw(DEEP_MESSAGE)
+        error = me.error()
+        assert error["code"] == "rate_limited" and error["ref"] is None
+        now[0] += 1
+        seq = me.send(type="ping")
+        assert me.until(lambda m: m["type"] == "pong")["ref"] == seq
 
 
 def quick_table(server: Server, **extra: object) -> tuple[str, str, WsClient, dict[str, object]]:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
-
+import httpx
 
 from .conftest import Server
 from .waiting import stored
@@ -29,6 +29,12 @@ REFUSED_CREATES: list[tuple[dict[str, Any], int, str]] = [
     ({"name": "Lan", "options": "stake = 100000000000000000000"}, 400, "out of range"),
     ({"name": "Lan", "options": "stake = 'lots'"}, 400, "stake"),
     ({"name": "Lan", "options": "not toml ="}, 400, "TOML"),
+    ({"name": "Lan", "options": "a = " + "[" * 500 + "]" * 500}, 400,
+     "not valid TOML: Nested too deeply (more than 32 levels) (at line 1, column 37)"),
+    ({"name": "Lan", "options": "a = " + "{b = " * 500 + "1" + "}" * 500}, 400,
+     "not valid TOML: Nested too deeply (more than 32 levels) (at line 1, column 165)"),
+    ({"name": "Lan", "options": ".".join(["a"] * 1990) + " = 1"}, 400,
+     "not valid TOML: Nested too deeply (more than 32 levels)"),
     ({"name": "Lan", "seed": 12345}, 400, "practice table"),
     ({"name": "Lan", "players": 9}, 422, "players"),
     ({"name": "Lan", "players": 10**30}, 422, "players"),
@@ -50,6 +56,17 @@ def test_a_refused_create_stores_nothing(any_server: Server, body: dict[str, Any
     assert any_server.get("/api/tables").json() == []
 
 
+
+
+def test_a_request_body_nested_too_deeply_is_refused_in_the_usual_shape(server: Server) -> None:
+    before, held = stored(server), tables_held(server)
+    body = '{"name": "Lan", "options": ' + "[" * 10_000 + "]" * 10_000 + "}"
+    for lang, words in (("en", "the request body is nested too deeply to be read"),
+                        ("vi", "nội dung yêu cầu lồng nhau quá sâu, không đọc được")):
+        answer = httpx.post(server.base + "/api/tables", content=body, timeout=10,
+                            headers={"content-type": "application/json", "accept-language": lang})
+        assert (answer.status_code, answer.json()) == (400, {"error": words})
+    assert stored(server) == before and tables_held(server) == held
 def test_a_good_create_stores_its_table_seat_and_log_at_once(any_server: Server) -> None:
     before = stored(any_server)
     made = any_server.post("/api/tables", {"name": "Lan", "quick": True, "players": 3})

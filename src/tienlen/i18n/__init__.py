@@ -158,6 +158,7 @@ _TOML_WITH: Final = (  # the parser's sentences with a value in them, as tomllib
     (re.compile(r"Cannot mutate immutable namespace (?P<x>.+)"), "toml.immutable"),
     (re.compile(r"Cannot declare (?P<x>.+) twice"), "toml.twice"),
     (re.compile(r"Expected (?P<x>'[^']*')"), "toml.expected"),
+    (re.compile(r"Nested too deeply \(more than (?P<x>\d+) levels\)"), "toml.too_deep"),  # tomltext
 )
 
 

@@ -32,7 +32,7 @@ from .limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, Limits, RateLimit, client_ke
 from .lobby import Lobby, NewTable, TooMany
 from .offload import Offload
 from .problems import answers, problem
-from .protocol import BOT_LEVELS, MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command
+from .protocol import BOT_LEVELS, MAX_MESSAGE, Error, ProtocolError, TableInfo, parse_command, seq_of
 from .replays import replay_or_reason, session_text
 from .room import Client, Room
 from .storage import DEFAULT_DB, Repository
@@ -128,6 +128,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                        allow=headers["Allow"])
         elif exc.status_code == 404 and detail == "Not Found":  # no such route
             detail = t("err.web.no_route", request_lang(request), path=repr(request.url.path[:100]))
+        elif isinstance(exc.__cause__, RecursionError):  # a JSON body nested deeper than json reads
+            detail = t("err.web.body_too_deep", request_lang(request))
         return problem(exc.status_code, str(detail), headers)
 
     def allowed(request: Request) -> list[str]:
@@ -403,10 +405,9 @@ def _seq_of(raw: str | bytes) -> int | None:
         return None
     try:
         data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
-    seq = data.get("seq") if isinstance(data, dict) else None
-    return seq if isinstance(seq, int) else None
+    return seq_of(data)
 
 
 async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-import tomllib
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import Rules, TienLenError
 from ..errors import reason_of
 from ..i18n import Msg, msg, toml_reason
+from ..tomltext import TOMLDecodeError
+from ..tomltext import loads as toml_loads
 from .driver import Driver
 from .limits import Limits
 from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
@@ -57,8 +58,8 @@ class TooMany(Refused):
 def make_rules(preset: str, options: str) -> Rules:
     """The preset with the options a table changes (TOML lines such as ``stake = 5``)."""
     try:
-        changes = tomllib.loads(options)
-    except tomllib.TOMLDecodeError as exc:
+        changes = toml_loads(options)
+    except TOMLDecodeError as exc:
         raise Refused(msg("lobby.bad_toml", error=toml_reason(exc))) from None
     if "preset" in changes or "rules" in changes:
         raise Refused(msg("lobby.preset_in_list"))

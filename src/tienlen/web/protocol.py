@@ -2,10 +2,14 @@
 
 A client sends JSON commands, each with ``seq``, a number it raises by one or
 more with every command on its connection; a command whose ``seq`` is not
-higher than the last one is stale or a duplicate and is refused. Commands that
+higher than the last one is stale or a duplicate and is refused. Every number
+of a command (``seq``, ``version``, ``seat``) is a JSON integer: ``"7"``, ``7.0``,
+``1e2`` and ``true`` are refused, naming the field. Commands that
 act on the game also carry ``version``, the table version the player saw; when
 the table has moved on since, the command is stale and refused. Every refusal
-is an ``error`` event with the reason, and changes nothing.
+is an ``error`` event with the reason, and changes nothing; so is a message
+that is not JSON, or is nested too deeply to read (arrays in arrays…), and the
+connection stays open.
 
 The server sends events, each with its own ``seq`` (1, 2, 3, … on each
 connection) and, for state events, the table's ``version``. An ``error``
@@ -35,7 +39,8 @@ BOT_LEVELS = ("random", "greedy", "heuristic")
 
 
 class _Command(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: a number is a JSON integer ("7", 7.0 and true are refused, not converted)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
     seq: int = Field(ge=1, le=2**53)
 
 
@@ -130,15 +135,24 @@ def parse_command(raw: str | bytes) -> Command:
         raise ProtocolError(msg("err.proto.too_large", size=size, most=MAX_MESSAGE))
     try:
         data = json.loads(raw)
+    except RecursionError:  # arrays or objects inside one another deeper than json reads
+        raise ProtocolError(msg("err.proto.too_deep")) from None
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError(msg("err.proto.not_json")) from None
-    ref = data.get("seq") if isinstance(data, dict) and isinstance(data.get("seq"), int) else None
+    ref = seq_of(data)
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError(msg("err.proto.not_command"), ref)
     try:
         return _COMMAND.validate_python(data)
     except ValidationError as exc:
         raise ProtocolError(_describe(exc), ref) from None
+
+
+def seq_of(data: Any) -> int | None:
+    """The ``seq`` of a message read as JSON, when it is an integer (a refusal's ``ref``);
+    ``true`` is not one, though Python counts bools as ints."""
+    seq = data.get("seq") if isinstance(data, dict) else None
+    return seq if type(seq) is int else None
 
 
 def _describe(exc: ValidationError) -> Msg:

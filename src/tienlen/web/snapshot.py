@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import random
-import tomllib
 from dataclasses import dataclass, field
 
 from .. import Game, Rules, TienLenError
 from ..record import _replay_hand
+from ..tomltext import TOMLDecodeError
+from ..tomltext import loads as toml_loads
 
 VERSION = 1
 
@@ -46,9 +47,9 @@ class Snapshot:
         """The current hand, rebuilt from its record under ``rules``, the table's (every action
         of the record checked again)."""
         try:
-            data = tomllib.loads(self.game)
+            data = toml_loads(self.game)
             return _replay_hand(rules, list(data["players"]), 0, data["hands"][0], True)
-        except (tomllib.TOMLDecodeError, KeyError, IndexError, TypeError) as exc:
+        except (TOMLDecodeError, KeyError, IndexError, TypeError) as exc:
             raise TienLenError(f"a stored snapshot's hand cannot be read: {exc}") from None
 
 
