@@ -1,12 +1,15 @@
 """Names of players and tables: NFC-normalised, visible, free of hidden characters, and compared
-without regard to case."""
+by what they look like (Unicode's confusable skeleton, UTS #39, through ICU)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from functools import cache
+from typing import Any
 
 from ..errors import TienLenError
-from ..i18n import Msg, msg, render
+from ..i18n import LANGS, Msg, display_name, msg, render, t
 
 MAX_NAME = 24  # characters in a player's name, after normalisation
 MAX_TABLE_NAME = 40  # characters in a table's name, after normalisation
@@ -56,5 +59,58 @@ def clean_name(raw: str, what: str = "a name", limit: int = MAX_NAME) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by: NFC, then case-folded (so "ALICE" is "alice")."""
+    """The same name written in another case: NFC, then case-folded (so "ALICE" is "alice")."""
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+@cache
+def _checker() -> Any:
+    import icu  # the web extra's pyicu-wheels; imported when a name is first compared
+
+    return icu.SpoofChecker()
+
+
+def _skeleton(text: str) -> str:
+    return str(_checker().getSkeleton(0, text))
+
+
+def confusable_key(name: str) -> str:
+    """What two names are compared by: the name in NFKD (so full-width letters are letters) and
+    in capitals, its UTS #39 skeleton, case-folded, then the skeleton again. "Lan", "LAN", "Ian"
+    and "Lаn" (a Cyrillic а) have one key, and "B0t 1" the key of "Bot 1"; the marks of the
+    Vietnamese letters stay, so "Lan", "Lân" and "Lăn" are three names. (Capitals first: the
+    skeleton of "I" is "l" but that of "i" is "i", so "THỊ" and "Thị" would differ.)"""
+    return _skeleton(_skeleton(unicodedata.normalize("NFKD", name).upper()).casefold())
+
+
+@cache
+def _bot_patterns() -> tuple[re.Pattern[str], dict[str, str]]:
+    """A pattern of the keys of "Bot N" in every language, and each digit's key to the digit."""
+    digits = {confusable_key(d): d for d in "0123456789"}
+    shapes = []
+    for lang in LANGS:
+        before, _, after = t("tui.bot_name", lang, n="\0").partition("\0")
+        shapes.append(re.escape(confusable_key(before)) + "(?P<n" + lang + ">["
+                      + re.escape("".join(digits)) + "]+)" + re.escape(confusable_key(after)))
+    return re.compile("|".join(shapes)), digits
+
+
+def bot_number(name: str) -> int | None:
+    """The N of the bot's name "Bot N" (or "Máy N", in any language) that ``name`` looks like;
+    None when it looks like no bot's name."""
+    pattern, digits = _bot_patterns()
+    m = pattern.fullmatch(confusable_key(name))
+    if m is None:
+        return None
+    return int("".join(digits[ch] for ch in next(g for g in m.groups() if g is not None)))
+
+
+def shown_keys(name: str, bot: bool = False) -> frozenset[str]:
+    """The keys of a seat's name as any reader sees it (a bot's "Bot 1" is also "Máy 1")."""
+    if not bot:
+        return frozenset({confusable_key(name)})
+    return frozenset({confusable_key(display_name(name, lang)) for lang in LANGS}
+                     | {confusable_key(name)})
+
+
+BOT_NUMBERS = range(1, 40)  # the numbers a bot's name is given at one table
