@@ -146,9 +146,12 @@ def test_a_player_cannot_take_a_bots_name_in_either_language(server: Server) -> 
     guest = server.ws(made["id"] + "?lang=vi")
     guest.hello()
     guest.send(type="join", name="máy 1")
-    assert guest.error()["reason"] == "tên 'máy 1' đã có người dùng ở bàn này: hãy chọn tên khác"
-    guest.send(type="join", name="Máy 2")
+    assert guest.error()["reason"] == ("tên 'máy 1' là tên của máy hoặc trông giống tên máy "
+                                       "(Máy 1): hãy chọn tên khác")
+    guest.send(type="join", name="Máy 2")  # no bot is Máy 2 yet: still a bot's name
+    assert "là tên của máy" in guest.error()["reason"]
+    guest.send(type="join", name="Mây")
     guest.until(lambda m: m["type"] == "welcome" and m["seat"] == 2)
-    host.send(type="add_bot")  # "Bot 2" would be shown as Máy 2: the next free name
+    host.send(type="add_bot")
     state = host.until(lambda m: m["type"] == "state" and m["info"]["seats"][3]["kind"] == "bot")
-    assert state["info"]["seats"][3]["name"] == "Bot 3"
+    assert state["info"]["seats"][3]["name"] == "Bot 2"

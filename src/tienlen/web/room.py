@@ -25,10 +25,10 @@ from typing import Any
 from .. import PASS, Action, Game, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from ..errors import reason_of
-from ..i18n import LANGS, Msg, Said, bot_name, display_name, msg, pick_lang, render, t
+from ..i18n import Msg, Said, bot_name, msg, pick_lang, render, t
 from .driver import Driver
 from .hands import Hands
-from .names import BadName, clean_name, name_key
+from .names import BOT_NUMBERS, BadName, bot_number, clean_name, confusable_key, name_key, shown_keys
 from .protocol import (
     AddBot,
     Command,
@@ -69,11 +69,6 @@ AWAY_BOT = "heuristic"
 JITTER = 0.25  # a bot's wait varies by this share of the bot delay either way
 _jitter = random.Random()
 
-
-
-def _shown_keys(name: str) -> set[str]:
-    """A bot's name as it is shown in each language, compared as names are."""
-    return {name_key(display_name(name, lang)) for lang in LANGS} | {name_key(name)}
 
 class Refused(TienLenError):
     """A command that cannot be carried out now; the text is the reason in English (``code``:
@@ -247,8 +242,7 @@ class Room:
         name = check_name(name)
         if self.started:
             raise Refused(msg("room.started_watch"))
-        if name_key(name) in self._names_shown():
-            raise Refused(msg("room.name_taken", name=repr(name)))
+        self._refuse_lookalike(name)
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -262,8 +256,8 @@ class Room:
             raise Refused(msg("room.started_bots"))
         level = level or self.bot_level
         seat = self._empty_seat(seat)
-        taken = self._names_shown()
-        name = next(bot_name(k) for k in range(1, 40) if not _shown_keys(bot_name(k)) & taken)
+        taken = frozenset().union(*self._keys_shown())
+        name = next(bot_name(k) for k in BOT_NUMBERS if not shown_keys(bot_name(k), True) & taken)
         self._store("bot", seat, level, SeatChange(seat, "bot", name, level))
         self.seats[seat] = Seat("bot", name, level)
         return seat
@@ -313,10 +307,21 @@ class Room:
             client.seat = None
             client.send(Welcome(table=self.id, seat=None))
 
-    def _names_shown(self) -> set[str]:
-        """The seated names as any reader sees them (a bot's "Bot 1" is also "Máy 1")."""
-        return {key for s in self.seats if s.name is not None
-                for key in (_shown_keys(s.name) if s.kind == "bot" else {name_key(s.name)})}
+    def _keys_shown(self) -> list[frozenset[str]]:
+        """Each seated name's keys as any reader sees it (a bot's "Bot 1" is also "Máy 1")."""
+        return [shown_keys(s.name, s.kind == "bot") for s in self.seats if s.name is not None]
+
+    def _refuse_lookalike(self, name: str) -> None:
+        """Refuse a player's name that looks like a bot's or like a name seated here."""
+        number = bot_number(name)
+        if number is not None:
+            raise Refused(msg("name.bot", name=repr(name), bot=msg("tui.bot_name", n=number)))
+        key = confusable_key(name)
+        for s in self.seats:
+            if s.name is not None and key in shown_keys(s.name, s.kind == "bot"):
+                if name_key(name) == name_key(s.name):
+                    raise Refused(msg("room.name_taken", name=repr(name)))
+                raise Refused(msg("name.looks_like", name=repr(name), seated=repr(s.name)))
 
     def _empty_seat(self, seat: int | None) -> int:
         if seat is None:
@@ -343,7 +348,8 @@ class Room:
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
         if empty:
             raise Refused(msg("room.seat_empty", seat=empty[0]))
-        if len({name_key(s.name or "") for s in self.seats}) < self.players:
+        keys = self._keys_shown()
+        if len(frozenset().union(*keys)) < sum(len(k) for k in keys):
             raise Refused(msg("room.same_name"))
         seed = Hands.first_seed(self.seed, self.fixed_seed)
         hands = Hands(self.rules, self._names(), seed, self.seed, self.fixed_seed)
