@@ -182,7 +182,7 @@ def test_a_table_made_with_a_bad_name_is_refused(srv: Server, body: dict[str, An
                                                  vietnamese: str) -> None:
     rows = stored(srv)
     answer = srv.post("/api/tables", body)
-    assert (answer.status_code, answer.json()["error"]) == (400, english)
+    assert (answer.status_code, answer.json()["detail"]) == (400, english)
     answer = httpx.post(srv.base + "/api/tables", json=body, headers=VI, timeout=10)
-    assert (answer.status_code, answer.json()["error"]) == (400, vietnamese)
+    assert (answer.status_code, answer.json()["detail"]) == (400, vietnamese)
     assert stored(srv) == rows
