@@ -1,17 +1,32 @@
 # Sourced by scripts/test.sh: what the web tests need besides Python packages.
-# Installs chromium and PostgreSQL when missing (as root, Debian), starts a throwaway
-# PostgreSQL on a free loopback port and exports TIENLEN_TEST_PG_URL and TIENLEN_CHROMIUM.
+# Installs chromium, PostgreSQL and npm when missing (as root, Debian), axe-core (the
+# accessibility checker, from npm) into .cache/axe, starts a throwaway PostgreSQL on a free
+# loopback port and exports TIENLEN_TEST_PG_URL, TIENLEN_CHROMIUM and TIENLEN_AXE.
 # Anything that cannot be had is left unset and those tests skip, saying why.
 
 _tl_need=()
 command -v chromium >/dev/null 2>&1 || _tl_need+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || _tl_need+=(postgresql)
+command -v npm >/dev/null 2>&1 || _tl_need+=(npm)
 if [ ${#_tl_need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${_tl_need[*]} for the web tests" >&2
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive \
         apt-get install -y -qq "${_tl_need[@]}" >/dev/null || echo "could not install ${_tl_need[*]}" >&2
 fi
 if [ -x /usr/bin/chromium ]; then export TIENLEN_CHROMIUM=/usr/bin/chromium; fi
+
+# axe-core, pinned, injected into Chromium by tests/web/test_accessibility.py (never committed)
+_tl_axe_version=4.14.1
+_tl_axe_dir=.cache/axe
+if ! grep -qs "\"version\": \"$_tl_axe_version\"" "$_tl_axe_dir/node_modules/axe-core/package.json" \
+        && command -v npm >/dev/null 2>&1; then
+    echo "installing axe-core $_tl_axe_version for the accessibility tests" >&2
+    npm install --no-save --no-audit --no-fund --silent --prefix "$_tl_axe_dir" \
+        "axe-core@$_tl_axe_version" >/dev/null || echo "could not install axe-core" >&2
+fi
+if [ -f "$_tl_axe_dir/node_modules/axe-core/axe.min.js" ]; then
+    export TIENLEN_AXE="$PWD/$_tl_axe_dir/node_modules/axe-core/axe.min.js"
+fi
 
 _tl_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
 if [ -z "${TIENLEN_TEST_PG_URL:-}" ] && [ -n "$_tl_bin" ]; then

@@ -56,7 +56,7 @@ def test_a_whole_quick_game_with_the_vietnamese_labels(vi_page: Page, server: Se
     page.get_by_role("button", name="Chơi nhanh với máy").click()
     page.wait_for_url("**/t/*")
     card = page.get_by_test_id("card").first
-    expect(card).to_have_attribute("aria-label", __import__("re").compile(r"^quân \S+"))
+    expect(card).to_have_accessible_name(__import__("re").compile(r"^quân \S+ \S+$"))
     expect(page.get_by_role("button", name="Gợi ý")).to_be_visible()
     expect(page.get_by_test_id("pass")).to_have_text("Bỏ lượt")
     expect(page.get_by_test_id("play")).to_have_text("Đánh")

@@ -33,10 +33,12 @@ export class Hand {
     if (!kept.has(this.focusKey)) this.focusKey = this.keys[0] ?? null;
     this.box.replaceChildren(...cards.map((card, i) => {
       const key = this.keys[i];
+      // named by hidden words ("king of hearts"), not an aria-label: a label must hold the text
+      // drawn on the card, and the card's face is a picture of it (aria-hidden)
       return h("button.card", {
-        type: "button", testid: "card", dataset: { card, key }, "aria-label": cardLabel(card),
+        type: "button", testid: "card", dataset: { card, key },
         onclick: () => { this.focusKey = key; this.toggle(key); },
-      }, cardSvg(card));
+      }, h("span.sr-only", { text: cardLabel(card) }), cardSvg(card));
     }));
     this.box.style.setProperty("--n", String(cards.length));
     this.sync();

@@ -7,22 +7,31 @@ export const levelKey = (id) => `tienlen-level-${id}`;
 
 const tr = t;
 
+/** Elements with a space between each two: unseen in a grid or a flex row, but the text of the
+ * row reads as words ("pagat 4 players"), not "pagat4 players". */
+const spaced = (...items) => items.filter(Boolean).flatMap((x, i) => (i ? [" ", x] : [x]));
+
 function tableRow(t) {
   const free = t.seats.filter((s) => s.kind === "empty").length;
   const playing = t.status !== "open";
   const humans = t.seats.filter((s) => s.kind === "human").map((s) => s.name);
   const title = t.name || tr("web.table_default", { id: t.id });
   const state = playing ? tr("web.lobby.playing_hand", { n: t.hand_no }) : (free ? tn("web.seats_free", free) : tr("web.lobby.full"));
+  const bots = t.bot_level ? tr("web.lobby.bots", { level: tr(`bot.${t.bot_level}`) }) : null;
+  const who = humans.length ? humans.join(", ") : null;
+  const go = playing ? tr("web.lobby.watch") : tr("web.lobby.sit");
+  // the link is named by the words it shows, in their order, with pauses between them
+  const label = [title, t.rules, tn("web.lobby.players", t.players), bots, state, who, go].filter(Boolean).join(", ");
   return h("li.table-row", { testid: "table-row", dataset: { id: t.id } },
-    h("a.table-link", { href: `/t/${t.id}`, "aria-label": tr("web.lobby.row_label", { title, rules: t.rules, players: t.players, state }) },
+    h("a.table-link", { href: `/t/${t.id}`, "aria-label": label }, spaced(
       h("span.table-name", { text: title }),
-      h("span.table-meta", {},
+      h("span.table-meta", {}, spaced(
         h("span.tag", { text: t.rules }),
         h("span.tag", { text: tn("web.lobby.players", t.players) }),
-        t.bot_level ? h("span.tag", { text: tr("web.lobby.bots", { level: tr(`bot.${t.bot_level}`) }) }) : null,
-        h(`span.tag.${playing ? "playing" : "open"}`, { text: state })),
-      humans.length ? h("span.table-who", { text: humans.join(", ") }) : null,
-      h("span.table-go", { "aria-hidden": "true", text: playing ? tr("web.lobby.watch") : tr("web.lobby.sit") })));
+        bots ? h("span.tag", { text: bots }) : null,
+        h(`span.tag.${playing ? "playing" : "open"}`, { text: state }))),
+      who ? h("span.table-who", { text: who }) : null,
+      h("span.table-go", { text: go }))));
 }
 
 export async function lobby() {
