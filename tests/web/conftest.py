@@ -41,8 +41,9 @@ class Server:
     """One server process's worth of app, started and stopped on a fixed port."""
 
     def __init__(self, db_url: str, bot_delay: float = 0.0, limits: Limits | None = None,
-                 clock: Any = time.monotonic) -> None:
+                 clock: Any = time.monotonic, api_docs: bool = False) -> None:
         self.db_url = db_url
+        self.api_docs = api_docs
         self.bot_delay = bot_delay
         self.limits = limits or NO_CLIENT_LIMITS
         self.clock = clock
@@ -55,7 +56,7 @@ class Server:
 
     def start(self) -> None:
         app = create_app(self.db_url, bot_delay=self.bot_delay, limits=self.limits,
-                         clock=self.clock)
+                         clock=self.clock, api_docs=self.api_docs)
         self.app = app
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on")

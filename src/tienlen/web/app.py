@@ -119,9 +119,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         return problem(422, "; ".join(parts))
 
     @app.exception_handler(StarletteHTTPException)  # FastAPI's own and the router's (404, 405)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
         headers = dict(getattr(exc, "headers", None) or {})
         detail = exc.detail
+        if exc.status_code == 405 and request.method == "OPTIONS":  # what may be done here
+            return Response(status_code=204, headers={"Allow": ", ".join(allowed(request))})
         if exc.status_code == 405:
             headers["Allow"] = ", ".join(allowed(request))
             detail = t("err.web.method", request_lang(request), method=request.method,
@@ -189,14 +191,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
             raise HTTPException(404, t("err.web.no_language", "en", lang=repr(lang)))
         return Response(catalogue_text(lang), media_type="application/json",
                         headers={"Cache-Control": "no-cache"})
-
-    @app.options("/{path:path}", include_in_schema=False, status_code=204)
-    async def options(request: Request) -> Response:
-        """What may be done at a path: its methods in Allow (404 where nothing is)."""
-        methods = allowed(request)
-        if methods == ["OPTIONS"]:
-            raise HTTPException(404)
-        return Response(status_code=204, headers={"Allow": ", ".join(methods)})
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

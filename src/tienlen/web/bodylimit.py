@@ -46,19 +46,25 @@ class BodyLimit:
                 await self._refuse(scope, receive, send, headers, declared)
                 return
         seen = 0
-        started = False
+        started = over = False
 
         async def counted() -> Message:
-            nonlocal seen
+            nonlocal seen, over
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
+                    over = True
                     raise _TooLarge
             return message
 
         async def tracked(message: Message) -> None:
             nonlocal started
+            if over:  # the application answers a body it could not read: the answer is ours
+                if message["type"] == "http.response.start" and not started:
+                    started = True
+                    await self._refuse(scope, receive, send, headers, None)
+                return
             if message["type"] == "http.response.start":
                 started = True
             await send(message)
