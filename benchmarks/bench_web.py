@@ -27,6 +27,13 @@ otherwise idle (the load average is printed).
 
     python benchmarks/bench_web.py --tables 500 --clients 500 --seconds 20
     python benchmarks/bench_web.py --restart-only   # the restart figures alone
+    python benchmarks/bench_web.py --replays-only   # the event loop's lag while replays run
+
+Replays: an 8-player hand's replay against one load of its record (in this process: the replay
+steps through the hand once), then a server with one finished 8-player hand, whose event loop
+lag is measured (how long /healthz, answered on the loop, takes, every 20 ms) idle and while
+--replay-clients clients ask for that hand's replay again and again (worker processes make
+them, so the lag should stay near the idle figure).
 """
 
 from __future__ import annotations
@@ -48,8 +55,10 @@ import websockets
 TARGET_TABLES = 500
 TARGET_P99 = 0.100  # seconds
 TARGET_RESTART = 5.0  # seconds, for 1,000 tables holding 200,000 moves
-NO_CLIENT_LIMITS = ["--tables-per-client", "0", "--creates-per-minute", "0",
-                    "--messages-per-second", "0", "--connections-per-client", "0"]
+NO_CLIENT_LIMITS = ["--tables-per-client", "0", "--tables-per-address", "0",
+                    "--creates-per-minute", "0", "--creates-per-address", "0",
+                    "--messages-per-second", "0", "--messages-per-address", "0",
+                    "--connections-per-address", "0", "--replays-per-client", "0"]
 
 
 def free_port() -> int:
@@ -342,6 +351,84 @@ async def run(args: argparse.Namespace) -> bool:
         folder.rmdir()
 
 
+def replay_cost() -> None:
+    """One 8-player hand: its replay against one load of its record, in this process."""
+    from tienlen import Game, Rules, Session
+    from tienlen.arena import play_out
+    from tienlen.bots import get_bot
+    from tienlen.web.replays import replay_steps
+
+    session = Session(Rules.preset("mien-nam"), 8, seed=3)
+    play_out(session.game, [get_bot("heuristic", seed=s) for s in range(8)])
+    text = session.game.record()
+    def best(fn: object, n: int = 20) -> float:
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            fn()  # type: ignore[operator]
+            times.append(time.perf_counter() - t0)
+        return min(times)
+    load, replay = best(lambda: Game.from_record(text)), best(lambda: replay_steps(text))
+    print(f"8-player mien-nam hand, {len(session.game.history)} actions: load {load * 1000:.1f} ms, "
+          f"replay {replay * 1000:.1f} ms ({replay / load:.1f}x a load)")
+
+
+async def lag(http: httpx.AsyncClient, base: str, seconds: float) -> list[float]:
+    """How long /healthz takes, asked every 20 ms for ``seconds``."""
+    times: list[float] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        t0 = time.perf_counter()
+        (await http.get(base + "/healthz")).raise_for_status()
+        times.append(time.perf_counter() - t0)
+        await asyncio.sleep(0.02)
+    return times
+
+
+async def replay_lag(args: argparse.Namespace) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    folder = Path(tempfile.mkdtemp(prefix="tienlen-bench-"))
+    proc = start_server(port, f"sqlite:///{folder / 'bench.sqlite3'}", 0.0)
+    try:
+        await wait_up(base, proc)
+        async with httpx.AsyncClient(timeout=60) as http:
+            made = (await http.post(base + "/api/tables", json={
+                "quick": True, "players": 8, "rules": "mien-nam", "seed": 3})).json()
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{made['id']}") as ws:
+                await ws.send(json.dumps({"type": "hello", "seq": 1}))
+                while (await http.get(f"{base}/api/tables/{made['id']}")).json()["records"] < 1:
+                    await asyncio.sleep(0.1)
+            url = f"{base}/api/tables/{made['id']}/records/1/replay"
+            (await http.get(url)).raise_for_status()  # the workers started
+            idle = await lag(http, base, args.seconds / 2)
+            served = 0
+            stop = False
+
+            async def asker() -> None:
+                nonlocal served
+                async with httpx.AsyncClient(timeout=60) as own:
+                    while not stop:
+                        (await own.get(url)).raise_for_status()
+                        served += 1
+
+            askers = [asyncio.create_task(asker()) for _ in range(args.replay_clients)]
+            await asyncio.sleep(0.5)
+            served = 0
+            busy = await lag(http, base, args.seconds / 2)
+            stop = True
+            await asyncio.gather(*askers)
+        print(f"event loop lag (/healthz) idle: {summary(idle)}")
+        print(f"while {args.replay_clients} clients ask for replays ({served / (args.seconds / 2):.0f} "
+              f"replays/s): {summary(busy)}")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        for f in folder.iterdir():
+            f.unlink()
+        folder.rmdir()
+
+
 def summary(values: list[float]) -> str:
     return (f"p50 {pct(values, 0.5) * 1000:.1f} ms, p90 {pct(values, 0.9) * 1000:.1f} ms, "
             f"p99 {pct(values, 0.99) * 1000:.1f} ms, max {max(values, default=float('nan')) * 1000:.1f} ms")
@@ -362,8 +449,15 @@ def main() -> None:
                         help="stored moves in the restart database (timed at half and at all)")
     parser.add_argument("--restart-only", action="store_true", help="the restart figures alone")
     parser.add_argument("--load-only", action="store_true", help="the load figures alone")
+    parser.add_argument("--replays-only", action="store_true",
+                        help="the event loop's lag while replays run, alone")
+    parser.add_argument("--replay-clients", type=int, default=12)
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    if args.replays_only:
+        replay_cost()
+        asyncio.run(replay_lag(args))
+        sys.exit(0)
     restart_met = True
     if not args.load_only:
         restart_met = restart_figures(args.restart_tables, args.restart_moves)

@@ -304,14 +304,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
 
     @app.get("/api/tables/{table_id}/records/{hand_no}/replay",
              responses=answers(400, 404, 422, 429))
-    async def replay(table_id: TableId, hand_no: HandNo, request: Request) -> dict[str, Any]:
+    async def replay(table_id: TableId, hand_no: HandNo, request: Request) -> Response:
         """A finished hand as the states after each action, every seat's cards shown."""
         lang = request_lang(request)
         text = record_text(table_id, hand_no, lang)
         steps, reason = await offloaded(request, replay_or_reason, text)
-        if reason is not None:
-            raise HTTPException(400, render(reason, lang))
-        return steps  # type: ignore[no-any-return]
+        if steps is None:
+            raise HTTPException(400, render(reason or msg("err.web.replay", reason=""), lang))
+        return Response(steps, media_type="application/json")
 
     # ------------------------------------------------------------------ play
     @app.websocket("/ws/{table_id}")

@@ -3,6 +3,7 @@ table's hands as one session record. CPU work, run in worker processes (see offl
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .. import Game, Session, TienLenError
@@ -43,11 +44,11 @@ def session_text(records: list[str]) -> str:
     return done.record()
 
 
-def replay_or_reason(text: str) -> tuple[dict[str, Any] | None, Msg | None]:
-    """:func:`replay_steps` for a worker process: the steps, or why not (a message, said in the
-    asker's language once it is back)."""
+def replay_or_reason(text: str) -> tuple[str | None, Msg | None]:
+    """:func:`replay_steps` for a worker process, as JSON text (serialised there, not on the
+    server's event loop), or why not (a message, said in the asker's language once back)."""
     try:
-        return replay_steps(text), None
+        return json.dumps(replay_steps(text), separators=(",", ":")), None
     except Refused as exc:
         reason = exc.reason
         return None, reason if isinstance(reason, Msg) else msg("err.web.replay", reason=str(reason))
