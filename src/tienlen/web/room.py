@@ -8,6 +8,9 @@ transaction. Bot moves are stored in batches across tables by the
 and a bot plays for a player who has been away longer than the table's
 ``away_timeout``, until they return. An optional ``turn_timer`` lets a bot
 make one move for a player who takes too long.
+
+The host (the creator, or the first player to sit at a table made without a
+name) alone starts the table, seats bots and removes seats.
 """
 
 from __future__ import annotations
@@ -237,6 +240,25 @@ class Room:
     def started(self) -> bool:
         return self.hands is not None
 
+    @property
+    def host(self) -> int | None:
+        """The seat that runs the table (starts it, seats bots, removes seats): the creator's, or
+        the player's it passed to. A table made without a name has none until a player sits:
+        the first to sit is its host (a table stored without one, by an older release: before
+        the start, the first player seated). None after the start once the host has left."""
+        if self.host_seat is None and not self.started:
+            return next((i for i, s in enumerate(self.seats) if s.kind == "human"), None)
+        return self.host_seat
+
+    def _check_host(self, by: int | None, key: str) -> None:
+        """Refuse (with the catalogue's ``key``) what only the host may do, asked by seat ``by``
+        (None: the server itself, making a quick table)."""
+        if by is None:
+            return
+        host = self.host
+        if by != host:
+            raise Refused(msg(key, seat=host) if host is not None else msg("room.host_only_nobody"))
+
     def join_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Give an empty seat to a player; returns the seat and its secret token."""
         name = check_name(name)
@@ -246,14 +268,20 @@ class Room:
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
-        self._store("join", seat, name, SeatChange(seat, "human", name, None, digest))
+        host = (seat,) if self.host is None else None  # the first to sit at a hostless table
+        self._store("join", seat, name, SeatChange(seat, "human", name, None, digest), host=host)
         self.seats[seat] = Seat("human", name, None, digest, away_since=time.monotonic())
+        if host is not None:
+            self.host_seat = seat
         return seat, token
 
-    def add_bot(self, seat: int | None = None, level: str | None = None) -> int:
-        """Seat a bot of ``level`` (None: the table's bot level)."""
+    def add_bot(self, seat: int | None = None, level: str | None = None,
+                by: int | None = None) -> int:
+        """The host (seat ``by``; None: the server) seats a bot of ``level`` (None: the table's
+        bot level)."""
         if self.started:
             raise Refused(msg("room.started_bots"))
+        self._check_host(by, "room.host_only_bot")
         level = level or self.bot_level
         seat = self._empty_seat(seat)
         taken = frozenset().union(*self._keys_shown())
@@ -264,11 +292,9 @@ class Room:
 
     def remove_seat(self, by: int, seat: int) -> None:
         """The host (seat ``by``) empties ``seat`` before the start: a bot's or an absent player's."""
-        if self.host_seat is None or by != self.host_seat:
-            raise Refused(msg("room.host_only_nobody") if self.host_seat is None
-                          else msg("room.host_only", seat=self.host_seat))
         if self.started:
             raise Refused(msg("room.started_remove"))
+        self._check_host(by, "room.host_only")
         if not 0 <= seat < self.players:
             raise Refused(msg("room.no_seat", last=self.players - 1, seat=seat))
         s = self.seats[seat]
@@ -295,7 +321,7 @@ class Room:
             self.seats[seat] = Seat("bot", change.name, self.bot_level)
             self._bots.pop(seat, None)
         else:
-            if seat == self.host_seat:  # the host's role passes to the first player still seated
+            if seat == self.host:  # the host's role passes to the first player still seated
                 others = [i for i, o in enumerate(self.seats) if o.kind == "human" and i != seat]
                 host = (others[0] if others else None,)
             self._store("leave", seat, "", SeatChange(seat, "empty", ""), host=host)
@@ -342,9 +368,11 @@ class Room:
                 return number
         return None
 
-    def start(self) -> None:
+    def start(self, by: int | None = None) -> None:
+        """The host (seat ``by``; None: the server) starts the table once every seat is taken."""
         if self.started:
             raise Refused(msg("room.already_started"))
+        self._check_host(by, "room.host_only_start")
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
         if empty:
             raise Refused(msg("room.seat_empty", seat=empty[0]))
@@ -598,7 +626,7 @@ class Room:
         return TableInfo(
             id=self.id, name=self.name, private=self.private,
             seed=self.seed if self.fixed_seed else None, bot_level=self.bot_level,
-            host_seat=self.host_seat, turn_deadline=self._turn_deadline(), paused=self.paused,
+            host_seat=self.host, turn_deadline=self._turn_deadline(), paused=self.paused,
             status="playing" if self.started else "open", rules=self.rules.name,
             options=self._options, players=self.players, seats=seats,
             hand_no=self.hand_no, totals=totals, first_places=first_places,
@@ -690,8 +718,7 @@ class Room:
             client.send(Welcome(table=self.id, seat=seat, token=token))
             return True
         if isinstance(cmd, AddBot):
-            self._seated(client)
-            self.add_bot(cmd.seat, cmd.level)
+            self.add_bot(cmd.seat, cmd.level, by=self._seated(client))
             return True
         if isinstance(cmd, RemoveSeat):
             self.remove_seat(self._seated(client), cmd.seat)
@@ -700,8 +727,7 @@ class Room:
             self.leave(self._seated(client))
             return True
         if isinstance(cmd, Start):
-            self._seated(client)
-            self.start()
+            self.start(by=self._seated(client))
             return True
         seat = self._seated(client)
         if isinstance(cmd, Hint):
