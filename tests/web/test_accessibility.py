@@ -1,6 +1,7 @@
 """axe-core, the accessibility checker, run in real headless Chromium on every screen a player
-meets — the lobby, the new table form, a table being set up, a table mid-hand at your turn, the
-end of a hand and the replay of a stored hand — in English and in Vietnamese: no violation it
+meets — the lobby, the new table form, a table being set up (for its host, a guest and a
+watcher), a table mid-hand at your turn, the end of a hand (also while the next hand waits for
+a player) and the replay of a stored hand — in English and in Vietnamese: no violation it
 rates serious or critical."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from .conftest import IN_CI, Server, running
 from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over
+from .test_next_hand import play_out, two_players
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("TIENLEN_AXE") or ROOT / ".cache/axe/node_modules/axe-core/axe.min.js")
@@ -164,4 +166,38 @@ def test_a_hand_at_your_turn_at_its_end_and_in_replay(context: BrowserContext, s
         page.get_by_test_id("replay-step").press("ArrowRight")
     expect(page.get_by_test_id("replay-step")).to_have_value("5")
     audit.check(page, "replay")
+    audit.assert_clean()
+
+
+def test_a_guests_setup_and_the_wait_for_the_next_hand(browser: Browser, lang: str,
+                                                       site: Server) -> None:
+    audit = Audit()
+    made = site.post("/api/tables", {"name": "Hoa", "players": 3}).json()
+    guest_context = open_context(browser, lang)
+    guest = guest_context.new_page()
+    guest.goto(f"{site.base}/t/{made['id']}")
+    guest.get_by_test_id("join").click()
+    expect(guest.get_by_test_id("leave")).to_be_visible()
+    expect(guest.get_by_test_id("start")).to_be_hidden()
+    audit.check(guest, "setup (guest)")
+    guest_context.close()
+    table, lan, minh = two_players(site, next_hand_after=600)
+    play_out(lan, minh)
+    contexts = [open_context(browser, lang) for _ in range(2)]
+    pages = []
+    for ctx, client in zip(contexts, (lan, minh), strict=True):
+        page = ctx.new_page()
+        page.goto(site.base + "/")
+        page.evaluate("([id, token]) => localStorage.setItem(`tienlen-seat-${id}`, token)",
+                      [table, client.token])
+        page.goto(f"{site.base}/t/{table}")
+        expect(page.get_by_test_id("end-panel")).to_be_visible()
+        pages.append(page)
+    pages[0].get_by_test_id("next-hand").click()
+    expect(pages[0].get_by_test_id("next-hand")).to_have_attribute("aria-disabled", "true")
+    expect(pages[1].get_by_test_id("seat-ready")).to_have_count(1)
+    audit.check(pages[0], "waiting for the next hand (asked)")
+    audit.check(pages[1], "waiting for the next hand (not asked)")
+    for ctx in contexts:
+        ctx.close()
     audit.assert_clean()

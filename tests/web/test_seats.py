@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from .conftest import Server, WsClient
+from .waiting import stored
 
 
 def host_table(server: Server, **extra: Any) -> tuple[dict[str, Any], WsClient]:
@@ -84,6 +85,52 @@ def test_the_host_removes_a_bot_and_an_absent_player_before_the_start(server: Se
     alice.send(type="remove_seat", seat=1)
     assert "started" in alice.error()["reason"]
     del bob
+
+
+def test_only_the_host_seats_bots_and_starts_the_table(server: Server) -> None:
+    made, alice = host_table(server)
+    bob = join(server, made["id"], "Bob")
+    before = stored(server)
+    bob.send(type="add_bot")
+    assert bob.error()["reason"] == "only the table's host (seat 0) can seat a bot"
+    bob.send(type="add_bot", seat=2, level="random")
+    assert "only the table's host (seat 0)" in bob.error()["reason"]
+    bob.send(type="start")
+    assert bob.error()["reason"] == "only the table's host (seat 0) can start the table"
+    vi = server.ws(made["id"])
+    vi.send(type="hello", token=bob.token, lang="vi")
+    vi.send(type="start")
+    assert vi.error()["reason"] == "chỉ chủ bàn (ghế 0) mới được bắt đầu ván"
+    # the refusals changed nothing, stored or shown
+    assert stored(server) == before
+    assert [s["kind"] for s in seats(server, made["id"])] == ["human", "human", "empty"]
+    # the host does both
+    alice.send(type="add_bot")
+    alice.until(lambda m: m["type"] == "state" and m["info"]["seats"][2]["kind"] == "bot")
+    bob.send(type="start")
+    assert "only the table's host" in bob.error()["reason"]
+    alice.send(type="start")
+    assert alice.until(lambda m: m["type"] == "state" and m["view"] is not None)["info"][
+        "status"] == "playing"
+
+
+def test_a_table_made_without_a_name_is_run_by_the_first_to_sit(server: Server) -> None:
+    made = server.post("/api/tables", {"players": 3}).json()
+    assert made["info"]["host_seat"] is None
+    bob = server.ws(made["id"])
+    bob.hello()
+    bob.send(type="join", name="Bob", seat=2)
+    bob.until(lambda m: m["type"] == "welcome" and m["seat"] == 2)
+    carol = join(server, made["id"], "Carol")
+    assert carol.seat == 0
+    carol.send(type="add_bot")
+    assert carol.error()["reason"] == "only the table's host (seat 2) can seat a bot"
+    server.restart()  # the host is stored
+    assert server.get(f"/api/tables/{made['id']}").json()["host_seat"] == 2
+    back = server.ws(made["id"])
+    back.hello(bob.token)
+    back.send(type="add_bot")
+    back.until(lambda m: m["type"] == "state" and m["info"]["seats"][1]["kind"] == "bot")
 
 
 def test_a_player_who_leaves_before_the_start_frees_the_seat(server: Server) -> None:

@@ -109,6 +109,7 @@ def test_a_database_from_before_snapshots_is_opened_and_resumed(tmp_path: Any) -
     try:
         info = server.get("/api/tables/old").json()
         assert info["name"] == "Table old" and info["seed"] is None and not info["private"]
+        assert info["next_hand_after"] == 15  # the column added, with the default countdown
         expected = Session(rules, 3, 4242, names=["Bot 1", "Bot 2", "Bot 3"]).game
         room = server.app.state.lobby.get("old")
         dealt = server.call(lambda: tomllib.loads(room.game.record())["hands"][0]["dealt"])

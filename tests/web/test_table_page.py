@@ -20,6 +20,7 @@ from tienlen import Game
 
 from .conftest import Server
 from .test_browser import TABLE, hand_cards, quick_game, take_turn, version, wait_turn_or_over
+from .test_next_hand import play_out, two_players
 
 RANKS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 SUITS = {"s": "spades", "c": "clubs", "d": "diamonds", "h": "hearts"}
@@ -324,12 +325,61 @@ def test_the_host_removes_a_seat_before_the_start_and_a_player_leaves(
     guest.locator("[data-testid=seat][data-seat='1']").get_by_test_id("sit-here").click()
     expect(host.locator("[data-testid=seat][data-seat='1']")).to_contain_text("Minh")
     expect(guest.get_by_test_id("sit-here")).to_have_count(0)  # seated: no more seats to take
+    # only the host seats bots and starts: the guest is told who does
+    expect(guest.get_by_test_id("add-bot")).to_be_hidden()
+    expect(guest.get_by_test_id("start")).to_be_hidden()
+    expect(guest.get_by_text("Every seat is taken: Lan (the host) starts the table.")).to_be_visible()
+    expect(host.get_by_test_id("start")).to_be_visible()
     guest.get_by_test_id("leave").click()
     expect(guest.get_by_test_id("join")).to_be_visible()
     expect(host.get_by_test_id("seats")).not_to_contain_text("Minh")
     host.get_by_test_id("leave").click()
     expect(host.get_by_test_id("join")).to_be_visible()
     expect(guest.get_by_test_id("seats")).not_to_contain_text("Lan")
+
+
+def seated_page(browser: Browser, server: Server, table: str, token: str | None,
+                viewport: ViewportSize | None = None) -> Page:
+    """A new browser at the table, holding the seat of ``token`` (None: watching)."""
+    page = browser.new_context(viewport=viewport).new_page() if viewport else \
+        browser.new_context().new_page()
+    if token is not None:
+        page.goto(server.base + "/")
+        page.evaluate("([id, token]) => localStorage.setItem(`tienlen-seat-${id}`, token)",
+                      [table, token])
+    page.goto(f"{server.base}/t/{table}")
+    return page
+
+
+def test_the_results_stay_for_each_player_until_both_ask_for_the_next_hand(
+        browser: Browser, server: Server) -> None:
+    table, lan, minh = two_players(server, next_hand_after=600)
+    play_out(lan, minh)
+    lan_page, minh_page = (seated_page(browser, server, table, c.token) for c in (lan, minh))
+    for page in (lan_page, minh_page):
+        expect(page.get_by_test_id("end-panel")).to_be_visible()
+        expect(page.get_by_test_id("end-wait")).to_have_text(
+            "The next hand is dealt when everyone is ready, or 600 s after the first.")
+    lan_page.get_by_test_id("next-hand").click()
+    button = lan_page.get_by_test_id("next-hand")
+    expect(button).to_have_text("Waiting for Minh…")
+    expect(button).to_have_attribute("aria-disabled", "true")
+    expect(lan_page.get_by_test_id("next-hand-countdown")).to_have_text(
+        re.compile(r"^Next hand in (10:00|9:5\d)$"))
+    # Minh still reads the results, and sees that Lan is ready and the countdown
+    expect(minh_page.get_by_test_id("end-panel")).to_be_visible()
+    expect(minh_page.get_by_test_id("next-hand")).to_have_text("Next hand")
+    expect(minh_page.get_by_test_id("end-wait")).to_contain_text("Lan is ready for the next hand.")
+    expect(minh_page.get_by_test_id("next-hand-countdown")).to_contain_text("Next hand in")
+    expect(minh_page.locator("[data-testid=seat][data-seat='0']").get_by_test_id("seat-ready")) \
+        .to_have_text("ready")
+    lan_page.keyboard.press("n")  # asked already: the shortcut sends nothing
+    expect(lan_page.get_by_test_id("reason")).to_have_text("")
+    minh_page.get_by_test_id("next-hand").click()
+    for page in (lan_page, minh_page):
+        expect(page.get_by_test_id("end-panel")).to_be_hidden()
+        page.wait_for_function(f"() => {TABLE}.state.info.hand_no === 2")
+        expect(page.get_by_test_id("card").first).to_be_visible()
 
 
 def _server_has_private_tables(server: Server) -> bool:
@@ -389,3 +439,24 @@ def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> 
         page.wait_for_timeout(500)  # the panel's short entrance, for the picture only
         page.screenshot(path=out / f"end-{size}.png")
         context.close()
+        # a guest at a table someone else hosts: no bots to add, no start
+        made = server.post("/api/tables", {"name": "Hoa", "table_name": f"Hoa's at {size}"}).json()
+        guest = seated_page(browser, server, made["id"], None, viewport)
+        guest.get_by_test_id("join-name").fill("Minh")
+        guest.get_by_test_id("join").click()
+        expect(guest.get_by_test_id("leave")).to_be_visible()
+        guest.screenshot(path=out / f"setup-guest-{size}.png")
+        guest.context.close()
+        # the end of a hand at a table of two players: one has asked for the next hand
+        table, lan, minh = two_players(server, next_hand_after=30)
+        play_out(lan, minh)
+        pages = [seated_page(browser, server, table, c.token, viewport) for c in (lan, minh)]
+        for seated in pages:
+            expect(seated.get_by_test_id("end-panel")).to_be_visible()
+        pages[0].get_by_test_id("next-hand").click()
+        expect(pages[0].get_by_test_id("next-hand")).to_have_text("Waiting for Minh…")
+        expect(pages[1].get_by_test_id("end-wait")).to_contain_text("Lan is ready")
+        for seated, who in zip(pages, ("asked", "other"), strict=True):
+            seated.wait_for_timeout(500)
+            seated.screenshot(path=out / f"waiting-{who}-{size}.png")
+            seated.context.close()

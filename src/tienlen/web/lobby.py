@@ -18,7 +18,7 @@ from .driver import Driver
 from .limits import Limits
 from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
 from .room import Refused, Room
-from .storage import Repository, TableSettings
+from .storage import NEXT_HAND_AFTER, Repository, TableSettings
 
 log = logging.getLogger("tienlen.web")
 
@@ -35,6 +35,9 @@ class NewTable(BaseModel):
     players: int = Field(default=4, ge=2, le=8)
     away_timeout: float = Field(default=30.0, ge=0, le=3600)
     turn_timer: float = Field(default=0.0, ge=0, le=600)
+    # once a player asks for the next hand, it is dealt when every player has asked or after
+    # this many seconds (0: only when every player has asked)
+    next_hand_after: float = Field(default=NEXT_HAND_AFTER, ge=0, le=600)
     # a fixed deal: only at a practice table (quick, no second human can sit); shown and kept
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     quick: bool = False  # fill every empty seat with bots and start at once
@@ -175,7 +178,7 @@ class Lobby:
         settings = TableSettings(
             table_id, rules.to_toml(), spec.players, seed,
             spec.away_timeout, spec.turn_timer, table_name, spec.private, spec.level,
-            0 if name is not None else None, fixed, creator)
+            0 if name is not None else None, fixed, creator, spec.next_hand_after)
         room = Room(self.repo, settings, self.bot_delay, self.driver)
         room.hold_writes()
         seat: int | None = None

@@ -18,10 +18,25 @@ client: the command was not carried out), ``not_found`` (no such table, or
 it has closed), ``stale`` (a duplicate ``seq`` or an old ``version``).
 
 Seats: ``join`` takes one under a name nobody else at the table goes by;
-the host (``TableInfo.host_seat``, the creator) may ``remove_seat`` a bot or
-an absent player before the game starts; ``leave`` gives one's seat up
-(before the start it is emptied and its token stops working; after, a bot of
-the table's level plays it) and the connection watches from then on.
+``leave`` gives one's seat up (before the start it is emptied and its token
+stops working; after, a bot of the table's level plays it) and the connection
+watches from then on.
+
+The host (``TableInfo.host_seat``: the creator; at a table made without a
+name, the first player to sit) alone may ``start`` the table, ``add_bot`` and
+``remove_seat`` (a bot's, or an absent player's) before the game starts; any
+other player is refused (``error``: "only the table's host (seat 0) can …").
+When the host leaves before the start, the role passes to the first player
+still seated.
+
+The next hand: at the end of a hand each player sends ``next_hand`` (with a
+``version`` from after the hand ended; asks made since do not make it stale).
+It is dealt once every player a bot does not play for (connected or not) has
+asked, or ``TableInfo.next_hand_after`` seconds after the first ask (a table
+option; 0: only once everyone has). Until then ``TableInfo.ready`` lists the
+seats that asked and ``TableInfo.next_hand_at`` is when the countdown deals
+(Unix seconds); asking twice is refused. A lone player at a table of bots is
+dealt at once. The asks are stored: a restart keeps them and the countdown.
 """
 
 from __future__ import annotations
@@ -210,8 +225,14 @@ class TableInfo(BaseModel):
     private: bool = False  # unlisted: joinable by its link only
     seed: int | None = None  # a practice table's fixed seed (None: the server's secret deals)
     bot_level: str = "heuristic"  # the level of the bots added to this table
-    host_seat: int | None = None  # the creator's seat: the host may remove seats
+    # the host's seat (the creator's, or the first to sit): the host alone starts the table,
+    # seats bots and removes seats
+    host_seat: int | None = None
     turn_deadline: float | None = None  # Unix seconds when the turn timer runs out (None: no timer)
+    # once a player has asked for the next hand, the others' time to ask (0: no countdown)
+    next_hand_after: float
+    ready: list[int] = []  # the seats whose players asked for the next hand (the hand is over)
+    next_hand_at: float | None = None  # Unix seconds when the countdown deals (None: none runs)
     paused: bool = False  # no new hands are dealt: no human is connected
     status: Literal["open", "playing"]
     rules: str

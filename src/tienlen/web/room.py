@@ -8,6 +8,13 @@ transaction. Bot moves are stored in batches across tables by the
 and a bot plays for a player who has been away longer than the table's
 ``away_timeout``, until they return. An optional ``turn_timer`` lets a bot
 make one move for a player who takes too long.
+
+The host (the creator, or the first player to sit at a table made without a
+name) alone starts the table, seats bots and removes seats. At the end of a
+hand each player asks for the next one; it is dealt once every player a bot
+does not play for has asked, or ``next_hand_after`` seconds after the first
+ask (0: only once everyone has). The asks are stored in the log, so a restart
+keeps them and the countdown.
 """
 
 from __future__ import annotations
@@ -150,6 +157,7 @@ class Room:
         self.fixed_seed = settings.fixed_seed
         self.away_timeout = settings.away_timeout
         self.turn_timer = settings.turn_timer
+        self.next_hand_after = settings.next_hand_after
         self.bot_delay = bot_delay
         self.seats = [Seat() for _ in range(self.players)]
         self.hands: Hands | None = None  # once the game has started
@@ -166,6 +174,9 @@ class Room:
         self._changed_at = time.time()
         self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
         self._pending: list[tuple[Entry, SeatChange | None]] | None = None  # see hold_writes
+        # the finished hand's asks for the next one: seat -> when it asked (Unix seconds)
+        self._asked: dict[int, float] = {}
+        self._over: tuple[int, int] | None = None  # (hand number, version first showing it over)
         self.closed = False  # expired: nothing more is made here
 
     # ------------------------------------------------------------------ building
@@ -181,9 +192,11 @@ class Room:
         if stored.snapshot is not None:
             room.version, data = stored.snapshot
             room.hands = Hands.from_snapshot(room.rules, Snapshot.loads(data))
+            room._note_over()
         for entry in stored.log:
             room._replay(entry)
             room.version = entry.idx + 1
+            room._note_over()
         return room
 
     def _replay(self, entry: Entry) -> None:
@@ -192,9 +205,21 @@ class Room:
         elif entry.kind == "move":  # checked when it was made, before it was stored
             assert self.hands is not None and entry.seat is not None
             self.hands.push(parse_move(entry.text, self.rules), entry.seat)
+        elif entry.kind == "ask":
+            assert entry.seat is not None
+            self._asked[entry.seat] = float(entry.text)
         elif entry.kind == "next":
             assert self.hands is not None
             self.hands.install(self.hands.deal_next(entry.text))
+            self._asked = {}
+
+    def _note_over(self) -> None:
+        """Remember the version at which the current hand was first seen over (a player who has
+        seen that may ask for the next hand, whatever asks came after)."""
+        hands = self.hands
+        if hands is not None and hands.game.is_over and \
+                (self._over is None or self._over[0] != hands.number):
+            self._over = (hands.number, self.version)
 
     def _names(self) -> list[str]:
         return [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
@@ -237,6 +262,25 @@ class Room:
     def started(self) -> bool:
         return self.hands is not None
 
+    @property
+    def host(self) -> int | None:
+        """The seat that runs the table (starts it, seats bots, removes seats): the creator's, or
+        the player's it passed to. A table made without a name has none until a player sits:
+        the first to sit is its host (a table stored without one, by an older release: before
+        the start, the first player seated). None after the start once the host has left."""
+        if self.host_seat is None and not self.started:
+            return next((i for i, s in enumerate(self.seats) if s.kind == "human"), None)
+        return self.host_seat
+
+    def _check_host(self, by: int | None, key: str) -> None:
+        """Refuse (with the catalogue's ``key``) what only the host may do, asked by seat ``by``
+        (None: the server itself, making a quick table)."""
+        if by is None:
+            return
+        host = self.host
+        if by != host:
+            raise Refused(msg(key, seat=host) if host is not None else msg("room.host_only_nobody"))
+
     def join_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
         """Give an empty seat to a player; returns the seat and its secret token."""
         name = check_name(name)
@@ -246,14 +290,20 @@ class Room:
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
-        self._store("join", seat, name, SeatChange(seat, "human", name, None, digest))
+        host = (seat,) if self.host is None else None  # the first to sit at a hostless table
+        self._store("join", seat, name, SeatChange(seat, "human", name, None, digest), host=host)
         self.seats[seat] = Seat("human", name, None, digest, away_since=time.monotonic())
+        if host is not None:
+            self.host_seat = seat
         return seat, token
 
-    def add_bot(self, seat: int | None = None, level: str | None = None) -> int:
-        """Seat a bot of ``level`` (None: the table's bot level)."""
+    def add_bot(self, seat: int | None = None, level: str | None = None,
+                by: int | None = None) -> int:
+        """The host (seat ``by``; None: the server) seats a bot of ``level`` (None: the table's
+        bot level)."""
         if self.started:
             raise Refused(msg("room.started_bots"))
+        self._check_host(by, "room.host_only_bot")
         level = level or self.bot_level
         seat = self._empty_seat(seat)
         taken = frozenset().union(*self._keys_shown())
@@ -264,11 +314,9 @@ class Room:
 
     def remove_seat(self, by: int, seat: int) -> None:
         """The host (seat ``by``) empties ``seat`` before the start: a bot's or an absent player's."""
-        if self.host_seat is None or by != self.host_seat:
-            raise Refused(msg("room.host_only_nobody") if self.host_seat is None
-                          else msg("room.host_only", seat=self.host_seat))
         if self.started:
             raise Refused(msg("room.started_remove"))
+        self._check_host(by, "room.host_only")
         if not 0 <= seat < self.players:
             raise Refused(msg("room.no_seat", last=self.players - 1, seat=seat))
         s = self.seats[seat]
@@ -295,7 +343,7 @@ class Room:
             self.seats[seat] = Seat("bot", change.name, self.bot_level)
             self._bots.pop(seat, None)
         else:
-            if seat == self.host_seat:  # the host's role passes to the first player still seated
+            if seat == self.host:  # the host's role passes to the first player still seated
                 others = [i for i, o in enumerate(self.seats) if o.kind == "human" and i != seat]
                 host = (others[0] if others else None,)
             self._store("leave", seat, "", SeatChange(seat, "empty", ""), host=host)
@@ -342,9 +390,11 @@ class Room:
                 return number
         return None
 
-    def start(self) -> None:
+    def start(self, by: int | None = None) -> None:
+        """The host (seat ``by``; None: the server) starts the table once every seat is taken."""
         if self.started:
             raise Refused(msg("room.already_started"))
+        self._check_host(by, "room.host_only_start")
         empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
         if empty:
             raise Refused(msg("room.seat_empty", seat=empty[0]))
@@ -355,6 +405,7 @@ class Room:
         hands = Hands(self.rules, self._names(), seed, self.seed, self.fixed_seed)
         self._store("start", text=seed, snapshot=hands.snapshot())
         self.hands = hands
+        self._note_over()
 
     # ------------------------------------------------------------------ moves
     def apply_move(self, seat: int, text: str) -> None:
@@ -371,6 +422,7 @@ class Room:
         self._store("move", seat, str(move), record=self._record_if_over(trial))
         assert self.hands is not None
         self.hands.push(move, seat)
+        self._note_over()
 
     @property
     def hand_no(self) -> int:
@@ -381,7 +433,31 @@ class Room:
         """(hand number, record) when ``game`` (the current hand after a move) is over."""
         return (self.hand_no, game.record()) if game.is_over else None
 
+    def ask_next_hand(self, seat: int, version: int) -> None:
+        """The player at ``seat``, having seen the table at ``version``, asks for the next hand:
+        dealt now when every other player has asked too, else the ask is stored (the first one
+        starts the countdown). A version from before the hand ended is stale; one from after,
+        whatever asks came since, is not (two players may ask at once)."""
+        hands = self.hands
+        if hands is None:
+            raise Refused(msg("room.not_started"))
+        over = hands.game.is_over
+        seen_end = over and self._over is not None and self._over[1] <= version <= self.version
+        if version != self.version and not seen_end:
+            raise Refused(msg("room.stale", version=version, now=self.version), code="stale")
+        if not over:
+            raise Refused(msg("room.not_over"))
+        if seat in self._asked:
+            raise Refused(msg("room.already_asked"))
+        if all(s in self._asked for s in self._players() if s != seat):
+            self.next_hand()
+            return
+        at = round(time.time(), 3)
+        self._store("ask", seat, f"{at:.3f}")
+        self._asked[seat] = at
+
     def next_hand(self) -> None:
+        """Deal the next hand now (stored first); the asks for it are done with."""
         hands = self.hands
         if hands is None:
             raise Refused(msg("room.not_started"))
@@ -391,6 +467,51 @@ class Room:
         hand = hands.deal_next(seed)
         self._store("next", text=seed, snapshot=hands.snapshot(hand))
         hands.install(hand)
+        self._asked = {}
+        self._note_over()
+
+    def _players(self, now: float | None = None) -> list[int]:
+        """The seats the next hand waits for: every player's that no bot plays for (connected or
+        not: a player reloading the page is waited for; one away longer than the table's
+        ``away_timeout`` is not)."""
+        now = time.monotonic() if now is None else now
+        return [i for i, s in enumerate(self.seats)
+                if s.kind == "human" and not self.bot_controlled(i, now)]
+
+    def _ready(self, now: float | None = None) -> list[int]:
+        """The players (see :meth:`_players`) who have asked for the next hand."""
+        return [s for s in self._players(now) if s in self._asked]
+
+    def _next_hand_at(self, now: float | None = None) -> float | None:
+        """When (Unix seconds) the countdown deals the next hand: ``next_hand_after`` seconds
+        after the first ask of a player still waited for (None: no countdown runs)."""
+        game = self.game
+        if game is None or not game.is_over or self.next_hand_after <= 0 or self.paused:
+            return None
+        asks = [self._asked[s] for s in self._ready(now)]
+        return round(min(asks) + self.next_hand_after, 3) if asks else None
+
+    def _deal_wait(self, now: float) -> float | None:
+        """Seconds until the next hand of a finished hand is due (None: not until someone acts):
+        at once when every player has asked, else at the countdown's end or when a player who
+        has not asked has been away long enough to be played by a bot."""
+        if self.paused:
+            return None
+        players = self._players(now)
+        ready = [s for s in players if s in self._asked]
+        if not ready:
+            return None
+        if len(ready) == len(players):
+            return 0.0
+        waits: list[float] = []
+        at = self._next_hand_at(now)
+        if at is not None:
+            waits.append(at - time.time())
+        for seat in players:
+            s = self.seats[seat]
+            if seat not in self._asked and not s.clients and s.away_since is not None:
+                waits.append(s.away_since + self.away_timeout - now)
+        return max(0.0, min(waits)) if waits else None
 
     def bot_controlled(self, seat: int, now: float | None = None) -> bool:
         s = self.seats[seat]
@@ -447,14 +568,10 @@ class Room:
             return None
         now = time.monotonic()
         if game.is_over:
-            if self._bots_only() and self.clients:
-                assert self.hands is not None
-                seed = self.hands.next_seed()
-                hand = self.hands.deal_next(seed)
-                write = Write(self.id, Entry(self.version, "next", None, seed),
-                              snapshot=self.hands.snapshot(hand))
-                return Staged(write, None, None, self._since(), hand)
-            return None
+            # a bots-only table deals while watched; another once its players asked (or the
+            # countdown ran out): due now
+            due = bool(self.clients) if self._bots_only() else self._deal_wait(now) == 0.0
+            return self._stage_deal() if due else None
         for seat in game.out_of_turn_seats():
             if self.bot_controlled(seat, now):
                 move = self._choose(seat, with_pass=True)
@@ -466,6 +583,15 @@ class Room:
         if self.bot_controlled(turn, now) or self._out_of_time(turn, now):
             return self._stage(game, turn, self._choose(turn))
         return None
+
+    def _stage_deal(self) -> Staged:
+        """The next hand, dealt (its seed drawn) but not installed."""
+        assert self.hands is not None
+        seed = self.hands.next_seed()
+        hand = self.hands.deal_next(seed)
+        write = Write(self.id, Entry(self.version, "next", None, seed),
+                      snapshot=self.hands.snapshot(hand))
+        return Staged(write, None, None, self._since(), hand)
 
     def _stage(self, game: Game, seat: int, move: Play | Action) -> Staged:
         """A legal move (one of ``game.legal_plays(seat)``) tried on a copy of the game."""
@@ -485,10 +611,12 @@ class Room:
         if staged.move is None:
             assert staged.hand is not None
             self.hands.install(staged.hand)
+            self._asked = {}
         else:
             assert staged.seat is not None
             self.hands.push(staged.move, staged.seat)
         self.version += 1
+        self._note_over()
 
     def _bots_only(self) -> bool:
         """Whether every seat is a bot's (such a table deals its next hand by itself)."""
@@ -530,7 +658,9 @@ class Room:
             return None
         now = time.monotonic()
         if game.is_over:
-            return self._bot_wait() if self._bots_only() and self.clients else None
+            if self._bots_only():
+                return self._bot_wait() if self.clients else None
+            return self._deal_wait(now)
         seats = [*game.out_of_turn_seats(), *([game.turn] if game.turn is not None else [])]
         waits: list[float] = []
         for seat in seats:
@@ -598,7 +728,9 @@ class Room:
         return TableInfo(
             id=self.id, name=self.name, private=self.private,
             seed=self.seed if self.fixed_seed else None, bot_level=self.bot_level,
-            host_seat=self.host_seat, turn_deadline=self._turn_deadline(), paused=self.paused,
+            host_seat=self.host, turn_deadline=self._turn_deadline(), paused=self.paused,
+            next_hand_after=self.next_hand_after, ready=self._ready(),
+            next_hand_at=self._next_hand_at(),
             status="playing" if self.started else "open", rules=self.rules.name,
             options=self._options, players=self.players, seats=seats,
             hand_no=self.hand_no, totals=totals, first_places=first_places,
@@ -690,8 +822,7 @@ class Room:
             client.send(Welcome(table=self.id, seat=seat, token=token))
             return True
         if isinstance(cmd, AddBot):
-            self._seated(client)
-            self.add_bot(cmd.seat, cmd.level)
+            self.add_bot(cmd.seat, cmd.level, by=self._seated(client))
             return True
         if isinstance(cmd, RemoveSeat):
             self.remove_seat(self._seated(client), cmd.seat)
@@ -700,20 +831,19 @@ class Room:
             self.leave(self._seated(client))
             return True
         if isinstance(cmd, Start):
-            self._seated(client)
-            self.start()
+            self.start(by=self._seated(client))
             return True
         seat = self._seated(client)
         if isinstance(cmd, Hint):
             client.send(HintEvent(move=self.hint(seat), ref=cmd.seq))
             return False
-        assert isinstance(cmd, PlayMove | NextHand)
+        if isinstance(cmd, NextHand):
+            self.ask_next_hand(seat, cmd.version)
+            return True
+        assert isinstance(cmd, PlayMove)
         if cmd.version != self.version:
             raise Refused(msg("room.stale", version=cmd.version, now=self.version), code="stale")
-        if isinstance(cmd, NextHand):
-            self.next_hand()
-        else:
-            self.apply_move(seat, cmd.move)
+        self.apply_move(seat, cmd.move)
         return True
 
     def _seated(self, client: Client) -> int:

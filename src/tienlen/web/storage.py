@@ -44,6 +44,7 @@ from sqlalchemy.pool import StaticPool
 from ..errors import TienLenError, error
 
 DEFAULT_DB = "sqlite:///tienlen.sqlite3"
+NEXT_HAND_AFTER = 15.0  # a table's default countdown to the next hand, once someone asked
 
 
 class StorageError(TienLenError):
@@ -71,6 +72,8 @@ class TableRow(Base):
     fixed_seed: Mapped[bool] = mapped_column(Boolean, default=False)  # a practice table's seed
     # the creator, as limits.client_key counts it (a keyed hash, the key dies with the process)
     creator: Mapped[str] = mapped_column(String(64), default="")
+    # seconds the next hand waits, once a player has asked for it, for the others (0: for all)
+    next_hand_after: Mapped[float] = mapped_column(Float, default=NEXT_HAND_AFTER)
     closed: Mapped[float | None] = mapped_column(Float, nullable=True)  # when it expired
 
 
@@ -78,7 +81,7 @@ class TableRow(Base):
 _ADDED_COLUMNS = (("name", "VARCHAR(64)", "''"), ("private", "BOOLEAN", "FALSE"),
                   ("bot_level", "VARCHAR(16)", "'heuristic'"), ("host_seat", "INTEGER", "NULL"),
                   ("fixed_seed", "BOOLEAN", "FALSE"), ("creator", "VARCHAR(64)", "''"),
-                  ("closed", "FLOAT", "NULL"))
+                  ("closed", "FLOAT", "NULL"), ("next_hand_after", "FLOAT", str(NEXT_HAND_AFTER)))
 
 
 class SeatRow(Base):
@@ -95,7 +98,8 @@ class LogRow(Base):
     __tablename__ = "tienlen_log"
     table_id: Mapped[str] = mapped_column(ForeignKey("tienlen_tables.id"), primary_key=True)
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))  # join | bot | start | move | next
+    # join | bot | remove | leave | start | move | ask (for the next hand) | next
+    kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(Text, default="")
     at: Mapped[float] = mapped_column(Float)
@@ -175,6 +179,7 @@ class TableSettings:
     host_seat: int | None = None
     fixed_seed: bool = False
     creator: str = ""
+    next_hand_after: float = NEXT_HAND_AFTER
 
 
 @dataclass(frozen=True)
@@ -276,7 +281,8 @@ class Repository:
             s.add(TableRow(id=t.id, created=time.time(), rules_toml=t.rules_toml, players=t.players,
                            seed=t.seed, away_timeout=t.away_timeout, turn_timer=t.turn_timer,
                            name=t.name, private=t.private, bot_level=t.bot_level,
-                           host_seat=t.host_seat, fixed_seed=t.fixed_seed, creator=t.creator))
+                           host_seat=t.host_seat, fixed_seed=t.fixed_seed, creator=t.creator,
+                           next_hand_after=t.next_hand_after))
             s.flush()
             now = time.time()
             for change in seats:
@@ -430,7 +436,8 @@ class Repository:
 def _settings(t: TableRow) -> TableSettings:
     return TableSettings(t.id, t.rules_toml, t.players, t.seed, t.away_timeout, t.turn_timer,
                          t.name or f"Table {t.id}", bool(t.private), t.bot_level or "heuristic",
-                         t.host_seat, bool(t.fixed_seed), t.creator or "")
+                         t.host_seat, bool(t.fixed_seed), t.creator or "",
+                         NEXT_HAND_AFTER if t.next_hand_after is None else t.next_hand_after)
 
 
 def _migrate(engine: Engine) -> None:

@@ -52,6 +52,12 @@ export function seatName(seat) {
   return bot ? t("tui.bot_name", { n: Number(bot[1]) }) : seat.name;
 }
 
+/** Names in a list: "Lan", "Lan and Minh", "Lan, Minh and Hoa" (list.and). */
+export function listAnd(names) {
+  if (names.length < 2) return names.join("");
+  return t("list.and", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] });
+}
+
 /** A message with a count: key.one for 1, key.other otherwise ({n} is the count). */
 export function tn(key, n, params = {}) {
   return t(`${key}.${n === 1 ? "one" : "other"}`, { ...params, n });

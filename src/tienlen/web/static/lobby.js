@@ -59,6 +59,7 @@ export async function lobby() {
     const spec = quick ? { quick: true, name: name.value, rules: $("rules").value || "pagat", level } : {
       rules: $("rules").value, options: $("options").value, players: Number($("players").value),
       away_timeout: Number($("away").value), turn_timer: Number($("timer").value),
+      next_hand_after: Number($("next-after").value),
       level, name: name.value,
     };
     if (lang !== "en" && name.value.trim()) spec.table_name = t("web.table_of", { name: name.value.trim() });
@@ -72,10 +73,11 @@ export async function lobby() {
       let made;
       try {
         made = await api("/api/tables", spec);
-      } catch (err) {  // a server without table names: create the table without them
-        if (err.status !== 422 || !/table_name|private/.test(err.message)) throw err;
+      } catch (err) {  // an older server: create the table without its newer options
+        if (err.status !== 422 || !/table_name|private|next_hand_after/.test(err.message)) throw err;
         delete spec.table_name;
         delete spec.private;
+        delete spec.next_hand_after;
         made = await api("/api/tables", spec);
       }
       if (made.token) localStorage.setItem(tokenKey(made.id), made.token);

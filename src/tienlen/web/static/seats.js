@@ -43,9 +43,13 @@ export function placesOf(view) {
   return [...order, ...rest];
 }
 
-function seatMarks(s, view) {
+/** Whether the player at seat ``s`` has asked for the next hand (the hand is over). */
+const isReady = (info, view, seat) => Boolean(view && view.is_over && (info.ready || []).includes(seat));
+
+function seatMarks(s, view, info) {
   const marks = [];
   if (!view) return marks;
+  if (isReady(info, view, s.seat)) marks.push(h("span.mark.ready", { testid: "seat-ready", text: t("web.seat.ready") }));
   const out = (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat);
   if (out >= 0) marks.push(h("span.mark.out", { testid: "seat-place", text: view.is_over ? place(out, view.counts.length) : t("web.seat.out_mark", { place: place(out, view.counts.length) }) }));
   else if (view.passed[s.seat] && !view.is_over) marks.push(h("span.mark.passed", { text: t("web.seat.passed") }));
@@ -93,6 +97,7 @@ export function renderSeats(box, ctx) {
     if (view && view.passed[s.seat] && !view.is_over) labelBits.push(t("web.seat.passed"));
     const out = view ? (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat) : -1;
     if (out >= 0) labelBits.push(view.is_over ? t("web.seat.place", { place: place(out, n) }) : t("web.seat.out", { place: place(out, n) }));
+    if (isReady(info, view, s.seat)) labelBits.push(t("web.seat.ready"));
     const div = h("div", {
       className: classes.join(" "), testid: "seat", dataset: { seat: s.seat }, role: "group",
       "aria-label": labelBits.join(", "),
@@ -109,7 +114,7 @@ export function renderSeats(box, ctx) {
       h("div.who", {},
         h("b.seat-name", { text: name }),
         h("small", { text: who.join(" · ") })),
-      h("div.marks", {}, seatMarks(s, view)));
+      h("div.marks", {}, seatMarks(s, view, info)));
     if (view && view.dealer === s.seat) plate.append(h("span.mark.dealer", { title: t("web.seat.dealer"), text: t("web.seat.dealer_mark") }));
     if (turn) plate.append(h("span.turn-mark", { testid: "turn-mark", text: mine ? t("web.seat.your_turn") : t("web.seat.to_play") }));
     plate.append(h("span.countdown", { testid: "countdown", hidden: true, role: "timer", "aria-live": "off" }));

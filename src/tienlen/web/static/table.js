@@ -5,7 +5,7 @@ import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
 import { instantWords, moveWords, renderHistory } from "./history.js";
-import { seatName, t, tn } from "./i18n.js";
+import { listAnd, seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { api, Connection, tokenKey } from "./net.js";
 import { cardsText, newChopPayments, paymentLine } from "./payments.js";
@@ -172,14 +172,20 @@ export class Table {
     const hostFeatures = "host_seat" in info;
     $("leave").hidden = !(hostFeatures && this.seat !== null);
 
-    // setup: join, bots, start
+    // setup: join; the host alone seats bots and starts (a server without hosts: anyone seated)
+    const host = hostFeatures ? info.host_seat ?? null : this.seat;
+    const hosting = this.seat !== null && host === this.seat;
     $("setup").hidden = !open;
     $("join").hidden = this.seat !== null;
     $("join-name").closest("label").hidden = this.seat !== null;
-    $("add-bot").hidden = this.seat === null;
-    $("start").hidden = this.seat === null;
+    $("add-bot").hidden = !hosting;
+    $("start").hidden = !hosting;
     const empty = info.seats.filter((s) => s.kind === "empty").length;
-    $("setup-note").textContent = open ? (empty ? tn("web.setup.free", empty) : t("web.setup.full")) : "";
+    const hostName = host !== null && info.seats[host] ? seatName(info.seats[host]) : "";
+    const guest = this.seat !== null && !hosting && hostName;
+    $("setup-note").textContent = !open ? "" : guest
+      ? (empty ? tn("web.setup.guest_free", empty, { name: hostName }) : t("web.setup.guest_full", { name: hostName }))
+      : (empty ? tn("web.setup.free", empty) : t("web.setup.full"));
     if (open) setEnabled($("start"), empty === 0, tn("web.setup.still_empty", empty));
     if (open) setEnabled($("add-bot"), empty > 0, t("web.setup.every_seat_taken"));
 
@@ -221,12 +227,46 @@ export class Table {
     if (view.is_over) $("toast").hidden = true;  // the end panel lists every payment
     if (view.is_over) {
       renderEnd($("end"), view, names, this.seat);
-      $("next-hand").hidden = this.seat === null;
+      this.renderNext(info, names);
       if (!(before && before.view && before.view.is_over) && this.hand.box.contains(document.activeElement)) {
         $("next-hand").focus();
       }
     }
     this.tick();
+  }
+
+  /** The next-hand button and who the next hand waits for: "Waiting for Minh…" once you asked. */
+  renderNext(info, names) {
+    const ready = info.ready || [];
+    const players = info.seats.filter((s) => s.kind === "human" && !s.bot_playing).map((s) => s.seat);
+    const waiting = players.filter((s) => !ready.includes(s));
+    const asked = this.seat !== null && ready.includes(this.seat);
+    const btn = $("next-hand");
+    btn.hidden = this.seat === null;
+    btn.classList.toggle("asked", asked);
+    btn.textContent = !asked ? t("web.end.next") : waiting.length
+      ? t("web.end.waiting_for", { names: listAnd(waiting.map((s) => names[s])) }) : t("web.end.dealing");
+    setEnabled(btn, !asked, t("web.end.asked_why"));
+    const others = ready.filter((s) => s !== this.seat);
+    const line = !asked && others.length ? tn("web.end.ready", others.length, { names: listAnd(others.map((s) => names[s])) })
+      : (players.length > 1 && !ready.length ? (info.next_hand_after ? t("web.end.rule", { s: info.next_hand_after }) : t("web.end.rule_all")) : "");
+    $("end-ready").textContent = line;
+    this.tickNext();
+  }
+
+  /** The countdown to the next hand, under the button (none when no countdown runs). */
+  tickNext() {
+    const { info, view } = this.state;
+    const at = view && view.is_over ? info.next_hand_at ?? null : null;
+    const box = $("end-countdown");
+    let text = "";
+    if (at !== null) {
+      const secs = Math.ceil(Math.max(0, at - (Date.now() / 1000 + this.offset)));
+      text = t("web.end.deal_in", { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}` });
+      box.setAttribute("aria-label", tn("web.end.deal_in_label", secs));
+    }
+    if (box.textContent !== text) box.textContent = text;
+    $("end-wait").hidden = !text && !$("end-ready").textContent;
   }
 
   renderTrick(prev, view, names) {
@@ -456,6 +496,7 @@ export class Table {
     if (!this.state) return;
     const view = this.state.view;
     tickCountdown($("seats"), view ? view.turn : null, this.deadline(), this.offset);
+    if (view && view.is_over) this.tickNext();
   }
 
   // ------------------------------------------------------------------ input
@@ -476,7 +517,7 @@ export class Table {
     });
     guard($("pass"), () => this.act("pass"));
     guard($("hint"), () => this.send({ type: "hint" }));
-    $("next-hand").addEventListener("click", () => this.send({ type: "next_hand", version: this.state.version }));
+    guard($("next-hand"), () => this.send({ type: "next_hand", version: this.state.version }));
     $("leave").addEventListener("click", () => {
       const started = this.state && this.state.info.status !== "open";
       if (started && !window.confirm(t("web.room.leave_confirm"))) return;
