@@ -293,8 +293,9 @@ class Room:
         host = (seat,) if self.host is None else None  # the first to sit at a hostless table
         self._store("join", seat, name, SeatChange(seat, "human", name, None, digest), host=host)
         self.seats[seat] = Seat("human", name, None, digest, away_since=time.monotonic())
-        if host is not None:
+        if host is not None:  # the creator (who did not sit) no longer runs it: its slot frees
             self.host_seat = seat
+            self.creator = ""
         return seat, token
 
     def add_bot(self, seat: int | None = None, level: str | None = None,

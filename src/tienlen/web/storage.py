@@ -160,7 +160,9 @@ class Write:
     seat: SeatChange | None = None
     record: tuple[int, str] | None = None  # (hand number, the finished hand's record)
     snapshot: str | None = None  # the table's state after this entry (see snapshot.py)
-    host: tuple[int | None] | None = None  # the table's new host seat, when it changes
+    # the table's new host seat, when it changes: the creator no longer runs the table, and it
+    # stops counting against the creator's limits (the creator column is cleared)
+    host: tuple[int | None] | None = None
 
 
 @dataclass(frozen=True)
