@@ -188,3 +188,15 @@ def test_a_slot_frees_when_its_creator_leaves(sqlite_url: str) -> None:
         refused = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=player,
                              timeout=10)
         assert refused.status_code == 429 and "the most one player may" in refused.json()["detail"]
+
+
+def test_a_new_tables_numbers_are_json_numbers(server: Server) -> None:
+    # before: "3", true and 3.0 were read as numbers
+    before = server.get("/healthz").json()["tables"]
+    for field, value in (("players", "3"), ("players", True), ("players", 3.0), ("quick", 1),
+                         ("seed", "5"), ("private", "yes")):
+        answer = server.post("/api/tables", {"name": "Lan", field: value})
+        assert answer.status_code == 422, (field, value)
+        assert answer.json()["detail"].startswith(f"{field}: "), (field, value)
+    assert server.get("/healthz").json()["tables"] == before
+    assert server.post("/api/tables", {"name": "Lan", "players": 3, "away_timeout": 30}).status_code == 200

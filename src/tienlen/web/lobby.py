@@ -29,7 +29,7 @@ MAX_OPTION = 1_000_000  # the largest number a table's rule changes may hold (a 
 class NewTable(BaseModel):
     """A table as the lobby's form (or a script) asks for it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # JSON numbers and booleans only
     rules: str = Field(default="pagat", max_length=40)
     options: str = Field(default="", max_length=4000)  # TOML lines that change the preset
     players: int = Field(default=4, ge=2, le=8)
