@@ -321,6 +321,9 @@ def test_the_host_removes_a_seat_before_the_start_and_a_player_leaves(
     expect(host.get_by_test_id("seats")).to_contain_text("Empty seat")
     expect(host.get_by_test_id("start")).to_be_disabled()
     expect(host.get_by_test_id("start")).to_have_accessible_description("1 seat still empty")
+    # a watcher is told how to play, not to seat bots it cannot seat (before: "add bots, then start")
+    expect(guest.get_by_test_id("setup")).to_contain_text(
+        "1 seat free: take it to play. Lan (the host) seats the bots and starts the table.")
     guest.get_by_test_id("join-name").fill("Minh")
     guest.locator("[data-testid=seat][data-seat='1']").get_by_test_id("sit-here").click()
     expect(host.locator("[data-testid=seat][data-seat='1']")).to_contain_text("Minh")

@@ -182,9 +182,10 @@ export class Table {
     $("start").hidden = !hosting;
     const empty = info.seats.filter((s) => s.kind === "empty").length;
     const hostName = host !== null && info.seats[host] ? seatName(info.seats[host]) : "";
-    const guest = this.seat !== null && !hosting && hostName;
+    const guest = !hosting && hostName;  // seated or still watching: the host runs the table
+    const guestFree = this.seat === null ? "web.setup.watch_free" : "web.setup.guest_free";
     $("setup-note").textContent = !open ? "" : guest
-      ? (empty ? tn("web.setup.guest_free", empty, { name: hostName }) : t("web.setup.guest_full", { name: hostName }))
+      ? (empty ? tn(guestFree, empty, { name: hostName }) : t("web.setup.guest_full", { name: hostName }))
       : (empty ? tn("web.setup.free", empty) : t("web.setup.full"));
     if (open) setEnabled($("start"), empty === 0, tn("web.setup.still_empty", empty));
     if (open) setEnabled($("add-bot"), empty > 0, t("web.setup.every_seat_taken"));
