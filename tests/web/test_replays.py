@@ -139,7 +139,8 @@ def test_the_page_says_why_a_hand_cannot_be_replayed(server: Server, page: Any) 
     page.goto(f"{server.base}/t/{table_id}")
     page.get_by_test_id("replay-hand").first.click()
     said = page.get_by_test_id("replay-last")
-    expect(said).to_contain_text("This hand cannot be replayed: the record cannot be replayed")
+    expect(said).to_have_text("The record cannot be replayed: the record's rules must be a preset "
+                              "name, not 'x'")
     expect(page.get_by_test_id("replay-step")).to_be_hidden()
     if os.environ.get("TIENLEN_SHOTS"):
         page.screenshot(path=str(Path(os.environ["TIENLEN_SHOTS"]) / "replay-failed.png"))

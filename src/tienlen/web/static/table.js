@@ -456,8 +456,9 @@ export class Table {
       panel.hidden = false;
       $("replay-step").hidden = true;
       $("replay-hands").replaceChildren();
-      $("replay-last").textContent = t("web.replay.failed", { reason: err.message });
+      $("replay-last").textContent = err.message.charAt(0).toUpperCase() + err.message.slice(1);  // the server's why
       $("replay-last").setAttribute("role", "alert");
+      panel.scrollIntoView({ block: "nearest" });
       return;
     }
     panel.hidden = false;
