@@ -29,7 +29,7 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --restart-only   # the restart figures alone
     python benchmarks/bench_web.py --replays-only   # the event loop's lag while replays run
 
-Replays: an 8-player hand's replay against one load of its record (in this process: the replay
+Replays: a 4- and an 8-player hand's replay against one load of its record (in this process: the replay
 steps through the hand once), then a server with one finished 8-player hand, whose event loop
 lag is measured (how long /healthz, answered on the loop, takes, every 20 ms) idle and while
 --replay-clients clients ask for that hand's replay again and again (worker processes make
@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -352,25 +353,31 @@ async def run(args: argparse.Namespace) -> bool:
 
 
 def replay_cost() -> None:
-    """One 8-player hand: its replay against one load of its record, in this process."""
+    """A 4- and an 8-player hand: each one's replay against one load of its record, in this
+    process (the replay steps through the hand once: linear in its length)."""
     from tienlen import Game, Rules, Session
     from tienlen.arena import play_out
     from tienlen.bots import get_bot
     from tienlen.web.replays import replay_steps
 
-    session = Session(Rules.preset("mien-nam"), 8, seed=3)
-    play_out(session.game, [get_bot("heuristic", seed=s) for s in range(8)])
-    text = session.game.record()
-    def best(fn: object, n: int = 20) -> float:
+    def best(fn: Callable[[], object], n: int = 20) -> float:
         times = []
         for _ in range(n):
             t0 = time.perf_counter()
-            fn()  # type: ignore[operator]
+            fn()
             times.append(time.perf_counter() - t0)
         return min(times)
-    load, replay = best(lambda: Game.from_record(text)), best(lambda: replay_steps(text))
-    print(f"8-player mien-nam hand, {len(session.game.history)} actions: load {load * 1000:.1f} ms, "
-          f"replay {replay * 1000:.1f} ms ({replay / load:.1f}x a load)")
+
+    for players in (4, 8):
+        session = Session(Rules.preset("mien-nam"), players, seed=3)
+        play_out(session.game, [get_bot("heuristic", seed=s) for s in range(players)])
+        text = session.game.record()
+        load = best(lambda: Game.from_record(text))  # noqa: B023 (timed at once)
+        replay = best(lambda: replay_steps(text))  # noqa: B023
+        actions = len(session.game.history)
+        print(f"{players}-player mien-nam hand, {actions} actions: load {load * 1000:.1f} ms, "
+              f"replay {replay * 1000:.1f} ms ({replay / load:.1f}x a load, "
+              f"{replay / actions * 1e6:.0f} µs an action)")
 
 
 async def lag(http: httpx.AsyncClient, base: str, seconds: float) -> list[float]:
