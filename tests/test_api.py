@@ -143,3 +143,23 @@ def test_tienlen_rules_lists_and_shows_the_vietnamese_presets(capsys: pytest.Cap
         assert line in shown
     assert main(["rules", "mien-nam", "--toml"]) == 0
     assert 'preset = "mien-nam"' in capsys.readouterr().out  # every option follows it
+
+
+def test_the_legal_list_is_the_callers_own_and_play_checks_against_the_same_moves() -> None:
+    # play() reuses the plays just listed for the seat (one generation a move, not two): a
+    # caller changing its list changes nothing in the game
+    game = Game.deal(Rules.preset("pagat"), 4, seed=5)
+    legal = game.legal_plays()
+    first = legal[0]
+    legal.clear()
+    assert game.legal_plays()[0] == first
+    other = next(s for s in range(4) if s != game.turn)
+    with pytest.raises(IllegalPlay):  # a card the seat does not hold: still refused
+        game.play(str(game.hand(other)[0]))
+    game.play(str(first))  # an equal move, not the listed object
+    assert game.history[-1][1] == first
+    copy = game.copy()
+    seat = copy.turn
+    assert copy.legal_plays() == game.legal_plays(seat)
+    copy.play(copy.legal_plays()[-1])
+    assert len(game.history) == 1  # the copy's move is its own

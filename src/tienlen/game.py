@@ -107,6 +107,8 @@ class Game:
         self._groups: list[list[tuple[int, ...]] | None] = [None] * n
         # each seat's leads, filtered as its cards go (one pack only: keys never repeat)
         self._lead_cache: list[list[Play] | None] = [None] * n
+        # the last seat's legal plays in the play phase, until the next action (see legal_plays)
+        self._legal_memo: tuple[int, list[Move]] | None = None
         self._lead_gone: list[set[int]] = [set() for _ in range(n)]
         self._one_pack = packs_for(n) == 1
         self.dealt: tuple[tuple[int, ...], ...] = tuple(tuple(h) for h in hand_keys)
@@ -388,11 +390,24 @@ class Game:
                 return []
         else:
             _check_seat(seat, self.players, "seat")
+        if self._phase == "play":
+            return list(self._legal_now(seat))  # a list of its own: the caller may change it
+        return self._legal_other(seat)
+
+    def _legal_now(self, seat: int) -> list[Move]:
+        """The play phase's legal plays of ``seat``, made once for each action (``play`` checks
+        a move against the list its caller just asked for)."""
+        memo = self._legal_memo
+        if memo is not None and memo[0] == seat:
+            return memo[1]
+        legal: list[Move] = (self._legal_in_turn(seat) if seat == self._turn  # type: ignore[assignment]
+                             else self._legal_out_of_turn(seat))
+        self._legal_memo = (seat, legal)
+        return legal
+
+    def _legal_other(self, seat: int) -> list[Move]:
+        """The legal actions of the phases before play (claims, returns, trades)."""
         phase = self._phase
-        if phase == "play":
-            if seat == self._turn:
-                return self._legal_in_turn(seat)  # type: ignore[return-value]
-            return self._legal_out_of_turn(seat)  # type: ignore[return-value]
         if seat != self._turn:
             return []
         if phase == "claim":
@@ -429,11 +444,11 @@ class Game:
                 else:
                     plays = mg.leads(groups)
             else:
-                plays = self._leads(seat, groups)
+                plays = self._leads(seat, groups)  # the seat's cache: not to be changed here
             if self._first_play and self.rules.opening_no_chain:
                 plays = [p for p in plays if p.shape != "chain"]
             if self._may_pass_lead():
-                plays.append(PASS)
+                plays = [*plays, PASS]
             return plays
         if self._stacking:
             plays = mg.same_shape_beats(groups, table)
@@ -456,7 +471,7 @@ class Game:
             if gone:
                 cache = self._lead_cache[seat] = [p for p in cache if gone.isdisjoint(p.keys)]
                 gone.clear()
-        return list(cache)
+        return cache
 
     def _may_pass_lead(self) -> bool:
         return (self._opening and self._opening_lowest is not None and self.rules.opening_may_pass
@@ -565,10 +580,12 @@ class Game:
                 raise self._illegal(seat, move)
             self._apply(seat, move)
             return
-        legal = self.legal_plays(seat)
-        if move not in legal:
-            raise self._illegal(seat, move)
-        self._apply(seat, legal[legal.index(move)])
+        legal = self._legal_now(seat) if self._phase == "play" else self._legal_other(seat)
+        try:
+            index = legal.index(move)
+        except ValueError:
+            raise self._illegal(seat, move) from None
+        self._apply(seat, legal[index])
 
     def _illegal(self, seat: int, move: Move) -> IllegalPlay:
         reason = explain_message(self, seat, move)
@@ -659,6 +676,7 @@ class Game:
         raise error(UnreadableAction, "err.action.object", text=repr(action))
 
     def _apply(self, seat: int, move: Move) -> None:
+        self._legal_memo = None
         if isinstance(move, Play):
             self._apply_play(seat, move)
         else:
@@ -920,6 +938,7 @@ class Game:
         other._hands = [list(h) for h in self._hands]
         other._groups = [None if g is None else list(g) for g in self._groups]
         other._lead_cache = list(self._lead_cache)
+        other._legal_memo = None
         other._lead_gone = [set(g) for g in self._lead_gone]
         other._passed = list(self._passed)
         other._finish = list(self._finish)
