@@ -52,22 +52,9 @@ elif what == "playouts":
         playout(game.copy())
     print(json.dumps(count / (time.process_time() - start)))
 elif what == "aec":
-    import numpy as np
-    from tienlen.rl.aec import TienLenEnv
-    env = TienLenEnv(rules=rules, players=4, engine="pure")
-    rng, steps = np.random.default_rng(0), 0
-    env.reset(seed=0)
-    start = time.process_time()
-    for hand in range(count):
-        env.reset(seed=hand)
-        for _agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            steps += 1
-    print(json.dumps(steps / (time.process_time() - start)))
+    sys.path.insert(1, sys.argv[4])  # the benchmarks folder: bench_rl's loop, on this engine
+    from bench_rl import env_steps
+    print(json.dumps(env_steps(rules, 4, count, "pure")))
 '''
 
 FIGURES = (("api", 400, "random play, public API", "µs a move", False),
@@ -77,7 +64,8 @@ FIGURES = (("api", 400, "random play, public API", "µs a move", False),
 
 
 def measure(src: Path, what: str, count: int) -> float | None:
-    done = subprocess.run([sys.executable, "-c", PROBE, str(src), what, str(count)],
+    done = subprocess.run([sys.executable, "-c", PROBE, str(src), what, str(count),
+                           str(Path(__file__).resolve().parent)],
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         return None
