@@ -26,7 +26,7 @@ from .instant import instant_wins_of, win_priority
 from .movegen import MoveGenerator, group_keys
 from .payments import ChopLedger, Payment, end_payments, is_chop
 from .rules import Rules
-from .scoring import bombs_in, finish_order_first_out, hand_scores
+from .scoring import finish_order_first_out, hand_scores
 from .shapes import PASS, Play
 
 if TYPE_CHECKING:
@@ -140,7 +140,6 @@ class Game:
         self._played_any = [False] * n
         self._counts_at_first_out: list[int] | None = None
         self._history: list[tuple[int, Move]] = []
-        self._auto = 0  # how many history entries were made automatically
         self._instant: tuple[int, str] | None = None
         self._scores: list[int] | None = None
         # claims
@@ -209,7 +208,7 @@ class Game:
                     raise ArgumentError(f"exchange: seat {giver} cannot give {count!r} cards")
                 gift = tuple(hand[-count:])
                 self._move_cards(giver, receiver, gift)
-                self._log(giver, Action("give", receiver, self._cards(gift)), auto=True)
+                self._log(giver, Action("give", receiver, self._cards(gift)))
                 self._returns.append((receiver, giver, count))
             self._phase = "return"
             self._turn = self._returns[0][0]
@@ -262,7 +261,7 @@ class Game:
         winner = min(claims, key=lambda s: win_priority(
             claims[s], self._hands[s], self.rules.instant_wins, seats.index(s)))
         if auto:
-            self._log(winner, Action("claim", win=claims[winner]), auto=True)
+            self._log(winner, Action("claim", win=claims[winner]))
         self._instant = (winner, claims[winner])
         self._finish = [winner] + [s for s in seats if s != winner]
         self._end()
@@ -883,10 +882,8 @@ class Game:
         self._start_claims()
 
     # ================================================================== helpers
-    def _log(self, seat: int, move: Move, auto: bool = False) -> None:
+    def _log(self, seat: int, move: Move) -> None:
         self._history.append((seat, move))
-        if auto:
-            self._auto = len(self._history)
 
     def _cards(self, keys: Iterable[int]) -> tuple[Card, ...]:
         back = KEY_TO_CODE[self._order]
@@ -908,10 +905,6 @@ class Game:
         """All seats in turn order starting with ``seat``."""
         n = self.players
         return [(seat + i) % n for i in range(n)]
-
-    def bombs_left(self, seat: int) -> int:
-        """Quads and chains of 3+ pairs in a seat's hand (for the unplayed-bomb penalty)."""
-        return bombs_in(self._hands[seat], self.rules)
 
     def copy(self) -> Game:
         """An independent copy of the game (for search)."""
