@@ -364,14 +364,6 @@ class Game:
         """How many cards each seat holds."""
         return [len(h) for h in self._hands]
 
-    def name(self, seat: int) -> str:
-        return self.names[seat]
-
-    def who(self, seat: int) -> str:
-        """How messages name a seat: the player's name when the game was given names,
-        else ``seat N`` (numbered from 0, as the API numbers seats)."""
-        return self.names[seat] if self._named else f"seat {seat}"
-
     # ================================================================== legal actions
     def legal_plays(self, seat: int | None = None) -> list[Move]:
         """Every distinct legal action of ``seat`` (default: the seat to act) now.
