@@ -932,7 +932,7 @@ class Game:
         return make_view(self, seat)
 
     def record(self) -> str:
-        """This hand as a TOML record (INTERFACE.md §Records)."""
+        """This hand as a TOML record (docs/api.md §Records)."""
         from .record import game_record
 
         return game_record(self)
