@@ -3,6 +3,10 @@ order, the trading decision as a structure, records and rules files that are ref
 
 from __future__ import annotations
 
+import argparse
+import re
+from pathlib import Path
+
 import pytest
 
 from helpers import deal_with
@@ -163,3 +167,34 @@ def test_the_legal_list_is_the_callers_own_and_play_checks_against_the_same_move
     assert copy.legal_plays() == game.legal_plays(seat)
     copy.play(copy.legal_plays()[-1])
     assert len(game.history) == 1  # the copy's move is its own
+
+
+# ---------------------------------------------------------------------- docs/api.md holds
+API_DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
+
+
+def test_the_stable_surface_page_names_what_the_package_has() -> None:
+    """docs/api.md: every name it imports exists, its action table is the action kinds, its
+    commands are the command line's, and its worked examples give what it says."""
+    import tienlen
+    from tienlen.actions import ACTION_KINDS
+    from tienlen.cli import build_parser
+
+    text = API_DOC.read_text(encoding="utf-8")
+    for line in re.findall(r"^from tienlen import (.+)$", text, re.M):
+        names = [n.strip() for n in line.split("#")[0].split(",")]
+        assert [n for n in names if not hasattr(tienlen, n)] == [], line
+    table = text.split("## Actions as text", 1)[1].split("##", 1)[0]
+    kinds = {m.split()[0] for m in re.findall(r"^\| `([a-z][^`]*)`", table, re.M)} | \
+        set(re.findall(r", `([a-z]+)[ `]", table))
+    assert kinds == set(ACTION_KINDS)
+    commands = set(re.findall(r"^\| `tienlen ([a-z]+)", text, re.M))
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert commands == set(sub.choices)
+    assert str(Play.parse("Jh 9c 10d")) == "9c Td Jh" and "`9c Td Jh`" in text
+    assert [str(Card.parse(t)) for t in ("10♥", "QS", "q♠")] == ["Th", "Qs", "Qs"]
+    assert Rules.presets()[:3] == ["pagat", "parlett", "justus-pang"]
+    assert "unknown option 'stak' (did you mean 'stake'?)" in text
+    with pytest.raises(RulesError, match=re.escape("unknown option 'stak' (did you mean 'stake'?)")):
+        PAGAT.replace(stak=5)

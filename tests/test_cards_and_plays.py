@@ -1,4 +1,4 @@
-"""Cards and plays as text (INTERFACE.md, "Cards and plays as text"; RULES.md §1, §4)."""
+"""Cards and plays as text (docs/api.md, "Cards and plays as text"; RULES.md §1, §4)."""
 
 from __future__ import annotations
 

@@ -95,6 +95,28 @@ def test_other_schemes_and_instant_wins_in_words() -> None:
     assert payment_line(instant, VI_NAMES, "vi", you=0) == "Máy 1 trả bạn 4 điểm: tới trắng với sảnh rồng"
 
 
+def test_every_kind_and_item_of_payment_is_made_and_has_its_words() -> None:
+    """The payments of whole hands are of the kinds and items :mod:`tienlen.payments` lists,
+    and each listed one has its short words in every language."""
+    from tienlen import Session
+    from tienlen.i18n import LANGS, catalogue
+    from tienlen.payments import ITEMS, KINDS
+
+    for lang in LANGS:
+        words = catalogue(lang)
+        assert [k for k in (*KINDS, *ITEMS) if f"pay.short.{k}" not in words] == [], lang
+    seen: set[tuple[str, str | None]] = set()
+    for preset in ("mien-nam", "mien-bac", "pagat", "viet-cong"):
+        session = Session(Rules.preset(preset), players=4, seed=3)
+        for _ in range(3):
+            game = session.game
+            while not game.is_over:
+                game.play(game.legal_plays()[0])
+            seen |= {(p.kind, p.item) for p in game.payments}
+            session.next_hand()
+    assert seen and all(kind in KINDS and (item is None or item in ITEMS) for kind, item in seen)
+
+
 def test_the_facts_are_not_compared_and_not_written() -> None:
     """Records keep their payments' English; a payment equals one made without the facts."""
     game = chain_game()

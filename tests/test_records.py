@@ -1,4 +1,4 @@
-"""Records (INTERFACE.md §Records): TOML text that round-trips exactly and is checked on loading."""
+"""Records (docs/api.md §Records): TOML text that round-trips exactly and is checked on loading."""
 
 from __future__ import annotations
 

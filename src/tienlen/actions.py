@@ -113,10 +113,6 @@ def parse_move(text: str, rules: ShapeRules | None = None) -> Move:
     return Play.parse(text, rules)
 
 
-def moves_text(moves: Sequence[Move]) -> list[str]:
-    return [str(m) for m in moves]
-
-
 class TradeOffers(Sequence[Move]):
     """The offers of a mutual-trading turn, plus ``done``: a lazy sequence.
 

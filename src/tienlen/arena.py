@@ -287,21 +287,15 @@ def _ask(bots: list[Bot], seat: int, view: Any, failures: list[Failure]) -> Any:
 # ---------------------------------------------------------------------- statistics
 @dataclass
 class BotStats:
+    """One bot's hands in a tournament: (first, last, place, units) of each, by deal."""
+
     name: str
     hands: int = 0
-    firsts: int = 0
-    lasts: int = 0
-    place_sum: float = 0.0
-    units_sum: float = 0.0
     per_deal: dict[int, list[tuple[int, int, int, int]]] = field(default_factory=dict)
 
     def add(self, deal: int, place: int, players: int, units: int) -> None:
         first, last = int(place == 0), int(place == players - 1)
         self.hands += 1
-        self.firsts += first
-        self.lasts += last
-        self.place_sum += place + 1
-        self.units_sum += units
         self.per_deal.setdefault(deal, []).append((first, last, place + 1, units))
 
     def _ci(self, index: int, low: float = -math.inf,

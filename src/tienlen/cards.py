@@ -17,12 +17,7 @@ from .errors import CardError, error
 
 RANKS: Final = "3456789TJQKA2"
 SUITS: Final = "scdh"
-SUIT_NAMES: Final = {"s": "spades", "c": "clubs", "d": "diamonds", "h": "hearts"}
 SUIT_SYMBOLS: Final = {"s": "♠", "c": "♣", "d": "♦", "h": "♥"}
-RANK_NAMES: Final = {
-    "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace", "2": "two",
-    "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine",
-}
 TWO: Final = 12  # rank index of the two, the highest rank
 ACE: Final = 11
 
@@ -91,14 +86,6 @@ class Card:
     def key(self, suit_order: str = "standard") -> int:
         """The card's place in card order under ``suit_order`` (0 lowest, 51 highest)."""
         return self.rank * 4 + _STRENGTH[suit_order][self.suit]
-
-    def name(self) -> str:
-        """The card in words: ``'ten of hearts'``."""
-        return f"{RANK_NAMES[self.rank_char]} of {SUIT_NAMES[self.suit_char]}"
-
-    def symbol(self) -> str:
-        """The card with its suit symbol: ``'T♥'``."""
-        return RANKS[self.rank] + SUIT_SYMBOLS[SUITS[self.suit]]
 
     def __str__(self) -> str:
         return _TEXT[self.code]

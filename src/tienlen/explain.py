@@ -42,7 +42,8 @@ def explain_message(game: Game, seat: int, move: Move) -> Msg:
 
 # ---------------------------------------------------------------------- noun phrases
 def _who(game: Game, seat: int) -> Any:
-    """A seat as messages name it: the player's name, else "seat N" (see Game.who)."""
+    """A seat as messages name it: the player's name when the game was given names, else
+    "seat N" (numbered from 0, as the API numbers seats)."""
     return game.names[seat] if game._named else msg("explain.seat", n=seat)
 
 

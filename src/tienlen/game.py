@@ -26,7 +26,7 @@ from .instant import instant_wins_of, win_priority
 from .movegen import MoveGenerator, group_keys
 from .payments import ChopLedger, Payment, end_payments, is_chop
 from .rules import Rules
-from .scoring import bombs_in, finish_order_first_out, hand_scores
+from .scoring import finish_order_first_out, hand_scores
 from .shapes import PASS, Play
 
 if TYPE_CHECKING:
@@ -142,7 +142,6 @@ class Game:
         self._played_any = [False] * n
         self._counts_at_first_out: list[int] | None = None
         self._history: list[tuple[int, Move]] = []
-        self._auto = 0  # how many history entries were made automatically
         self._instant: tuple[int, str] | None = None
         self._scores: list[int] | None = None
         # claims
@@ -211,7 +210,7 @@ class Game:
                     raise ArgumentError(f"exchange: seat {giver} cannot give {count!r} cards")
                 gift = tuple(hand[-count:])
                 self._move_cards(giver, receiver, gift)
-                self._log(giver, Action("give", receiver, self._cards(gift)), auto=True)
+                self._log(giver, Action("give", receiver, self._cards(gift)))
                 self._returns.append((receiver, giver, count))
             self._phase = "return"
             self._turn = self._returns[0][0]
@@ -264,7 +263,7 @@ class Game:
         winner = min(claims, key=lambda s: win_priority(
             claims[s], self._hands[s], self.rules.instant_wins, seats.index(s)))
         if auto:
-            self._log(winner, Action("claim", win=claims[winner]), auto=True)
+            self._log(winner, Action("claim", win=claims[winner]))
         self._instant = (winner, claims[winner])
         self._finish = [winner] + [s for s in seats if s != winner]
         self._end()
@@ -366,14 +365,6 @@ class Game:
     def counts(self) -> list[int]:
         """How many cards each seat holds."""
         return [len(h) for h in self._hands]
-
-    def name(self, seat: int) -> str:
-        return self.names[seat]
-
-    def who(self, seat: int) -> str:
-        """How messages name a seat: the player's name when the game was given names,
-        else ``seat N`` (numbered from 0, as the API numbers seats)."""
-        return self.names[seat] if self._named else f"seat {seat}"
 
     # ================================================================== legal actions
     def legal_plays(self, seat: int | None = None) -> list[Move]:
@@ -901,10 +892,8 @@ class Game:
         self._start_claims()
 
     # ================================================================== helpers
-    def _log(self, seat: int, move: Move, auto: bool = False) -> None:
+    def _log(self, seat: int, move: Move) -> None:
         self._history.append((seat, move))
-        if auto:
-            self._auto = len(self._history)
 
     def _cards(self, keys: Iterable[int]) -> tuple[Card, ...]:
         back = KEY_TO_CODE[self._order]
@@ -926,10 +915,6 @@ class Game:
         """All seats in turn order starting with ``seat``."""
         n = self.players
         return [(seat + i) % n for i in range(n)]
-
-    def bombs_left(self, seat: int) -> int:
-        """Quads and chains of 3+ pairs in a seat's hand (for the unplayed-bomb penalty)."""
-        return bombs_in(self._hands[seat], self.rules)
 
     def copy(self) -> Game:
         """An independent copy of the game (for search)."""
@@ -966,7 +951,7 @@ class Game:
         return make_view(self, seat)
 
     def record(self) -> str:
-        """This hand as a TOML record (INTERFACE.md §Records)."""
+        """This hand as a TOML record (docs/api.md §Records)."""
         from .record import game_record
 
         return game_record(self)

@@ -308,30 +308,6 @@ class MoveGenerator:
         plain.extend(b for b in bombs if b.keys not in seen)
         return plain
 
-    # ------------------------------------------------------------------ single checks
-    def chop_beats(self, play: Play, table: Play) -> bool:
-        """Whether ``play`` beats ``table`` through a chop entry or four twos."""
-        if (self.four_twos and play.shape == "quad" and play.keys[-1] >> 2 == TWO
-                and not (table.shape == "quad" and table.keys[-1] >> 2 == TWO)):
-            return True
-        return any(e.beats(play, table, self.ties) for e in self.entries_against(table)
-                   if e.bomb.matches(play))
-
-    def plain_beats(self, play: Play, table: Play) -> bool:
-        if not (play.shape == table.shape and len(play.keys) == len(table.keys)
-                and higher(play.keys, table.keys, self.ties)):
-            return False
-        if self.follow_suit:
-            shape = table.shape
-            assert shape is not None
-            return suited(play.keys, shape, self.order) and \
-                keeps_suit(play.keys, table.keys, shape, self.order)
-        return True
-
-    def play_beats(self, play: Play, table: Play) -> bool:
-        """Whether ``play`` (a combination under these rules) beats the ``table`` play."""
-        return self.plain_beats(play, table) or self.chop_beats(play, table)
-
 
 def _covers(free: Pattern, bomb: Pattern) -> bool:
     """Whether some bomb of pattern ``bomb`` is also of pattern ``free``."""

@@ -1,4 +1,4 @@
-"""Records (INTERFACE.md): hands and sessions as TOML text, written and replayed with checks.
+"""Records (docs/api.md §Records): hands and sessions as TOML text, written and replayed with checks.
 
 ```toml
 format = "tienlen/1"

@@ -142,11 +142,6 @@ def pattern_message(pattern: Pattern) -> Msg:
     return msg(f"rules.noun.{pattern.shape}{more}", count=_count(pattern.ranks))
 
 
-def pattern_noun(pattern: Pattern) -> str:
-    """A chop pattern as a noun: ``'four or more consecutive pairs'``."""
-    return render(pattern_message(pattern))
-
-
 def chop_sentence(entry: ChopEntry) -> Sentence:
     """One chop entry as a sentence."""
     key = "rules.say.chop_higher" if entry.higher else "rules.say.chop"

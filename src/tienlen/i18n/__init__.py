@@ -271,8 +271,3 @@ def card_name(card: str, lang: str = DEFAULT) -> str:
     """A card's name for a screen reader: ``card_name("Qh", "vi") == "đầm cơ"``."""
     rank, suit = card[:-1], card[-1].lower()
     return t("card.name", lang, rank=t(f"rank.{rank}", lang), suit=t(f"suit.{suit}", lang))
-
-
-def cards_names(text: str, lang: str = DEFAULT) -> str:
-    """The cards of a play's text as names: ``"5s 5h"`` -> ``"5 of spades, 5 of hearts"``."""
-    return ", ".join(card_name(c, lang) for c in text.split())

@@ -22,7 +22,6 @@ from .storage import NEXT_HAND_AFTER, Repository, TableSettings
 
 log = logging.getLogger("tienlen.web")
 
-MAX_TABLES = Limits.max_tables
 MAX_OPTION = 1_000_000  # the largest number a table's rule changes may hold (a stake, a penalty)
 
 

@@ -277,6 +277,12 @@ class PaymentView(BaseModel):
     at: int = -1
 
 
+# What a seat is asked, as a kind the page says in its own words: an instant win to claim or
+# decline, a chop out of turn (a free chop, §11), and in trading a set of cards to offer, an
+# offer to answer, an answer to accept or refuse, or the cards to return to the president.
+Prompt = Literal["claim", "chop", "free_chop", "offer", "answer", "accept", "return"]
+
+
 class SeatView(BaseModel):
     """What one seat (or a spectator, ``seat`` None) may know of the current hand."""
 
@@ -295,7 +301,7 @@ class SeatView(BaseModel):
     history: list[tuple[int, str]]
     round_starts: list[int] = []  # indices into history where each round begins
     legal: list[str]
-    prompt: str | None
+    prompt: Prompt | None  # what this seat is asked now; None when nothing is asked
     decision: dict[str, Any] | None = None
     is_over: bool
     scores: list[int]

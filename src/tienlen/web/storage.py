@@ -424,10 +424,6 @@ class Repository:
             row = s.get(RecordRow, (table_id, hand_no))
             return row.text if row is not None else None
 
-    def count_tables(self) -> int:
-        with self._sessions() as s:
-            return int(s.scalar(select(func.count()).select_from(TableRow)) or 0)
-
     def count_rows(self) -> dict[str, int]:
         """Rows in each of the server's tables (tests check that a refusal stored nothing)."""
         with self._sessions() as s:

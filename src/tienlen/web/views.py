@@ -11,7 +11,7 @@ from typing import Any
 from .. import Action, Game, Move, Play
 from ..payments import Payment
 from ..view import _visible
-from .protocol import ChopView, PaymentView, SeatView
+from .protocol import ChopView, PaymentView, Prompt, SeatView
 
 MAX_LEGAL = 400  # the page lists legal plays for the hint and for decisions
 
@@ -41,8 +41,9 @@ def _return_due(game: Game, seat: int) -> tuple[int, int] | None:
     return None
 
 
-def _decision(game: Game, seat: int) -> tuple[list[str], str | None, dict[str, Any] | None]:
-    """Legal actions (when few), a prompt and a decision for the page, in trade/return phases."""
+def _decision(game: Game, seat: int) -> tuple[list[str], Prompt | None, dict[str, Any] | None]:
+    """Legal actions (when few), the prompt's kind and a decision for the page, in trade/return
+    phases (the page says the prompt in its language from the kind and the decision)."""
     if game.turn != seat:
         return [], None, None
     if game.phase == "return":
@@ -50,20 +51,15 @@ def _decision(game: Game, seat: int) -> tuple[list[str], str | None, dict[str, A
         if due is None:
             return [], None, None
         giver, count = due
-        return [], (f"Return {count} card{'s' if count > 1 else ''} of your choice to "
-                    f"{game.names[giver]}"), {"kind": "return", "to": giver, "count": count}
+        return [], "return", {"kind": "return", "to": giver, "count": count}
     state = _trade_state(game)
     if state is None:
         others = [s for s in range(game.players) if s != seat]
-        return ["done"], "Offer cards to a player (select them first), or say done", \
-            {"kind": "offer", "seats": others}
+        return ["done"], "offer", {"kind": "offer", "seats": others}
     kind, other, count = state
     if kind == 0:
-        return [f"refuse {other}"], (f"{game.names[other]} offers you {count} card"
-                                     f"{'s' if count > 1 else ''}: answer with as many of yours, "
-                                     "or refuse"), {"kind": "answer", "to": other, "count": count}
-    return [f"accept {other}", f"refuse {other}"], \
-        f"{game.names[other]} answered your offer: accept or refuse", None
+        return [f"refuse {other}"], "answer", {"kind": "answer", "to": other, "count": count}
+    return [f"accept {other}", f"refuse {other}"], "accept", None
 
 
 def payment_view(p: Payment) -> PaymentView:
@@ -104,7 +100,7 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
     history = [(s, text if text is not None else _visible(game, looking, s, m, claims_open))
                for (s, m), text in zip(moves, texts, strict=True)]
     legal: list[str] = []
-    prompt: str | None = None
+    prompt: Prompt | None = None
     decision: dict[str, Any] | None = None
     free = False
     if seat is not None and not game.is_over:
@@ -113,10 +109,10 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
         else:
             legal = [str(m) for m in game.legal_plays(seat)[:MAX_LEGAL]]
             if game.phase == "claim" and game.turn == seat:
-                prompt = "You may claim an instant win, or decline"
+                prompt = "claim"
             elif game.turn != seat and legal:
-                prompt = "You may chop out of turn"
                 free = game.free_chop_offered(seat)
+                prompt = "free_chop" if free else "chop"
     table = game.table
     instant = game.instant_win
     return SeatView(

@@ -27,20 +27,22 @@ function setEnabled(btn, enabled, reason) {
 
 const usable = (btn) => !btn.hidden && btn.getAttribute("aria-disabled") !== "true";
 
-/** The server's prompt for this seat, said from the view (the server's text is English). */
-function promptWords(prompt, view, names) {
+/** What the server says this seat is asked (a kind: protocol.py's Prompt), in words. */
+function promptWords(view, names) {
   const d = view.decision;
-  if (view.phase === "claim") return t("web.prompt.claim");
-  if (d && d.kind === "return") return tn("web.prompt.return", d.count, { name: names[d.to] });
-  if (d && d.kind === "offer") return t("web.prompt.offer");
-  if (d && d.kind === "answer") return tn("web.prompt.answer", d.count, { name: names[d.to] });
-  const accept = view.legal.find((m) => m.startsWith("accept "));
-  if (accept) return t("web.prompt.accept", { name: names[Number(accept.split(" ")[1])] });
-  if (view.turn !== null && view.legal.length) {
-    return view.free_chop ? t("web.prompt.free_chop", { name: names[view.table_seat], cards: cardsText(view.table) })
-      : t("web.prompt.chop");
+  switch (view.prompt) {
+    case "return": return tn("web.prompt.return", d.count, { name: names[d.to] });
+    case "answer": return tn("web.prompt.answer", d.count, { name: names[d.to] });
+    case "accept": {
+      const accept = view.legal.find((m) => m.startsWith("accept "));
+      return t("web.prompt.accept", { name: names[Number(accept.split(" ")[1])] });
+    }
+    case "free_chop": return t("web.prompt.free_chop", { name: names[view.table_seat], cards: cardsText(view.table) });
+    case "claim": return t("web.prompt.claim");
+    case "chop": return t("web.prompt.chop");
+    case "offer": return t("web.prompt.offer");
+    default: return "";
   }
-  return prompt;
 }
 
 export class Table {
@@ -341,7 +343,7 @@ export class Table {
       }
       return parts.join(" ");
     }
-    if (view.prompt && view.turn === this.seat) return promptWords(view.prompt, view, names);
+    if (view.prompt && view.turn === this.seat) return promptWords(view, names);
     if (view.turn === null) return "";
     const mine = view.turn === this.seat;
     let text;
@@ -353,7 +355,7 @@ export class Table {
     } else {
       text = t("web.status.turn", { name: names[view.turn] });
     }
-    return view.prompt && !mine ? t("web.status.with_prompt", { text, prompt: promptWords(view.prompt, view, names) }) : text;
+    return view.prompt && !mine ? t("web.status.with_prompt", { text, prompt: promptWords(view, names) }) : text;
   }
 
   renderActions() {
