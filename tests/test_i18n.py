@@ -307,8 +307,8 @@ def test_the_help_of_the_command_line_comes_from_the_catalogue(module: str) -> N
 # what the command line prints as results (tables, figures, the server's start-up lines): every
 # sentence from the catalogue, the numbers and the bots' names as they are
 _PRINTED_BY = {"arena.py": ("format_table", "failure_lines", "progress_bar", "_interval"),
-               "bench.py": ("report", "timing_rows", "fast_report"),
-               "fast/bench.py": ("report",), "web/server.py": ("serve", "limits_text"),
+               "bench.py": ("report", "timing_rows"),
+               "fast/bench.py": ("report", "fast_report"), "web/server.py": ("serve", "limits_text"),
                "cli.py": ("_cmd_bench", "_cmd_tournament", "_cmd_serve", "replay_text")}
 
 

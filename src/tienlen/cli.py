@@ -203,7 +203,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import fast_report, run
+    from .bench import run
+    from .fast.bench import fast_report
     from .game import check_players
 
     rules = load_rules(args.rules)
