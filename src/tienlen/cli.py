@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import __version__
 from .errors import TienLenError, error
 from .i18n import DEFAULT, LANGS, catalogue, display_name, env_lang, os_reason, say_error, t
-from .rules import Rules
+from .rules import Rules, load_rules
 
 if TYPE_CHECKING:
     from .session import Session
@@ -169,15 +169,6 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
         print(describe_text(rules, _lang(args)))
     return 0
-
-
-def load_rules(spec: str) -> Rules:
-    """A preset name, or the path of a house-rules TOML file."""
-    if spec in Rules.presets():
-        return Rules.preset(spec)
-    if spec.endswith(".toml") or "/" in spec:
-        return Rules.from_toml(spec)
-    return Rules.preset(spec)  # raises with the list of presets
 
 
 def _cmd_train(args: argparse.Namespace) -> int:

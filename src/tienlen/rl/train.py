@@ -48,7 +48,7 @@ from ..bots.heuristic import plan_tops
 from ..bots.learned import LearnedBot, load_net
 from ..bots.simple import phase_choice
 from ..game import Game, packs_for
-from ..rules import Rules
+from ..rules import Rules, load_rules
 from ..shapes import PASS, Play
 from .features import INPUT_SIZE, MLP, STATE_SIZE, action_matrix, state_vector
 
@@ -229,8 +229,6 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
-    from ..cli import load_rules
-
     rules = load_rules(cfg.rules)
     folder = Path(cfg.out)
     folder.mkdir(parents=True, exist_ok=True)
