@@ -215,7 +215,7 @@ def _terminal() -> bool:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .arena import parse_bots
     from .game import check_players
-    from .tui.controller import Controller, check_bots
+    from .play.controller import Controller, check_bots
 
     rules = load_rules(args.rules)
     bots = check_bots(parse_bots(args.bots or "heuristic"), check_players(args.players))
@@ -302,7 +302,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def replay_text(session: Session, lang: str = "en") -> str:
     """A session's record action by action, in ``lang`` (``tienlen replay --text``): names the
     program gave and phase actions in words; cards as the record writes them."""
-    from .tui.controller import action_words
+    from .play.controller import action_words
 
     lines = []
     for number, game in enumerate(session.games, 1):
