@@ -65,7 +65,7 @@ def single_steps(rules: Rules, players: int, hands: int) -> float:
 
 
 def actor_frames(rules: Rules, players: int, hands: int) -> float:
-    from tienlen.rl.features import INPUT_SIZE, MLP
+    from tienlen.bots.features import INPUT_SIZE, MLP
     from tienlen.rl.train import self_play_hand
 
     gen = np.random.default_rng(0)  # the shipped network's shape, random weights: the same speed

@@ -74,7 +74,7 @@ def _python_keys(path: Path) -> set[str]:
     return keys
 
 
-@pytest.mark.parametrize("module", ["explain.py", "cli.py", "tui/app.py", "tui/controller.py",
+@pytest.mark.parametrize("module", ["explain.py", "cli.py", "tui/app.py", "play/controller.py",
                                     "web/room.py", "web/lobby.py", "web/names.py",
                                     "rules_text.py", "cards.py", "shapes.py", "actions.py",
                                     "chops.py", "rules.py", "game.py", "web/app.py",
@@ -255,7 +255,7 @@ def _english_said(tree: ast.AST) -> list[str]:
 
 
 @pytest.mark.parametrize("module", ["cards.py", "shapes.py", "actions.py", "chops.py", "rules.py",
-                                    "cli.py", "lineplay.py", "tui/controller.py", "tui/app.py",
+                                    "cli.py", "lineplay.py", "play/controller.py", "tui/app.py",
                                     "tui/replay.py", "web/app.py", "web/lobby.py",
                                     "web/room.py", "web/protocol.py", "web/limits.py",
                                     "record.py", "arena.py", "bench.py", "fast/bench.py",
@@ -307,8 +307,8 @@ def test_the_help_of_the_command_line_comes_from_the_catalogue(module: str) -> N
 # what the command line prints as results (tables, figures, the server's start-up lines): every
 # sentence from the catalogue, the numbers and the bots' names as they are
 _PRINTED_BY = {"arena.py": ("format_table", "failure_lines", "progress_bar", "_interval"),
-               "bench.py": ("report", "timing_rows", "fast_report"),
-               "fast/bench.py": ("report",), "web/server.py": ("serve", "limits_text"),
+               "bench.py": ("report", "timing_rows"),
+               "fast/bench.py": ("report", "fast_report"), "web/server.py": ("serve", "limits_text"),
                "cli.py": ("_cmd_bench", "_cmd_tournament", "_cmd_serve", "replay_text")}
 
 

@@ -111,7 +111,7 @@ def test_replay_text_in_vietnamese(tmp_path: Path, capsys: pytest.CaptureFixture
 
 # ---------------------------------------------------------------------- the bots' names
 def test_bots_are_named_in_the_players_words_but_recorded_alike() -> None:
-    from tienlen.tui.controller import Controller
+    from tienlen.play.controller import Controller
 
     vi = Controller(PAGAT, 4, seed=5, lang="vi")
     en = Controller(PAGAT, 4, seed=5, lang="en")
@@ -126,8 +126,8 @@ def test_bots_are_named_in_the_players_words_but_recorded_alike() -> None:
 
 def test_the_terminal_game_in_vietnamese_fits_80_by_24() -> None:
     pytest.importorskip("textual")
+    from tienlen.play.controller import Controller
     from tienlen.tui.app import TienLenApp
-    from tienlen.tui.controller import Controller
 
     app = TienLenApp(Controller(PAGAT, 4, seed=5, lang="vi"), delay=0)
 

@@ -13,10 +13,7 @@ np = pytest.importorskip("numpy")
 from tienlen import Game, Rules  # noqa: E402
 from tienlen.arena import play_out  # noqa: E402
 from tienlen.bots import get_bot  # noqa: E402
-from tienlen.bots.heuristic import plan_tops  # noqa: E402
-from tienlen.bots.learned import LearnedBot, view_inputs  # noqa: E402
-from tienlen.game import packs_for  # noqa: E402
-from tienlen.rl.features import (  # noqa: E402
+from tienlen.bots.features import (  # noqa: E402
     INPUT_SIZE,
     LEGACY_ACTION_SIZE,
     LEGACY_INPUT_SIZE,
@@ -25,6 +22,9 @@ from tienlen.rl.features import (  # noqa: E402
     action_matrix,
     state_vector,
 )
+from tienlen.bots.heuristic import plan_tops  # noqa: E402
+from tienlen.bots.learned import LearnedBot, view_inputs  # noqa: E402
+from tienlen.game import packs_for  # noqa: E402
 from tienlen.shapes import PASS, Play  # noqa: E402
 
 

@@ -24,8 +24,8 @@ from tienlen import Game, IllegalPlay, Play, Rules, Session, cli, parse_cards
 from tienlen.arena import play_out
 from tienlen.bots import get_bot
 from tienlen.cards import full_deck
+from tienlen.play.controller import HUMAN, PLACE_WORDS, Controller
 from tienlen.tui.app import EndScreen, RulesScreen, SaveScreen, TienLenApp
-from tienlen.tui.controller import HUMAN, PLACE_WORDS, Controller
 from tienlen.tui.replay import ReplayApp, replay_states
 from tienlen.tui.widgets import CARD_LETTERS, CardView, card_face, symbols
 

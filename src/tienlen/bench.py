@@ -111,19 +111,3 @@ def run(preset: str | Rules = "pagat", players: int = 4, hands: int = 2000,
     cold_calls, cold_seconds = time_generation(rules, players, max(hands // 4, 1), seed + 2, True)
     return BenchResult(rules.name, players, hands, seconds, decisions, calls, gen_seconds,
                        cold_calls, cold_seconds)
-
-
-def fast_report(preset: str | Rules = "pagat", players: int = 4, hands: int = 2000, seed: int = 1,
-                pure_hands_per_second: float | None = None, lang: str = "en") -> str:
-    """The fast path's figures (ten times the hands), or why there are none."""
-    from . import fast
-
-    if not fast.available():
-        return t("bench.fast.missing", lang)
-    rules = preset if isinstance(preset, Rules) else Rules.preset(preset)
-    if not fast.supports(rules):
-        return t("bench.fast.unsupported", lang, rules=rules.name)
-    from .fast.bench import run as fast_run
-
-    return fast_run(rules, players, max(10 * hands, 1000), seed).report(pure_hands_per_second,
-                                                                        lang)

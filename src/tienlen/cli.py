@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from . import __version__
 from .errors import TienLenError, error
 from .i18n import DEFAULT, LANGS, catalogue, display_name, env_lang, os_reason, say_error, t
-from .rules import Rules
+from .rules import Rules, load_rules
 
 if TYPE_CHECKING:
     from .session import Session
@@ -171,15 +171,6 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_rules(spec: str) -> Rules:
-    """A preset name, or the path of a house-rules TOML file."""
-    if spec in Rules.presets():
-        return Rules.preset(spec)
-    if spec.endswith(".toml") or "/" in spec:
-        return Rules.from_toml(spec)
-    return Rules.preset(spec)  # raises with the list of presets
-
-
 def _cmd_train(args: argparse.Namespace) -> int:
     import os
 
@@ -203,7 +194,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import fast_report, run
+    from .bench import run
+    from .fast.bench import fast_report
     from .game import check_players
 
     rules = load_rules(args.rules)
@@ -223,7 +215,7 @@ def _terminal() -> bool:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .arena import parse_bots
     from .game import check_players
-    from .tui.controller import Controller, check_bots
+    from .play.controller import Controller, check_bots
 
     rules = load_rules(args.rules)
     bots = check_bots(parse_bots(args.bots or "heuristic"), check_players(args.players))
@@ -310,7 +302,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def replay_text(session: Session, lang: str = "en") -> str:
     """A session's record action by action, in ``lang`` (``tienlen replay --text``): names the
     program gave and phase actions in words; cards as the record writes them."""
-    from .tui.controller import action_words
+    from .play.controller import action_words
 
     lines = []
     for number, game in enumerate(session.games, 1):

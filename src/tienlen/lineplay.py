@@ -1,7 +1,7 @@
 """A plain line-by-line game in the terminal: you against bots, hand after hand
 (``tienlen play --plain``, and whenever the input or output is not a terminal).
 
-It asks the same decisions as the full-screen game (:class:`~tienlen.tui.controller.Controller`,
+It asks the same decisions as the full-screen game (:class:`~tienlen.play.controller.Controller`,
 which needs no third-party package): plays, passes, out-of-turn chops, instant-win claims,
 trades and returns, each typed as a line.
 """
@@ -15,8 +15,8 @@ from typing import TextIO
 from .cards import Card, parse_cards
 from .errors import TienLenError
 from .i18n import msg, say_error, t, tn
+from .play.controller import HUMAN, Controller, Prompt
 from .rules import Rules
-from .tui.controller import HUMAN, Controller, Decision
 
 HELP = t("plain.help")
 _YES = ("y", "yes", "claim", "accept")
@@ -142,7 +142,7 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
         c.next_hand()
 
 
-def _show(c: Controller, d: Decision, say: Callable[..., None], lang: str = "en") -> None:
+def _show(c: Controller, d: Prompt, say: Callable[..., None], lang: str = "en") -> None:
     """What the human needs to decide: the table, the others' cards, the hand, the question."""
     view = c.view()
     names = c.names
@@ -161,7 +161,7 @@ def _show(c: Controller, d: Decision, say: Callable[..., None], lang: str = "en"
     say(t("plain.your_hand", lang, cards=_cards(view.hand)))
 
 
-def _decide(c: Controller, d: Decision, text: str) -> object:
+def _decide(c: Controller, d: Prompt, text: str) -> object:
     """Make the decision a typed line asks for; TienLenError with the reason when not allowed."""
     word = text.lower()
     if word in ("p", "pass"):

@@ -233,6 +233,16 @@ class Rules:
         return "\n".join(lines)
 
 
+def load_rules(spec: str) -> Rules:
+    """A preset name, or the path of a house-rules TOML file (the ``--rules`` of every command
+    and of training)."""
+    if spec in Rules.presets():
+        return Rules.preset(spec)
+    if spec.endswith(".toml") or "/" in spec:
+        return Rules.from_toml(spec)
+    return Rules.preset(spec)  # raises with the list of presets
+
+
 _FIELDS: Final = {f.name for f in dataclasses.fields(Rules)}
 
 

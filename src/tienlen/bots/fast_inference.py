@@ -64,13 +64,13 @@ class FastHistory(History):
         api = load()
         from ..fast import policies
         from ..fast.encoding import fast_rules, masks_of, play_mask
-        from .fast_rollout import memo
+        from ..fast.split import shared_memo
 
         self._np = np
         self._policies = policies
         self._masks_of = masks_of
         self.fr = fast_rules(view.rules)
-        self.memo = memo()
+        self.memo = shared_memo()
         self.buf = api.buffer()
         rows = []
         for seat, move in self.moves:

@@ -8,7 +8,7 @@ rollouts stay for everything else."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import fast
 
@@ -23,12 +23,6 @@ if TYPE_CHECKING:
 FAST_STEPS = 60_000
 FAST_WORLDS = 400
 FAST_INFERENCE = 0.5
-
-def memo() -> Any:
-    """The compiled heuristic's memo of hand splits, shared in this process."""
-    from ..fast.split import shared_memo
-
-    return shared_memo()
 
 
 def usable(rules: Rules, objective: str) -> bool:
@@ -56,8 +50,10 @@ class FastRollouts:
         self.moves = np.array([play_mask(m) for m in candidates], dtype=np.int64)  # type: ignore[arg-type]
         self.places = np.zeros(len(candidates), dtype=np.int64)
         self.won = np.zeros(len(candidates), dtype=np.int64)
-        self.memo = memo()
         from ..fast.api import buffer
+        from ..fast.split import shared_memo
+
+        self.memo = shared_memo()  # the compiled heuristic's memo of hand splits, shared here
 
         self.buf = buffer()
 

@@ -1,6 +1,6 @@
 """The ``learned`` bot: a value network trained by self-play (``tienlen train``), played with numpy.
 
-It scores every legal play with the network of :mod:`tienlen.rl.features` (the state and
+It scores every legal play with the network of :mod:`tienlen.bots.features` (the state and
 the play as inputs, the expected end-of-hand reward as output) and makes the best one.
 Phase decisions (claims, trades, returns) are the simple bots' (:func:`phase_choice`).
 The shipped weights (``tienlen/bots/data/learned.npz``, float16) were trained on 4-player
@@ -22,15 +22,15 @@ from .simple import phase_choice
 
 if TYPE_CHECKING:
     from ..actions import Move
-    from ..rl.features import MLP
     from ..view import View
+    from .features import MLP
 
 WEIGHTS = "learned.npz"
 
 
 @cache
 def _shipped() -> MLP:
-    from ..rl.features import MLP
+    from .features import MLP
 
     ref = resources.files("tienlen.bots") / "data" / WEIGHTS
     with resources.as_file(ref) as path:
@@ -45,7 +45,7 @@ def load_net(weights: str | Path | None = None) -> MLP:
         raise error(TienLenError, "err.bot.numpy") from None
     if weights is None:
         return _shipped()
-    from ..rl.features import MLP
+    from .features import MLP
 
     try:
         return MLP.load(str(weights))
@@ -68,8 +68,7 @@ def view_inputs(view: View, plays: list[Play], plan: bool = True) -> tuple[objec
     """The state vector and the action matrix of a view's decision among ``plays`` (``plan``:
     with the hand-plan entries, which a network trained before them does not read)."""
     from ..game import packs_for
-    from ..rl.features import action_matrix, state_vector
-    from ..rl.observation import played_by_seat
+    from .features import action_matrix, played_by_seat, state_vector
     from .heuristic import plan_tops
 
     hand = [c.key(view.rules.suit_order) for c in view.hand]
@@ -85,7 +84,7 @@ def view_inputs(view: View, plays: list[Play], plan: bool = True) -> tuple[objec
 
 
 def _plans(net: MLP) -> bool:
-    from ..rl.features import LEGACY_INPUT_SIZE
+    from .features import LEGACY_INPUT_SIZE
 
     return net.input_size > LEGACY_INPUT_SIZE
 

@@ -88,6 +88,20 @@ def run(preset: str | Rules = "pagat", players: int = 4, hands: int = 20000,
                            py_calls, py_seconds, load_seconds)
 
 
+def fast_report(preset: str | Rules = "pagat", players: int = 4, hands: int = 2000, seed: int = 1,
+                pure_hands_per_second: float | None = None, lang: str = "en") -> str:
+    """The fast path's figures (ten times the hands), or why there are none."""
+    from ..i18n import t
+    from . import available, supports
+
+    if not available():
+        return t("bench.fast.missing", lang)
+    rules = preset if isinstance(preset, Rules) else Rules.preset(preset)
+    if not supports(rules):
+        return t("bench.fast.unsupported", lang, rules=rules.name)
+    return run(rules, players, max(10 * hands, 1000), seed).report(pure_hands_per_second, lang)
+
+
 def startup() -> tuple[tuple[float, float], tuple[float, float]]:
     """(wall, CPU) seconds from a fresh interpreter to a first fast playout: with an empty
     on-disk cache (everything compiled), then with the cache it left (loaded)."""

@@ -1,7 +1,8 @@
-"""Reinforcement learning: PettingZoo and Gymnasium environments (extra ``rl``), self-play
-training (``tienlen train``, extra ``train``) and the features of the ``learned`` bot.
+"""Reinforcement learning: PettingZoo and Gymnasium environments (extra ``rl``) and self-play
+training (``tienlen train``, extra ``train``) of the ``learned`` bot, whose inputs and network
+are :mod:`tienlen.bots.features`.
 
-``tienlen.rl.env`` is imported lazily, so the learned bot needs numpy alone.
+``tienlen.rl.env`` is imported lazily.
 """
 
 from __future__ import annotations

@@ -32,33 +32,15 @@ from typing import Any, Final
 
 import numpy as np
 
+from ..bots.features import SHAPES, played_by_seat
 from ..game import packs_for
-from ..shapes import Play
-from .features import SHAPES
 
 PHASES: Final = ("claim", "trade", "return", "play", "over")
-_NOT_PLAYS: Final = frozenset(("pass", "claim", "decline", "answered", "offer", "offers", "answer",
-                               "accept", "refuse", "done", "give", "return", "trade"))
 HIGH: Final = 127
 
 
 def observation_size(players: int) -> int:
     return 173 + 55 * players + players * players
-
-
-def played_by_seat(view: Any) -> list[list[int]]:
-    """The keys each seat has played, read from the view's history."""
-    rules = view.rules
-    played: list[list[int]] = [[] for _ in range(view.players)]
-    for seat, text in view.history:
-        if text.split(" ", 1)[0].lower() in _NOT_PLAYS:
-            continue
-        try:
-            play = Play.parse(text, rules)
-        except ValueError:
-            continue
-        played[seat].extend(play.keys)
-    return played
 
 
 def encode(view: Any, played: list[list[int]] | None = None) -> np.ndarray[Any, np.dtype[np.int8]]:

@@ -10,7 +10,7 @@ has the network at one seat against bots of the ladder, the rest self-play: the 
 still learns from its own decisions only, with no imitation of the bots.
 
 The method is DouZero's, in its simplest form: one network ``Q(state, action)`` with the
-action as input (:mod:`tienlen.rl.features`), shared by every seat; actors play whole
+action as input (:mod:`tienlen.bots.features`), shared by every seat; actors play whole
 hands with it (epsilon-greedy over the legal plays), and every decision of a seat is
 regressed on that seat's reward at the end of the hand (a Monte-Carlo target: no
 bootstrapping). Actors play with the numpy copy of the network -- the very code the
@@ -44,13 +44,13 @@ import numpy as np
 from ..actions import Action
 from ..arena import Z95, play_out
 from ..bots import get_bot
+from ..bots.features import INPUT_SIZE, MLP, STATE_SIZE, action_matrix, state_vector
 from ..bots.heuristic import plan_tops
 from ..bots.learned import LearnedBot, load_net
 from ..bots.simple import phase_choice
 from ..game import Game, packs_for
-from ..rules import Rules
+from ..rules import Rules, load_rules
 from ..shapes import PASS, Play
-from .features import INPUT_SIZE, MLP, STATE_SIZE, action_matrix, state_vector
 
 REWARDS = ("first", "rank", "mix")
 
@@ -229,8 +229,6 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
     torch.set_num_threads(cfg.threads)
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
-    from ..cli import load_rules
-
     rules = load_rules(cfg.rules)
     folder = Path(cfg.out)
     folder.mkdir(parents=True, exist_ok=True)

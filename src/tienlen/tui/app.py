@@ -22,9 +22,9 @@ from ..actions import Action
 from ..cards import Card
 from ..errors import TienLenError
 from ..i18n import catalogue, say_error, t, tn
+from ..play.controller import HUMAN, WIN_WORDS, Controller, place_word
 from ..rules_text import explain_text
 from ..shapes import Play
-from .controller import HUMAN, WIN_WORDS, Controller, place_word
 from .sorting import by_combination, by_rank
 from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text
 

@@ -20,10 +20,10 @@ from textual.widgets import Footer, Static
 from ..game import Game
 from ..i18n import display_name, t
 from ..paywords import payment_line, short_line
+from ..play.controller import action_words, place_word
 from ..session import Session
 from ..stepping import states as replay_states
 from .app import localise_bindings
-from .controller import action_words, place_word
 from .widgets import InfoPanel, cards_text, move_text
 
 CSS = """

@@ -18,17 +18,50 @@ import logging
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from .storage import Repository, StorageError
+from .storage import Repository, StorageError, Write
 
 if TYPE_CHECKING:
-    from .room import Room, Staged
+    from .. import Action, Game, Play
 
 log = logging.getLogger("tienlen.web")
 
 BUDGET = 0.002  # seconds of staging in one batch before it is stored and broadcast
 RETRY = 1.0  # seconds before a table whose batch the database refused tries again
+
+
+@dataclass(frozen=True)
+class Staged:
+    """A move decided and checked but not made yet: what to store, then what to do."""
+
+    write: Write
+    seat: int | None
+    move: Play | Action | None  # None: deal the next hand
+    at: float  # when it was due (Unix seconds): its event's latency counts from then
+    hand: Game | None = None  # the next hand, dealt (when ``move`` is None)
+
+
+class Table(Protocol):
+    """What the driver asks of a table (a :class:`~.room.Room`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+    def bot_action(self) -> Staged | None:
+        """The move a bot owes now, staged (nothing changed yet), or None."""
+
+    def install(self, staged: Staged) -> None:
+        """Make a staged move, once it is stored."""
+
+    def changed(self, at: float | None = None) -> None:
+        """Tell the table's connections what changed."""
+
+    def schedule(self, at_least: float = 0.0) -> None:
+        """Ask the driver again later (at least ``at_least`` seconds from now)."""
 
 
 @dataclass
@@ -46,11 +79,11 @@ class Driver:
         self.budget = budget
         self.retry = retry
         self.stats = DriverStats()
-        self._due: deque[tuple[Room, int]] = deque()
-        self._waiting: set[Room] = set()
+        self._due: deque[tuple[Table, int]] = deque()
+        self._waiting: set[Table] = set()
         self._flush_soon = False
 
-    def due(self, room: Room, version: int) -> None:
+    def due(self, room: Table, version: int) -> None:
         """``room`` (at ``version``) owes a bot move now: make it in the next batch."""
         if room in self._waiting:
             return
@@ -64,7 +97,7 @@ class Driver:
         """Stage, store (one transaction), apply and broadcast the moves owed now."""
         self._flush_soon = False
         start = time.perf_counter()
-        staged: list[tuple[Room, Staged]] = []
+        staged: list[tuple[Table, Staged]] = []
         while self._due and time.perf_counter() - start < self.budget:
             room, version = self._due.popleft()
             self._waiting.discard(room)
@@ -88,7 +121,7 @@ class Driver:
                 self._flush_soon = True
                 asyncio.get_running_loop().call_soon(self.flush)
 
-    def _store_and_tell(self, staged: list[tuple[Room, Staged]]) -> None:
+    def _store_and_tell(self, staged: list[tuple[Table, Staged]]) -> None:
         if not staged:
             return
         try:

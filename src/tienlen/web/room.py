@@ -33,7 +33,7 @@ from .. import PASS, Action, Game, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from ..errors import reason_of
 from ..i18n import Msg, Said, bot_name, msg, pick_lang, render, t
-from .driver import Driver
+from .driver import Driver, Staged
 from .hands import Hands
 from .names import BOT_NUMBERS, BadName, bot_number, clean_name, confusable_key, name_key, shown_keys
 from .protocol import (
@@ -108,17 +108,6 @@ class Client:
         """Send an event serialised once (for every connection that gets it) by :func:`event_body`."""
         self.out_seq += 1
         self._deliver(with_seq(self.out_seq, body))
-
-
-@dataclass(frozen=True)
-class Staged:
-    """A move decided and checked but not made yet: what to store, then what to do."""
-
-    write: Write
-    seat: int | None
-    move: Play | Action | None  # None: deal the next hand
-    at: float  # when it was due (Unix seconds): its event's latency counts from then
-    hand: Game | None = None  # the next hand, dealt (when ``move`` is None)
 
 
 @dataclass

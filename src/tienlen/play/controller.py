@@ -1,8 +1,9 @@
-"""The terminal game's session logic, apart from the screen: whose decision it is, the bots'
-moves, every decision the rules ask of the human, hints, and saving the record.
+"""A person's game against bots, apart from the screen: whose decision it is, the bots'
+moves, every decision the rules ask of the human, hints, and saving the record (for the
+full-screen game, :mod:`tienlen.tui`, and the line-by-line game, :mod:`tienlen.lineplay`).
 
 The human always sits at seat 0. The screen asks :meth:`Controller.decision` what the
-human is asked now (``None``: a bot acts, or the hand is over), calls
+human is asked now (a :class:`Prompt`; ``None``: a bot acts, or the hand is over), calls
 :meth:`Controller.bot_step` to let one bot act (pacing is the screen's business), and
 turns the keys into :meth:`Controller.confirm` (Enter: play, chop, offer, answer, accept,
 claim, return) and :meth:`Controller.decline` (``p``: pass, no chop, done, refuse,
@@ -88,7 +89,7 @@ def place_word(i: int, players: int, lang: str = "en") -> str:
 
 
 @dataclass(frozen=True)
-class Decision:
+class Prompt:
     """What the human is asked now.
 
     kind: ``play`` (a turn, ``stacking`` when it is a stacking turn), ``chop`` (an
@@ -207,7 +208,7 @@ class Controller:
         return seat is not None and seat != self.game.turn
 
     # ------------------------------------------------------------------ the human's decisions
-    def decision(self) -> Decision | None:
+    def decision(self) -> Prompt | None:
         """What the human is asked now, or None when a bot acts or the hand is over."""
         if self.waiting_for() != HUMAN:
             return None
@@ -219,53 +220,53 @@ class Controller:
             chops = ", ".join(str(m) for m in view.legal[:4])
             if view.free_chop:  # §11: a free chop, which the prompt names as such
                 pattern = [pattern_words(p) for p in self.rules.free_chops]
-                return Decision("chop", self.t("tui.prompt.free_chop", name=who, table=table,
-                                               chops=chops, pattern=pattern), view.legal,
-                                free=True)
-            return Decision("chop", self.t("tui.prompt.chop", name=who, table=table, chops=chops),
-                            view.legal)
+                return Prompt("chop", self.t("tui.prompt.free_chop", name=who, table=table,
+                                             chops=chops, pattern=pattern), view.legal,
+                              free=True)
+            return Prompt("chop", self.t("tui.prompt.chop", name=who, table=table, chops=chops),
+                          view.legal)
         legal = view.legal
         actions = [m for m in legal if isinstance(m, Action)]
         kinds = {m.kind for m in actions}
         if view.phase == "claim":
             wins = [m.win for m in actions if m.kind == "claim" and m.win]
             words = [msg(f"tui.win.{w}") if w in WIN_WORDS else w for w in wins]
-            return Decision("claim", self.t("tui.prompt.claim", wins=words), legal)
+            return Prompt("claim", self.t("tui.prompt.claim", wins=words), legal)
         if view.phase == "return":
             giver = next(m.other for m in actions if m.kind == "return")
             count = len(actions[0].cards)
-            return Decision("return", tn("tui.prompt.return", count, self.lang,
-                                         name=names[giver or 0]),
-                            legal, count=count, other=giver)
+            return Prompt("return", tn("tui.prompt.return", count, self.lang,
+                                       name=names[giver or 0]),
+                          legal, count=count, other=giver)
         if view.phase == "trade":
             if "answer" in kinds or kinds == {"refuse"}:
                 offerer = next(m.other for m in actions if m.kind == "refuse")
                 offer = self._last_offer(offerer or 0)
                 count = len(offer)
-                return Decision("answer", tn("tui.prompt.answer", count, self.lang,
-                                             name=names[offerer or 0], cards=" ".join(offer)),
-                                legal, count=count, other=offerer)
+                return Prompt("answer", tn("tui.prompt.answer", count, self.lang,
+                                           name=names[offerer or 0], cards=" ".join(offer)),
+                              legal, count=count, other=offerer)
             if "accept" in kinds:
                 target = actions[0].other or 0
                 answer = self._last_answer(target)
-                return Decision("settle", self.t("tui.prompt.settle", name=names[target],
-                                                 cards=" ".join(answer)), legal, other=target)
+                return Prompt("settle", self.t("tui.prompt.settle", name=names[target],
+                                               cards=" ".join(answer)), legal, other=target)
             targets = sorted({m.other for m in actions if m.kind == "offer" and m.other is not None})
-            return Decision("offer", self.t("tui.prompt.offer", seats=", ".join(
+            return Prompt("offer", self.t("tui.prompt.offer", seats=", ".join(
                 f"{s} {names[s]}" for s in targets)), legal,
-                            other=targets[0] if targets else None)
+                          other=targets[0] if targets else None)
         if view.stacking:
             shape = view.table.shape if view.table else None
-            return Decision("play", self.t("tui.prompt.stacking",
-                                           shape=msg(f"noun.shape.{shape}") if shape in
-                                           ("single", "pair", "triple", "quad") else shape or ""),
-                            legal, stacking=True)
+            return Prompt("play", self.t("tui.prompt.stacking",
+                                         shape=msg(f"noun.shape.{shape}") if shape in
+                                         ("single", "pair", "triple", "quad") else shape or ""),
+                          legal, stacking=True)
         if view.table is None:
             prompt = self.t("tui.prompt.lead")
         else:
             who = names[view.table_seat] if view.table_seat is not None else "?"
             prompt = self.t("tui.prompt.beat", name=who, table=view.table)
-        return Decision("play", prompt, legal)
+        return Prompt("play", prompt, legal)
 
     def _last_offer(self, offerer: int) -> list[str]:
         for seat, text in reversed(self.view().history):
@@ -408,7 +409,7 @@ class Controller:
             return self.t("tui.round.win_you_lead", name=names[winner])
         return self.t("tui.round.win", name=names[winner], lead=names[leader])
 
-    def _asked(self) -> Decision:
+    def _asked(self) -> Prompt:
         d = self.decision()
         if d is None:
             if self.game.is_over:

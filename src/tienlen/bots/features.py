@@ -1,4 +1,5 @@
-"""The learned bot's inputs: a state vector and one vector per candidate action (numpy only).
+"""The learned bot's inputs: a state vector and one vector per candidate action (numpy only),
+and its value network (:class:`MLP`); self-play training (:mod:`tienlen.rl.train`) uses the same.
 
 The network scores ``concat(state, action)`` for each legal action (Deep Monte-Carlo with
 actions as inputs, as DouZero does) and the bot takes the best. Both vectors are float32
@@ -72,10 +73,12 @@ whatever their suits.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
+
+from ..shapes import Play
 
 SHAPES: Final = ("single", "pair", "triple", "quad", "run", "chain", "triple_chain", "quad_chain",
                  "pass")
@@ -88,6 +91,24 @@ INPUT_SIZE: Final = STATE_SIZE + ACTION_SIZE
 LEGACY_INPUT_SIZE: Final = STATE_SIZE + LEGACY_ACTION_SIZE
 
 F32 = npt.NDArray[np.float32]
+
+_NOT_PLAYS: Final = frozenset(("pass", "claim", "decline", "answered", "offer", "offers", "answer",
+                               "accept", "refuse", "done", "give", "return", "trade"))
+
+
+def played_by_seat(view: Any) -> list[list[int]]:
+    """The keys each seat has played, read from the view's history."""
+    rules = view.rules
+    played: list[list[int]] = [[] for _ in range(view.players)]
+    for seat, text in view.history:
+        if text.split(" ", 1)[0].lower() in _NOT_PLAYS:
+            continue
+        try:
+            play = Play.parse(text, rules)
+        except ValueError:
+            continue
+        played[seat].extend(play.keys)
+    return played
 
 
 def slots_of(seat: int, players: int) -> list[int]:
@@ -201,7 +222,7 @@ _BREAKS: Final = {"pair": 0, "triple": 1, "quad": 2, "run": 3, "chain": 4}
 
 def _plan_entries(m: F32, hand: Sequence[int], actions: Sequence[tuple[Sequence[int], str | None]],
                   tops: tuple[int, int], unseen: F32 | None) -> None:
-    from ..bots.split import best_split
+    from .split import best_split
 
     run_top, chain_top = tops
     counts = [0] * 13
