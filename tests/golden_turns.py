@@ -16,7 +16,7 @@ The loops (the keys of :data:`LOOPS`):
 - ``asking_fast``: the same functions fed by the fast path's mirror of the hand, exactly as the
   AEC environment wires them with ``engine="fast"`` (:class:`tienlen.fast.api.FastGame` from
   the start of play); only where numba is installed and the fast path takes the rules;
-- ``controller``: the terminal's :class:`tienlen.tui.controller.Controller` without Textual:
+- ``controller``: the terminal's :class:`tienlen.play.controller.Controller` without Textual:
   :meth:`~Controller.bot_step` for the bots (seats 1..n-1); for the human (seat 0)
   :meth:`~Controller.decision`, then :meth:`~Controller.decline` to let a chop go or
   :meth:`~Controller.play_text` for any other answer;
@@ -307,7 +307,7 @@ def drive_asking_fast(config: Config, seed: int) -> list[Trace]:
 
 
 def drive_controller(config: Config, seed: int) -> list[Trace]:
-    from tienlen.tui.controller import HUMAN, Controller
+    from tienlen.play.controller import HUMAN, Controller
 
     run = Run(config, seed)
     c = Controller(config.rules, players=config.players, bots=("random",), seed=seed)
