@@ -143,6 +143,8 @@ def test_messages_are_counted_per_connection_with_a_ceiling_per_address(sqlite_u
         fourth.send(type="ping")  # its 9th: the address's ceiling
         flood = fourth.error()
         assert flood["code"] == "rate_limited" and "from one address" in flood["reason"]
+        for w in [*watchers, fourth]:
+            w.close()
 
 
 def test_tables_are_counted_per_player_with_a_ceiling_per_address(sqlite_url: str) -> None:
@@ -181,6 +183,7 @@ def test_a_slot_frees_when_its_creator_leaves(sqlite_url: str) -> None:
         me.hello(made["token"])
         me.send(type="leave")
         me.until(lambda m: m["type"] == "welcome" and m["seat"] is None)
+        me.close()
         again = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=player,
                            timeout=10)
         assert again.status_code == 200
