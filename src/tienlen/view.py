@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from .actions import Action, Move, TradeOffers
+from .actions import CARD_KINDS, CLAIM_KINDS, Action, Move, Phase, TradeOffers
 from .cards import Card
 from .shapes import Play
 
@@ -30,7 +30,7 @@ class View:
     players: int
     names: tuple[str, ...]
     rules: Rules
-    phase: str
+    phase: Phase
     turn: int | None
     dealer: int
     leader: int
@@ -83,11 +83,11 @@ def _visible(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -
     if isinstance(move, Play) or actor == seat:
         return str(move)
     assert isinstance(move, Action)
-    if move.kind in ("claim", "decline"):
+    if move.kind in CLAIM_KINDS:
         if move.kind == "claim" and not claims_open:
             return str(move)  # claims are shown once everyone has answered
         return move.hidden()
-    if move.kind in ("offer", "answer", "give", "return"):
+    if move.kind in CARD_KINDS:
         party = move.other == seat
         if move.kind == "return":
             party = any(r[1] == seat for r in _gives(game) if r[0] == actor)

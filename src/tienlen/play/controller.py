@@ -298,7 +298,8 @@ class Controller:
             if len(cards) != d.count:
                 raise _illegal(msg("tui.err.exactly.one" if d.count == 1 else "tui.err.exactly.other",
                                    n=d.count, got=len(cards)))
-            move = Action(d.kind, d.other, tuple(sorted(cards)))
+            move = Action("answer" if d.kind == "answer" else "return", d.other,
+                          tuple(sorted(cards)))
         else:  # offer
             if not cards:
                 raise _illegal(msg("tui.err.offer_first"))

@@ -32,10 +32,10 @@ from typing import Any, Final
 
 import numpy as np
 
+from ..actions import PHASES
 from ..bots.features import SHAPES, played_by_seat
 from ..game import packs_for
 
-PHASES: Final = ("claim", "trade", "return", "play", "over")
 HIGH: Final = 127
 
 
