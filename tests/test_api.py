@@ -221,3 +221,22 @@ def test_one_enumeration_of_action_kinds_and_one_of_phases() -> None:
         seen.add(game.phase)
         assert type(game.phase) is str and game.phase in PHASES
     assert {"trade", "play", "over"} <= seen
+
+
+def test_the_stable_surface_page_holds_the_views_events() -> None:
+    """docs/api.md: ``view.events`` beside ``view.history``, a hidden trade with its count."""
+    import dataclasses
+
+    from tienlen import View
+    from tienlen.actions import Hidden
+
+    text = API_DOC.read_text(encoding="utf-8")
+    assert "`view.events`" in text and "`offer 2 (2 cards)`" in text
+    fields = {f.name for f in dataclasses.fields(View)}
+    assert {"history", "events", "phase"} <= fields
+    game = Game(PAGAT.replace(trading="mutual"),
+                ["3s 4s 5s 9h", "6h 7h 8h Jd", "9c Tc Jc Qs", "Qd Kd Ad Ac"])
+    game.play("offer 2 5s 9h")
+    (seat, move), = game.view(1).events
+    assert seat == 0 and move == Hidden("offer", 2, 2) and str(move) == "offer 2 (2 cards)"
+    assert game.view(1).history == ((0, "offer 2 (2 cards)"),)
