@@ -198,3 +198,45 @@ def test_the_stable_surface_page_names_what_the_package_has() -> None:
     assert "unknown option 'stak' (did you mean 'stake'?)" in text
     with pytest.raises(RulesError, match=re.escape("unknown option 'stak' (did you mean 'stake'?)")):
         PAGAT.replace(stak=5)
+
+
+def test_one_enumeration_of_action_kinds_and_one_of_phases() -> None:
+    """The kinds and the phases are Literal types of their texts: the values stay strings."""
+    from typing import get_args
+
+    from tienlen.actions import ACTION_KINDS, PHASES, ActionKind, Phase, parse_move
+
+    assert get_args(ActionKind) == ACTION_KINDS and get_args(Phase) == PHASES
+    assert PHASES == ("claim", "trade", "return", "play", "over")
+    for text in ("claim dragon", "decline", "offer 2 5s 6d", "answer 0 9h Tc", "accept 2",
+                 "refuse 2", "done", "give 0 2s 2h", "return 3 4c 5d"):
+        move = parse_move(text)
+        assert isinstance(move, Action) and move.kind in ACTION_KINDS
+        assert type(move.kind) is str and str(move) == text
+    rules = PAGAT.replace(trading="mutual")
+    game = Game.deal(rules, players=4, seed=3)
+    seen = {game.phase}
+    while not game.is_over:
+        game.play(next(iter(game.legal_plays())))
+        seen.add(game.phase)
+        assert type(game.phase) is str and game.phase in PHASES
+    assert {"trade", "play", "over"} <= seen
+
+
+def test_the_stable_surface_page_holds_the_views_events() -> None:
+    """docs/api.md: ``view.events`` beside ``view.history``, a hidden trade with its count."""
+    import dataclasses
+
+    from tienlen import View
+    from tienlen.actions import Hidden
+
+    text = API_DOC.read_text(encoding="utf-8")
+    assert "`view.events`" in text and "`offer 2 (2 cards)`" in text
+    fields = {f.name for f in dataclasses.fields(View)}
+    assert {"history", "events", "phase"} <= fields
+    game = Game(PAGAT.replace(trading="mutual"),
+                ["3s 4s 5s 9h", "6h 7h 8h Jd", "9c Tc Jc Qs", "Qd Kd Ad Ac"])
+    game.play("offer 2 5s 9h")
+    (seat, move), = game.view(1).events
+    assert seat == 0 and move == Hidden("offer", 2, 2) and str(move) == "offer 2 (2 cards)"
+    assert game.view(1).history == ((0, "offer 2 (2 cards)"),)

@@ -490,3 +490,19 @@ def test_describe_shows_the_new_options() -> None:
         assert line in text
     assert "follow_suit: true" in Rules.preset("mien-bac").describe()
 
+
+
+def test_the_choices_table_is_read_from_the_options_literal_types() -> None:
+    """Each option with a choice of values has a Literal type; CHOICES is read from them."""
+    import dataclasses
+    from typing import Literal, get_args, get_origin, get_type_hints
+
+    hints = get_type_hints(Rules)
+    literal = {f.name for f in dataclasses.fields(Rules) if get_origin(hints[f.name]) is Literal}
+    assert set(CHOICES) == literal
+    for name, allowed in CHOICES.items():
+        assert allowed == get_args(hints[name])
+        assert getattr(Rules(), name) in allowed
+    assert CHOICES["trading"] == ("none", "mutual", "president")
+    assert CHOICES["hand_size_big"] == (13, "even")
+    assert get_args(hints["instant_wins"])[0] == Literal[INSTANT_WINS]  # tuple[InstantWin, ...]

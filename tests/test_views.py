@@ -221,3 +221,68 @@ def test_a_view_marks_a_free_chop_offer_and_carries_the_payments() -> None:
         [paid] = game.view(seat).payments  # public: every seat sees it
         assert (paid.payer, paid.payee, paid.units, paid.item, paid.at) == (0, 1, 2, "chop", 5)
         assert [str(c.target) for c in paid.chops] == ["2h"]
+
+
+# ---------------------------------------------------------------------- the typed history
+HIDDEN_RE = re.compile(r"^([a-z]+)(?: (\d+))?(?: \((\d+) cards?\))?$")
+
+
+def read_shown(text: str, rules: Rules) -> object:
+    """A history text read back as the event it shows, by its text alone."""
+    from tienlen.actions import Hidden, parse_move
+
+    if text == "answered":
+        return Hidden(None)
+    found = HIDDEN_RE.match(text)
+    if found and found.group(3):
+        kind, other, count = found.groups()
+        return Hidden(kind, int(other) if other else None, int(count))  # type: ignore[arg-type]
+    return parse_move(text, rules)
+
+
+def check_events(game: Game) -> int:
+    """For every seat: the events are the history's texts read back (they say no more than
+    the history), and str of each is its text. Returns the number of hidden events."""
+    hidden = 0
+    for seat in range(game.players):
+        view = game.view(seat)
+        assert view.history == tuple((s, str(m)) for s, m in view.events)
+        assert view.events == tuple((s, read_shown(t, game.rules)) for s, t in view.history)
+        hidden += sum(type(m).__name__ == "Hidden" for _, m in view.events)
+    return hidden
+
+
+def random_to_the_end(game: Game, rng: random.Random) -> int:
+    hidden = check_events(game)
+    while not game.is_over:
+        legal = game.legal_plays()
+        game.play(legal[rng.randrange(min(len(legal), 40))] if rng.random() < 0.8 else legal[-1])
+        hidden += check_events(game)
+    return hidden
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_events_say_what_the_history_says_in_a_hand_with_trades(seed: int) -> None:
+    rng = random.Random(seed)
+    mutual = Game.deal(Rules.preset("pagat").replace(trading="mutual"), 4, seed=seed)
+    assert random_to_the_end(mutual, rng) > 0
+    session = Session(Rules.preset("pagat").replace(trading="president"), 4, seed=seed)
+    play_on(session.game)
+    assert random_to_the_end(session.next_hand(), rng) > 0
+    claims = Game(Rules.preset("cardrules"), deal_with({2: "2s 2c 2d 2h"}))
+    random_to_the_end(claims, rng)
+
+
+def test_a_hidden_trade_is_an_event_with_its_kind_other_seat_and_count() -> None:
+    from tienlen.actions import Action, Hidden
+
+    rules = Rules.preset("pagat").replace(trading="mutual")
+    game = Game(rules, ["3s 4s 5s 9h", "6h 7h 8h Jd", "9c Tc Jc Qs", "Qd Kd Ad Ac"])
+    game.play("offer 2 3s 4s")
+    assert game.view(1).events == ((0, Hidden("offer", 2, 2)),)
+    assert game.view(1).history == ((0, "offer 2 (2 cards)"),)
+    assert game.view(2).events == ((0, Action.parse("offer 2 3s 4s")),)
+    claims = Game(Rules.preset("cardrules"), deal_with({2: "2s 2c 2d 2h"}))
+    claims.play("decline")
+    assert claims.view(0).events == ((1, Hidden(None)),)
+    assert claims.view(1).events == ((1, Action("decline")),)

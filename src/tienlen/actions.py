@@ -9,30 +9,52 @@ Text forms, as in records (``"SEAT TEXT"``, the seat first):
 - ``done``: make no more trade offers this hand;
 - ``give 0 2h 2s``: a president exchange gift (made automatically);
 - ``return 3 4c 5d``: the cards a president-exchange receiver sends back to seat 3.
+
+The kinds of action (:data:`ActionKind`) and the phases of a hand (:data:`Phase`) are
+``Literal`` types of their texts, so the values stay plain strings (in records, JSON and
+text) and mypy checks every comparison with them; :data:`ACTION_KINDS` and :data:`PHASES`
+list them in order. A view's history shows other seats' trades as :class:`Hidden` actions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, overload
+from typing import Final, Literal, TypeGuard, get_args, overload
 
 from .cards import Card, cards_text, parse_cards, split_card_text
 from .errors import CardError, error
 from .rules import INSTANT_WINS
 from .shapes import Play, ShapeRules
 
-ACTION_KINDS: Final = ("claim", "decline", "offer", "answer", "accept", "refuse", "done", "give",
-                       "return")
-_WITH_SEAT: Final = ("offer", "answer", "accept", "refuse", "give", "return")
-_WITH_CARDS: Final = ("offer", "answer", "give", "return")
+ActionKind = Literal["claim", "decline", "offer", "answer", "accept", "refuse", "done", "give",
+                     "return"]
+ACTION_KINDS: Final[tuple[ActionKind, ...]] = get_args(ActionKind)
+# answers to an instant-win call (§7)
+CLAIM_KINDS: Final[frozenset[ActionKind]] = frozenset(("claim", "decline"))
+# mutual trading (§9) and the president's exchange: actions that move cards between hands
+TRADE_KINDS: Final[frozenset[ActionKind]] = frozenset(
+    ("offer", "answer", "accept", "refuse", "done", "give", "return"))
+# the actions that carry cards, which a seat outside them sees only as a count
+CARD_KINDS: Final[frozenset[ActionKind]] = frozenset(("offer", "answer", "give", "return"))
+_WITH_SEAT: Final[frozenset[ActionKind]] = frozenset(
+    ("offer", "answer", "accept", "refuse", "give", "return"))
+
+# the phases of a hand, in their order (the president's exchange is the "return" phase)
+Phase = Literal["claim", "trade", "return", "play", "over"]
+PHASES: Final[tuple[Phase, ...]] = get_args(Phase)
+
+
+def is_action_kind(word: str) -> TypeGuard[ActionKind]:
+    """Whether ``word`` is the first word of an action that is not a play."""
+    return word in ACTION_KINDS
 
 
 @dataclass(frozen=True, slots=True)
 class Action:
     """A decision that is not a play: see the module text for the forms."""
 
-    kind: str
+    kind: ActionKind
     other: int | None = None  # the other seat in a trade or exchange
     cards: tuple[Card, ...] = ()
     win: str | None = None  # the instant win claimed
@@ -49,9 +71,9 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         words = text.split()
-        if not words or words[0].lower() not in ACTION_KINDS:
+        kind = words[0].lower() if words else ""
+        if not is_action_kind(kind):
             raise error(CardError, "err.action.kind", text=repr(text), kinds=", ".join(ACTION_KINDS))
-        kind = words[0].lower()
         rest = words[1:]
         other: int | None = None
         win: str | None = None
@@ -68,7 +90,7 @@ class Action:
             other = int(rest[0])
             rest = rest[1:]
         cards: tuple[Card, ...] = ()
-        if kind in _WITH_CARDS:
+        if kind in CARD_KINDS:
             if not rest:
                 raise error(CardError, "err.action.cards", text=repr(text), kind=repr(kind),
                             example=f"{kind} 5s 6d")
@@ -79,7 +101,7 @@ class Action:
         return cls(kind, other, cards, win)
 
     def __str__(self) -> str:
-        parts = [self.kind]
+        parts: list[str] = [self.kind]
         if self.win is not None:
             parts.append(self.win)
         if self.other is not None:
@@ -90,13 +112,36 @@ class Action:
 
     def hidden(self) -> str:
         """The text a seat outside the trade sees: the cards replaced by their number."""
-        if self.kind == "claim" or self.kind == "decline":
+        return str(self.concealed())
+
+    def concealed(self) -> Hidden:
+        """The action as a seat outside it sees it: an answer to an instant-win call without
+        its kind, a trade or exchange with its cards replaced by their number."""
+        if self.kind in CLAIM_KINDS:
+            return Hidden(None)
+        return Hidden(self.kind, self.other, len(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Hidden:
+    """Another seat's action as this seat sees it in a view's history, without what it may
+    not see: an answer to an instant-win call (``kind`` None: whether it claimed or declined
+    is hidden until everyone has answered), or a trade or exchange between other seats with
+    only the number of cards (``count``). ``str`` gives the history's text:
+    ``answered``, ``offer 2 (2 cards)``."""
+
+    kind: ActionKind | None
+    other: int | None = None
+    count: int = 0
+
+    def __str__(self) -> str:
+        if self.kind is None:
             return "answered"
-        parts = [self.kind]
+        parts: list[str] = [self.kind]
         if self.other is not None:
             parts.append(str(self.other))
-        if self.cards:
-            parts.append(f"({len(self.cards)} card{'s' if len(self.cards) != 1 else ''})")
+        if self.count:
+            parts.append(f"({self.count} card{'s' if self.count != 1 else ''})")
         return " ".join(parts)
 
 
@@ -223,14 +268,14 @@ class TradeDecision:
     ``settle`` (``accept`` or ``refuse`` the answer of ``other``). ``make`` builds the action.
     """
 
-    kind: str
+    kind: Literal["offer", "answer", "settle"]
     hand: tuple[Card, ...]
     partners: tuple[int, ...] = ()
     other: int | None = None
     count: int | None = None
     offered: tuple[Card, ...] = ()  # in an answer: the cards offered to you
 
-    def make(self, choice: str, other: int | None = None,
+    def make(self, choice: ActionKind, other: int | None = None,
              cards: Sequence[Card | str] = ()) -> Action:
         """The action for a choice: ``make("offer", 2, ["5s", "6d"])``, ``make("done")``,
         ``make("answer", cards=[...])``, ``make("accept")``, ``make("refuse")``."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, Move
+from .actions import CLAIM_KINDS, Action, Move
 from .cards import CODE_TO_KEY, KEY_TEXT, TWO
 from .chops import Pattern
 from .i18n import Msg, msg, render
@@ -232,7 +232,7 @@ def _explain_action(game: Game, seat: int, action: Action) -> Msg:
     phase = game.phase
     kind = action.kind
     turn = _who(game, game.turn or 0)
-    if kind in ("claim", "decline"):
+    if kind in CLAIM_KINDS:
         if phase != "claim":
             return msg("explain.claim.none")
         if seat != game.turn:

@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Final
 
 from . import places
-from .actions import Action, Move, TradeDecision, TradeOffers, parse_move
+from .actions import CLAIM_KINDS, Action, ActionKind, Move, Phase, TradeDecision, TradeOffers, parse_move
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, Card, full_deck, parse_cards
 from .errors import ArgumentError, CardError, IllegalPlay, RulesError, UnreadableAction, error, reason_of
 from .explain import explain_message
@@ -32,8 +32,8 @@ from .shapes import PASS, Play
 if TYPE_CHECKING:
     from .view import View
 
-PHASES: Final = ("claim", "trade", "return", "play", "over")
-_CHECKED_DIRECTLY: Final = frozenset(("offer", "answer", "accept", "refuse", "done", "return"))
+_CHECKED_DIRECTLY: Final[frozenset[ActionKind]] = frozenset(
+    ("offer", "answer", "accept", "refuse", "done", "return"))
 Exchange = tuple[int, int, int]  # (giver, receiver, number of cards)
 
 
@@ -122,7 +122,7 @@ class Game:
             self._opening_lowest = min(hand_keys[self.leader])
 
         # play state
-        self._phase = "play"
+        self._phase: Phase = "play"
         self._turn: int | None = None
         self._table: Play | None = None
         self._table_seat: int | None = None
@@ -278,7 +278,7 @@ class Game:
 
     # ================================================================== reading the state
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``claim``, ``trade``, ``return``, ``play`` or ``over``."""
         return self._phase
 
@@ -837,7 +837,7 @@ class Game:
     def _apply_action(self, seat: int, action: Action) -> None:
         self._log(seat, action)
         kind = action.kind
-        if kind in ("claim", "decline"):
+        if kind in CLAIM_KINDS:
             if kind == "claim" and action.win is not None:
                 self._claims[seat] = action.win
             self._claim_queue.pop(0)

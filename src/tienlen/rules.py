@@ -14,7 +14,7 @@ import difflib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
 from .cards import Card
 from .chops import ChopEntry, Pattern, parse_chops
@@ -26,26 +26,25 @@ from .tomltext import loads as toml_loads
 from .tomlwrite import dumps_table
 
 # in the claim order of §7 and §11
-INSTANT_WINS: Final = ("four_twos", "dragon", "five_pair_chain", "six_pairs", "same_colour",
-                       "all_sets", "four_threes")
+InstantWin = Literal["four_twos", "dragon", "five_pair_chain", "six_pairs", "same_colour",
+                     "all_sets", "four_threes"]
+INSTANT_WINS: Final[tuple[InstantWin, ...]] = get_args(InstantWin)
 
-# option -> allowed values (a tuple), or the type for bools and counts
-CHOICES: Final[dict[str, tuple[object, ...]]] = {
-    "suit_order": ("standard", "alphabetical"),
-    "direction": ("clockwise", "anticlockwise"),
-    "next_dealer": ("loser", "rotate"),
-    "hand_size_three": (13, 17),
-    "hand_size_two": (13, 17),
-    "hand_size_big": (13, "even"),
-    "opening": ("lowest_single", "contains_lowest", "free"),
-    "next_leader": ("winner", "loser", "lowest"),
-    "double_deck_ties": ("reject", "later_wins", "next_distinct"),
-    "end_at": ("last", "first_out"),
-    "scoring": ("loser_pays", "cards_left", "places", "none"),
-    "chop_pay": ("none", "each", "chain"),
-    "session_result": ("units", "first_places"),
-    "trading": ("none", "mutual", "president"),
-}
+# the options with a choice of values, each a Literal type of its values: the field's type
+# in Rules, from which CHOICES (below the class) is read
+SuitOrder = Literal["standard", "alphabetical"]
+Direction = Literal["clockwise", "anticlockwise"]
+NextDealer = Literal["loser", "rotate"]
+HandSize = Literal[13, 17]
+HandSizeBig = Literal[13, "even"]
+Opening = Literal["lowest_single", "contains_lowest", "free"]
+NextLeader = Literal["winner", "loser", "lowest"]
+DoubleDeckTies = Literal["reject", "later_wins", "next_distinct"]
+EndAt = Literal["last", "first_out"]
+Scoring = Literal["loser_pays", "cards_left", "places", "none"]
+ChopPay = Literal["none", "each", "chain"]
+SessionResult = Literal["units", "first_places"]
+Trading = Literal["none", "mutual", "president"]
 UNITS: Final = ("stake", "penalty_two", "penalty_no_play", "instant_win_stake")
 PenaltyBomb = int | tuple[tuple[Pattern, int], ...]
 
@@ -58,26 +57,26 @@ class Rules:
 
     name: str = "pagat"  # the preset these rules start from (``custom`` when none)
     # §1 cards
-    suit_order: str = "standard"
+    suit_order: SuitOrder = "standard"
     # §2 deal
-    direction: str = "clockwise"
-    next_dealer: str = "loser"
-    hand_size_three: int = 13
-    hand_size_two: int = 13
-    hand_size_big: int | str = 13
+    direction: Direction = "clockwise"
+    next_dealer: NextDealer = "loser"
+    hand_size_three: HandSize = 13
+    hand_size_two: HandSize = 13
+    hand_size_big: HandSizeBig = 13
     odd_card_to_leader: bool = False
     # §3 leading
-    opening: str = "contains_lowest"
+    opening: Opening = "contains_lowest"
     opening_may_pass: bool = False
     opening_no_chain: bool = False
-    next_leader: str = "winner"
+    next_leader: NextLeader = "winner"
     # §4 shapes
     twos_in_runs: bool = True
     twos_in_chains: bool = True
     triple_chains: bool = False
     quad_chains: bool = False
     # §5 following
-    double_deck_ties: str = "reject"
+    double_deck_ties: DoubleDeckTies = "reject"
     pass_locks_out: bool = True
     chop_after_pass: bool = False
     stacking: bool = False
@@ -87,13 +86,13 @@ class Rules:
     chop_out_of_turn: bool = False
     four_twos_bomb: bool = False
     free_chops: tuple[Pattern, ...] = ()  # §11: bombs that may be played at any moment
-    chop_pay: str = "none"  # §11: "each" pays at once, "chain" (chặt chồng) at the round's end
+    chop_pay: ChopPay = "none"  # §11: "each" pays at once, "chain" (chặt chồng) at the round's end
     # §7 instant wins
-    instant_wins: tuple[str, ...] = ()
+    instant_wins: tuple[InstantWin, ...] = ()
     instant_win_optional: bool = False
     # §8 end and scoring
-    end_at: str = "last"
-    scoring: str = "loser_pays"
+    end_at: EndAt = "last"
+    scoring: Scoring = "loser_pays"
     stake: int = 1
     penalty_two: int = 0
     red_twos_double: bool = False
@@ -103,9 +102,9 @@ class Rules:
     place_points: tuple[int, ...] = ()  # §11 scoring "places"; empty: by the number of players
     cong: bool = False  # §11: players who never played when the first goes out are last at once
     no_two_last: bool = False  # §11: going out on twos takes the lowest free place
-    session_result: str = "units"
+    session_result: SessionResult = "units"
     # §9 trading
-    trading: str = "none"
+    trading: Trading = "none"
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -244,6 +243,10 @@ def load_rules(spec: str) -> Rules:
 
 
 _FIELDS: Final = {f.name for f in dataclasses.fields(Rules)}
+# option -> its allowed values, read from the options whose type is a Literal
+CHOICES: Final[dict[str, tuple[object, ...]]] = {
+    name: get_args(hint) for name, hint in get_type_hints(Rules).items()
+    if get_origin(hint) is Literal}
 
 
 def _suggest(word: str, names: Iterable[str]) -> Msg | str:

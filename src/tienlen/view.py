@@ -5,6 +5,12 @@ may not see: other hands appear only as counts (and, once the hand is over,
 as the cards they were left holding, which are shown for scoring); trade
 offers, exchange gifts and unanswered instant-win calls between other seats
 appear without their cards.
+
+The history is there twice: ``history`` as ``(seat, text)`` (what the bot protocol
+sends, records write and the front ends print) and ``events`` as ``(seat, move)``, each
+move a :class:`~tienlen.shapes.Play`, an :class:`~tienlen.actions.Action` or, where this
+seat may not see the action, a :class:`~tienlen.actions.Hidden` one (its kind, the other
+seat, the number of cards). The two say the same: ``str(move)`` is the history's text.
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
-from .actions import Action, Move, TradeOffers
+from .actions import CARD_KINDS, CLAIM_KINDS, Action, Hidden, Move, Phase, TradeOffers
 from .cards import Card
 from .shapes import Play
 
@@ -20,6 +26,11 @@ if TYPE_CHECKING:
     from .game import Game
     from .payments import Payment
     from .rules import Rules
+
+
+# one action of the history as a seat sees it: (seat, move), the move hidden where the seat
+# may not see it
+Event = tuple[int, Play | Action | Hidden]
 
 
 @dataclass(frozen=True)
@@ -30,7 +41,7 @@ class View:
     players: int
     names: tuple[str, ...]
     rules: Rules
-    phase: str
+    phase: Phase
     turn: int | None
     dealer: int
     leader: int
@@ -59,6 +70,9 @@ class View:
     # this seat, not on turn, is offered a free chop now (§11 free_chops: asked whatever it
     # holds; ``legal`` holds its chops, if any)
     free_chop: bool = False
+    # the history as moves: (seat, Play | Action | Hidden), the same actions as ``history``
+    # (``str`` of each move is its text), with what this seat may not see hidden
+    events: tuple[Event, ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -79,20 +93,25 @@ class View:
         return [c for c, k in remaining.items() for _ in range(k)]
 
 
-def _visible(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> str:
+def _seen(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> Play | Action | Hidden:
+    """``actor``'s move as ``seat`` sees it."""
     if isinstance(move, Play) or actor == seat:
-        return str(move)
-    assert isinstance(move, Action)
-    if move.kind in ("claim", "decline"):
+        return move
+    if move.kind in CLAIM_KINDS:
         if move.kind == "claim" and not claims_open:
-            return str(move)  # claims are shown once everyone has answered
-        return move.hidden()
-    if move.kind in ("offer", "answer", "give", "return"):
+            return move  # claims are shown once everyone has answered
+        return move.concealed()
+    if move.kind in CARD_KINDS:
         party = move.other == seat
         if move.kind == "return":
             party = any(r[1] == seat for r in _gives(game) if r[0] == actor)
-        return str(move) if party else move.hidden()
-    return str(move)
+        return move if party else move.concealed()
+    return move
+
+
+def _visible(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> str:
+    """The text of ``actor``'s move as ``seat`` sees it."""
+    return str(_seen(game, seat, actor, move, claims_open))
 
 
 def _gives(game: Game) -> list[tuple[int, int]]:
@@ -106,7 +125,8 @@ def make_view(game: Game, seat: int) -> View:
 
     _check_seat(seat, game.players, "seat")
     claims_open = game.phase == "claim"
-    history = tuple((s, _visible(game, seat, s, m, claims_open)) for s, m in game.history)
+    events = tuple((s, _seen(game, seat, s, m, claims_open)) for s, m in game.history)
+    history = tuple((s, str(m)) for s, m in events)
     played = tuple(c for _, m in game.history if isinstance(m, Play) for c in m.cards)
     found = game.legal_plays(seat) if not game.is_over else []
     # the offers of a trading turn stay a lazy sequence (tens of thousands of them)
@@ -122,5 +142,5 @@ def make_view(game: Game, seat: int) -> View:
         is_over=game.is_over, scores=tuple(game.scores), revealed=revealed,
         payments=tuple(game.payments), cong=tuple(game.cong),
         out=tuple(game.is_out(s) for s in range(game.players)),
-        free_chop=not game.is_over and game.free_chop_offered(seat),
+        free_chop=not game.is_over and game.free_chop_offered(seat), events=events,
     )

@@ -21,11 +21,7 @@ if TYPE_CHECKING:
 
 def usable(view: View) -> bool:
     """Whether the history is the play phase alone (no claims or trades to replay)."""
-    return all(text.split()[0] not in _PHASE_WORDS for _, text in view.history)
-
-
-_PHASE_WORDS = frozenset(("claim", "decline", "answered", "offer", "answer", "accept", "refuse",
-                          "done", "give", "return"))
+    return all(isinstance(move, Play) for _, move in view.events)
 
 
 class FastDeal:

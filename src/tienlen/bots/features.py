@@ -92,22 +92,12 @@ LEGACY_INPUT_SIZE: Final = STATE_SIZE + LEGACY_ACTION_SIZE
 
 F32 = npt.NDArray[np.float32]
 
-_NOT_PLAYS: Final = frozenset(("pass", "claim", "decline", "answered", "offer", "offers", "answer",
-                               "accept", "refuse", "done", "give", "return", "trade"))
-
-
 def played_by_seat(view: Any) -> list[list[int]]:
-    """The keys each seat has played, read from the view's history."""
-    rules = view.rules
+    """The keys each seat has played, read from the view's events."""
     played: list[list[int]] = [[] for _ in range(view.players)]
-    for seat, text in view.history:
-        if text.split(" ", 1)[0].lower() in _NOT_PLAYS:
-            continue
-        try:
-            play = Play.parse(text, rules)
-        except ValueError:
-            continue
-        played[seat].extend(play.keys)
+    for seat, move in view.events:
+        if isinstance(move, Play):
+            played[seat].extend(move.keys)  # a pass adds none
     return played
 
 

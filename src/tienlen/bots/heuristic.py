@@ -57,15 +57,11 @@ def situation_of(view: View) -> Situation:
     hand = tuple(sorted(to_key[c.code] for c in view.hand))
     unseen_keys = [to_key[c.code] for c in view.unseen()]
     others = tuple(c for s, c in enumerate(view.counts) if s != view.seat and c > 0)
-    played_any = any(s == view.seat and text.split()[0] not in _NOT_PLAYS
-                     for s, text in view.history)
+    played_any = any(s == view.seat and isinstance(move, Play) and not move.is_pass
+                     for s, move in view.events)
     return Situation(hand, view.legal, view.table, others, counts_of(unseen_keys),
                      max(unseen_keys, default=-1), view.rules,
                      frozenset(unseen_keys) if view.rules.follow_suit else None, played_any)
-
-
-_NOT_PLAYS = frozenset(("pass", "claim", "decline", "offer", "answer", "accept", "refuse", "done",
-                        "give", "return", "answered"))
 
 
 def _precious(play: Play) -> bool:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..actions import Action, parse_move
+from ..actions import Action, Hidden
 from ..cards import CODE_TO_KEY
 from ..game import Game
 from ..shapes import Play
@@ -293,11 +293,13 @@ def _swap(hidden: list[list[Card]], movable: list[int], rng: random.Random) -> C
 
 
 def history_moves(view: View) -> list[tuple[int, Move]]:
-    """The hand's history as (seat, move), others' hidden answers read as declines."""
+    """The hand's history as (seat, move), others' hidden answers read as declines. A trade
+    between other seats (its cards hidden) cannot be replayed: a ValueError."""
     out: list[tuple[int, Move]] = []
-    for seat, text in view.history:
-        if text == "answered":
-            out.append((seat, Action("decline")))
-        else:
-            out.append((seat, parse_move(text, view.rules)))
+    for seat, move in view.events:
+        if isinstance(move, Hidden):
+            if move.kind is not None:
+                raise ValueError(f"cannot replay a hidden trade: {move}")
+            move = Action("decline")
+        out.append((seat, move))
     return out

@@ -36,6 +36,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..actions import TRADE_KINDS, Action, Hidden
 from ..cards import ACE, CODE_TO_KEY, TWO
 from ..errors import ArgumentError, error
 from ..game import Game
@@ -99,7 +100,8 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         if (view.phase != "play" or view.turn != view.seat
-                or any(text.split()[0] in _TRADE_WORDS for _, text in view.history)):
+                or any(isinstance(move, (Action, Hidden)) and move.kind in TRADE_KINDS
+                       for _, move in view.events)):
             # trades move hidden cards, and an out-of-turn chop offer is a moment no replay
             # reaches: the heuristic decides those
             return self._fallback.choose(view)
@@ -186,9 +188,6 @@ class SearchBot:
             if p not in out:
                 out.append(p)
         return out
-
-
-_TRADE_WORDS = frozenset(("offer", "answer", "accept", "refuse", "done", "give", "return"))
 
 
 def _by_place(weight: float) -> Callable[[Game, int], float]:

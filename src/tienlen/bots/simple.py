@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
-from ..actions import Action, TradeOffers
+from ..actions import Action, ActionKind, TradeOffers
 from ..shapes import Play
 
 if TYPE_CHECKING:
@@ -25,6 +25,9 @@ class RandomBot:
         return self._rng.choice(view.legal)
 
 
+_GIVE_UP: Final[tuple[ActionKind, ...]] = ("decline", "refuse", "done")  # in this order
+
+
 def phase_choice(view: View) -> Move:
     """Claims are taken, trades turned down, the lowest cards returned."""
     legal = view.legal
@@ -33,7 +36,7 @@ def phase_choice(view: View) -> Move:
     for move in legal:
         if isinstance(move, Action) and move.kind == "claim":
             return move
-    for kind in ("decline", "refuse", "done"):
+    for kind in _GIVE_UP:
         for move in legal:
             if isinstance(move, Action) and move.kind == kind:
                 return move

@@ -24,10 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..actions import Action, Move
+from ..actions import Action, ActionKind, Move
 from ..arena import BotSpec
 from ..bots import Bot, bot_names, get_bot
-from ..cards import Card
+from ..cards import Card, cards_text
 from ..errors import IllegalPlay, TienLenError, error
 from ..explain import pattern_words
 from ..game import Game
@@ -269,15 +269,17 @@ class Controller:
         return Prompt("play", prompt, legal)
 
     def _last_offer(self, offerer: int) -> list[str]:
-        for seat, text in reversed(self.view().history):
-            if seat == offerer and text.startswith(f"offer {HUMAN} "):
-                return text.split()[2:]
-        return []
+        return self._last_cards(offerer, "offer")
 
     def _last_answer(self, target: int) -> list[str]:
-        for seat, text in reversed(self.view().history):
-            if seat == target and text.startswith(f"answer {HUMAN} "):
-                return text.split()[2:]
+        return self._last_cards(target, "answer")
+
+    def _last_cards(self, seat: int, kind: ActionKind) -> list[str]:
+        """The cards of ``seat``'s last ``kind`` (offer or answer) to the human."""
+        for actor, move in reversed(self.view().events):
+            if actor == seat and isinstance(move, Action) and move.kind == kind \
+                    and move.other == HUMAN:
+                return cards_text(move.cards).split()
         return []
 
     def confirm(self, cards: Sequence[Card] = (), target: int | None = None) -> Move:
@@ -298,7 +300,8 @@ class Controller:
             if len(cards) != d.count:
                 raise _illegal(msg("tui.err.exactly.one" if d.count == 1 else "tui.err.exactly.other",
                                    n=d.count, got=len(cards)))
-            move = Action(d.kind, d.other, tuple(sorted(cards)))
+            move = Action("answer" if d.kind == "answer" else "return", d.other,
+                          tuple(sorted(cards)))
         else:  # offer
             if not cards:
                 raise _illegal(msg("tui.err.offer_first"))

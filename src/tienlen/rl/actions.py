@@ -51,13 +51,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from ..actions import Action, Move
+from ..actions import Action, ActionKind, Move
 from ..game import hand_size, packs_for
 from ..rules import INSTANT_WINS, Rules
 from ..shapes import PASS, SEQUENCES, Play
 
 PHASE_IDS: Final = ("decline", "accept", "lowest", *(f"claim:{w}" for w in INSTANT_WINS))
-_DECLINE: Final = ("decline", "refuse", "done")
+_DECLINE: Final[frozenset[ActionKind]] = frozenset(("decline", "refuse", "done"))
 
 Key = tuple[str, int, int]  # (shape, length, top key); the pass is ("pass", 0, -1)
 

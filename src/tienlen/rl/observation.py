@@ -32,10 +32,10 @@ from typing import Any, Final
 
 import numpy as np
 
+from ..actions import PHASES
 from ..bots.features import SHAPES, played_by_seat
 from ..game import packs_for
 
-PHASES: Final = ("claim", "trade", "return", "play", "over")
 HIGH: Final = 127
 
 
@@ -46,7 +46,7 @@ def observation_size(players: int) -> int:
 def encode(view: Any, played: list[list[int]] | None = None) -> np.ndarray[Any, np.dtype[np.int8]]:
     """The observation of a :class:`~tienlen.view.View` (see the module text). ``played``:
     the keys each seat has played, when the caller has them (they are public: every play
-    is shown to every seat); else they are read from the view's history."""
+    is shown to every seat); else they are read from the view's events."""
     p = view.players
     me = view.seat
     order = view.rules.suit_order

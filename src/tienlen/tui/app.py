@@ -606,15 +606,16 @@ class TienLenApp(App[Path | None]):
                 self.target = move.other
             self._say(self.t("tui.hint.selected", move=move), "green")
         else:
+            giving_up = isinstance(move, Action) and move.kind in ("decline", "done")
             if c.chop_chance() and move.is_pass:
                 word = self.t("tui.hint.no_chop")
             elif move.is_pass:
                 word = self.t("move.pass")
-            elif str(move) in ("decline", "done"):
+            elif giving_up:
                 word = self.t(f"move.{move}")
             else:
                 word = str(move)
-            key = "p" if move.is_pass or str(move) in ("decline", "done") else "Enter"
+            key = "p" if move.is_pass or giving_up else "Enter"
             self._say(self.t("tui.hint.press", move=word, keys=key), "green")
         self.refresh_screen()
 

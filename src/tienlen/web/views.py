@@ -6,14 +6,17 @@ every trade's and every unanswered claim's cards hidden.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .. import Action, Game, Move, Play
+from ..actions import ActionKind
 from ..payments import Payment
 from ..view import _visible
 from .protocol import ChopView, PaymentView, Prompt, SeatView
 
 MAX_LEGAL = 400  # the page lists legal plays for the hint and for decisions
+# the actions that close a trade
+_SETTLED: Final[frozenset[ActionKind]] = frozenset(("accept", "refuse", "done"))
 
 
 def _trade_state(game: Game) -> tuple[int, int, int] | None:
@@ -26,7 +29,7 @@ def _trade_state(game: Game) -> tuple[int, int, int] | None:
             return (0, seat, len(move.cards))
         if move.kind == "answer":
             return (1, seat, len(move.cards))
-        if move.kind in ("accept", "refuse", "done"):
+        if move.kind in _SETTLED:
             return None
     return None
 
