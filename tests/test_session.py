@@ -191,6 +191,42 @@ def test_the_session_result_is_units_or_first_places_as_the_rules_say() -> None:
     assert session.first_places != session.totals  # the two differ, so the test tells them apart
 
 
+# ---------------------------------------------------------------------- given seeds, tallies only
+def test_a_hand_dealt_from_a_given_seed_takes_the_place_of_the_drawn_one() -> None:
+    rules = Rules.preset("pagat")
+    drawn, given = Session(rules, 4, seed=3), Session(rules, 4, seed=3)
+    finish(drawn.game, 1), finish(given.game, 1)
+    seed = drawn.next_seed()
+    assert drawn.deal_next().record() == drawn.deal_next(seed).record()  # nothing changed
+    assert given.next_hand(seed).record() == drawn.next_hand().record()
+    finish(drawn.game, 2), finish(given.game, 2)
+    other = given.next_hand(12345)
+    assert other.record() != drawn.next_hand().record()
+    finish(drawn.game, 3), finish(other, 3)
+    assert given.next_hand().record() == drawn.next_hand().record()  # the sequence went on
+
+
+def test_keep_hands_false_keeps_only_the_tallies_of_finished_hands() -> None:
+    rules = Rules.preset("pagat")
+    full, light = Session(rules, 4, seed=9), Session(rules, 4, seed=9, keep_hands=False)
+    for hand in range(4):
+        finish(full.game, hand), finish(light.game, hand)
+        assert light.totals == full.totals and light.first_places == full.first_places
+        full.next_hand(), light.next_hand()
+        assert light.game.record() == full.game.record()
+    assert len(light.games) == 1 and light.past.hands == 4 and light.number == full.number == 5
+    assert light.tally() == full.tally()
+
+
+def test_a_resumed_session_deals_as_the_one_it_was_taken_from() -> None:
+    rules = Rules.preset("pagat")
+    session = Session(rules, 4, seed=4, keep_hands=False)
+    finish(session.game, 0), session.next_hand(), finish(session.game, 1)
+    again = Session.resume(rules, session.game, past=session.past, rng_state=session.rng_state())
+    assert again.number == session.number and again.totals == session.totals
+    assert again.next_hand().record() == session.next_hand().record()
+
+
 # ---------------------------------------------------------------------- president exchange
 def test_president_trading_begins_from_the_second_hand() -> None:
     session = Session(Rules.preset("pagat").replace(trading="president"), 4, seed=3)

@@ -1,35 +1,16 @@
-"""A table's hands, one after another: each dealt from the server's secret randomness (or a
-practice table's fixed seed), the tallies of the finished ones, and where each round begins."""
+"""A table's hands, one after another: a :class:`~tienlen.session.Session` that keeps only the
+tallies of finished hands, each hand dealt from the server's secret randomness (or a practice
+table's fixed seed); and what is the web's own: the seeds as the log's text, where each round
+begins, and the snapshot stored beside the log."""
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from .. import Game, Move, Play, Rules
-from ..errors import IllegalPlay
-from ..session import next_deal
+from ..session import Session, Tally
 from .snapshot import Snapshot, rng_from, rng_state
-
-
-@dataclass
-class Past:
-    """The finished hands no longer held in memory: how many, and their tallies."""
-
-    hands: int
-    totals: list[int]
-    first_places: list[int]
-
-    def plus(self, games: Sequence[Game]) -> Past:
-        """These tallies with ``games`` (finished or not: an unfinished one scores nothing) added."""
-        totals, firsts = list(self.totals), list(self.first_places)
-        for game in games:
-            totals = [a + b for a, b in zip(totals, game.scores, strict=True)]
-            if game.is_over and game.winner is not None:
-                firsts[game.winner] += 1
-        return Past(self.hands + len(games), totals, firsts)
 
 
 class Hands:
@@ -42,13 +23,9 @@ class Hands:
     def __init__(self, rules: Rules, names: Sequence[str], start: str, table_seed: int,
                  fixed: bool) -> None:
         seed = int(start) if start else table_seed
-        rng = random.Random(seed)
-        dealer = rng.randrange(len(names))  # as Session draws: the first dealer, then each deal
-        self.rules = rules
-        self.game = Game.deal(rules, len(names), rng.getrandbits(64), dealer=dealer, names=names)
-        self.past = Past(0, [0] * len(names), [0] * len(names))
+        self.session = Session(rules, len(names), seed, names=names, keep_hands=False)
         self.round_starts: list[int] = []
-        self._rng = rng if fixed or not start else None  # the fixed seed's generator
+        self._drawn = fixed or not start  # the session's sequence deals (the fixed seed's)
 
     @staticmethod
     def first_seed(table_seed: int, fixed: bool) -> str:
@@ -58,48 +35,49 @@ class Hands:
     @classmethod
     def from_snapshot(cls, rules: Rules, snap: Snapshot) -> Hands:
         hands = cls.__new__(cls)
-        hands.rules = rules
-        hands.game = snap.hand(rules)
-        hands.past = Past(snap.hands_before, list(snap.totals), list(snap.first_places))
+        past = Tally(snap.hands_before, list(snap.totals), list(snap.first_places))
+        hands.session = Session.resume(rules, snap.hand(rules), past=past, rng_state=(
+            rng_from(snap.rng) if snap.rng is not None else None))
         hands.round_starts = list(snap.round_starts)
-        hands._rng = rng_from(snap.rng) if snap.rng is not None else None
+        hands._drawn = snap.rng is not None
         return hands
+
+    @property
+    def rules(self) -> Rules:
+        return self.session.rules
+
+    @property
+    def game(self) -> Game:
+        """The current hand."""
+        return self.session.game
+
+    @property
+    def past(self) -> Tally:
+        """The finished hands no longer held in memory: how many, and their tallies."""
+        return self.session.past
 
     @property
     def number(self) -> int:
         """The current hand's number (1 for the first)."""
-        return self.past.hands + 1
+        return self.session.number
 
-    def tallies(self) -> Past:
+    def tallies(self) -> Tally:
         """Every hand's tallies so far, the current one's included once it is over."""
-        return self.past.plus([self.game])
+        return self.session.tally()
 
     # ------------------------------------------------------------------ dealing
     def next_seed(self) -> str:
         """The text of the next ``next`` entry (nothing changes yet)."""
-        if self._rng is None:
-            return str(secrets.randbits(64))
-        peek = random.Random()
-        peek.setstate(self._rng.getstate())
-        return str(peek.getrandbits(64))
+        return str(self.session.next_seed() if self._drawn else secrets.randbits(64))
 
     def deal_next(self, text: str) -> Game:
         """The hand after the current (finished) one, dealt from ``text`` (nothing changes)."""
-        prev = self.game
-        if not prev.is_over:
-            raise IllegalPlay("the hand is not over yet")
-        dealer, leader, exchange = next_deal(self.rules, prev)
-        seed = int(text) if text else int(self.next_seed())
-        return Game.deal(self.rules, prev.players, seed, dealer=dealer, leader=leader,
-                         first_hand=False, names=prev.names, exchange=exchange)
+        return self.session.deal_next(int(text) if text else None)
 
     def install(self, game: Game) -> None:
         """Make ``game`` (from :meth:`deal_next`) the current hand; the finished hands leave
         memory, their tallies stay."""
-        if self._rng is not None:
-            self._rng.getrandbits(64)
-        self.past = self.past.plus([self.game])
-        self.game = game
+        self.session.add_hand(game)
         self.round_starts = []
 
     # ------------------------------------------------------------------ moves
@@ -123,15 +101,14 @@ class Hands:
     def snapshot(self, hand: Game | None = None) -> str:
         """The state as stored beside the log; with ``hand``, as once :meth:`install` made it
         the current hand."""
+        session = self.session
         if hand is None:
-            return Snapshot(self.game.record(), self.past.hands, list(self.past.totals),
-                            list(self.past.first_places), list(self.round_starts),
-                            rng_state(self._rng) if self._rng is not None else None).dumps()
-        past = self.tallies()
-        rng: random.Random | None = None
-        if self._rng is not None:
-            rng = random.Random()
-            rng.setstate(self._rng.getstate())
-            rng.getrandbits(64)
-        return Snapshot(hand.record(), past.hands, past.totals, past.first_places, [],
-                        rng_state(rng) if rng is not None else None).dumps()
+            past, rounds, hand = session.past, list(self.round_starts), session.game
+            state = session.rng_state()
+        else:
+            ahead = Session.resume(session.rules, session.game, past=session.past,
+                                   rng_state=session.rng_state())
+            ahead.add_hand(hand)
+            past, rounds, state = ahead.past, [], ahead.rng_state()
+        return Snapshot(hand.record(), past.hands, list(past.totals), list(past.first_places),
+                        rounds, rng_state(state) if self._drawn else None).dumps()

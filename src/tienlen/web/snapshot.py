@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from .. import Game, Rules, TienLenError
 from ..record import _replay_hand
@@ -53,14 +53,14 @@ class Snapshot:
             raise TienLenError(f"a stored snapshot's hand cannot be read: {exc}") from None
 
 
-def rng_state(rng: random.Random) -> list[int]:
-    """A generator's state as a list of numbers (JSON)."""
-    version, internal, gauss = rng.getstate()
+def rng_state(state: Any) -> list[int]:
+    """A generator's state (``random.Random.getstate()``, or ``Session.rng_state()``) as a list
+    of numbers (JSON)."""
+    version, internal, gauss = state
     assert version == 3 and gauss is None
     return list(internal)
 
 
-def rng_from(state: list[int]) -> random.Random:
-    rng = random.Random()
-    rng.setstate((3, tuple(state), None))
-    return rng
+def rng_from(numbers: list[int]) -> Any:
+    """The generator's state that :func:`rng_state` gave as ``numbers``."""
+    return (3, tuple(numbers), None)

@@ -1,0 +1,81 @@
+"""The lobby's API: the presets, the tables listed, a new table, one table's public facts."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import Path as PathParam
+
+from ... import Rules, TienLenError
+from ...bots import bot_names
+from ...i18n import pick_lang, say_error, t
+from ...rules_text import explain_text
+from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key, wait_text
+from ..lobby import NewTable, TooMany
+from ..problems import answers, request_lang
+from ..protocol import BOT_LEVELS, TableInfo
+from ..services import MAX_TABLE_ID, Svc, address_of
+
+router = APIRouter()
+
+TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]
+PlayerKey = Annotated[str | None, Header(alias="X-Tienlen-Player", min_length=MIN_PLAYER_KEY,
+                                         max_length=MAX_PLAYER_KEY, pattern=r"^[A-Za-z0-9_-]+$")]
+
+
+@router.get("/api/presets")
+async def presets() -> dict[str, Any]:
+    return {"presets": Rules.presets(), "bots": [b for b in bot_names() if b in BOT_LEVELS]}
+
+
+@router.get("/api/presets/{name}", responses=answers(404, 422))
+async def preset(name: str, lang: str = "en") -> dict[str, Any]:
+    """A preset: its options, and ``explain``, the rules in words in ``lang``."""
+    try:
+        rules = Rules.preset(name)
+    except TienLenError as exc:
+        raise HTTPException(404, say_error(exc, pick_lang(lang))) from None
+    return {"name": name, "toml": rules.to_toml(), "options": rules.as_dict(),
+            "describe": rules.describe(),
+            "explain": explain_text(rules, width=None, lang=pick_lang(lang))}
+
+
+@router.get("/api/tables")
+async def tables(svc: Svc) -> list[TableInfo]:
+    return [room.info() for room in svc.lobby.listing()[:200]]
+
+
+@router.post("/api/tables", responses=answers(400, 413, 422, 429))
+async def create_table(spec: NewTable, request: Request, svc: Svc,
+                       player: PlayerKey = None) -> dict[str, Any]:
+    """A new table. ``X-Tienlen-Player`` (the page's player key, kept in the browser) is who
+    it counts against (without it, the address): tables a minute and open tables per player,
+    with a higher ceiling for everyone behind one address."""
+    address = address_of(request)
+    creator = player_key(player, address)
+    lang = request_lang(request)  # refusals in the page's language (Accept-Language)
+    limits = svc.limits
+    for bucket, key, words, n in ((svc.address_creates, address, "err.web.creates_address",
+                                   limits.creates_per_address),
+                                  (svc.creates, creator, "err.web.creates",
+                                   limits.creates_per_minute)):
+        wait = bucket.take(key)
+        if wait:
+            raise HTTPException(429, t(words, lang, n=n, wait=wait_text(wait)),
+                                headers={"Retry-After": str(max(1, round(wait)))})
+    try:
+        room, seat, token = svc.lobby.create(spec, creator, address)
+    except TooMany as exc:
+        headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
+        raise HTTPException(exc.status, exc.say(lang), headers=headers) from None
+    except TienLenError as exc:  # refused, or rules that cannot be
+        raise HTTPException(400, say_error(exc, lang)) from None
+    room.changed()
+    return {"id": room.id, "invite": f"/t/{room.id}", "seat": seat, "token": token,
+            "info": room.info().model_dump()}
+
+
+@router.get("/api/tables/{table_id}", responses=answers(404, 410, 422))
+async def table(table_id: TableId, request: Request, svc: Svc) -> TableInfo:
+    return svc.room_or_404(table_id, request_lang(request)).info()

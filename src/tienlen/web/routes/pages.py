@@ -1,0 +1,66 @@
+"""What a browser or a probe fetches outside the API: the page (at ``/`` and ``/t/ID``), the
+page's words in each language, and ``/healthz``."""
+
+from __future__ import annotations
+
+import functools
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import HTMLResponse, Response
+
+from ...i18n import LANGS, catalogue_text, pick_lang, t
+from ..services import MAX_TABLE_ID, Svc
+
+router = APIRouter()
+STATIC = Path(str(resources.files("tienlen.web") / "static"))  # the page's files
+
+
+@functools.cache
+def _page_html() -> str:
+    return (STATIC / "index.html").read_text(encoding="utf-8")
+
+
+def page(request: Request, status: int = 200) -> HTMLResponse:
+    """The page, told the browser's Accept-Language (the page picks its language from it
+    unless the player chose one with the switch)."""
+    header = request.headers.get("accept-language", "")[:200]
+    code = pick_lang(header, "")
+    html = _page_html().replace('<html lang="en">', f'<html lang="{code or "en"}" '
+                                f'data-accept-lang="{code}">', 1)
+    return HTMLResponse(html, status_code=status, headers={"Vary": "Accept-Language"})
+
+
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+async def index(request: Request) -> HTMLResponse:
+    return page(request)
+
+
+@router.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
+async def table_page(table_id: str, request: Request, svc: Svc) -> HTMLResponse:
+    """The page (it shows "no such table" with the way back when the table is unknown:
+    answered 404 then)."""
+    known = len(table_id) <= MAX_TABLE_ID and svc.lobby.get(table_id) is not None
+    return page(request, 200 if known else 404)
+
+
+@router.get("/i18n/{lang}.json", include_in_schema=False)
+async def catalogue_file(lang: str) -> Response:
+    """The page's words in one language (the catalogue the server speaks too)."""
+    if lang not in LANGS:
+        raise HTTPException(404, t("err.web.no_language", "en", lang=repr(lang)))
+    return Response(catalogue_text(lang), media_type="application/json",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/healthz")
+async def healthz(svc: Svc) -> dict[str, Any]:
+    rooms = svc.lobby.rooms
+    return {"status": "ok", "tables": len(rooms),
+            "playing": sum(1 for r in rooms.values() if r.started),
+            "connections": sum(len(r.clients) for r in rooms.values()),
+            "database": svc.repo.dialect, "uptime_s": round(time.time() - svc.started, 1),
+            "bot_moves": svc.lobby.driver.stats.moves, "batches": svc.lobby.driver.stats.batches}

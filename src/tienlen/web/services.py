@@ -1,0 +1,127 @@
+"""What every route and the WebSocket loop share: one :class:`Services` object on ``app.state``.
+
+The routes (``routes/``) and the socket loop (``socket.py``) hold no state of their own: they
+reach the lobby, the storage, the limits, the rate limits and the worker pool through the
+``Services`` that :func:`~.app.create_app` made, by the dependency :data:`Svc` (or
+:func:`services_of`).
+
+What is per process, and behind which interface. A server of several processes (the tables
+shared out among them, a Redis or the like between them) keeps the interfaces and swaps what
+is behind them:
+
+- **rate-limit buckets** (tables created per player and per address, WebSocket messages per
+  address): each a :class:`~.limits.RateLimit`, used only through ``take(key) -> seconds to
+  wait`` (a shared version: a token bucket per key in the store, one atomic script a call);
+- **connection counts** per address: :class:`Connections`, used only through
+  ``open(key) -> bool`` and ``close(key)`` (shared: a counter per key, incremented and
+  decremented, with an expiry so that a dead process's connections are forgotten);
+- **worker jobs running** per address: :class:`~.offload.Offload`'s ``run(key, fn, *args)``;
+- **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
+  the process that serves it; what outlives the process is in the :class:`~.storage.Repository`
+  (the log and snapshots each table is rebuilt from).
+
+A connection's own message bucket lives and dies with the connection (in ``socket.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated
+
+from fastapi import Depends, HTTPException
+from starlette.requests import HTTPConnection
+
+from ..i18n import Msg, msg, render, t
+from .limits import Limits, RateLimit, client_key
+from .lobby import Lobby
+from .offload import Offload
+from .room import Room
+from .storage import Repository
+
+MAX_TABLE_ID = 64  # characters of a table id in URLs
+
+
+class Connections:
+    """The WebSocket connections each address holds now, at most ``per_key`` (0: no limit)."""
+
+    def __init__(self, per_key: int) -> None:
+        self.per_key = per_key
+        self._open: Counter[str] = Counter()
+
+    def open(self, key: str) -> bool:
+        """Count one more connection for ``key``: False (and nothing counted) when it holds
+        ``per_key`` already."""
+        if self.per_key and self._open[key] >= self.per_key:
+            return False
+        self._open[key] += 1
+        return True
+
+    def close(self, key: str) -> None:
+        """One connection of ``key``'s is closed."""
+        self._open[key] -= 1
+        if self._open[key] <= 0:
+            del self._open[key]
+
+
+@dataclass
+class Services:
+    """The server's shared state: its tables, its storage, its limits and what counts them."""
+
+    limits: Limits
+    repo: Repository
+    lobby: Lobby
+    offload: Offload
+    clock: Callable[[], float]  # what the rate limits count time by
+    creates: RateLimit  # tables created, per player
+    address_creates: RateLimit  # the same, per address
+    address_messages: RateLimit  # WebSocket messages, per address
+    connections: Connections  # WebSocket connections open, per address
+    started: float = field(default_factory=time.time)
+
+    @classmethod
+    def make(cls, repo: Repository, bot_delay: float, limits: Limits,
+             clock: Callable[[], float] = time.monotonic) -> Services:
+        return cls(limits=limits, repo=repo, lobby=Lobby(repo, bot_delay, limits),
+                   offload=Offload(per_client=limits.replays_per_client), clock=clock,
+                   creates=RateLimit(limits.creates_per_minute, 60.0, clock),
+                   address_creates=RateLimit(limits.creates_per_address, 60.0, clock),
+                   address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
+                   connections=Connections(limits.connections_per_address))
+
+    # ------------------------------------------------------------------ tables by id
+    def missing(self, table_id: str) -> tuple[int, Msg]:
+        """Why there is no open table ``table_id``: closed (410, its records stay) or unknown."""
+        if self.repo.table_exists(table_id):
+            return 410, msg("err.web.closed", id=repr(table_id),
+                            url=f"/api/tables/{table_id}/records")
+        return 404, msg("err.web.no_table", id=repr(table_id))
+
+    def room_or_404(self, table_id: str, lang: str) -> Room:
+        """The open table ``table_id``, else an HTTP refusal saying why in ``lang``."""
+        room = self.lobby.get(table_id)
+        if room is None:
+            status, reason = self.missing(table_id)
+            raise HTTPException(status, render(reason, lang))
+        return room
+
+    def known_or_404(self, table_id: str, lang: str) -> None:
+        """Tables open or closed (a closed table's records stay downloadable)."""
+        if self.lobby.get(table_id) is None and not self.repo.table_exists(table_id):
+            raise HTTPException(404, t("err.web.no_table", lang, id=repr(table_id)))
+
+
+def services_of(conn: HTTPConnection) -> Services:
+    """The services of the app that serves ``conn`` (a request or a WebSocket)."""
+    services: Services = conn.app.state.services
+    return services
+
+
+Svc = Annotated[Services, Depends(services_of)]
+
+
+def address_of(conn: HTTPConnection) -> str:
+    """What the client of ``conn`` is counted by (see :func:`~.limits.client_key`)."""
+    return client_key(conn.client.host if conn.client else None)

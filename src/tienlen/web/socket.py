@@ -1,0 +1,122 @@
+"""The WebSocket loop of one connection to a table: the connection limit per address, the
+message limits (per connection and per address), reading and parsing each command, handing it
+to the table, and the outbox pump that sends the table's events (a connection too slow to take
+them is dropped)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from .. import TienLenError
+from ..i18n import msg, pick_lang, render, say_error, t
+from .limits import RateLimit, wait_text
+from .protocol import MAX_MESSAGE, Error, ProtocolError, parse_command, seq_of
+from .room import Client, Room
+from .services import MAX_TABLE_ID, Services, Svc, address_of
+
+OUTBOX_LIMIT = 1000  # events waiting for one slow connection before it is dropped
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{table_id}")
+async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
+    await websocket.accept()
+    key = address_of(websocket)
+    # the page names its language in the URL (?lang=vi), so even the refusals sent before
+    # its hello are in that language; else the browser's Accept-Language
+    lang = pick_lang(websocket.query_params.get("lang", "")[:20]
+                     or websocket.headers.get("accept-language", "")[:200])
+    room = svc.lobby.get(table_id)
+    if room is None:
+        reason = svc.missing(table_id)[1] if len(table_id) <= MAX_TABLE_ID \
+            else msg("err.web.no_such_table")
+        await websocket.send_text(Error(seq=1, reason=render(reason, lang), code="not_found")
+                                  .model_dump_json())
+        await websocket.close(code=4404)
+        return
+    if not svc.connections.open(key):
+        await websocket.send_text(Error(
+            seq=1, code="rate_limited",
+            reason=t("err.web.connections", lang, n=svc.limits.connections_per_address))
+            .model_dump_json())
+        await websocket.close(code=1008)
+        return
+    try:
+        await _serve(websocket, svc, room, table_id, key, lang)
+    finally:
+        svc.connections.close(key)
+
+
+async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str, key: str,
+                 lang: str) -> None:
+    """Attach a client to ``room`` and read its messages until it leaves (or is dropped)."""
+    limits = svc.limits
+    own = RateLimit(limits.messages_per_second, 1.0, svc.clock)  # this connection's messages
+    outbox: asyncio.Queue[str] = asyncio.Queue()
+    client = Client(outbox.put_nowait, key)
+    client.lang = lang
+    room.attach(client)
+    sender = asyncio.create_task(_pump(websocket, outbox))
+    try:
+        while not sender.done():
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            wait = own.take("")
+            words, n = "err.web.messages", limits.messages_per_second
+            if not wait:
+                wait = svc.address_messages.take(key)
+                words, n = "err.web.messages_address", limits.messages_per_address
+            if wait:
+                client.send(Error(reason=t(words, client.lang, n=n, wait=wait_text(wait)),
+                                  ref=_seq_of(raw), code="rate_limited"))
+                continue
+            if svc.lobby.get(table_id) is not room:  # closed meanwhile
+                client.send(Error(reason=render(svc.missing(table_id)[1], client.lang),
+                                  code="not_found"))
+                break
+            try:
+                command = parse_command(raw)
+            except ProtocolError as exc:
+                client.send(Error(reason=exc.say(client.lang), ref=exc.ref))
+                continue
+            try:
+                room.handle(client, command)
+            except TienLenError as exc:  # storage trouble: nothing changed
+                client.send(Error(reason=t("err.web.server_failed", client.lang,
+                                           reason=say_error(exc, client.lang)),
+                                  ref=command.seq))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.detach(client)
+        sender.cancel()
+
+
+def _seq_of(raw: str | bytes) -> int | None:
+    """The ``seq`` of a message not read yet, when it is cheap to find (for a refusal's ref)."""
+    if len(raw) > MAX_MESSAGE:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return seq_of(data)
+
+
+async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            if outbox.qsize() > OUTBOX_LIMIT:
+                await websocket.close(code=1008, reason="too slow: events were piling up")
+                return
+            await websocket.send_text(await outbox.get())
