@@ -23,6 +23,29 @@ Groups = Sequence[tuple[int, ...]]
 KeyTuple = tuple[int, ...]
 
 _COMBOS: dict[tuple[KeyTuple, int], tuple[KeyTuple, ...]] = {}
+_SINGLES: dict[str, tuple[Play, ...]] = {}
+
+
+_SET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+_SET_PLAYS: dict[tuple[KeyTuple, int, str], tuple[Play, ...]] = {}
+
+
+def set_plays(group: KeyTuple, k: int, order: str) -> tuple[Play, ...]:
+    """The pairs (k 2), triples (3) or quads (4) of one rank group as plays, made once."""
+    found = _SET_PLAYS.get((group, k, order))
+    if found is None:
+        shape = _SET_NAMES[k]
+        found = _SET_PLAYS[(group, k, order)] = tuple(Play(c, shape, order)
+                                                      for c in combos(group, k))
+    return found
+
+
+def singles(order: str) -> tuple[Play, ...]:
+    """The single of each key under a suit order, made once (plays are immutable values)."""
+    found = _SINGLES.get(order)
+    if found is None:
+        found = _SINGLES[order] = tuple(Play((k,), "single", order) for k in range(52))
+    return found
 
 
 def combos(group: KeyTuple, k: int) -> tuple[KeyTuple, ...]:
@@ -152,15 +175,16 @@ class MoveGenerator:
     def _leads(self, groups: Groups) -> list[Play]:
         order = self.order
         distinct = self.distinct
-        out = [Play((k,), "single", order) for g in groups for k in distinct(g)]
+        one = singles(order)
+        out = [one[k] for g in groups for k in distinct(g)]
         for g in groups:
             n = len(g)
             if n >= 2:
-                out.extend([Play(c, "pair", order) for c in combos(g, 2)])
+                out.extend(set_plays(g, 2, order))
                 if n >= 3:
-                    out.extend([Play(c, "triple", order) for c in combos(g, 3)])
+                    out.extend(set_plays(g, 3, order))
                     if n >= 4:
-                        out.extend([Play(c, "quad", order) for c in combos(g, 4)])
+                        out.extend(set_plays(g, 4, order))
         for shape, (width, fewest) in SEQUENCES.items():
             if self.enabled[shape]:
                 found = all_sequences(groups, width, fewest, self._top_rank(shape))
@@ -191,24 +215,22 @@ class MoveGenerator:
         ties = self.ties
         if shape == "single":
             top = tkeys[0]
-            order = self.order
+            one = singles(self.order)
             if hand is not None and self.distinct is _same:
-                return [Play((k,), "single", order) for k in hand[bisect_right(hand, top):]]
+                return [one[k] for k in hand[bisect_right(hand, top):]]
             distinct = self.distinct
             if ties == "later_wins":
-                return [Play((k,), "single", order) for r in range(top_rank, 13)
-                        for k in distinct(groups[r]) if k >= top]
-            return [Play((k,), "single", order) for r in range(top_rank, 13)
-                    for k in distinct(groups[r]) if k > top]
+                return [one[k] for r in range(top_rank, 13) for k in distinct(groups[r]) if k >= top]
+            return [one[k] for r in range(top_rank, 13) for k in distinct(groups[r]) if k > top]
         if shape in SET_SHAPES:
-            size = len(tkeys)
-            found = [c for r in range(top_rank, 13) if len(groups[r]) >= size
-                     for c in combos(groups[r], size) if r > top_rank or higher(c, tkeys, ties)]
-        else:
-            width = SEQUENCES[shape][0]
-            found = [c for c in sequences(groups, width, len(tkeys) // width,
-                                          self._top_rank(shape), top_rank)
-                     if c[-1] >> 2 > top_rank or higher(c, tkeys, ties)]
+            size, order = len(tkeys), self.order
+            return [p for r in range(top_rank, 13) if len(groups[r]) >= size
+                    for p in set_plays(groups[r], size, order)
+                    if r > top_rank or higher(p.keys, tkeys, ties)]
+        width = SEQUENCES[shape][0]
+        found = [c for c in sequences(groups, width, len(tkeys) // width,
+                                      self._top_rank(shape), top_rank)
+                 if c[-1] >> 2 > top_rank or higher(c, tkeys, ties)]
         return self._make(found, shape)
 
     # ------------------------------------------------------------------ bombs
