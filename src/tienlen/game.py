@@ -520,6 +520,12 @@ class Game:
         return [s for s in self._seats_from(self._table_seat)[1:]
                 if self._out_of_turn_open(s) and self._legal_out_of_turn(s)]
 
+    def out_of_turn_asked(self) -> list[int]:
+        """Seats asked out of turn right now, in the order that gives them priority: the seats
+        the turn API (:mod:`tienlen.turns`) asks before the seat on turn. Today: those of
+        :meth:`out_of_turn_seats`."""
+        return self.out_of_turn_seats()
+
     def _legal_trade(self, seat: int) -> list[Move]:
         pending = self._pending
         if pending is not None:
