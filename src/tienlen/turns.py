@@ -63,8 +63,8 @@ class Decision:
 
 
 def is_decline(move: Move) -> bool:
-    """Whether an answer out of turn lets the chop go (``pass``, or any move that is no chop)."""
-    return not (isinstance(move, Play) and move.keys)
+    """Whether an answer out of turn lets the chop go (``pass``)."""
+    return isinstance(move, Play) and not move.keys
 
 
 class Turns:
@@ -143,7 +143,7 @@ class Turns:
 
     def answer(self, seat: int, move: Move) -> None:
         """Take the answer of ``seat``, the seat asked: out of turn, a chop is made and the
-        asking starts again, anything else is a decline (the next seat of the queue is asked);
+        asking starts again, ``pass`` is a decline (the next seat of the queue is asked);
         on turn, the move is made."""
         self._sync()
         if self._queue:
