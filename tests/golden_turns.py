@@ -615,9 +615,15 @@ def without_single_moves(trace: Trace) -> Trace:
     return [d for d in trace if not (d[1] in ("play", "chop", "free_chop") and len(d[2]) == 1)]
 
 
+def without_empty_chops(trace: Trace) -> Trace:
+    """The web room's bots are asked a chop out of turn (§6) only when they hold one (the turn
+    API asks every seat the rules let chop, whatever it holds)."""
+    return [d for d in trace if not (d[1] == "chop" and d[2] == ("pass",))]
+
+
 def without_human_empty_offers(trace: Trace) -> Trace:
-    """The terminal asks the human (seat 0) out of turn only when holding a chop (a free chop
-    is offered to the bots whatever they hold)."""
+    """The terminal asks the human (seat 0) out of turn only when holding a chop (the bots are
+    asked whatever they hold, as the turn API asks)."""
     return [d for d in trace if not (d[0] == 0 and d[1] in ("chop", "free_chop")
                                      and d[2] == ("pass",))]
 

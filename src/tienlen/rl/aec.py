@@ -5,9 +5,10 @@ the engine offers is asked through ``agent_selection``, in the engine's order:
 
 - on turn: the seat to act (plays, and the phase decisions before play: instant-win
   claims, trade answers, returns; see :mod:`tienlen.rl.actions`);
-- out of turn: after every play, each seat that may chop out of turn (§6) is asked in
-  priority order, with its chops and ``pass`` (decline); the first to chop plays and
-  the asking starts again; when all decline, the seat on turn is asked.
+- out of turn: after every play, each seat that the rules let chop out of turn (§6, §11)
+  is asked in priority order, whatever it holds, with its chops and ``pass`` (decline);
+  the first to chop plays and the asking starts again; when all decline, the seat on
+  turn is asked (the turn API, :mod:`tienlen.turns`).
 
 Observations are ``{"observation": int8[...], "action_mask": int8[n]}``
 (:mod:`tienlen.rl.observation`), the mask all zero for an agent that is not asked.
