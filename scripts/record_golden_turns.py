@@ -51,8 +51,10 @@ def _any(test: Callable[[g.Decision], bool]) -> Feature:
 
 
 def _in_a_row(traces: list[g.Trace]) -> bool:
-    """Two seats asked out of turn one after the other (the queue of §6)."""
+    """Two seats that hold a chop asked out of turn one after the other (the queue of §6;
+    every seat the rules let chop is asked, whatever it holds: these two hold one)."""
     return any(a[1] == b[1] == "chop" and a[0] != b[0] and a[3] == "pass"
+               and len(a[2]) > 1 and len(b[2]) > 1
                for t in traces for a, b in itertools.pairwise(t))
 
 
@@ -65,10 +67,12 @@ def features(config: g.Config) -> dict[str, Feature]:
         return out
     if rules.chop_out_of_turn and not rules.free_chops:
         out["chop made out of turn"] = _any(lambda d: d[1] == "chop" and d[3] != "pass")
-        out["chop let go"] = _any(lambda d: d[1] == "chop" and d[3] == "pass")
+        out["chop let go"] = _any(lambda d: d[1] == "chop" and d[3] == "pass" and len(d[2]) > 1)
         out["two asked out of turn in a row"] = _in_a_row
         out["seat 0 chops out of turn"] = _any(lambda d: d[1] == "chop" and d[0] == 0
                                                and d[3] != "pass")
+        out["seat 0 lets a chop it holds go"] = _any(
+            lambda d: d[1] == "chop" and d[0] == 0 and d[3] == "pass" and len(d[2]) > 1)
     if rules.free_chops:
         out["free chop made"] = _any(lambda d: d[1] == "free_chop" and d[3] != "pass")
         out["seat 0 lets a free chop it holds go"] = _any(

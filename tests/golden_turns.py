@@ -11,9 +11,10 @@ writes the data (``tests/data/golden_turns/traces.jsonl.gz``).
 The loops (the keys of :data:`LOOPS`):
 
 - ``arena``: :func:`tienlen.arena.play_out`, every seat a bot;
-- ``asking``: :func:`tienlen.rl.asking.ask` / :func:`~tienlen.rl.asking.answer` on the pure
-  engine (what OpenSpiel's game and the AEC environment with ``engine="pure"`` run);
-- ``asking_fast``: the same functions fed by the fast path's mirror of the hand, exactly as the
+- ``asking``: :class:`tienlen.turns.Turns` on the pure engine, with the RL environments' moves
+  (:func:`tienlen.rl.asking.rl_moves`: an offer moment asks ``done`` alone), what OpenSpiel's
+  game and the AEC environment with ``engine="pure"`` run;
+- ``asking_fast``: the same, fed by the fast path's mirror of the hand, exactly as the
   AEC environment wires them with ``engine="fast"`` (:class:`tienlen.fast.api.FastGame` from
   the start of play); only where numba is installed and the fast path takes the rules;
 - ``controller``: the terminal's :class:`tienlen.play.controller.Controller` without Textual:
@@ -244,7 +245,8 @@ def drive_arena(config: Config, seed: int) -> list[Trace]:
 
 
 def drive_asking(config: Config, seed: int, fast: bool = False) -> list[Trace]:
-    from tienlen.rl.asking import answer, ask
+    from tienlen.rl.asking import rl_moves
+    from tienlen.turns import Turns
 
     run = Run(config, seed)
     session = Session(config.rules, config.players, seed)
@@ -272,23 +274,13 @@ def drive_asking(config: Config, seed: int, fast: bool = False) -> list[Trace]:
             if mirror is not None and isinstance(move, Play):
                 mirror.push(move, seat)
 
-        def waiting(game: Game = game) -> list[int]:
-            mirror = fast_game()
-            return mirror.out_of_turn_seats() if mirror is not None else game.out_of_turn_seats()
-
-        queue: list[int] = waiting() if fast else []
+        turns = Turns(game, legal_of, push) if fast else Turns(game)
         for _ in range(100_000):
-            if game.is_over:
+            asked = turns.next()
+            if asked is None:
                 break
-            if fast:
-                seat, moves, out_of_turn = ask(game, queue, legal_of)
-            else:
-                seat, moves, out_of_turn = ask(game, queue)
-            move = run.decide(game, seat, out_of_turn, moves)
-            if fast:
-                queue = answer(game, queue, seat, move, push, waiting)
-            else:
-                queue = answer(game, queue, seat, move)
+            move = run.decide(game, asked.seat, asked.out_of_turn, rl_moves(asked))
+            turns.answer(asked.seat, move)
         assert game.is_over
     return run.traces
 
@@ -623,9 +615,15 @@ def without_single_moves(trace: Trace) -> Trace:
     return [d for d in trace if not (d[1] in ("play", "chop", "free_chop") and len(d[2]) == 1)]
 
 
+def without_empty_chops(trace: Trace) -> Trace:
+    """The web room's bots are asked a chop out of turn (§6) only when they hold one (the turn
+    API asks every seat the rules let chop, whatever it holds)."""
+    return [d for d in trace if not (d[1] == "chop" and d[2] == ("pass",))]
+
+
 def without_human_empty_offers(trace: Trace) -> Trace:
-    """The terminal asks the human (seat 0) out of turn only when holding a chop (a free chop
-    is offered to the bots whatever they hold)."""
+    """The terminal asks the human (seat 0) out of turn only when holding a chop (the bots are
+    asked whatever they hold, as the turn API asks)."""
     return [d for d in trace if not (d[0] == 0 and d[1] in ("chop", "free_chop")
                                      and d[2] == ("pass",))]
 

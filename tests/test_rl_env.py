@@ -74,7 +74,7 @@ def test_gymnasium_check_env(preset: str, players: int) -> None:
 def _engine_moves(e: TienLenEnv) -> list[object]:
     game = e.game
     assert game is not None
-    if e._queue:
+    if e._out_of_turn_now:
         return [*[m for m in game.legal_plays(e._asking) if isinstance(m, Play)], PASS]
     decision = game.trade_decision(e._asking)
     if decision is not None and decision.kind == "offer":
@@ -280,8 +280,9 @@ def test_the_single_seat_env_plays_bots_and_callables() -> None:
 
 @pytest.mark.parametrize(("preset", "players"), [("out-of-turn", 4), ("claims", 4)])
 def test_asking_order_drives_a_hand_as_the_environment_does(preset: str, players: int) -> None:
-    """rl.asking alone plays a hand to its end, asking exactly what the environment asks."""
-    from tienlen.rl.asking import answer, ask
+    """The turn API alone plays a hand to its end, asking exactly what the environment asks."""
+    from tienlen.rl.asking import rl_moves
+    from tienlen.turns import Turns
 
     rules = _rules(preset)
     kinds = set()
@@ -289,15 +290,15 @@ def test_asking_order_drives_a_hand_as_the_environment_does(preset: str, players
         e = make_env(rules=rules, players=players)
         e.reset(seed=seed)
         game = Game(rules, hands=[e.game.hand(s) for s in range(players)])
-        queue = game.out_of_turn_seats()
+        turns = Turns(game)
         rng = random.Random(seed)
-        while not game.is_over:
-            seat, moves, out_of_turn = ask(game, queue)
-            assert seat == e._asking and e.space.legal(moves) == e._legal
-            assert out_of_turn == (e.infos[e.agent_selection]["decision"] == "out_of_turn")
-            kinds.add(out_of_turn)
+        while (asked := turns.next()) is not None:
+            moves = rl_moves(asked)
+            assert asked.seat == e._asking and e.space.legal(moves) == e._legal
+            assert asked.out_of_turn == (e.infos[e.agent_selection]["decision"] == "out_of_turn")
+            kinds.add(asked.out_of_turn)
             move = moves[rng.randrange(len(moves))]
-            queue = answer(game, queue, seat, move)
+            turns.answer(asked.seat, move)
             e.apply_move(move)
         assert e.game.is_over and e.game.finish_order == game.finish_order
     assert kinds == {False, True}  # out-of-turn chops were asked too

@@ -82,6 +82,9 @@ def test_an_out_of_turn_chop_is_offered_and_may_be_let_go() -> None:
     game = position(rules, hands, leader=1, first_hand=False)
     c = controller_with(game)
     game.play("2h", seat=1)
+    # every seat that may chop out of turn is asked, in turn order: Bot 3 (holding none) first
+    assert c.decision() is None and c.waiting_for() == 3
+    assert c.run_bots() == [] and c.turns().declined == [3]
     decision = c.decision()
     assert decision is not None and decision.kind == "chop"
     assert "out of turn" in decision.prompt
@@ -96,6 +99,7 @@ def test_an_out_of_turn_chop_is_made_with_a_quad() -> None:
     game = position(rules, hands, leader=1, first_hand=False)
     c = controller_with(game)
     game.play("2h", seat=1)
+    c.run_bots()  # Bot 3 lets the chance go (it holds no chop): Ana is asked
     assert str(c.confirm(parse_cards("5s 5c 5d 5h"))) == "5s 5c 5d 5h"
     assert game.table_seat == HUMAN and game.table == Play.parse("5s 5c 5d 5h")
 

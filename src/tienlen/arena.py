@@ -29,6 +29,7 @@ from .i18n import Msg, msg, os_reason, pad, render, t, tn
 from .i18n import width as text_width
 from .rules import Rules
 from .shapes import PASS
+from .turns import Turns
 
 Z95 = 1.959963984540054
 # Student's t, two-sided 95%, by degrees of freedom (1-30); beyond, a series in 1/df
@@ -255,20 +256,15 @@ def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000,
     replaced by ``random`` for the rest of the hand); ``failed`` gets them as objects."""
     failures: list[Failure] = [] if failed is None else failed
     bots = list(bots)
+    turns = Turns(game, push=lambda move, seat: game.play(move, seat=seat))
     for _ in range(max_steps):
-        if game.is_over:
+        asked = turns.next()
+        if asked is None:
             return [str(f) for f in failures]
-        for seat in game.out_of_turn_seats():
-            view = game.view(seat)
+        view = game.view(asked.seat)
+        if asked.out_of_turn:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
-            move = _ask(bots, seat, view, failures)
-            if move != PASS:
-                game.play(move, seat=seat)
-                break
-        else:
-            turn = game.turn
-            assert turn is not None
-            game.play(_ask(bots, turn, game.view(turn), failures), seat=turn)
+        turns.answer(asked.seat, _ask(bots, asked.seat, view, failures))
     raise error(TienLenError, "err.arena.no_end")
 
 

@@ -502,7 +502,8 @@ class Game:
         return found
 
     def out_of_turn_seats(self) -> list[int]:
-        """Seats offered a chop out of turn right now, in the order that gives them priority.
+        """Seats offered a chop out of turn right now, in the order that gives them priority:
+        those that hold one (the turn API asks :meth:`out_of_turn_asked`).
 
         Out-of-turn chops (``chop_out_of_turn``, §6): the seats that hold one, in turn order
         after the player of the target. Free chops (``free_chops``, §11): every seat the rule
@@ -519,6 +520,23 @@ class Game:
             return []
         return [s for s in self._seats_from(self._table_seat)[1:]
                 if self._out_of_turn_open(s) and self._legal_out_of_turn(s)]
+
+    def out_of_turn_asked(self) -> list[int]:
+        """Seats asked out of turn right now, in the order that gives them priority: those the
+        turn API (:mod:`tienlen.turns`) asks before the seat on turn, each with its chops (maybe
+        none) and ``pass``. Unlike :meth:`out_of_turn_seats` it reads only what every seat
+        sees: under ``chop_out_of_turn`` (§6) every seat the rules let chop now, whatever it
+        holds, in turn order after the player of the target; under ``free_chops`` (§11) every
+        seat offered a free chop, and those, in turn order from the seat to act."""
+        if self._phase != "play" or self._table_seat is None:
+            return []
+        if self.rules.free_chops and self._turn is not None and \
+                self._mg.is_free_target(self._table):  # type: ignore[arg-type]
+            return [s for s in self._seats_from(self._turn)[1:]
+                    if self._free_open(s) or self._out_of_turn_open(s)]
+        if not self._window:
+            return []
+        return [s for s in self._seats_from(self._table_seat)[1:] if self._out_of_turn_open(s)]
 
     def _legal_trade(self, seat: int) -> list[Move]:
         pending = self._pending

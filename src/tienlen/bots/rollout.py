@@ -4,15 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..actions import Move
 from ..game import Game
 from ..shapes import Play
+from ..turns import Turns
 from .heuristic import Situation, decide, out_of_turn_choice
 
 
-def rollout_situation(game: Game, seat: int, total: list[int], aside_top: int = -1) -> Situation:
+def rollout_situation(game: Game, seat: int, total: list[int], aside_top: int = -1,
+                      legal: Sequence[Move] | None = None) -> Situation:
     """The heuristic's situation for ``seat`` inside a sampled world, as the seat would see
     it: ``total`` counts the cards of each rank that nobody has played (held by anyone or
-    set aside), ``aside_top`` is the highest card set aside (-1 when none)."""
+    set aside), ``aside_top`` is the highest card set aside (-1 when none); ``legal``: the
+    seat's legal moves when already listed."""
     hands = game._hands
     own = hands[seat]
     rest = list(total)
@@ -28,7 +32,8 @@ def rollout_situation(game: Game, seat: int, total: list[int], aside_top: int = 
     unseen = None
     if game.rules.follow_suit:
         unseen = frozenset(k for s, h in enumerate(hands) if s != seat for k in h)
-    return Situation(tuple(own), game.legal_plays(seat), game._table, tuple(others), tuple(rest),
+    return Situation(tuple(own), game.legal_plays(seat) if legal is None else legal,
+                     game._table, tuple(others), tuple(rest),
                      top, game.rules, unseen, game._played_any[seat])
 
 
@@ -39,20 +44,21 @@ def playout(game: Game, aside: Sequence[int] = (), max_steps: int = 2000) -> int
     total = unplayed(game, aside)
     aside_top = max(aside, default=-1)
     steps = 0
-    free = bool(game.rules.free_chops)
-    while game._turn is not None and steps < max_steps:
-        seat = game._turn
-        move = None
-        if free and game._table is not None and game._mg.is_free_target(game._table):
-            # a free chop can come at any moment (§11): each seat offered one decides first
-            for other in game.out_of_turn_seats():
-                move = out_of_turn_choice(game.legal_plays(other), game._table, game.rules)
-                if move is not None:
-                    seat = other
-                    break
-        if move is None:
-            move = decide(rollout_situation(game, seat, total, aside_top))
-        game.push(move, seat)
+    turns = Turns(game)
+    while steps < max_steps:
+        asked = turns.next()
+        if asked is None or game._turn is None:
+            break
+        seat = asked.seat
+        move: Move | None
+        if asked.out_of_turn:  # a chop out of turn (§6) or a free chop (§11), or pass
+            move = out_of_turn_choice(asked.moves[:-1], game._table, game.rules)
+            if move is None:
+                turns.decline(seat)
+                continue
+        else:
+            move = decide(rollout_situation(game, seat, total, aside_top, asked.moves))
+        turns.answer(seat, move)
         if isinstance(move, Play):
             for k in move.keys:
                 total[k >> 2] -= 1

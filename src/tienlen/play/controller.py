@@ -37,6 +37,7 @@ from ..paywords import payment_line, place_words, short_line
 from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
+from ..turns import Turns
 from ..view import View
 
 HUMAN = 0
@@ -152,10 +153,9 @@ class Controller:
             for seat, spec in enumerate(self.specs, 1)
         }
         self.hint_bot = get_bot("search", seed=base, worlds=hint_worlds, seconds=hint_seconds)
-        self._declined: set[int] = set()  # seats that let this out-of-turn chop chance go
+        self._turns: Turns | None = None  # who is asked, and the chops let go (this hand)
         # (hand number, history length) after a move that ended a round -> (winner, leader)
         self._breaks: dict[tuple[int, int], tuple[int, int | None]] = {}
-        self._mark = -1
         self._view_key: tuple[int, int] | None = None
         self._view: View | None = None
 
@@ -184,16 +184,23 @@ class Controller:
             self._view_key = key
         return self._view
 
+    def turns(self) -> Turns:
+        """The turn API of the hand in play: who is asked, and who let a chop go."""
+        if self._turns is None or self._turns.game is not self.game:
+            self._turns = Turns(self.game)
+        return self._turns
+
     def _chop_seats(self) -> list[int]:
         game = self.game
-        mark = len(game.history)
-        if mark != self._mark:  # someone acted: a new chance for everyone
-            self._mark = mark
-            self._declined = set()
-        # a free chop is offered to every seat, whatever it holds (so that the offer reveals
-        # nothing); the human, who sees only their own cards, is asked only when holding one
-        return [s for s in game.out_of_turn_seats() if s not in self._declined
-                and (s != HUMAN or game.legal_plays(HUMAN))]
+        turns = self.turns()
+        # every seat that may chop out of turn is asked, whatever it holds (so that the
+        # asking reveals nothing); the human, who sees only their own cards, is asked only
+        # when holding one: an empty offer is let go for them
+        queue = turns.queue
+        while queue and queue[0] == HUMAN and not game.legal_plays(HUMAN):
+            turns.decline(HUMAN)
+            queue = turns.queue
+        return queue
 
     def waiting_for(self) -> int | None:
         """The seat whose decision the game waits for (out-of-turn chops first), None when over."""
@@ -318,7 +325,7 @@ class Controller:
         d = self._asked()
         move: Move
         if d.kind == "chop":
-            self._declined.add(HUMAN)
+            self.turns().decline(HUMAN)
             return None
         if d.kind == "play":
             move = PASS
@@ -443,7 +450,7 @@ class Controller:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
         move = self.bots[seat].choose(view)
         if chop and move == PASS:
-            self._declined.add(seat)
+            self.turns().decline(seat)
             return ""  # letting a chop go is no action: nothing to show
         self._act(seat, move)
         said = f"{self.names[seat]}: {self.words(self.game.view(HUMAN).history[-1][1])}"

@@ -5,9 +5,10 @@ the engine offers is asked through ``agent_selection``, in the engine's order:
 
 - on turn: the seat to act (plays, and the phase decisions before play: instant-win
   claims, trade answers, returns; see :mod:`tienlen.rl.actions`);
-- out of turn: after every play, each seat that may chop out of turn (§6) is asked in
-  priority order, with its chops and ``pass`` (decline); the first to chop plays and
-  the asking starts again; when all decline, the seat on turn is asked.
+- out of turn: after every play, each seat that the rules let chop out of turn (§6, §11)
+  is asked in priority order, whatever it holds, with its chops and ``pass`` (decline);
+  the first to chop plays and the asking starts again; when all decline, the seat on
+  turn is asked (the turn API, :mod:`tienlen.turns`).
 
 Observations are ``{"observation": int8[...], "action_mask": int8[n]}``
 (:mod:`tienlen.rl.observation`), the mask all zero for an agent that is not asked.
@@ -39,8 +40,9 @@ from ..actions import Move
 from ..game import Game, check_players
 from ..rules import Rules
 from ..shapes import Play
+from ..turns import Turns
 from .actions import ActionSpace
-from .asking import answer, ask
+from .asking import rl_moves
 from .observation import HIGH, encode, observation_size
 
 REWARDS: Final = ("rank", "units", "first")
@@ -92,7 +94,9 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self._rng = np.random.default_rng()
         self._legal: dict[int, Move] = {}
         self._asking = 0
-        self._queue: list[int] = []
+        self._turns: Turns | None = None
+        self._out_of_turn_now = False
+        self._checking = True  # the move answered is one of the legal list (not checked again)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_spaces[agent]
@@ -115,7 +119,7 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {"illegal": False} for a in self.agents}
         self._fast = None
-        self._queue = self._out_of_turn()
+        self._turns = Turns(self.game, self._legal_of, lambda m, s: self._push(m, s, self._checking))
         self._next_decision()
 
     def _next_decision(self) -> None:
@@ -125,10 +129,13 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         if game.is_over:
             self._legal = {}
             return
-        seat, moves, out_of_turn = ask(game, self._queue, self._legal_of)
-        decision = "out_of_turn" if out_of_turn else "turn"
-        self._asking = seat
-        self._legal = self.space.legal(moves)
+        assert self._turns is not None
+        asked = self._turns.next()
+        assert asked is not None
+        decision = "out_of_turn" if asked.out_of_turn else "turn"
+        self._asking = seat = asked.seat
+        self._out_of_turn_now = asked.out_of_turn
+        self._legal = self.space.legal(rl_moves(asked))
         agent = self.possible_agents[seat]
         self.agent_selection = agent
         self.infos[agent] = {**self.infos[agent], **self._legal_info(decision)}
@@ -152,7 +159,7 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
             if isinstance(move, Play):
                 played[who].extend(move.keys)
         obs = encode(_PublicView(game, seat), played)
-        if self._queue and seat == self._asking:
+        if self._out_of_turn_now and seat == self._asking:
             obs[-3] = 1  # the out-of-turn decision (the view's turn is the seat on turn)
         mask = np.zeros(self.space.n, dtype=np.int8)
         if seat == self._asking and not game.is_over and agent == self.agent_selection:
@@ -191,11 +198,6 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         assert self.game is not None
         return fast.legal_plays(seat) if fast is not None else list(self.game.legal_plays(seat))
 
-    def _out_of_turn(self) -> list[int]:
-        fast = self._fast_game()
-        assert self.game is not None
-        return fast.out_of_turn_seats() if fast is not None else self.game.out_of_turn_seats()
-
     def _push(self, move: Move, seat: int, checked: bool) -> None:
         game = self.game
         assert game is not None
@@ -217,8 +219,9 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self._cumulative_rewards[agent] = 0.0
         self.infos = {a: {"illegal": False} for a in self.agents}
         self.infos[agent]["illegal"] = illegal
-        self._queue = answer(game, self._queue, seat, move,
-                             lambda m, s: self._push(m, s, checked), self._out_of_turn)
+        assert self._turns is not None
+        self._checking = checked
+        self._turns.answer(seat, move)
         if game.is_over:
             self._finish()
         else:

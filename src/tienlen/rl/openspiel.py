@@ -25,9 +25,10 @@ from ..cards import Card
 from ..game import Game, hand_size, packs_for
 from ..rules import Rules
 from ..shapes import Play
+from ..turns import Turns
 from .actions import ActionSpace
 from .aec import _PublicView, place_reward
-from .asking import answer, ask
+from .asking import rl_moves
 from .observation import encode, observation_size
 
 _MAX_PLAYERS = 8
@@ -96,7 +97,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]
         self._left = {code: packs_for(game.players) for code in range(52)}
         self._to_deal = game.hand * game.players
         self.game_state: Game | None = None
-        self._queue: list[int] = []
+        self._turns: Turns | None = None
         self._asking = 0
         self._legal: dict[int, Move] = {}
 
@@ -127,10 +128,11 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]
             self._to_deal -= 1
             if self._to_deal == 0:
                 self.game_state = Game(self._g.rules, hands=self._dealt)
-                self._queue = self.game_state.out_of_turn_seats()
+                self._turns = Turns(self.game_state)
                 self._ask()
             return
-        self._queue = answer(self.game_state, self._queue, self._asking, self._legal[action])
+        assert self._turns is not None
+        self._turns.answer(self._asking, self._legal[action])
         self._ask()
 
     def _ask(self) -> None:
@@ -139,9 +141,11 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]
         if game.is_over:
             self._legal = {}
             return
-        seat, moves, _ = ask(game, self._queue)
-        self._asking = seat
-        self._legal = self._g.space.legal(moves)
+        assert self._turns is not None
+        asked = self._turns.next()
+        assert asked is not None
+        self._asking = asked.seat
+        self._legal = self._g.space.legal(rl_moves(asked))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == int(pyspiel.PlayerId.CHANCE):

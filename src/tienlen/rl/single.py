@@ -60,7 +60,7 @@ class SingleSeatEnv(gym.Env[dict[str, np.ndarray[Any, Any]], int]):
         game = self.aec.game
         assert game is not None
         view = game.view(seat)
-        if self.aec._queue:  # out of turn: its chops and pass
+        if self.aec._out_of_turn_now:  # out of turn: its chops and pass
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
         bot = self._bots[seat]
         move: Move = bot.choose(view) if hasattr(bot, "choose") else bot(view)

@@ -50,7 +50,8 @@ from ..bots.learned import LearnedBot, load_net
 from ..bots.simple import phase_choice
 from ..game import Game, packs_for
 from ..rules import Rules, load_rules
-from ..shapes import PASS, Play
+from ..shapes import Play
+from ..turns import Turns
 
 REWARDS = ("first", "rank", "mix")
 
@@ -115,28 +116,22 @@ def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
         seats.append(seat)
         return legal[index]
 
-    for _ in range(100_000):
-        if game.is_over:
+    turns = Turns(game)
+    for _ in range(200_000):
+        asked = turns.next()
+        if asked is None:
             break
+        seat, legal = asked.seat, asked.moves
+        if not asked.out_of_turn and (any(isinstance(m, Action) for m in legal) or not legal):
+            total += 1
+            turns.answer(seat, phase_choice(cast(Any, SimpleNamespace(legal=legal))))
+            continue
+        move = decide(seat, cast(list[Play], list(legal)))
+        if asked.out_of_turn and not move.keys:
+            turns.answer(seat, move)  # the chop let go
+            continue
         total += 1
-        moved = False
-        for seat in game.out_of_turn_seats():
-            chops = [m for m in game.legal_plays(seat) if isinstance(m, Play)]
-            move = decide(seat, [*chops, PASS])
-            if move.keys:
-                game.push(move, seat)
-                played[seat].extend(move.keys)
-                moved = True
-                break
-        if moved:
-            continue
-        seat = cast(int, game.turn)
-        legal = game.legal_plays(seat)
-        if any(isinstance(m, Action) for m in legal) or not legal:
-            game.play(phase_choice(cast(Any, SimpleNamespace(legal=legal))), seat)
-            continue
-        move = decide(seat, cast(list[Play], legal))
-        game.push(move, seat)
+        turns.answer(seat, move)
         played[seat].extend(move.keys)
     return Frames(inputs, seats, total)
 

@@ -1,0 +1,164 @@
+"""Who decides now, and from which moves: one decision at a time, for every front end.
+
+A hand asks its decisions in one order. After every move, the seats that may chop out of
+turn (§6, §11 free chops) are asked first, one by one in the order that gives them priority,
+each with its chops and ``pass`` (its decline); the first to chop plays, and the asking starts
+again after that move; when all have declined, the seat on turn is asked, with its legal moves
+(a play, a claim, a trade decision, a return).
+
+:class:`Decision` is one such question; :class:`Turns` owns the queue of out-of-turn offers of
+one game and the declines made to them, so that a seat that let a chop go is not asked again
+until someone moves. A driver asks :meth:`Turns.next`, gets the answer from a bot, a network
+or a person, and gives it to :meth:`Turns.answer`. A move made on the game by other means is
+noticed at the next :meth:`Turns.next` (a new chance for every seat).
+
+Under ``chop_out_of_turn`` the queue holds every seat that the rules let chop out of turn now
+(:meth:`tienlen.game.Game.out_of_turn_asked`), in turn order after the player of the
+target, *whatever it holds*, as free chops already are: a seat without a chop is asked with
+``pass`` alone. So the order of asking reveals no hidden card.
+:meth:`~tienlen.game.Game.out_of_turn_seats` still names the seats that hold a chop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .actions import Move, TradeDecision
+from .game import Game
+from .shapes import PASS, Play
+
+
+class Kind(StrEnum):
+    """The kind of a decision: what the seat asked is choosing."""
+
+    PLAY = "play"  # a turn in play (§4): a play or pass
+    CHOP = "chop"  # out of turn (§6): a chop, or pass to let it go
+    FREE_CHOP = "free_chop"  # out of turn, offered under free_chops (§11)
+    CLAIM = "claim"  # an instant win to claim or decline (§7)
+    OFFER = "offer"  # mutual trading (§9): an offer to a partner, or done
+    ANSWER = "answer"  # mutual trading: answer an offer with cards, or refuse
+    SETTLE = "settle"  # mutual trading: accept or refuse the answer
+    RETURN = "return"  # the president exchange: the cards given back
+
+
+OUT_OF_TURN = frozenset({Kind.CHOP, Kind.FREE_CHOP})
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One question: the seat asked, its kind, the moves it may answer with, whether it is
+    asked out of turn, and what it answers (the play on the table, for a chop out of turn;
+    the trade, for a trade answer or settling; None otherwise).
+
+    ``moves`` is the game's legal list (a mutual-trading offer: the lazy
+    :class:`~tienlen.actions.TradeOffers`); out of turn: the seat's chops, then ``pass``."""
+
+    seat: int
+    kind: Kind
+    moves: Sequence[Move]
+    out_of_turn: bool
+    answers: Play | TradeDecision | None = None
+
+
+def is_decline(move: Move) -> bool:
+    """Whether an answer out of turn lets the chop go (``pass``)."""
+    return isinstance(move, Play) and not move.keys
+
+
+class Turns:
+    """The decisions of one game, asked one at a time (see the module's text).
+
+    ``legal_of`` (a seat's legal moves) and ``push`` (make a move, unchecked) default to the
+    game's own; the RL environment passes those of the fast path's mirror of the hand."""
+
+    __slots__ = ("_declined", "_legal", "_mark", "_push", "_queue", "game")
+
+    def __init__(self, game: Game, legal_of: Callable[[int], Sequence[Move]] | None = None,
+                 push: Callable[[Move, int], object] | None = None) -> None:
+        self.game = game
+        self._legal = legal_of  # None: the game's own (a copy of the object copies no method)
+        self._push = push
+        self._queue: list[int] = []
+        self._declined: list[int] = []
+        self._mark = -1  # the length of the history when the queue was made
+
+    def _legal_of(self, seat: int) -> Sequence[Move]:
+        return self._legal(seat) if self._legal is not None else self.game.legal_plays(seat)
+
+    # ------------------------------------------------------------------ the queue
+    def _sync(self) -> None:
+        mark = len(self.game.history)
+        if mark != self._mark:  # someone moved: a new chance for every seat
+            self._mark = mark
+            self._declined = []
+            self._queue = self.game.out_of_turn_asked() if not self.game.is_over else []
+
+    @property
+    def queue(self) -> list[int]:
+        """The seats still to be asked out of turn now, first first."""
+        self._sync()
+        return list(self._queue)
+
+    @property
+    def declined(self) -> list[int]:
+        """The seats that let the present chance of a chop out of turn go, in order."""
+        self._sync()
+        return list(self._declined)
+
+    def waiting_for(self) -> int | None:
+        """The seat asked next (None: the hand is over), without listing its moves."""
+        if self.game.is_over:
+            return None
+        self._sync()
+        return self._queue[0] if self._queue else self.game.turn
+
+    # ------------------------------------------------------------------ asking
+    def next(self) -> Decision | None:
+        """The decision asked next, None when the hand is over."""
+        game = self.game
+        if game.is_over:
+            return None
+        self._sync()
+        if self._queue:
+            seat = self._queue[0]
+            kind = Kind.FREE_CHOP if game.free_chop_offered(seat) else Kind.CHOP
+            moves: Sequence[Move] = [*(m for m in self._legal_of(seat) if isinstance(m, Play)),
+                                     PASS]
+            return Decision(seat, kind, moves, True, game.table)
+        seat = game.turn  # type: ignore[assignment]
+        assert seat is not None
+        phase = game.phase
+        answers: TradeDecision | None = None
+        if phase == "trade":
+            answers = game.trade_decision(seat)
+            assert answers is not None
+            kind = Kind(answers.kind)
+            if kind is Kind.OFFER:
+                answers = None
+        else:
+            kind = Kind(phase)
+        return Decision(seat, kind, self._legal_of(seat), False, answers)
+
+    def answer(self, seat: int, move: Move) -> None:
+        """Take the answer of ``seat``, the seat asked: out of turn, a chop is made and the
+        asking starts again, ``pass`` is a decline (the next seat of the queue is asked);
+        on turn, the move is made."""
+        self._sync()
+        if self._queue:
+            if seat != self._queue[0]:
+                raise ValueError(f"seat {seat} is not asked now (seat {self._queue[0]} is)")
+            if is_decline(move):
+                self._declined.append(self._queue.pop(0))
+                return
+        elif seat != self.game.turn:
+            raise ValueError(f"seat {seat} is not asked now (seat {self.game.turn} is)")
+        if self._push is not None:
+            self._push(move, seat)
+        else:
+            self.game.push(move, seat)
+
+    def decline(self, seat: int) -> None:
+        """``seat``, asked out of turn, lets the chop go."""
+        self.answer(seat, PASS)

@@ -1,0 +1,105 @@
+"""The turn API (``tienlen/turns.py``): one decision at a time, the queue of out-of-turn offers
+and the declines made to them; under ``chop_out_of_turn`` an order of asking that reveals no
+hidden card (issue 20, point 2)."""
+
+from __future__ import annotations
+
+import random
+
+from tienlen import Game, Rules
+from tienlen.cards import Card
+from tienlen.shapes import PASS, Play
+from tienlen.turns import Kind, Turns
+
+RULES = Rules.preset("pagat").replace(chop_out_of_turn=True)
+
+
+def _others_shuffled(game: Game, rng: random.Random) -> list[list[Card]]:
+    """The hands of ``game`` with the cards of seats 1.. dealt again among them (each seat keeps
+    its count): a deal that differs only in the other seats' cards."""
+    hands = [list(game.hand(s)) for s in range(game.players)]
+    rest = [c for h in hands[1:] for c in h]
+    rng.shuffle(rest)
+    out = [hands[0]]
+    for h in hands[1:]:
+        out.append(rest[:len(h)])
+        rest = rest[len(h):]
+    return out
+
+
+def _asking_order(hands: list[list[Card]]) -> tuple[list[tuple[int, Kind]], list[list[int]]]:
+    """Seat 0 leads and plays its lowest play at each turn, every other seat passes on turn and
+    lets every chop go, until seat 0 has played its cards: the (seat, kind) of each decision
+    asked, and the seats that held a chop at each chance (``Game.out_of_turn_seats``)."""
+    game = Game(RULES, hands=hands, leader=0, first_hand=False)
+    turns = Turns(game)
+    order: list[tuple[int, Kind]] = []
+    holders: list[list[int]] = []
+    while game.hand(0) and (asked := turns.next()) is not None:
+        if not order or order[-1][1] is Kind.PLAY:
+            holders.append(game.out_of_turn_seats())
+        order.append((asked.seat, asked.kind))
+        if asked.out_of_turn:
+            assert asked.moves[-1] == PASS
+            turns.answer(asked.seat, PASS)
+        elif asked.seat == 0:
+            plays = [m for m in asked.moves if isinstance(m, Play) and m.keys]
+            turns.answer(0, min(plays, key=lambda p: (len(p.keys), p.keys)))
+        else:
+            turns.answer(asked.seat, PASS)
+    return order, holders
+
+
+def test_the_order_of_asking_does_not_depend_on_the_other_seats_cards() -> None:
+    """Two deals that differ only in the other seats' cards give the same order of asking
+    (seats and kinds) while nobody chops, although the seats holding a chop differ."""
+    rng = random.Random(20)
+    differs = asked_out_of_turn = 0
+    for seed in range(40):
+        game = Game.deal(RULES, 4, seed=seed)
+        a = [list(game.hand(s)) for s in range(4)]
+        b = _others_shuffled(game, rng)
+        order_a, holders_a = _asking_order(a)
+        order_b, holders_b = _asking_order(b)
+        assert order_a == order_b, seed
+        differs += holders_a != holders_b
+        asked_out_of_turn += sum(k is Kind.CHOP for _, k in order_a)
+    assert differs and asked_out_of_turn  # the hidden cards would have shown before
+
+
+def test_every_seat_the_rules_let_chop_is_asked_in_turn_order_whatever_it_holds() -> None:
+    # seat 0 plays a two, seat 1 is on turn; only seat 3 holds a chop (a four of a kind)
+    game = Game(RULES, ["2h 3c", "4c 5d 6h", "8c 9d Th", "7s 7c 7d 7h 9c"], leader=0,
+                first_hand=False)
+    turns = Turns(game)
+    turns.answer(0, game.legal_plays(0)[[str(m) for m in game.legal_plays(0)].index("2h")])
+    assert game.out_of_turn_seats() == [3]
+    assert turns.queue == [2, 3] == game.out_of_turn_asked()
+    first = turns.next()
+    assert first is not None and (first.seat, first.kind, first.out_of_turn) == (2, Kind.CHOP, True)
+    assert list(first.moves) == [PASS] and first.answers == game.table
+    turns.decline(2)
+    second = turns.next()
+    assert second is not None and second.seat == 3 and len(second.moves) > 1
+    assert turns.declined == [2]
+    turns.decline(3)
+    on_turn = turns.next()
+    assert on_turn is not None and (on_turn.seat, on_turn.kind) == (1, Kind.PLAY)
+    assert not on_turn.out_of_turn and turns.declined == [2, 3]
+    # a move made on the game by other means: a new chance for every seat
+    game.play("pass", seat=1)
+    assert turns.declined == []
+    assert turns.waiting_for() == (turns.queue[0] if turns.queue else game.turn)
+
+
+def test_a_chop_out_of_turn_starts_the_asking_again() -> None:
+    game = Game(RULES, ["2h 3c", "4c 5d 6h", "8c 9d Th", "7s 7c 7d 7h 9c"], leader=0,
+                first_hand=False)
+    turns = Turns(game)
+    turns.answer(0, next(m for m in game.legal_plays(0) if str(m) == "2h"))
+    turns.decline(2)
+    asked = turns.next()
+    assert asked is not None and asked.seat == 3
+    quad = next(m for m in asked.moves if isinstance(m, Play) and m.keys)
+    turns.answer(3, quad)
+    assert game.history[-1] == (3, quad) and turns.declined == []
