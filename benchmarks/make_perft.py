@@ -217,7 +217,7 @@ def find(preset: str, options: dict[str, Any], players: int, kind: str, seed: in
         base = {
             "preset": preset, "options": options,
             "hands": [" ".join(hand) for hand in _dealt(game)],
-            "leader": game.leader if not game._lowest_start else None,
+            "leader": game.leader if not game.state.lowest_start else None,
             "dealer": game.dealer, "first_hand": game.first_hand,
         }
         actions: list[str] = []

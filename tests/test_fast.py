@@ -80,7 +80,7 @@ def check_game(rules: Rules, players: int, seed: int) -> int:
         st = fg.st
         assert fg.turn == game.turn, where
         assert [bool(p) for p in st[S_PASSED:S_PASSED + players]] == game.passed, where
-        assert [bool(o) for o in st[S_OUT:S_OUT + players]] == game._out, where
+        assert [bool(o) for o in st[S_OUT:S_OUT + players]] == game.state.out, where
         order = [int(s) for s in st[S_FINISH:S_FINISH + st[S_NFINISH]]]
         order += [int(s) for s in st[S_BOTTOM:S_BOTTOM + st[S_NBOTTOM]][::-1]]
         assert order == game.finish_order, where
@@ -414,7 +414,7 @@ def test_fast_history_replays_deals_as_the_pure_history_does(preset):
                         assert a.misfits == b.misfits and a.aside == b.aside
                         assert np.array_equal(state_of(a.game)[:56], b.state[:56])
                         assert pure.hidden_of(a) == quick.hidden_of(b)
-                        assert b.game._hands == a.game._hands
+                        assert b.game.state.hands == a.game.state.hands
                         checked += 1
             game.play(bots[seat].choose(game.view(seat)), seat)
     assert checked > 3

@@ -99,7 +99,7 @@ def test_an_automatic_instant_win_round_trips_with_its_claim() -> None:
 
 def test_optional_claims_and_declines_round_trip() -> None:
     game = Game(Rules.preset("cardrules"), deal_with({2: "2s 2c 2d 2h"}))
-    assert game._claim_queue == [1, 2]  # only the seats holding an instant win are asked
+    assert game.state.claim_queue == [1, 2]  # only the seats holding an instant win are asked
     game.play("decline")
     assert game.phase == "claim"
     assert_round_trip(game)  # in the middle of the claims

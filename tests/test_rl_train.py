@@ -46,12 +46,12 @@ def test_training_inputs_equal_the_bots_inputs_from_the_view(rules: Rules, playe
             for seat, legal in asked:
                 plays = [m for m in legal if isinstance(m, Play)]
                 table = game.table
-                state = state_vector(seat, players, game._hands[seat], played, game.counts(),
+                state = state_vector(seat, players, game.state.hands[seat], played, game.counts(),
                                      game.finish_order, game.passed,
                                      table.keys if table is not None else None,
                                      table.shape if table is not None else None, game.table_seat,
                                      game.stacking, packs_for(players))
-                actions = action_matrix(game._hands[seat], [(p.keys, p.shape) for p in plays],
+                actions = action_matrix(game.state.hands[seat], [(p.keys, p.shape) for p in plays],
                                         plan_tops(rules), state[52:104])
                 view_state, view_actions = view_inputs(game.view(seat), plays)
                 assert (state == view_state).all()

@@ -70,7 +70,7 @@ def play_random_hands(rules: Rules, players: int, hands: int, seed: int) -> tupl
     start = time.process_time()
     for _ in range(hands):
         game = Game.deal(rules, players, rng.getrandbits(32))
-        while game._turn is not None:
+        while game.state.turn is not None:
             game.push(choice(game.legal_plays()))
             decisions += 1
     return decisions, time.process_time() - start
@@ -86,11 +86,11 @@ def time_generation(rules: Rules, players: int, hands: int, seed: int,
     clock = time.process_time
     for _ in range(hands):
         game = Game.deal(rules, players, rng.getrandbits(32))
-        while game._turn is not None:
-            seat = game._turn
+        while game.state.turn is not None:
+            seat = game.state.turn
             if cold:
-                game._groups[seat] = None
-                game._lead_cache[seat] = None
+                game.state.groups[seat] = None
+                game.state.lead_cache[seat] = None
             t0 = clock()
             legal = game.legal_plays()
             total += clock() - t0

@@ -44,7 +44,7 @@ def explain_message(game: Game, seat: int, move: Move) -> Msg:
 def _who(game: Game, seat: int) -> Any:
     """A seat as messages name it: the player's name when the game was given names, else
     "seat N" (numbered from 0, as the API numbers seats)."""
-    return game.names[seat] if game._named else msg("explain.seat", n=seat)
+    return game.names[seat] if game.state.named else msg("explain.seat", n=seat)
 
 
 def describe(play: Play) -> Msg:
@@ -103,7 +103,7 @@ def _out_of_turn(game: Game, seat: int, move: Move) -> Msg:
         if seat == game.table_seat:
             return msg("explain.out.own_play", **base)
         free = [pattern_words(p) for p in rules.free_chops]
-        if game.table is None or not game._mg.is_free_target(game.table):
+        if game.table is None or not game.state.mg.is_free_target(game.table):
             return msg("explain.out.free_only", free=free, **base)
         if isinstance(move, Play) and move.keys:
             missing = _missing(game, seat, move)
@@ -114,7 +114,7 @@ def _out_of_turn(game: Game, seat: int, move: Move) -> Msg:
         return msg("explain.out.turn", **base)
     if not game.hand(seat):
         return msg("explain.out.played_out", name=_who(game, seat))
-    if game.table is None or not game._window:
+    if game.table is None or not game.state.window:
         return msg("explain.out.moment", **base)
     if isinstance(move, Play) and move.keys and move.shape is not None:
         table = game.table
@@ -133,7 +133,7 @@ def _out_of_turn(game: Game, seat: int, move: Move) -> Msg:
 def _missing(game: Game, seat: int, play: Play) -> Msg | None:
     order = game.rules.suit_order
     to_key = CODE_TO_KEY[order]
-    held = Counter(game._hands[seat])
+    held = Counter(game.state.hands[seat])
     want = Counter(to_key[c.code] for c in play.cards)
     lacking = [k for k, c in want.items() if held[k] < c]
     if lacking:
@@ -165,7 +165,7 @@ def _shape_problem(game: Game, play: Play) -> Msg:
 
 
 def _bombs(game: Game, table: Play) -> list[Msg]:
-    entries = game._mg.entries_against(table)
+    entries = game.state.mg.entries_against(table)
     bombs = [msg("noun.bomb.higher", bomb=pattern_words(e.bomb)) if e.higher
              else pattern_words(e.bomb) for e in entries]
     if game.rules.four_twos_bomb:
@@ -178,7 +178,7 @@ def _explain_play(game: Game, seat: int, play: Play) -> Msg:
     table = game.table
     if not play.keys:
         if table is None:
-            if game._no_pass_lead:
+            if game.state.no_pass_lead:
                 return msg("explain.pass.opener_passed")
             return msg("explain.pass.leading")
         return msg("explain.pass.not_now")
@@ -188,14 +188,14 @@ def _explain_play(game: Game, seat: int, play: Play) -> Msg:
     if play.shape is None:
         return _shape_problem(game, play)
     if table is None:
-        low = game._opening_lowest
-        if game._opening and low is not None:
+        low = game.state.opening_lowest
+        if game.state.opening and low is not None:
             low_text = KEY_TEXT[rules.suit_order][low]
             if rules.opening == "lowest_single" and play.keys != (low,):
                 return msg("explain.lead.lowest_single", card=low_text)
             if rules.opening == "contains_lowest" and low not in play.keys:
                 return msg("explain.lead.contains_lowest", card=low_text)
-        if game._first_play and rules.opening_no_chain and play.shape == "chain":
+        if game.state.first_play and rules.opening_no_chain and play.shape == "chain":
             return msg("explain.lead.no_chain")
         return msg("explain.lead.not_now")
     if game.stacking:
@@ -211,7 +211,7 @@ def _explain_play(game: Game, seat: int, play: Play) -> Msg:
 def _not_a_beat(game: Game, play: Play, table: Play) -> Msg:
     shape = table.shape or "single"
     same = play.shape == shape and len(play.keys) == len(table.keys)
-    is_target = game._mg.is_target(table)
+    is_target = game.state.mg.is_target(table)
     cards, on_table = str(play), str(table)
     if same and game.rules.follow_suit and play.keys[-1] > table.keys[-1]:
         keep = shape if shape in ("single", "pair", "chain", "triple", "run") else "other"
@@ -220,7 +220,7 @@ def _not_a_beat(game: Game, play: Play, table: Play) -> Msg:
         key = "explain.beat.tie" if table.keys[-1] == play.keys[-1] else "explain.beat.higher"
         return msg(key, cards=cards, table=on_table, shape=_shape_noun(table))
     if (is_target and (play.shape in ("quad", *SEQUENCES) or play.shape != shape)
-            and (game._mg.entries_against(table) or game.rules.four_twos_bomb)):
+            and (game.state.mg.entries_against(table) or game.rules.four_twos_bomb)):
         return msg("explain.beat.or_chop", table=describe(table), shape=_shape_noun(table),
                    bombs=_bombs(game, table))
     if play.shape == shape:
@@ -247,7 +247,7 @@ def _explain_action(game: Game, seat: int, action: Action) -> Msg:
             return msg("explain.return.none")
         if seat != game.turn:
             return msg("explain.return.turn", name=turn)
-        count = game._returns[0][2]
+        count = game.state.returns[0][2]
         if len(action.cards) != count:
             return msg("explain.return.count.one" if count == 1 else "explain.return.count.other",
                        n=count)
@@ -258,13 +258,13 @@ def _explain_action(game: Game, seat: int, action: Action) -> Msg:
             else msg("explain.trade.not_played")
     if seat != game.turn:
         return msg("explain.trade.turn", name=turn)
-    pending = game._pending
+    pending = game.state.pending
     if kind == "offer":
         if pending is not None:
             return msg("explain.trade.answer_first")
         if action.other == seat or action.other is None or not 0 <= action.other < game.players:
             return msg("explain.trade.other_seat")
-        if (seat, action.other) in game._offered:
+        if (seat, action.other) in game.state.offered:
             return msg("explain.trade.offered", name=_who(game, seat),
                        other=_who(game, action.other))
         return _missing(game, seat, Play.from_cards(action.cards, game.rules)) or \

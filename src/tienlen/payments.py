@@ -344,7 +344,7 @@ def end_payments(game: Game) -> list[Payment]:
         out += [Payment(loser, s, stake, "stake", "last pays each other player", item="stake")
                 for s in game._seats_from(loser)[1:]]
     elif rules.scoring == "cards_left":
-        counts = game._counts_at_first_out or [0] * n
+        counts = game.state.counts_at_first_out or [0] * n
         out += [Payment(s, winner, stake * counts[s], "cards",
                         f"{counts[s]} card{'s' if counts[s] != 1 else ''} left", item="cards",
                         count=counts[s])
@@ -352,8 +352,8 @@ def end_payments(game: Game) -> list[Payment]:
     elif rules.scoring == "places":
         out += place_transfers(finish, place_points(rules, n), stake)
     for s in game._seats_from(winner)[1:]:
-        for what, units, item, cards, count in penalty_facts(game._hands[s], rules,
-                                                             game._played_any[s]):
+        for what, units, item, cards, count in penalty_facts(game.state.hands[s], rules,
+                                                             game.state.played_any[s]):
             if units:
                 out.append(Payment(s, winner, units, "penalty", what, item=item, cards=cards,
                                    count=count))

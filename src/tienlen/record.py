@@ -51,7 +51,7 @@ def _header(rules: Rules, names: Sequence[str]) -> list[str]:
 def _hand_lines(game: Game) -> list[str]:
     order = game.rules.suit_order
     lines = ["", "[[hands]]", f"dealer = {game.dealer}"]
-    if not game._lowest_start:
+    if not game.state.lowest_start:
         lines.append(f"leader = {game.leader}")
     if not game.first_hand:
         lines.append("first_hand = false")
@@ -220,7 +220,7 @@ def load_session(text: str) -> Session:
             if leader is not None and game.leader != leader:
                 raise error(RecordError, "err.record.leader", n=index + 1, want=leader,
                             got=game.leader)
-            if leader is None and not game._lowest_start:
+            if leader is None and not game.state.lowest_start:
                 raise error(RecordError, "err.record.lowest_leads", n=index + 1, got=game.leader)
             gifts = [(s, m.other, len(m.cards)) for s, m in game.history
                      if isinstance(m, Action) and m.kind == "give"]

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ArgumentError, IllegalPlay
-from .game import Exchange, Game, _check_names, check_players
+from .game import Exchange, Game, check_players
 from .rules import Rules
+from .state import check_names as _check_names
 
 
 def next_deal(rules: Rules, prev: Game) -> tuple[int, int | None, list[Exchange]]:

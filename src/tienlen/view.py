@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, cast
 from .actions import CARD_KINDS, CLAIM_KINDS, Action, Hidden, Move, Phase, TradeOffers
 from .cards import Card
 from .shapes import Play
+from .state import check_seat, packs_for
 
 if TYPE_CHECKING:
     from .game import Game
@@ -81,8 +82,6 @@ class View:
     def unseen(self) -> list[Card]:
         """Cards this seat has not seen: not in its hand and not yet played (with two packs,
         each card as many times as it is unaccounted for). Set-aside cards are among them."""
-        from .game import packs_for
-
         remaining: dict[Card, int] = {}
         from .cards import ALL_CARDS
 
@@ -121,9 +120,7 @@ def _gives(game: Game) -> list[tuple[int, int]]:
 
 
 def make_view(game: Game, seat: int) -> View:
-    from .game import _check_seat
-
-    _check_seat(seat, game.players, "seat")
+    check_seat(seat, game.players, "seat")
     claims_open = game.phase == "claim"
     events = tuple((s, _seen(game, seat, s, m, claims_open)) for s, m in game.history)
     history = tuple((s, str(m)) for s, m in events)
@@ -135,7 +132,7 @@ def make_view(game: Game, seat: int) -> View:
     return View(
         seat=seat, players=game.players, names=game.names, rules=game.rules,
         phase=game.phase, turn=game.turn, dealer=game.dealer, leader=game.leader,
-        first_hand=game.first_hand, lowest_start=game._lowest_start,
+        first_hand=game.first_hand, lowest_start=game.state.lowest_start,
         hand=tuple(game.hand(seat)), counts=tuple(game.counts()), table=game.table,
         table_seat=game.table_seat, passed=tuple(game.passed), stacking=game.stacking,
         finish_order=tuple(game.finish_order), history=history, played=played, legal=legal,

@@ -309,7 +309,7 @@ def test_the_end_of_the_hand_ends_the_round_of_chops():
 def test_penalties_count_disjoint_bombs_of_greatest_value_and_twos_as_twos():
     rules = NAM
     game = Game(rules, ["2s 2c 2d 2h 3s 3c 4s 4c 5s 5c 6s 6c", "9h"])
-    keys = game._hands[0]
+    keys = game.state.hands[0]
     items = penalty_items(keys, rules, played_any=True)
     assert ("4 consecutive pairs 3-6 left", 4) in items
     assert sum(u for what, u in items if what.startswith("2")) == 1 + 1 + 2 + 2
@@ -318,7 +318,7 @@ def test_penalties_count_disjoint_bombs_of_greatest_value_and_twos_as_twos():
 def test_penalty_bomb_as_a_number_keeps_the_old_count():
     rules = Rules.preset("pagat").replace(penalty_bomb=2)
     game = Game(rules, ["3s 3c 3d 3h 4s 4c 5s 5c", "9h"])
-    assert sum(u for _, u in penalty_items(game._hands[0], rules, True)) == 2 * 2
+    assert sum(u for _, u in penalty_items(game.state.hands[0], rules, True)) == 2 * 2
 
 
 def test_place_points_set_for_another_number_of_players_are_refused_at_the_deal():

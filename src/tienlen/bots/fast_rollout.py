@@ -70,7 +70,7 @@ class FastRollouts:
             game: Game = deal.game
             st = state_of(game)
             total = np.zeros(13, dtype=np.int64)
-            for hand in game._hands:
+            for hand in game.state.hands:
                 for k in hand:
                     total[k >> 2] += 1
         for k in deal.aside:

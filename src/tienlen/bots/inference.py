@@ -85,7 +85,7 @@ class History:
 
     def signature(self, deal: Deal) -> tuple[tuple[int, ...], ...]:
         """What tells deals apart: the other seats' hands."""
-        hands = deal.game._hands
+        hands = deal.game.state.hands
         return tuple(tuple(hands[s]) for s in self.holders if s != _ASIDE)
 
     def extend(self, deal: Deal, done: int) -> tuple[Deal | None, int]:
@@ -102,7 +102,7 @@ class History:
                     return None, work  # the deals that still explain everything are kept
         except (ValueError, AssertionError):
             return None, work
-        if game._turn != self.view.seat:
+        if game.state.turn != self.view.seat:
             return None, work
         return Deal(game, misfits, deal.aside), work
 
@@ -115,7 +115,7 @@ class History:
             if game.phase != "claim":
                 return True, move  # an automatic claim
             move = Action("decline")  # the others' answers are hidden: they declined
-        elif judge and seat != self.view.seat and game._turn == seat and game.phase == "play":
+        elif judge and seat != self.view.seat and game.state.turn == seat and game.phase == "play":
             if total is None:
                 total = unplayed(game, aside)
             fits = decide(rollout_situation(game, seat, total, max(aside, default=-1))) == move
@@ -168,7 +168,7 @@ class History:
                         total[k >> 2] -= 1
         except (ValueError, AssertionError):
             return None, work
-        if game._turn != view.seat:
+        if game.state.turn != view.seat:
             return None, work
         return Deal(game, misfits, aside), work
 

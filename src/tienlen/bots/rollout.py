@@ -17,7 +17,7 @@ def rollout_situation(game: Game, seat: int, total: list[int], aside_top: int = 
     it: ``total`` counts the cards of each rank that nobody has played (held by anyone or
     set aside), ``aside_top`` is the highest card set aside (-1 when none); ``legal``: the
     seat's legal moves when already listed."""
-    hands = game._hands
+    hands = game.state.hands
     own = hands[seat]
     rest = list(total)
     for k in own:
@@ -33,8 +33,8 @@ def rollout_situation(game: Game, seat: int, total: list[int], aside_top: int = 
     if game.rules.follow_suit:
         unseen = frozenset(k for s, h in enumerate(hands) if s != seat for k in h)
     return Situation(tuple(own), game.legal_plays(seat) if legal is None else legal,
-                     game._table, tuple(others), tuple(rest),
-                     top, game.rules, unseen, game._played_any[seat])
+                     game.state.table, tuple(others), tuple(rest),
+                     top, game.rules, unseen, game.state.played_any[seat])
 
 
 def playout(game: Game, aside: Sequence[int] = (), max_steps: int = 2000) -> int:
@@ -47,12 +47,12 @@ def playout(game: Game, aside: Sequence[int] = (), max_steps: int = 2000) -> int
     turns = Turns(game)
     while steps < max_steps:
         asked = turns.next()
-        if asked is None or game._turn is None:
+        if asked is None or game.state.turn is None:
             break
         seat = asked.seat
         move: Move | None
         if asked.out_of_turn:  # a chop out of turn (§6) or a free chop (§11), or pass
-            move = out_of_turn_choice(asked.moves[:-1], game._table, game.rules)
+            move = out_of_turn_choice(asked.moves[:-1], game.state.table, game.rules)
             if move is None:
                 turns.decline(seat)
                 continue
@@ -69,7 +69,7 @@ def playout(game: Game, aside: Sequence[int] = (), max_steps: int = 2000) -> int
 def unplayed(game: Game, aside: Sequence[int] = ()) -> list[int]:
     """How many cards of each rank nobody has played: held by the seats, or set aside."""
     total = [0] * 13
-    for hand in game._hands:
+    for hand in game.state.hands:
         for k in hand:
             total[k >> 2] += 1
     for k in aside:

@@ -254,29 +254,29 @@ def state_of(game: Game) -> Array:
     n = game.players
     st = np.zeros(S_SIZE, dtype=np.int64)
     st[S_N] = n
-    st[S_TURN] = -1 if game._turn is None else game._turn
-    table = game._table
+    st[S_TURN] = -1 if game.state.turn is None else game.state.turn
+    table = game.state.table
     if table is not None:
         st[S_TA], st[S_TB], st[S_TSHAPE] = play_mask(table)
-    st[S_TSEAT] = -1 if game._table_seat is None else game._table_seat
-    st[S_STACKING] = game._stacking
-    st[S_STACK_SEQ] = game._stack_seq
-    st[S_OPENING] = game._opening
-    st[S_FIRST_PLAY] = game._first_play
-    st[S_NO_PASS_LEAD] = game._no_pass_lead
-    st[S_WINDOW] = game._window
-    st[S_LOWEST] = -1 if game._opening_lowest is None else game._opening_lowest
-    st[S_NFINISH] = len(game._finish)
+    st[S_TSEAT] = -1 if game.state.table_seat is None else game.state.table_seat
+    st[S_STACKING] = game.state.stacking
+    st[S_STACK_SEQ] = game.state.stack_seq
+    st[S_OPENING] = game.state.opening
+    st[S_FIRST_PLAY] = game.state.first_play
+    st[S_NO_PASS_LEAD] = game.state.no_pass_lead
+    st[S_WINDOW] = game.state.window
+    st[S_LOWEST] = -1 if game.state.opening_lowest is None else game.state.opening_lowest
+    st[S_NFINISH] = len(game.state.finish)
     st[S_OVER] = game.phase == "over"
     for s in range(n):
-        st[S_LO + s], st[S_HI + s] = masks_of(game._hands[s])
-        st[S_PASSED + s] = game._passed[s]
-        st[S_PLAYED + s] = game._played_any[s]
-    for i, s in enumerate(game._finish):
+        st[S_LO + s], st[S_HI + s] = masks_of(game.state.hands[s])
+        st[S_PASSED + s] = game.state.passed[s]
+        st[S_PLAYED + s] = game.state.played_any[s]
+    for i, s in enumerate(game.state.finish):
         st[S_FINISH + i] = s
-    if game._counts_at_first_out is not None:
+    if game.state.counts_at_first_out is not None:
         for s in range(n):
-            st[S_AT_FIRST_OUT + s] = game._counts_at_first_out[s]
+            st[S_AT_FIRST_OUT + s] = game.state.counts_at_first_out[s]
     _state_11(st, game)
     return st
 
@@ -288,18 +288,18 @@ def _state_11(st: Array, game: Game) -> None:
 
     n = game.players
     for s in range(n):
-        st[S_OUT + s] = game._out[s]
-    st[S_NBOTTOM] = len(game._bottom)
-    for i, s in enumerate(game._bottom):
+        st[S_OUT + s] = game.state.out[s]
+    st[S_NBOTTOM] = len(game.state.bottom)
+    for i, s in enumerate(game.state.bottom):
         st[S_BOTTOM + i] = s
-    st[S_NCONG] = len(game._cong)
-    for i, s in enumerate(game._cong):
+    st[S_NCONG] = len(game.state.cong)
+    for i, s in enumerate(game.state.cong):
         st[S_CONG + i] = s
-    paid = net([p for p in game._payments if p.kind == "chop"], n)
+    paid = net([p for p in game.state.payments if p.kind == "chop"], n)
     for s in range(n):
         st[S_PAID + s] = paid[s]
     st[S_LCHOPPER] = -1
-    for chop in game._ledger.chops:
+    for chop in game.state.ledger.chops:
         st[S_LEDGER] += chop.units
         st[S_LCHOPPER] = chop.chopper
         st[S_LOWNER] = chop.owner
@@ -315,42 +315,42 @@ def game_of(st: Array, template: Game) -> Game:
 
     game = template.copy()
     n = int(st[S_N])
-    game._hands = [list(keys_of(st[S_LO + s], st[S_HI + s])) for s in range(n)]
-    game._groups = [None] * n
-    game._lead_cache = [None] * n
-    game._lead_gone = [set() for _ in range(n)]
+    game.state.hands = [list(keys_of(st[S_LO + s], st[S_HI + s])) for s in range(n)]
+    game.state.groups = [None] * n
+    game.state.lead_cache = [None] * n
+    game.state.lead_gone = [set() for _ in range(n)]
     over = bool(st[S_OVER])
-    game._turn = None if over else int(st[S_TURN])
-    game._table = (mask_play(st[S_TA], st[S_TB], st[S_TSHAPE], game._order)
+    game.state.turn = None if over else int(st[S_TURN])
+    game.state.table = (mask_play(st[S_TA], st[S_TB], st[S_TSHAPE], game.state.order)
                    if st[S_TSHAPE] else None)
-    game._table_seat = None if st[S_TSEAT] < 0 else int(st[S_TSEAT])
-    game._stacking = bool(st[S_STACKING])
-    game._stack_seq = bool(st[S_STACK_SEQ])
-    game._opening = bool(st[S_OPENING])
-    game._first_play = bool(st[S_FIRST_PLAY])
-    game._no_pass_lead = bool(st[S_NO_PASS_LEAD])
-    game._window = bool(st[S_WINDOW])
-    game._passed = [bool(st[S_PASSED + s]) for s in range(n)]
-    game._played_any = [bool(st[S_PLAYED + s]) for s in range(n)]
-    game._finish = [int(st[S_FINISH + i]) for i in range(int(st[S_NFINISH]))]
-    game._out = [bool(st[S_OUT + s]) for s in range(n)]
-    game._bottom = [int(st[S_BOTTOM + i]) for i in range(int(st[S_NBOTTOM]))]
-    game._cong = [int(st[S_CONG + i]) for i in range(int(st[S_NCONG]))]
+    game.state.table_seat = None if st[S_TSEAT] < 0 else int(st[S_TSEAT])
+    game.state.stacking = bool(st[S_STACKING])
+    game.state.stack_seq = bool(st[S_STACK_SEQ])
+    game.state.opening = bool(st[S_OPENING])
+    game.state.first_play = bool(st[S_FIRST_PLAY])
+    game.state.no_pass_lead = bool(st[S_NO_PASS_LEAD])
+    game.state.window = bool(st[S_WINDOW])
+    game.state.passed = [bool(st[S_PASSED + s]) for s in range(n)]
+    game.state.played_any = [bool(st[S_PLAYED + s]) for s in range(n)]
+    game.state.finish = [int(st[S_FINISH + i]) for i in range(int(st[S_NFINISH]))]
+    game.state.out = [bool(st[S_OUT + s]) for s in range(n)]
+    game.state.bottom = [int(st[S_BOTTOM + i]) for i in range(int(st[S_NBOTTOM]))]
+    game.state.cong = [int(st[S_CONG + i]) for i in range(int(st[S_NCONG]))]
     _chop_payments(st, game)
-    game._counts_at_first_out = ([int(st[S_AT_FIRST_OUT + s]) for s in range(n)]
-                                 if game._finish else None)
-    game._phase = "over" if over else "play"
+    game.state.counts_at_first_out = ([int(st[S_AT_FIRST_OUT + s]) for s in range(n)]
+                                 if game.state.finish else None)
+    game.state.phase = "over" if over else "play"
     if over:
-        game._payments.extend(end_payments(game))
-    game._scores = hand_scores(game) if over else None
+        game.state.payments.extend(end_payments(game))
+    game.state.scores = hand_scores(game) if over else None
     return game
 
 
 def _chop_payments(st: Array, game: Game) -> None:
     """The chop payments of the state's chop log added to the game's (§11 chop_pay), and the
     round's ledger as it stands."""
-    ledger = game._ledger = game._ledger.copy()
-    payments = game._payments = [p for p in game._payments if p.kind == "chop"]
+    ledger = game.state.ledger = game.state.ledger.copy()
+    payments = game.state.payments = [p for p in game.state.payments if p.kind == "chop"]
     current = 0
     for i in range(int(st[S_NCHOPS])):
         row = S_CHOPS + CHOP_ROW * i
@@ -359,8 +359,8 @@ def _chop_payments(st: Array, game: Game) -> None:
             if paid is not None:
                 payments.append(paid)
             current = int(st[row])
-        table = mask_play(st[row + 3], st[row + 4], st[row + 5], game._order)
-        bomb = mask_play(st[row + 6], st[row + 7], st[row + 8], game._order)
+        table = mask_play(st[row + 3], st[row + 4], st[row + 5], game.state.order)
+        bomb = mask_play(st[row + 6], st[row + 7], st[row + 8], game.state.order)
         paid = ledger.chopped(int(st[row + 1]), int(st[row + 2]), table, bomb)
         if paid is not None:
             payments.append(paid)

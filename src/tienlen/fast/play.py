@@ -49,7 +49,7 @@ def play_hand(game: Game, bots: Sequence[str]) -> Game | None:
     left = [0] * 52
     for _ in range(packs_for(game.players)):
         left = [c + 1 for c in left]
-    for hand in game._hands:
+    for hand in game.state.hands:
         for k in hand:
             left[k] -= 1
     aside = [k for k in range(52) for _ in range(left[k])]  # dealt to nobody: unseen by all

@@ -87,7 +87,7 @@ def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
     inputs: list[np.ndarray[Any, np.dtype[np.float32]]] = []
     seats: list[int] = []
     total = 0
-    hands = game._hands  # keys under the rules' suit order, read-only here
+    hands = game.state.hands  # keys under the rules' suit order, read-only here
     tops = plan_tops(game.rules)
     plan = net.input_size == INPUT_SIZE
 
