@@ -89,7 +89,7 @@ class Turns:
 
     # ------------------------------------------------------------------ the queue
     def _sync(self) -> None:
-        mark = len(self.game.history)
+        mark = len(self.game.state.history)  # the state read, not a copy
         if mark != self._mark:  # someone moved: a new chance for every seat
             self._mark = mark
             self._declined = []
