@@ -22,8 +22,8 @@ target, *whatever it holds*, as free chops already are: a seat without a chop is
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from .actions import Move, TradeDecision
 from .game import Game
@@ -44,10 +44,10 @@ class Kind(StrEnum):
 
 
 OUT_OF_TURN = frozenset({Kind.CHOP, Kind.FREE_CHOP})
+_PHASE_KIND = {kind.value: kind for kind in Kind}  # the phases' kinds, read without Enum's call
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """One question: the seat asked, its kind, the moves it may answer with, whether it is
     asked out of turn, and what it answers (the play on the table, for a chop out of turn;
     the trade, for a trade answer or settling; None otherwise).
@@ -73,7 +73,7 @@ class Turns:
     ``legal_of`` (a seat's legal moves) and ``push`` (make a move, unchecked) default to the
     game's own; the RL environment passes those of the fast path's mirror of the hand."""
 
-    __slots__ = ("_declined", "_legal", "_mark", "_push", "_queue", "game")
+    __slots__ = ("_declined", "_free", "_legal", "_mark", "_push", "_queue", "game")
 
     def __init__(self, game: Game, legal_of: Callable[[int], Sequence[Move]] | None = None,
                  push: Callable[[Move, int], object] | None = None) -> None:
@@ -83,17 +83,21 @@ class Turns:
         self._queue: list[int] = []
         self._declined: list[int] = []
         self._mark = -1  # the length of the history when the queue was made
+        self._free = bool(game.rules.free_chops)
 
     def _legal_of(self, seat: int) -> Sequence[Move]:
         return self._legal(seat) if self._legal is not None else self.game.legal_plays(seat)
 
     # ------------------------------------------------------------------ the queue
     def _sync(self) -> None:
-        mark = len(self.game.state.history)  # the state read, not a copy
+        st = self.game.state
+        mark = len(st.history)  # the state read, not a copy
         if mark != self._mark:  # someone moved: a new chance for every seat
             self._mark = mark
             self._declined = []
-            self._queue = self.game.out_of_turn_asked() if not self.game.is_over else []
+            # only a chop window (§6) or free chops (§11) ask anyone out of turn
+            asks = (st.window or self._free) and st.phase == "play"
+            self._queue = self.game.out_of_turn_asked() if asks else []
 
     @property
     def queue(self) -> list[int]:
@@ -118,18 +122,20 @@ class Turns:
     def next(self) -> Decision | None:
         """The decision asked next, None when the hand is over."""
         game = self.game
-        if game.is_over:
+        st = game.state
+        if st.phase == "over":
             return None
-        self._sync()
+        if len(st.history) != self._mark:
+            self._sync()
         if self._queue:
             seat = self._queue[0]
             kind = Kind.FREE_CHOP if game.free_chop_offered(seat) else Kind.CHOP
             moves: Sequence[Move] = [*(m for m in self._legal_of(seat) if isinstance(m, Play)),
                                      PASS]
             return Decision(seat, kind, moves, True, game.table)
-        seat = game.turn  # type: ignore[assignment]
+        seat = st.turn  # type: ignore[assignment]
         assert seat is not None
-        phase = game.phase
+        phase = st.phase
         answers: TradeDecision | None = None
         if phase == "trade":
             answers = game.trade_decision(seat)
@@ -138,14 +144,17 @@ class Turns:
             if kind is Kind.OFFER:
                 answers = None
         else:
-            kind = Kind(phase)
-        return Decision(seat, kind, self._legal_of(seat), False, answers)
+            kind = _PHASE_KIND[phase]
+        legal = self._legal
+        return Decision(seat, kind, legal(seat) if legal is not None else game.legal_plays(),
+                        False, answers)
 
     def answer(self, seat: int, move: Move) -> None:
         """Take the answer of ``seat``, the seat asked: out of turn, a chop is made and the
         asking starts again, ``pass`` is a decline (the next seat of the queue is asked);
         on turn, the move is made."""
-        self._sync()
+        if len(self.game.state.history) != self._mark:
+            self._sync()
         if self._queue:
             if seat != self._queue[0]:
                 raise ValueError(f"seat {seat} is not asked now (seat {self._queue[0]} is)")
