@@ -27,12 +27,14 @@ The loops (the keys of :data:`LOOPS`):
   ``bot_action`` too);
 - ``room_human``: the same table with a player at seat 0 who is never connected (the away
   timeout is an hour): the bots' decisions come from ``bot_action``; the player's, whenever
-  ``bot_action`` owes nothing (the table waits for seat 0, on turn or out of turn: the room
-  asks in the order of :class:`tienlen.turns.Turns`), from the page's view
+  ``bot_action`` owes nothing (the table waits for seat 0), from the page's view
   (:func:`tienlen.web.views.seat_view` via :meth:`~Room.view_for`: its ``legal`` list and its
-  ``decision``), answered with :meth:`~Room.apply_move` (out of turn: a chop, or ``pass``,
-  the player's decline, as the end of the chop window answers it), and asks for the next
-  hand (:meth:`~Room.ask_next_hand`);
+  ``decision``), answered with :meth:`~Room.apply_move`; before each bot move the player also
+  answers any out-of-turn chop their view offers (a model: a player who answers at once),
+  and asks for the next hand (:meth:`~Room.ask_next_hand`). While the table waits for the
+  player on turn and a bot may chop out of turn, the driver wakes once more before the player
+  answers (``_next_wake`` counts those bots among the seats waited for) and ``bot_action``
+  asks them again: the trace shows that second asking;
 - ``train``: :func:`tienlen.rl.train.self_play_hand` with a bot at every seat (the network
   never asked), the phase decisions (claims, trades, returns) made by the chooser in place of
   :func:`~tienlen.bots.simple.phase_choice` (patched in ``tienlen.rl.train`` while it runs);
@@ -66,7 +68,6 @@ from __future__ import annotations
 import gzip
 import json
 import random
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -336,7 +337,6 @@ def _table(config: Config, seed: int, human: bool) -> Iterator[Any]:
                              away_timeout=3600.0, turn_timer=0.0, name="golden", bot_level="random",
                              host_seat=0 if human else None, fixed_seed=True, next_hand_after=0.0)
     room = Room(repo, settings, bot_delay=0.0)
-    room.chop_window = 3600.0  # the player asked out of turn answers before it runs out
     room.hold_writes()
     if human:
         room.join_seat("Ann", 0)
@@ -375,23 +375,33 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                 else:
                     assert step()
             run.hand(number)
+            answered = -1  # the version at which the player last let an out-of-turn chop go
             for _ in range(100_000):
                 game = room.game
                 if game.is_over:
                     break
+                if human and game.turn != 0 and answered != room.version:
+                    page = room.view_for(0)
+                    assert page is not None
+                    if page.legal:  # the page offers seat 0 a chop out of turn
+                        kind = "free_chop" if page.free_chop else "chop"
+                        move = run.decide(game, 0, True, [*game.legal_plays(0), PASS],
+                                          kind=kind, shown=[*page.legal, "pass"])
+                        if move == PASS:
+                            answered = room.version
+                        else:
+                            room.apply_move(0, str(move))
+                        continue
                 if step():
                     continue
-                assert human, "the table waits for nobody"
-                asked = room._asked_now(time.monotonic())
-                assert asked is not None and asked[0] == 0, "the table waits for a bot"
+                assert human and game.turn == 0, "the table waits for nobody"
+                if any(room.bot_controlled(s) for s in game.out_of_turn_seats()):
+                    # a bot that may chop is among the seats _next_wake waits for: the driver
+                    # wakes again while the player thinks, and bot_action asks those bots anew
+                    assert room._next_wake() is not None
+                    assert not step()
                 view = room.view_for(0)
                 assert view is not None
-                if asked[1]:  # seat 0 asked out of turn: its chops, if any, and pass
-                    kind = "free_chop" if game.free_chop_offered(0) else "chop"
-                    move = run.decide(game, 0, True, [*game.legal_plays(0), PASS],
-                                      kind=kind, shown=[*view.legal, "pass"])
-                    room.apply_move(0, str(move))  # pass: the player lets the chop go
-                    continue
                 kind = game.phase if view.decision is None else " ".join(
                     [view.decision["kind"], *(f"{k}={_words(v)}" for k, v in
                                               sorted(view.decision.items()) if k != "kind")])
@@ -603,6 +613,12 @@ def without_single_moves(trace: Trace) -> Trace:
     """``train`` makes a play decision that has one move itself (asks nobody), and lets a seat
     offered only ``pass`` out of turn go unasked; phase decisions go to its phase policy."""
     return [d for d in trace if not (d[1] in ("play", "chop", "free_chop") and len(d[2]) == 1)]
+
+
+def without_empty_chops(trace: Trace) -> Trace:
+    """The web room's bots are asked a chop out of turn (§6) only when they hold one (the turn
+    API asks every seat the rules let chop, whatever it holds)."""
+    return [d for d in trace if not (d[1] == "chop" and d[2] == ("pass",))]
 
 
 def without_human_empty_offers(trace: Trace) -> Trace:

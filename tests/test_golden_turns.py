@@ -16,11 +16,8 @@ revealed hidden cards). The traces of the ``house:*chop_out_of_turn*`` configura
 (but ``free_chops+chop_out_of_turn``, whose seeds show no change) were regenerated then
 (``scripts/record_golden_turns.py``, whose ``--diff`` prints what moved), for the loops that
 drive a hand through the turn API: ``arena``, ``asking``, ``asking_fast``, ``controller``,
-``rollout`` (``train`` skips the decisions with one move, so its traces kept). The web room
-then drove its hands through the turn API too: the ``room`` and ``room_human`` traces of the
-configurations with chops out of turn or free chops were regenerated (the bots asked whatever
-they hold, every seat asked once per move, the player waited for in their place and asked a
-free chop whatever they hold).
+``rollout`` (``train`` skips the decisions with one move, so its traces kept; the web room
+still asks its bots only when they hold a chop).
 
 The data (``tests/data/golden_turns/traces.jsonl.gz``) is written by
 ``scripts/record_golden_turns.py``; ``tests/golden_turns.py`` holds the drivers, the chooser
@@ -131,11 +128,14 @@ def test_the_fast_engine_asks_as_the_pure_one() -> None:
 
 
 def test_the_room_asks_as_the_arena() -> None:
-    """A bots-only web table asks what the arena asks (both drive the hand through the turn
-    API): out-of-turn seats first, each bot with ``pass`` added, then the seat on turn; its
-    next hand dealt as ``Session`` deals it."""
+    """A bots-only web table asks what the arena asks: out-of-turn seats first, each bot with
+    ``pass`` added, then the seat on turn; its next hand dealt as ``Session`` deals it. But
+    the room still asks its bots a chop out of turn (§6) only when they hold one, where the
+    turn API asks every seat the rules let chop (issue 20, point 2)."""
     for r in recorded():
         arena, room = r.traces["arena"], r.traces["room"]
+        if r.config.rules.chop_out_of_turn:
+            arena = [g.without_empty_chops(t) for t in arena]
         assert room == arena, f"{r.id}: {g.first_difference(arena, room)}"
 
 
@@ -172,13 +172,17 @@ def test_rollouts_ask_as_the_arena() -> None:
         assert rollout == arena, f"{r.id}: {g.first_difference(arena, rollout)}"
 
 
-def test_the_room_with_a_player_asks_as_the_arena_where_no_trade_is_made() -> None:
+def _quiet(rules: Rules) -> bool:
+    """No chop out of turn, no free chop and no trading: nothing the page asks apart."""
+    return not (rules.chop_out_of_turn or rules.free_chops) and rules.trading == "none"
+
+
+def test_the_room_with_a_player_asks_as_the_arena_where_nothing_comes_out_of_turn() -> None:
     """A table with a player at seat 0 asks the bots as ``bot_action`` does and the player by
-    the page's view (``seat_view``: its ``legal`` and its ``decision``), in the turn API's
-    order: out of turn the player is waited for in their place (a lower bot does not chop
-    first) and asked whatever they hold; with no trading, that is what the arena asks."""
-    quiet = [r for r in recorded() if r.config.rules.trading == "none"]
-    assert any(r.config.rules.chop_out_of_turn for r in quiet)
+    the page's view (``seat_view``: its ``legal`` and its ``decision``); with no chop out of
+    turn, no free chop and no trading, that is what the arena asks."""
+    quiet = [r for r in recorded() if _quiet(r.config.rules)]
+    assert quiet
     for r in quiet:
         arena, room = r.traces["arena"], r.traces["room_human"]
         assert room == arena, f"{r.id}: {g.first_difference(arena, room)}"
@@ -219,14 +223,14 @@ def test_the_page_asks_trades_and_returns_in_its_own_words() -> None:
 
 
 def _asked_again(trace: g.Trace) -> int:
-    """How many times a run of decisions out of turn just before a turn is the same run twice
-    over (the same seats asked again with no move between)."""
+    """How many times a run of bot decisions out of turn just before seat 0's turn is the same
+    run twice over (the bots asked again at the driver's next wake)."""
     again = 0
     for j, d in enumerate(trace):
-        if d[1] in ("chop", "free_chop"):
+        if d[0] != 0 or d[1] in ("chop", "free_chop"):
             continue
         i = j
-        while i and trace[i - 1][1] in ("chop", "free_chop"):
+        while i and trace[i - 1][1] in ("chop", "free_chop") and trace[i - 1][0] != 0:
             i -= 1
         run = trace[i:j]
         half = len(run) // 2
@@ -234,10 +238,22 @@ def _asked_again(trace: g.Trace) -> int:
     return again
 
 
-def test_no_loop_asks_a_seat_that_declined_again() -> None:
-    """A seat that let a chop out of turn go is not asked again until someone moves: the web
-    room keeps the declines in its turn API (before, ``bot_action`` asked the bots again at
-    each wake while a player thought)."""
+def test_the_room_asks_its_bots_again_while_a_player_thinks() -> None:
+    """Out of turn the page offers the player a chop only when they hold one (the model of
+    ``golden_turns``: the player answers it before any bot moves, so the course may part
+    from the arena's). While the table waits for the player on turn, the bots that may chop
+    out of turn are among the seats ``_next_wake`` waits for: at the next wake ``bot_action``
+    asks them again (it keeps no note of a decline), the same decision twice running."""
+    again = 0
     for r in recorded():
-        for loop in ("arena", "room", "room_human", "controller"):
+        if not (r.config.rules.chop_out_of_turn or r.config.rules.free_chops):
+            continue
+        for got in r.traces["room_human"]:
+            for seat, kind, moves, _ in got:
+                if seat == 0 and kind in ("chop", "free_chop"):
+                    assert moves != ("pass",) and "pass" in moves, r.id
+            again += _asked_again(got)
+    assert again
+    for r in recorded():  # nowhere else is a seat asked the same twice running
+        for loop in ("arena", "room", "controller"):
             assert not any(_asked_again(t) for t in r.traces[loop]), (r.id, loop)

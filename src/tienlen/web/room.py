@@ -9,14 +9,6 @@ and a bot plays for a player who has been away longer than the table's
 ``away_timeout``, until they return. An optional ``turn_timer`` lets a bot
 make one move for a player who takes too long.
 
-The seats are asked in the order of the hand's :class:`~tienlen.turns.Turns` (kept here, not
-stored: after a restart every seat has a new chance to chop out of turn). Out of turn (a
-chop, §6; a free chop, §11) a bot answers after the bot delay, whatever it holds (the bots
-asked in a row at one wake), and a player is waited for in their place for one chop window
-(:data:`CHOP_WINDOW`), whatever they hold: they chop, or let it go with ``pass``, or ``pass``
-is answered for them when it ends. A seat that let a chop go is not asked again until
-someone moves.
-
 The host (the creator, or the first player to sit at a table made without a
 name) alone starts the table, seats bots and removes seats. At the end of a
 hand each player asks for the next one; it is dealt once every player a bot
@@ -41,7 +33,6 @@ from .. import PASS, Action, Game, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from ..errors import reason_of
 from ..i18n import Msg, Said, bot_name, msg, pick_lang, render, t
-from ..turns import Turns, is_decline
 from .driver import Driver, Staged
 from .hands import Hands
 from .names import BOT_NUMBERS, BadName, bot_number, clean_name, confusable_key, name_key, shown_keys
@@ -82,10 +73,6 @@ from .storage import (
 from .views import PlayTexts, seat_view
 
 AWAY_BOT = "heuristic"
-# seconds a player asked out of turn (a chop, §6; a free chop, §11) has to chop: the same for
-# every seat whatever it holds, after which ``pass`` is answered for them (so that the time the
-# table takes reveals no card); a table's turn timer, when shorter, shortens it
-CHOP_WINDOW = 3.0
 JITTER = 0.25  # a bot's wait varies by this share of the bot delay either way
 _jitter = random.Random()
 
@@ -169,10 +156,6 @@ class Room:
         self._bots: dict[int, Bot] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._turn_since = time.monotonic()
-        self._turns: Turns | None = None  # who is asked now, and who declined (not stored)
-        # (version, seat, out of turn, when): the seat waited for, and since when it is asked
-        self._asked_at: tuple[int, int, bool, float] = (-1, -1, False, 0.0)
-        self.chop_window = CHOP_WINDOW
         self._views: dict[int | None, SeatView | None] = {}
         self._views_version = -1
         self._plays = PlayTexts()
@@ -422,10 +405,6 @@ class Room:
             raise Refused(msg("room.not_started"))
         try:
             move = parse_move(text, self.rules)
-            turns = self._turns_of(game)
-            if is_decline(move) and game.turn != seat and turns.waiting_for() == seat:
-                turns.decline(seat)  # asked out of turn, the player lets the chop go
-                return
             trial = game.copy()
             trial.play(move, seat=seat)
         except TienLenError as exc:  # a refused play, or text that is no card (CardError)
@@ -583,51 +562,17 @@ class Room:
             # countdown ran out): due now
             due = bool(self.clients) if self._bots_only() else self._deal_wait(now) == 0.0
             return self._stage_deal() if due else None
-        turns = self._turns_of(game)
-        while True:  # the bots (and the chop windows run out) answer in the order asked
-            asked = self._asked_now(now)
-            if asked is None:
-                return None
-            seat, out_of_turn, since = asked
-            if not out_of_turn:
-                if self.bot_controlled(seat, now) or self._out_of_time(seat, now):
-                    return self._stage(game, seat, self._choose(seat))
-                return None
+        for seat in game.out_of_turn_seats():
             if self.bot_controlled(seat, now):
                 move = self._choose(seat, with_pass=True)
-                if not is_decline(move):
+                if str(move) != "pass":  # PASS here: no chop
                     return self._stage(game, seat, move)
-            elif now - since < self._chop_window():
-                return None  # the player is asked: waited for until their window ends
-            turns.decline(seat)
-
-    def _turns_of(self, game: Game) -> Turns:
-        """The turns of the current hand (made again for a new hand, or after a restart: every
-        seat then has a new chance to chop out of turn)."""
-        if self._turns is None or self._turns.game is not game:
-            self._turns = Turns(game)
-        return self._turns
-
-    def _asked_now(self, now: float) -> tuple[int, bool, float] | None:
-        """The seat asked now, whether out of turn, and since when (monotonic seconds); None
-        when nobody is (no hand, or it is over)."""
-        game = self.game
-        if game is None or game.is_over:
+        turn = game.turn
+        if turn is None:
             return None
-        turns = self._turns_of(game)
-        seat = turns.waiting_for()
-        if seat is None:
-            return None
-        out_of_turn = seat != game.turn
-        if self._asked_at[:3] != (self.version, seat, out_of_turn):
-            self._asked_at = (self.version, seat, out_of_turn, now)
-        return seat, out_of_turn, self._asked_at[3]
-
-    def _chop_window(self) -> float:
-        """How long a player asked out of turn is waited for (see :data:`CHOP_WINDOW`)."""
-        if self.turn_timer > 0:
-            return min(self.chop_window, self.turn_timer)
-        return self.chop_window
+        if self.bot_controlled(turn, now) or self._out_of_time(turn, now):
+            return self._stage(game, turn, self._choose(turn))
+        return None
 
     def _stage_deal(self) -> Staged:
         """The next hand, dealt (its seed drawn) but not installed."""
@@ -686,23 +631,15 @@ class Room:
         return self.turn_timer > 0 and self.seats[seat].kind == "human"
 
     def _out_of_time(self, seat: int, now: float) -> bool:
-        return self._timed(seat) and now - self._turn_start(now) >= self.turn_timer
-
-    def _turn_start(self, now: float) -> float:
-        """When the turn timer of the seat on turn started: the last change, or later, when the
-        seat was asked once the chops out of turn were declined."""
-        asked = self._asked_now(now)
-        return max(self._turn_since, asked[2]) if asked is not None else self._turn_since
+        return self._timed(seat) and now - self._turn_since >= self.turn_timer
 
     def _turn_deadline(self) -> float | None:
         """When (Unix seconds) the turn timer runs out for the seat on turn (None: no timer)."""
         game = self.game
-        now = time.monotonic()
-        asked = self._asked_now(now)
-        if game is None or asked is None or asked[1] or not self._timed(asked[0]) \
-                or self.bot_controlled(asked[0], now):
-            return None  # none while seats are asked out of turn
-        return round(time.time() + self._turn_start(now) + self.turn_timer - now, 3)
+        if game is None or game.is_over or game.turn is None or not self._timed(game.turn) \
+                or self.bot_controlled(game.turn):
+            return None
+        return round(time.time() + self._turn_since + self.turn_timer - time.monotonic(), 3)
 
     def _next_wake(self) -> float | None:
         """Seconds until the driver has something to do (None: nothing until someone acts)."""
@@ -714,21 +651,16 @@ class Room:
             if self._bots_only():
                 return self._bot_wait() if self.clients else None
             return self._deal_wait(now)
-        asked = self._asked_now(now)
-        if asked is None:
-            return None
-        seat, out_of_turn, since = asked
-        s = self.seats[seat]
+        seats = [*game.out_of_turn_seats(), *([game.turn] if game.turn is not None else [])]
         waits: list[float] = []
-        if self.bot_controlled(seat, now):
-            waits.append(self._bot_wait())
-        else:
-            if s.kind == "human" and not s.clients and s.away_since is not None:
+        for seat in seats:
+            s = self.seats[seat]
+            if self.bot_controlled(seat, now):
+                waits.append(self._bot_wait())
+            elif s.kind == "human" and not s.clients and s.away_since is not None:
                 waits.append(s.away_since + self.away_timeout - now)
-            if out_of_turn:
-                waits.append(since + self._chop_window() - now)
-            elif self._timed(seat):
-                waits.append(self._turn_start(now) + self.turn_timer - now)
+        if game.turn is not None and self._timed(game.turn):
+            waits.append(self._turn_since + self.turn_timer - now)
         return max(0.0, min(waits)) if waits else None
 
     def _bot_wait(self) -> float:
