@@ -153,20 +153,24 @@ class Turns:
         """Take the answer of ``seat``, the seat asked: out of turn, a chop is made and the
         asking starts again, ``pass`` is a decline (the next seat of the queue is asked);
         on turn, the move is made."""
-        if len(self.game.state.history) != self._mark:
+        game = self.game
+        st = game.state
+        if len(st.history) != self._mark:
             self._sync()
-        if self._queue:
-            if seat != self._queue[0]:
-                raise ValueError(f"seat {seat} is not asked now (seat {self._queue[0]} is)")
+        queue = self._queue
+        if queue:
+            if seat != queue[0]:
+                raise ValueError(f"seat {seat} is not asked now (seat {queue[0]} is)")
             if is_decline(move):
-                self._declined.append(self._queue.pop(0))
+                self._declined.append(queue.pop(0))
                 return
-        elif seat != self.game.turn:
-            raise ValueError(f"seat {seat} is not asked now (seat {self.game.turn} is)")
-        if self._push is not None:
-            self._push(move, seat)
+        elif seat != st.turn:
+            raise ValueError(f"seat {seat} is not asked now (seat {st.turn} is)")
+        push = self._push
+        if push is not None:
+            push(move, seat)
         else:
-            self.game.push(move, seat)
+            game.push(move, seat)
 
     def decline(self, seat: int) -> None:
         """``seat``, asked out of turn, lets the chop go."""
