@@ -502,18 +502,8 @@ class Game:
         after the player of the target. Free chops (``free_chops``, §11): every seat the rule
         names, whatever it holds (so that the offer reveals nothing), in turn order from the
         seat to act; such a seat may answer with no chop."""
-        st = self.state
-        if st.phase != "play" or st.table_seat is None:
-            return []
-        if self.rules.free_chops and st.turn is not None and \
-                st.mg.is_free_target(st.table):  # type: ignore[arg-type]
-            return [s for s in self._seats_from(st.turn)[1:]
-                    if self._free_open(s) or (self._out_of_turn_open(s)
-                                              and self._legal_out_of_turn(s))]
-        if not st.window:
-            return []
-        return [s for s in self._seats_from(st.table_seat)[1:]
-                if self._out_of_turn_open(s) and self._legal_out_of_turn(s)]
+        return [s for s in self.out_of_turn_asked()
+                if self._free_open(s) or self._legal_out_of_turn(s)]
 
     def out_of_turn_asked(self) -> list[int]:
         """Seats asked out of turn right now, in the order that gives them priority: those the
