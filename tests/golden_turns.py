@@ -229,16 +229,21 @@ class Run:
 
 
 # ---------------------------------------------------------------------- the loops
-def drive_arena(config: Config, seed: int) -> list[Trace]:
-    from tienlen.arena import play_out
-
-    run = Run(config, seed)
+def session_hands(config: Config, seed: int, run: Run) -> Iterator[Game]:
+    """Each hand of the configuration's session in turn, the run told which one it is."""
     session = Session(config.rules, config.players, seed)
     for number in range(config.hands):
         if number:
             session.next_hand()
         run.hand(number)
-        game = session.game
+        yield session.game
+
+
+def drive_arena(config: Config, seed: int) -> list[Trace]:
+    from tienlen.arena import play_out
+
+    run = Run(config, seed)
+    for game in session_hands(config, seed, run):
         failures = play_out(game, [TraceBot(lambda g=game: g, run) for _ in range(config.players)])
         assert not failures and game.is_over
     return run.traces
@@ -249,12 +254,7 @@ def drive_asking(config: Config, seed: int, fast: bool = False) -> list[Trace]:
     from tienlen.turns import Turns
 
     run = Run(config, seed)
-    session = Session(config.rules, config.players, seed)
-    for number in range(config.hands):
-        if number:
-            session.next_hand()
-        run.hand(number)
-        game = session.game
+    for game in session_hands(config, seed, run):
         mirror: list[Any] = []  # the fast path's mirror of the hand, once play has begun
 
         def fast_game(game: Game = game, mirror: list[Any] = mirror) -> Any:
@@ -424,14 +424,9 @@ def drive_train(config: Config, seed: int) -> list[Trace]:
     from tienlen.rl import train
 
     run = Run(config, seed)
-    session = Session(config.rules, config.players, seed)
     original = train.phase_choice
     try:
-        for number in range(config.hands):
-            if number:
-                session.next_hand()
-            run.hand(number)
-            game = session.game
+        for game in session_hands(config, seed, run):
 
             def phase(view: Any, game: Game = game) -> Move:
                 seat = game.turn
@@ -452,14 +447,9 @@ def drive_rollout(config: Config, seed: int) -> list[Trace]:
     from tienlen.bots import rollout
 
     run = Run(config, seed)
-    session = Session(config.rules, config.players, seed)
     decide, out_of_turn_choice = rollout.decide, rollout.out_of_turn_choice
     try:
-        for number in range(config.hands):
-            if number:
-                session.next_hand()
-            run.hand(number)
-            game = session.game
+        for game in session_hands(config, seed, run):
             asked: list[int | None] = [None]  # the seat whose legal plays were listed last
             listed = game.legal_plays
 
