@@ -280,18 +280,22 @@ def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
     assert checked > 100
 
 
-@pytest.mark.parametrize("preset", ["mien-nam", "mien-bac"])
+@pytest.mark.parametrize("preset", ["mien-nam", "mien-bac", "chop_out_of_turn"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 8])
 def test_fast_rollouts_value_candidates_as_the_pure_rollouts_do(preset, players):
     """Search's objective on the same playouts: each candidate played out by the heuristic at
-    every seat (free chops answered as the pure rollout does), valued by the units the hand
-    pays the seat, equal on the fast path and in pure Python."""
+    every seat (free chops and, under the house rule ``chop_out_of_turn``, §6 chops out of
+    turn answered as the pure rollout does), valued by the units the hand pays the seat, equal
+    on the fast path and in pure Python."""
     pytest.importorskip("numba")
     from tienlen.bots.fast_rollout import FastRollouts
     from tienlen.bots.inference import Deal
     from tienlen.bots.rollout import playout
 
-    rules = Rules.preset(preset)
+    if preset == "chop_out_of_turn":  # units to count: the cards left pay, as in mien-nam
+        rules = Rules.preset("mien-nam").replace(chop_out_of_turn=True, free_chops=[])
+    else:
+        rules = Rules.preset(preset)
     checked = 0
     for seed in range(3):
         game = Game.deal(rules, players, 500 + seed)

@@ -168,11 +168,12 @@ def legal_out_of_turn(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: 
 
 
 @kernel
-def offer_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, out: np.ndarray,
-                buf: np.ndarray, ws: np.ndarray) -> int:
-    """The seats offered a chop out of turn now, in priority order, into ``out``; how many
-    (``Game.out_of_turn_seats``: free chops go to every seat the rule names, from the seat to
-    act; out-of-turn chops to the seats that hold one, from the player of the target)."""
+def asked_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, out: np.ndarray) -> int:
+    """The seats asked out of turn now, before the seat on turn, in priority order, into
+    ``out``; how many (``Game.out_of_turn_asked``, the queue of :class:`tienlen.turns.Turns`):
+    on a free chop's target (§11) every seat offered one or let chop out of turn, from the seat
+    to act; in a chop window (§6) every seat the rules let chop, whatever it holds, from the
+    player of the target."""
     tseat = st[S_TSEAT]
     if st[S_OVER] or tseat < 0:
         return 0
@@ -183,8 +184,7 @@ def offer_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, out: np.ndar
                                                       chops):
         for i in range(1, n):
             s = (turn + i) % n
-            if free_open(st, cfg, chops, s) or (out_of_turn_open(st, cfg, s) and
-                                                 legal_out_of_turn(st, cfg, chops, s, buf, ws)):
+            if free_open(st, cfg, chops, s) or out_of_turn_open(st, cfg, s):
                 out[m] = s
                 m += 1
         return m
@@ -192,7 +192,22 @@ def offer_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, out: np.ndar
         return 0
     for i in range(1, n):
         s = (tseat + i) % n
-        if out_of_turn_open(st, cfg, s) and legal_out_of_turn(st, cfg, chops, s, buf, ws):
+        if out_of_turn_open(st, cfg, s):
+            out[m] = s
+            m += 1
+    return m
+
+
+@kernel
+def offer_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, out: np.ndarray,
+                buf: np.ndarray, ws: np.ndarray) -> int:
+    """The seats offered a chop out of turn now, in priority order, into ``out``; how many
+    (``Game.out_of_turn_seats``: of the seats asked, :func:`asked_seats`, those offered a free
+    chop and those that hold an out-of-turn chop)."""
+    m = 0
+    for i in range(asked_seats(st, cfg, chops, out)):
+        s = out[i]
+        if free_open(st, cfg, chops, s) or legal_out_of_turn(st, cfg, chops, s, buf, ws):
             out[m] = s
             m += 1
     return m

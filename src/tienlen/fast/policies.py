@@ -7,12 +7,14 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .engine import apply, legal_in_turn, legal_out_of_turn, offer_seats
-from .free import is_free_target
+from .engine import apply, asked_seats, legal_in_turn, legal_out_of_turn
+from .free import free_open
 from .greedy import greedy_choice
 from .heuristic import heuristic_choice
 from .layout import (
     C_NFREE,
+    C_OUT_OF_TURN,
+    PASS,
     S_FINISH,
     S_FIRST_PLAY,
     S_HI,
@@ -37,6 +39,11 @@ RANDOM = 0
 GREEDY = 1
 HEURISTIC = 2
 POLICIES = {"random": RANDOM, "greedy": GREEDY, "heuristic": HEURISTIC}
+SCRIPTED = 3  # the moves of a script (:func:`traced_playout`)
+# the kinds of decision a trace writes down (``tienlen.turns.Kind``: play, chop, free_chop)
+ASK_PLAY = 0
+ASK_CHOP = 1
+ASK_FREE_CHOP = 2
 
 
 @jit
@@ -104,37 +111,120 @@ def out_of_turn_pick(st: np.ndarray, buf: np.ndarray, n: int, policy: int) -> in
 def playout_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.ndarray,
                   total: np.ndarray, aside_top: int, aside_keys: int, memo: dict,
                   buf: np.ndarray, max_steps: int) -> int:
-    """:func:`playout` with each seat's own policy (``seats[seat]``). While the table is a free
-    chop's target (§11) each seat offered one answers first, in the order of the offers."""
+    """:func:`playout` with each seat's own policy (``seats[seat]``), asked as
+    :class:`tienlen.turns.Turns` asks: after every move the seats asked out of turn (§6 chop
+    windows under ``chop_out_of_turn``, §11 free chops; :func:`~.engine.asked_seats`) answer
+    first, in priority order, then the seat on turn."""
+    none = np.zeros((0, 3), dtype=np.int64)
+    return _play(st, cfg, chops, seats, total, aside_top, aside_keys, memo, buf, max_steps,
+                 none, none)[0]
+
+
+@jit
+def traced_playout(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, memo: dict,
+                   buf: np.ndarray, script: np.ndarray, trace: np.ndarray) -> tuple:
+    """The loop of :func:`playout_seats` with every seat playing the moves of ``script`` (rows
+    lo, hi, shape, one per decision in the order asked; ``pass``, all zeros, lets a chop out
+    of turn go), writing down each decision it asks into ``trace``: a row (seat, kind, count),
+    kind :data:`ASK_PLAY`, :data:`ASK_CHOP` or :data:`ASK_FREE_CHOP`, then the ``count`` moves
+    offered (out of turn: the chops, then ``pass``). The differential test's window on the
+    compiled order of asking (``tests/test_fast_turns.py``). Stops where the script ends or
+    its move is not offered. Returns (decisions made, rows written; -1: ``trace`` is full)."""
+    seats = np.full(8, SCRIPTED, dtype=np.int64)
+    return _play(st, cfg, chops, seats, unplayed(st), -1, 0, memo, buf, 100_000, script, trace)
+
+
+@jit
+def _offered(trace: np.ndarray, row: int, seat: int, kind: int, buf: np.ndarray, n: int,
+             out_of_turn: bool) -> int:
+    """Write a decision into ``trace`` from ``row``; the next row (-1: no room)."""
+    if row + n + 2 > trace.shape[0]:
+        return -1
+    trace[row, 0] = seat
+    trace[row, 1] = kind
+    trace[row, 2] = n + 1 if out_of_turn else n
+    for i in range(n):
+        trace[row + 1 + i] = buf[i]
+    row += n + 1
+    if out_of_turn:  # the decline
+        trace[row] = 0
+        row += 1
+    return row
+
+
+@jit
+def _scripted(buf: np.ndarray, n: int, move: np.ndarray) -> int:
+    """The index of ``move`` among the plays ``buf[:n]``, -1 when it is not there."""
+    for i in range(n):
+        if buf[i, 0] == move[0] and buf[i, 1] == move[1] and buf[i, 2] == move[2]:
+            return i
+    return -1
+
+
+@jit
+def _play(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.ndarray,
+          total: np.ndarray, aside_top: int, aside_keys: int, memo: dict, buf: np.ndarray,
+          max_steps: int, script: np.ndarray, trace: np.ndarray) -> tuple:
+    """The compiled asking loop (:func:`playout_seats`, :func:`traced_playout`): it keeps its
+    own copy of the order of :class:`tienlen.turns.Turns`, held to it by
+    ``tests/test_fast_turns.py``. Returns (steps, rows of ``trace`` written, -1: full)."""
     ws = np.zeros((WS_ROWS, 20), dtype=np.int64)
-    offered = np.zeros(8, dtype=np.int64)
+    asked = np.zeros(8, dtype=np.int64)
+    offers = cfg[C_OUT_OF_TURN] != 0 or cfg[C_NFREE] != 0  # else nobody is asked out of turn
+    tracing = trace.shape[0] > 0
+    rows = 0
+    p = 0  # the script's next move
     steps = 0
     while st[S_TURN] >= 0 and steps < max_steps:
         seat = st[S_TURN]
         i = -1
-        if cfg[C_NFREE] and is_free_target(st[S_TA], st[S_TB], st[S_TSHAPE], cfg, chops):
-            m = offer_seats(st, cfg, chops, offered, buf, ws)
-            for j in range(m):
-                other = offered[j]
+        m = asked_seats(st, cfg, chops, asked) if offers else 0
+        for j in range(m):
+            other = asked[j]
+            k = legal_out_of_turn(st, cfg, chops, other, buf, ws)
+            if k > buf.shape[0]:
+                buf = np.zeros((2 * k, 3), dtype=np.int64)
                 k = legal_out_of_turn(st, cfg, chops, other, buf, ws)
-                if k > buf.shape[0]:
-                    buf = np.zeros((2 * k, 3), dtype=np.int64)
-                    k = legal_out_of_turn(st, cfg, chops, other, buf, ws)
-                i = out_of_turn_pick(st, buf, k, seats[other])
-                if i >= 0:
-                    seat = other
-                    break
+            policy = seats[other]
+            if tracing:
+                kind = ASK_FREE_CHOP if free_open(st, cfg, chops, other) else ASK_CHOP
+                rows = _offered(trace, rows, other, kind, buf, k, True)
+                if rows < 0:
+                    return steps, rows
+            if policy == SCRIPTED:
+                if p == script.shape[0]:
+                    return steps, rows
+                i = _scripted(buf, k, script[p])
+                if i < 0 and script[p, 2] != PASS:
+                    return steps, rows  # not offered
+                p += 1
+            else:
+                i = out_of_turn_pick(st, buf, k, policy)
+            if i >= 0:
+                seat = other
+                break
         if i < 0:
             n = legal_in_turn(st, cfg, chops, buf, ws)
             if n > buf.shape[0]:
                 buf = _grown(st, cfg, chops, n, ws)
+            if tracing:
+                rows = _offered(trace, rows, seat, ASK_PLAY, buf, n, False)
+                if rows < 0:
+                    return steps, rows
             policy = seats[seat]
             if policy == RANDOM:
                 i = np.random.randint(0, n)
             elif policy == GREEDY:
                 i = greedy_choice(st, buf, n)
-            else:
+            elif policy == HEURISTIC:
                 i = heuristic_choice(st, cfg, buf, n, total, aside_top, aside_keys, memo)
+            else:
+                if p == script.shape[0]:
+                    return steps, rows
+                i = _scripted(buf, n, script[p])
+                if i < 0:
+                    return steps, rows  # not offered
+                p += 1
         a = buf[i, 0]
         b = buf[i, 1]
         apply(st, cfg, chops, seat, a, b, buf[i, 2])
@@ -147,7 +237,7 @@ def playout_seats(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seats: np.
             total[low_key(x) >> 2] -= 1
             x &= x - 1
         steps += 1
-    return steps
+    return steps, rows
 
 
 @jit
