@@ -515,3 +515,34 @@ def test_follow_suit_hands_with_cards_set_aside_take_the_fast_lane_with_the_pure
         assert [sorted(fast.hand(s)) for s in range(players)] == \
             [sorted(game.hand(s)) for s in range(players)]
     assert played >= 30
+
+
+@pytest.mark.parametrize(("preset", "names"), [
+    ("pagat", ("heuristic", "greedy", "heuristic", "greedy")),
+    ("mien-nam", ("heuristic", "greedy", "heuristic", "greedy", "heuristic")),
+])
+def test_hands_with_chops_out_of_turn_take_the_fast_lane_with_the_pure_results(preset, names):
+    """Under the house rule chop_out_of_turn (§6) the compiled loop asks every seat the rules
+    let chop, as the arena's turn API does, and the bots answer as in pure Python: the greedy
+    bot with its lowest chop, the heuristic against twos and bombs only."""
+    pytest.importorskip("numba")
+    from tienlen.arena import play_out
+    from tienlen.bots import get_bot
+    from tienlen.fast.play import play_hand
+
+    rules = Rules.preset(preset).replace(chop_out_of_turn=True)
+    players = len(names)
+    out_of_turn = 0
+    for seed in range(40):
+        game = Game.deal(rules, players, seed)
+        if game.phase != "play":  # won at once (an instant win)
+            continue
+        fast = play_hand(Game.deal(rules, players, seed), names)
+        assert fast is not None  # the fast lane took it
+        play_out(game, [get_bot(name) for name in names])
+        assert (fast.finish_order, fast.scores) == (game.finish_order, game.scores), seed
+        replay = Game.deal(rules, players, seed)
+        for seat, text in game.history:  # the chops made out of turn
+            out_of_turn += seat != replay.turn
+            replay.play(text, seat=seat)
+    assert out_of_turn >= 3

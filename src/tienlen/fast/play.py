@@ -3,10 +3,11 @@
 ``heuristic`` and ``greedy`` decide the same on the fast path as in pure Python (their
 compiled versions break ties in the pure engine's order of plays; the differential tests
 check the heuristic), so a hand where every seat is one of them can be played in compiled
-code with the very same result. Anything else -- another bot, claims or trades still to
-make, out-of-turn chops (§6; free chops, §11, are answered in compiled code as the bots
-answer them), rules the fast path does not support, numba missing -- is left to the pure
-engine (:func:`play_hand` returns None). Cards set aside (dealt to nobody) count as unseen
+code with the very same result: the compiled loop asks out of turn as the arena's turn API
+does (§6 chops under ``chop_out_of_turn``, §11 free chops) and the bots answer there as they
+do in pure Python. Anything else -- another bot, claims or trades still to make, rules the
+fast path does not support, numba missing -- is left to the pure engine (:func:`play_hand`
+returns None). Cards set aside (dealt to nobody) count as unseen
 for the heuristic, under ``follow_suit`` by suit too, as in pure Python.
 """
 
@@ -26,7 +27,7 @@ _SAME_CHOICES = frozenset(("greedy", "heuristic"))
 
 def can_play(game: Game, bots: Sequence[str]) -> bool:
     return (all(b in _SAME_CHOICES for b in bots) and game.phase == "play"
-            and not game.rules.chop_out_of_turn and enabled(game.rules))
+            and enabled(game.rules))
 
 
 def play_hand(game: Game, bots: Sequence[str]) -> Game | None:
