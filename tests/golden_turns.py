@@ -29,9 +29,9 @@ The loops (the keys of :data:`LOOPS`):
   timeout is an hour): the bots' decisions come from ``bot_action``; the player's, whenever
   ``bot_action`` owes nothing (the table waits for seat 0), from the page's view
   (:func:`tienlen.web.views.seat_view` via :meth:`~Room.view_for`: its ``legal`` list and its
-  ``decision``), answered with :meth:`~Room.apply_move`; before each bot move the player also
+  ``decision``), answered with ``TableState.apply_move``; before each bot move the player also
   answers any out-of-turn chop their view offers (a model: a player who answers at once),
-  and asks for the next hand (:meth:`~Room.ask_next_hand`). While the table waits for the
+  and asks for the next hand (``TableState.ask_next_hand``). While the table waits for the
   player on turn and a bot may chop out of turn, the driver wakes once more before the player
   answers (``_next_wake`` counts those bots among the seats waited for) and ``bot_action``
   asks them again: the trace shows that second asking;
@@ -337,14 +337,15 @@ def _table(config: Config, seed: int, human: bool) -> Iterator[Any]:
                              away_timeout=3600.0, turn_timer=0.0, name="golden", bot_level="random",
                              host_seat=0 if human else None, fixed_seed=True, next_hand_after=0.0)
     room = Room(repo, settings, bot_delay=0.0)
-    room.hold_writes()
+    table = room.table
+    table.hold_writes()
     if human:
-        room.join_seat("Ann", 0)
-    while any(s.kind == "empty" for s in room.seats):
-        room.add_bot(None)
-    room.start()
-    entries, seats = room.take_writes()
-    repo.create_table(settings, seats, entries, (room.version, room.snapshot()))
+        table.join_seat("Ann", 0)
+    while any(s.kind == "empty" for s in table.seats):
+        table.add_bot(None)
+    table.start()
+    entries, seats = table.take_writes()
+    repo.create_table(settings, seats, entries, (table.version, table.snapshot()))
     if not human:
         room.attach(Client(lambda body: None))  # a watched bots-only table deals by itself
     try:
@@ -357,8 +358,8 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
     run = Run(config, seed)
     with _table(config, seed, human) as (room, repo):
         # the bots the table would make (get_bot(level, seed=...)) replaced by the chooser's
-        room._bots = {seat: TraceBot(lambda: room.game, run)
-                      for seat, s in enumerate(room.seats) if s.kind == "bot"}
+        room.table._bots = {seat: TraceBot(lambda: room.game, run)
+                            for seat, s in enumerate(room.table.seats) if s.kind == "bot"}
 
         def step() -> bool:
             staged = room.bot_action()
@@ -371,7 +372,7 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
         for number in range(config.hands):
             if number:
                 if human:
-                    room.ask_next_hand(0, room.version)
+                    room.table.ask_next_hand(0, room.version)
                 else:
                     assert step()
             run.hand(number)
@@ -390,15 +391,15 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                         if move == PASS:
                             answered = room.version
                         else:
-                            room.apply_move(0, str(move))
+                            room.table.apply_move(0, str(move))
                         continue
                 if step():
                     continue
                 assert human and game.turn == 0, "the table waits for nobody"
-                if any(room.bot_controlled(s) for s in game.out_of_turn_seats()):
+                if any(room.table.bot_controlled(s) for s in game.out_of_turn_seats()):
                     # a bot that may chop is among the seats _next_wake waits for: the driver
                     # wakes again while the player thinks, and bot_action asks those bots anew
-                    assert room._next_wake() is not None
+                    assert room.clock.next_wake() is not None
                     assert not step()
                 view = room.view_for(0)
                 assert view is not None
@@ -407,7 +408,7 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                                               sorted(view.decision.items()) if k != "kind")])
                 move = run.decide(game, 0, False, game.legal_plays(0), kind=kind,
                                   shown=view.legal)
-                room.apply_move(0, str(move))
+                room.table.apply_move(0, str(move))
             assert room.game.is_over
     return run.traces
 

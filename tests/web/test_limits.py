@@ -165,7 +165,7 @@ def test_a_bots_only_table_pauses_unwatched_and_resumes_when_watched(server: Ser
     info = poll(lambda: server.get(f"/api/tables/{table_id}").json(), lambda t: t["records"] >= 1)
     assert info["paused"] and info["hand_no"] == 1
     room = server.app.state.lobby.get(table_id)
-    assert server.call(lambda: room._timer is None)  # nothing is arranged: no hand is dealt
+    assert server.call(lambda: not room.clock.armed)  # nothing is arranged: no hand is dealt
     watcher = server.ws(table_id)
     watcher.hello()
     dealt = watcher.until(lambda m: m["type"] == "state" and m["info"]["hand_no"] == 2)

@@ -15,7 +15,7 @@ pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen.i18n import render
 from tienlen.web import names
-from tienlen.web.room import Seat
+from tienlen.web.table import Seat
 
 from .conftest import Server, WsClient, running
 from .waiting import stored
@@ -158,7 +158,7 @@ def test_a_bot_is_not_named_like_a_player_seated_before_the_rules(srv: Server) -
     room = srv.app.state.lobby.get(table_id)
 
     def seat_before_the_rules(name: str) -> None:
-        room.seats[1] = Seat("human", name)
+        room.table.seats[1] = Seat("human", name)
 
     srv.call(lambda: seat_before_the_rules("B0t 1"))
     host.send(type="add_bot")

@@ -101,7 +101,7 @@ class Lobby:
         self.driver = Driver(repo)  # every table's bot moves, stored in group commits
         self.rooms: dict[str, Room] = {}
         # the open tables each creator (player key) and each address made: a table counts while
-        # its creator still hosts it (Room.creator is cleared when the creator leaves)
+        # its creator still hosts it (TableState.creator is cleared when the creator leaves)
         self._by_creator: dict[str, set[str]] = {}
         self._by_address: dict[str, set[str]] = {}
         self._made_by: dict[str, tuple[str, str]] = {}  # table id -> (creator, address)
@@ -112,13 +112,13 @@ class Lobby:
             room = Room.restore(self.repo, stored, self.bot_delay, self.driver)
             self._add(room)
             if room.started and stored.snapshot is None:  # made before snapshots: one now
-                self.repo.put_snapshot(room.id, room.version, room.snapshot())
+                self.repo.put_snapshot(room.id, room.version, room.table.snapshot())
         return len(self.rooms)
 
     def _add(self, room: Room, address: str = "") -> None:
         self.rooms[room.id] = room
-        self._made_by[room.id] = (room.creator, address)
-        for index, key in ((self._by_creator, room.creator), (self._by_address, address)):
+        self._made_by[room.id] = (room.table.creator, address)
+        for index, key in ((self._by_creator, room.table.creator), (self._by_address, address)):
             if key:
                 index.setdefault(key, set()).add(room.id)
 
@@ -134,7 +134,7 @@ class Lobby:
 
     def _held(self, index: dict[str, set[str]], key: str) -> int:
         """Open tables made under ``key`` whose creator still hosts them."""
-        return sum(1 for i in index.get(key, ()) if self.rooms[i].creator)
+        return sum(1 for i in index.get(key, ()) if self.rooms[i].table.creator)
 
     def get(self, table_id: str) -> Room | None:
         return self.rooms.get(table_id)
@@ -179,17 +179,18 @@ class Lobby:
             spec.away_timeout, spec.turn_timer, table_name, spec.private, spec.level,
             0 if name is not None else None, fixed, creator, spec.next_hand_after)
         room = Room(self.repo, settings, self.bot_delay, self.driver)
-        room.hold_writes()
+        table = room.table
+        table.hold_writes()
         seat: int | None = None
         token: str | None = None
         if name is not None:
-            seat, token = room.join_seat(name, 0)
+            seat, token = table.join_seat(name, 0)
         if spec.quick:
-            while any(s.kind == "empty" for s in room.seats):
-                room.add_bot(None)
-            room.start()
-        entries, seats = room.take_writes()
-        snapshot = (room.version, room.snapshot()) if room.started else None
+            while any(s.kind == "empty" for s in table.seats):
+                table.add_bot(None)
+            table.start()
+        entries, seats = table.take_writes()
+        snapshot = (table.version, table.snapshot()) if table.started else None
         self.repo.create_table(settings, seats, entries, snapshot)
         self._add(room, address)
         return room, seat, token

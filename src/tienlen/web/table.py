@@ -1,0 +1,544 @@
+"""One table's state, apart from its connections and its clock: the seats and the host, its
+hands, the log they are stored in and the snapshot beside it, and who is asked now.
+
+Every change is stored (the table's log, through ``store``) before it is made. A move is tried
+on a copy of the game first, so the record of a hand it ends is stored in the same write. A
+bot's move is *staged* (decided and checked, its write made, nothing changed yet) for the
+:class:`~.driver.Driver` to store with other tables' moves; then it is installed.
+
+The hand's decisions are asked in the order of one :class:`~tienlen.turns.Turns` per hand
+(kept in memory, not stored: after a restart every seat has a new chance to chop). Out of turn
+(a chop, §6; a free chop, §11) a bot is asked whatever it holds, and a bot that lets the chop
+go is not asked again until someone moves. A person asked out of turn is passed over at once,
+in the same way whatever they hold: the hand opens no chop window for people (they may send a
+chop whenever the game allows one). A bot plays for a player who has been away longer than
+the table's ``away_timeout``, until they return.
+
+The host (the creator, or the first player to sit at a table made without a name) alone starts
+the table, seats bots and removes seats. At the end of a hand each player asks for the next
+one (the asks are stored in the log, so a restart keeps them); when it is dealt is the
+clock's (:mod:`.clock`). Nothing here runs on the event loop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import PASS, Action, Game, Move, Play, Rules, TienLenError, parse_move
+from ..bots import Bot, get_bot
+from ..errors import reason_of
+from ..i18n import Msg, Said, bot_name, msg, render
+from ..turns import Decision, Turns, is_decline
+from .driver import Staged
+from .hands import Hands
+from .names import BOT_NUMBERS, BadName, bot_number, clean_name, confusable_key, name_key, shown_keys
+from .snapshot import Snapshot
+from .storage import Entry, SeatChange, StoredTable, TableSettings, Write, hash_token
+
+AWAY_BOT = "heuristic"
+
+
+class Refused(TienLenError):
+    """A command that cannot be carried out now; the text is the reason in English (``code``:
+    its kind); ``reason`` the same as a message to say in the connection's language."""
+
+    def __init__(self, reason: str | Msg | Said, code: str | None = None) -> None:
+        super().__init__(render(reason))
+        self.reason = reason
+        self.code = code
+
+    def say(self, lang: str) -> str:
+        return render(self.reason, lang)
+
+
+@dataclass
+class Seat:
+    kind: str = "empty"  # empty | human | bot
+    name: str | None = None
+    level: str | None = None
+    token_hash: str | None = None
+    clients: set[object] = field(default_factory=set)  # the room's connections seated here
+    away_since: float | None = None  # monotonic seconds: since when a player is not connected
+
+
+def check_name(name: str) -> str:
+    """A player's name, normalised (NFC, single spaces), or :class:`Refused` saying why not."""
+    try:
+        return clean_name(name, "a name")
+    except BadName as exc:
+        raise Refused(exc.reason) from None
+
+
+class TableState:
+    """The seats, the host, the hands and the log of one table (see the module's text).
+
+    ``store`` stores one write (a log entry, with the seat it changes, the record of the hand
+    it ends, the snapshot after it and the new host) and raises if it cannot."""
+
+    def __init__(self, settings: TableSettings, store: Callable[[Write], None]) -> None:
+        self.settings = settings
+        self.id = settings.id
+        self.bot_level = settings.bot_level
+        self.host_seat = settings.host_seat
+        self.creator = settings.creator
+        self.rules, self.options = _rules_of(settings.rules_toml)
+        self.players = settings.players
+        self.seed = settings.seed
+        self.fixed_seed = settings.fixed_seed
+        self.away_timeout = settings.away_timeout
+        self.turn_timer = settings.turn_timer
+        self.seats = [Seat() for _ in range(self.players)]
+        self.hands: Hands | None = None  # once the game has started
+        self.version = 0  # the length of the log
+        # the finished hand's asks for the next one: seat -> when it asked (Unix seconds)
+        self.asks: dict[int, float] = {}
+        self._store = store
+        self._pending: list[Write] | None = None  # see hold_writes
+        self._over: tuple[int, int] | None = None  # (hand number, version first showing it over)
+        self._bots: dict[int, Bot] = {}
+        self._turns: Turns | None = None
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def restore(cls, stored: StoredTable, store: Callable[[Write], None]) -> TableState:
+        """Rebuild a table from its stored seats, its snapshot and the log entries after it."""
+        table = cls(stored.settings, store)
+        now = time.monotonic()
+        for number, change in stored.seats.items():
+            table.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
+                                       away_since=now if change.kind == "human" else None)
+        if stored.snapshot is not None:
+            table.version, data = stored.snapshot
+            table.hands = Hands.from_snapshot(table.rules, Snapshot.loads(data))
+            table._note_over()
+        for entry in stored.log:
+            table._replay(entry)
+            table.version = entry.idx + 1
+            table._note_over()
+        return table
+
+    def _replay(self, entry: Entry) -> None:
+        if entry.kind == "start":
+            self.hands = Hands(self.rules, self._names(), entry.text, self.seed, self.fixed_seed)
+        elif entry.kind == "move":  # checked when it was made, before it was stored
+            assert self.hands is not None and entry.seat is not None
+            self.hands.push(parse_move(entry.text, self.rules), entry.seat)
+        elif entry.kind == "ask":
+            assert entry.seat is not None
+            self.asks[entry.seat] = float(entry.text)
+        elif entry.kind == "next":
+            assert self.hands is not None
+            self.hands.install(self.hands.deal_next(entry.text))
+            self.asks = {}
+
+    def _note_over(self) -> None:
+        """Remember the version at which the current hand was first seen over (a player who has
+        seen that may ask for the next hand, whatever asks came after)."""
+        hands = self.hands
+        if hands is not None and hands.game.is_over and \
+                (self._over is None or self._over[0] != hands.number):
+            self._over = (hands.number, self.version)
+
+    def _names(self) -> list[str]:
+        return [seat.name or f"Seat {i + 1}" for i, seat in enumerate(self.seats)]
+
+    @property
+    def game(self) -> Game | None:
+        """The current hand, once the game has started."""
+        return self.hands.game if self.hands is not None else None
+
+    @property
+    def started(self) -> bool:
+        return self.hands is not None
+
+    @property
+    def hand_no(self) -> int:
+        """The number of the current hand (0 before the start)."""
+        return self.hands.number if self.hands is not None else 0
+
+    def snapshot(self) -> str:
+        """The table's state as stored beside its log."""
+        assert self.hands is not None
+        return self.hands.snapshot()
+
+    # ------------------------------------------------------------------ the log
+    def hold_writes(self) -> None:
+        """Keep this new table's writes until :meth:`take_writes` (stored with the table)."""
+        self._pending = []
+
+    def take_writes(self) -> tuple[list[Entry], list[SeatChange]]:
+        """The log entries and seats held since :meth:`hold_writes`; writes are made again."""
+        pending, self._pending = self._pending or [], None
+        seats: dict[int, SeatChange] = {}
+        for write in pending:
+            if write.seat is not None:
+                seats[write.seat.seat] = write.seat
+        return [w.entry for w in pending], [c for c in seats.values() if c.kind != "empty"]
+
+    def _write(self, kind: str, seat: int | None = None, text: str = "",
+               change: SeatChange | None = None, record: tuple[int, str] | None = None,
+               snapshot: str | None = None, host: tuple[int | None] | None = None) -> None:
+        write = Write(self.id, Entry(self.version, kind, seat, text), change, record, snapshot,
+                      host)
+        if self._pending is not None:
+            self._pending.append(write)
+        else:
+            self._store(write)
+        self.version += 1
+
+    # ------------------------------------------------------------------ seats
+    @property
+    def host(self) -> int | None:
+        """The seat that runs the table (starts it, seats bots, removes seats): the creator's, or
+        the player's it passed to. A table made without a name has none until a player sits:
+        the first to sit is its host (a table stored without one, by an older release: before
+        the start, the first player seated). None after the start once the host has left."""
+        if self.host_seat is None and not self.started:
+            return next((i for i, s in enumerate(self.seats) if s.kind == "human"), None)
+        return self.host_seat
+
+    def _check_host(self, by: int | None, key: str) -> None:
+        """Refuse (with the catalogue's ``key``) what only the host may do, asked by seat ``by``
+        (None: the server itself, making a quick table)."""
+        if by is None:
+            return
+        host = self.host
+        if by != host:
+            raise Refused(msg(key, seat=host) if host is not None else msg("room.host_only_nobody"))
+
+    def join_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
+        """Give an empty seat to a player; returns the seat and its secret token."""
+        name = check_name(name)
+        if self.started:
+            raise Refused(msg("room.started_watch"))
+        self._refuse_lookalike(name)
+        seat = self._empty_seat(seat)
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        host = (seat,) if self.host is None else None  # the first to sit at a hostless table
+        self._write("join", seat, name, SeatChange(seat, "human", name, None, digest), host=host)
+        self.seats[seat] = Seat("human", name, None, digest, away_since=time.monotonic())
+        if host is not None:  # the creator (who did not sit) no longer runs it: its slot frees
+            self.host_seat = seat
+            self.creator = ""
+        return seat, token
+
+    def add_bot(self, seat: int | None = None, level: str | None = None,
+                by: int | None = None) -> int:
+        """The host (seat ``by``; None: the server) seats a bot of ``level`` (None: the table's
+        bot level)."""
+        if self.started:
+            raise Refused(msg("room.started_bots"))
+        self._check_host(by, "room.host_only_bot")
+        level = level or self.bot_level
+        seat = self._empty_seat(seat)
+        taken = frozenset().union(*self._keys_shown())
+        name = next(bot_name(k) for k in BOT_NUMBERS if not shown_keys(bot_name(k), True) & taken)
+        self._write("bot", seat, level, SeatChange(seat, "bot", name, level))
+        self.seats[seat] = Seat("bot", name, level)
+        return seat
+
+    def remove_seat(self, by: int, seat: int) -> None:
+        """The host (seat ``by``) empties ``seat`` before the start: a bot's or an absent player's."""
+        if self.started:
+            raise Refused(msg("room.started_remove"))
+        self._check_host(by, "room.host_only")
+        if not 0 <= seat < self.players:
+            raise Refused(msg("room.no_seat", last=self.players - 1, seat=seat))
+        s = self.seats[seat]
+        if s.kind == "empty":
+            raise Refused(msg("room.already_empty", seat=seat))
+        if seat == by:
+            raise Refused(msg("room.own_seat"))
+        if s.kind == "human" and s.clients:
+            raise Refused(msg("room.is_here", name=s.name, seat=seat))
+        self._write("remove", seat, "", SeatChange(seat, "empty", ""))
+        self.seats[seat] = Seat()
+
+    def leave(self, seat: int) -> None:
+        """The player at ``seat`` leaves: before the start the seat is emptied (its token stops
+        working); after, a bot of the table's level plays it for the rest of the table. The
+        seat's connections are no longer seated (the room tells them)."""
+        s = self.seats[seat]
+        host: tuple[int | None] | None = None
+        if self.started:
+            change = SeatChange(seat, "bot", s.name or f"Seat {seat + 1}", self.bot_level)
+            if seat == self.host_seat:
+                host = (None,)
+            self._write("leave", seat, "", change, host=host)
+            self.seats[seat] = Seat("bot", change.name, self.bot_level)
+            self._bots.pop(seat, None)
+        else:
+            if seat == self.host:  # the host's role passes to the first player still seated
+                others = [i for i, o in enumerate(self.seats) if o.kind == "human" and i != seat]
+                host = (others[0] if others else None,)
+            self._write("leave", seat, "", SeatChange(seat, "empty", ""), host=host)
+            self.seats[seat] = Seat()
+        if host is not None:  # the host (the creator, while it is there) left: its slot frees
+            self.host_seat = host[0]
+            self.creator = ""
+
+    def _keys_shown(self) -> list[frozenset[str]]:
+        """Each seated name's keys as any reader sees it (a bot's "Bot 1" is also "Máy 1")."""
+        return [shown_keys(s.name, s.kind == "bot") for s in self.seats if s.name is not None]
+
+    def _refuse_lookalike(self, name: str) -> None:
+        """Refuse a player's name that looks like a bot's or like a name seated here."""
+        number = bot_number(name)
+        if number is not None:
+            raise Refused(msg("name.bot", name=repr(name), bot=msg("tui.bot_name", n=number)))
+        key = confusable_key(name)
+        for s in self.seats:
+            if s.name is not None and key in shown_keys(s.name, s.kind == "bot"):
+                if name_key(name) == name_key(s.name):
+                    raise Refused(msg("room.name_taken", name=repr(name)))
+                raise Refused(msg("name.looks_like", name=repr(name), seated=repr(s.name)))
+
+    def _empty_seat(self, seat: int | None) -> int:
+        if seat is None:
+            for number, s in enumerate(self.seats):
+                if s.kind == "empty":
+                    return number
+            raise Refused(msg("room.full"))
+        if not 0 <= seat < self.players:
+            raise Refused(msg("room.no_seat", last=self.players - 1, seat=seat))
+        if self.seats[seat].kind != "empty":
+            raise Refused(msg("room.seat_taken", seat=seat))
+        return seat
+
+    def seat_of(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for number, seat in enumerate(self.seats):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
+                return number
+        return None
+
+    def bot_controlled(self, seat: int, now: float | None = None) -> bool:
+        """Whether a bot plays ``seat`` now (monotonic seconds): a bot's seat, or a player's who
+        has been away for the table's ``away_timeout``."""
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return True
+        if s.kind != "human" or s.clients or s.away_since is None:
+            return False
+        return (now if now is not None else time.monotonic()) - s.away_since >= self.away_timeout
+
+    def bots_only(self) -> bool:
+        """Whether every seat is a bot's (such a table deals its next hand by itself)."""
+        return all(s.kind == "bot" for s in self.seats)
+
+    def paused(self, watched: bool) -> bool:
+        """Whether no new hand is dealt because nobody is there: a bots-only table nobody watches
+        (``watched``: whether anyone is connected), or a table none of whose players is."""
+        if not self.started:
+            return False
+        if self.bots_only():
+            return not watched
+        return not any(s.clients for s in self.seats if s.kind == "human")
+
+    def timed(self, seat: int) -> bool:
+        """Whether the turn timer runs for this seat (a player's seat at a timed table)."""
+        return self.turn_timer > 0 and self.seats[seat].kind == "human"
+
+    # ------------------------------------------------------------------ hands
+    def start(self, by: int | None = None) -> None:
+        """The host (seat ``by``; None: the server) starts the table once every seat is taken."""
+        if self.started:
+            raise Refused(msg("room.already_started"))
+        self._check_host(by, "room.host_only_start")
+        empty = [i for i, s in enumerate(self.seats) if s.kind == "empty"]
+        if empty:
+            raise Refused(msg("room.seat_empty", seat=empty[0]))
+        keys = self._keys_shown()
+        if len(frozenset().union(*keys)) < sum(len(k) for k in keys):
+            raise Refused(msg("room.same_name"))
+        seed = Hands.first_seed(self.seed, self.fixed_seed)
+        hands = Hands(self.rules, self._names(), seed, self.seed, self.fixed_seed)
+        self._write("start", text=seed, snapshot=hands.snapshot())
+        self.hands = hands
+        self._note_over()
+
+    def apply_move(self, seat: int, text: str) -> None:
+        """Check, store, then make one move for a seat (a person's: on turn, or a chop out of
+        turn whenever the game allows one)."""
+        game = self.game
+        if game is None:
+            raise Refused(msg("room.not_started"))
+        try:
+            move = parse_move(text, self.rules)
+            trial = game.copy()
+            trial.play(move, seat=seat)
+        except TienLenError as exc:  # a refused play, or text that is no card (CardError)
+            raise Refused(reason_of(exc)) from None
+        self._write("move", seat, str(move), record=self._record_if_over(trial))
+        assert self.hands is not None
+        self.hands.push(move, seat)
+        self._note_over()
+
+    def _record_if_over(self, game: Game) -> tuple[int, str] | None:
+        """(hand number, record) when ``game`` (the current hand after a move) is over."""
+        return (self.hand_no, game.record()) if game.is_over else None
+
+    def ask_next_hand(self, seat: int, version: int, now: float | None = None) -> None:
+        """The player at ``seat``, having seen the table at ``version``, asks for the next hand:
+        dealt now when every other player has asked too, else the ask is stored (the first one
+        starts the countdown). A version from before the hand ended is stale; one from after,
+        whatever asks came since, is not (two players may ask at once)."""
+        hands = self.hands
+        if hands is None:
+            raise Refused(msg("room.not_started"))
+        over = hands.game.is_over
+        seen_end = over and self._over is not None and self._over[1] <= version <= self.version
+        if version != self.version and not seen_end:
+            raise Refused(msg("room.stale", version=version, now=self.version), code="stale")
+        if not over:
+            raise Refused(msg("room.not_over"))
+        if seat in self.asks:
+            raise Refused(msg("room.already_asked"))
+        if all(s in self.asks for s in self.waited_for(now) if s != seat):
+            self.next_hand()
+            return
+        at = round(time.time(), 3)
+        self._write("ask", seat, f"{at:.3f}")
+        self.asks[seat] = at
+
+    def next_hand(self) -> None:
+        """Deal the next hand now (stored first); the asks for it are done with."""
+        hands = self.hands
+        if hands is None:
+            raise Refused(msg("room.not_started"))
+        if not hands.game.is_over:
+            raise Refused(msg("room.not_over"))
+        seed = hands.next_seed()
+        hand = hands.deal_next(seed)
+        self._write("next", text=seed, snapshot=hands.snapshot(hand))
+        hands.install(hand)
+        self.asks = {}
+        self._note_over()
+
+    def waited_for(self, now: float | None = None) -> list[int]:
+        """The seats the next hand waits for: every player's that no bot plays for (connected or
+        not: a player reloading the page is waited for; one away longer than the table's
+        ``away_timeout`` is not)."""
+        now = time.monotonic() if now is None else now
+        return [i for i, s in enumerate(self.seats)
+                if s.kind == "human" and not self.bot_controlled(i, now)]
+
+    def ready(self, now: float | None = None) -> list[int]:
+        """The players (see :meth:`waited_for`) who have asked for the next hand."""
+        return [s for s in self.waited_for(now) if s in self.asks]
+
+    # ------------------------------------------------------------------ who is asked
+    @property
+    def turns(self) -> Turns:
+        """The decisions of the current hand (made again for each hand, and after a restart)."""
+        game = self.game
+        assert game is not None
+        turns = self._turns
+        if turns is None or turns.game is not game:
+            turns = self._turns = Turns(game)
+        return turns
+
+    def asked(self, now: float | None = None) -> Decision | None:
+        """The decision the hand waits for now (None: not started, or over): in the order of
+        the hand's :class:`~tienlen.turns.Turns`, each person asked out of turn passed over at
+        once (a decline, whatever they hold); a bot asked out of turn, or the seat on turn."""
+        if self.game is None:
+            return None
+        turns = self.turns
+        asked = turns.next()
+        while asked is not None and asked.out_of_turn and not self.bot_controlled(asked.seat, now):
+            turns.decline(asked.seat)
+            asked = turns.next()
+        return asked
+
+    def bot_move(self, at: float, now: float | None = None,
+                 out_of_time: bool = False) -> Staged | None:
+        """The move a bot owes now in the hand, staged (``at``: when it was due, Unix seconds):
+        the bots asked out of turn answer one after another (a bot's ``pass`` is a decline, not
+        asked again until someone moves), then a bot plays the seat on turn if it plays for it
+        (or ``out_of_time``: for a player whose turn timer ran out). None: the hand waits for a
+        person (or is over)."""
+        game = self.game
+        assert game is not None
+        for seat in game.out_of_turn_seats():
+            if self.bot_controlled(seat, now):
+                move = self.choose(seat, with_pass=True)
+                if not is_decline(move):
+                    return self._stage(seat, move, at)
+        turn = game.turn
+        if turn is None:
+            return None
+        if self.bot_controlled(turn, now) or out_of_time:
+            return self._stage(turn, self.choose(turn), at)
+        return None
+
+    def _bot(self, seat: int) -> Bot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            level = self.seats[seat].level or AWAY_BOT
+            # a practice table's bots follow its seed; elsewhere only the server knows theirs
+            seed = self.seed + 7919 * seat if self.fixed_seed else secrets.randbits(64)
+            bot = self._bots[seat] = get_bot(level, seed=seed)
+        return bot
+
+    def choose(self, seat: int, with_pass: bool = False) -> Move:
+        """The bot's move for ``seat``: one of its legal moves (``with_pass``: asked out of turn,
+        ``pass`` added: its decline)."""
+        assert self.game is not None
+        view = self.game.view(seat)
+        if with_pass:
+            view = dataclasses.replace(view, legal=(*view.legal, PASS))
+        try:
+            move = self._bot(seat).choose(view)
+        except Exception:  # a bot's failure must not stop the table
+            return view.legal[0]
+        return move if move in view.legal else view.legal[0]
+
+    # ------------------------------------------------------------------ staging
+    def stage_deal(self, at: float) -> Staged:
+        """The next hand, dealt (its seed drawn) but not installed."""
+        assert self.hands is not None
+        seed = self.hands.next_seed()
+        hand = self.hands.deal_next(seed)
+        write = Write(self.id, Entry(self.version, "next", None, seed),
+                      snapshot=self.hands.snapshot(hand))
+        return Staged(write, None, None, at, hand)
+
+    def _stage(self, seat: int, move: Play | Action, at: float) -> Staged:
+        """A legal move (one of ``legal_plays(seat)``, or ``pass`` out of turn) tried on a copy
+        of the game."""
+        assert self.game is not None
+        trial = self.game.copy()
+        trial.push(move, seat)
+        entry = Entry(self.version, "move", seat, str(move))
+        return Staged(Write(self.id, entry, None, self._record_if_over(trial)), seat, move, at)
+
+    def install(self, staged: Staged) -> None:
+        """Make a staged move once it is stored (the same move, on the same state, as its trial;
+        the hand's turns notice it: a new chance for every seat)."""
+        assert self.hands is not None and staged.write.entry.idx == self.version
+        if staged.move is None:
+            assert staged.hand is not None
+            self.hands.install(staged.hand)
+            self.asks = {}
+        else:
+            assert staged.seat is not None
+            self.hands.push(staged.move, staged.seat)
+        self.version += 1
+        self._note_over()
+
+
+@functools.lru_cache(maxsize=256)
+def _rules_of(rules_toml: str) -> tuple[Rules, dict[str, Any]]:
+    """A table's rules read from its stored TOML, and the options in which they differ from
+    their preset (shown in its info); read once for all the tables that share them (rules are
+    immutable)."""
+    rules = Rules.from_toml(rules_toml)
+    return rules, rules.differences()
