@@ -31,10 +31,10 @@ The loops (the keys of :data:`LOOPS`):
   (:func:`tienlen.web.views.seat_view` via :meth:`~Room.view_for`: its ``legal`` list and its
   ``decision``), answered with ``TableState.apply_move``; before each bot move the player also
   answers any out-of-turn chop their view offers (a model: a player who answers at once),
-  and asks for the next hand (``TableState.ask_next_hand``). While the table waits for the
-  player on turn and a bot may chop out of turn, the driver wakes once more before the player
-  answers (``_next_wake`` counts those bots among the seats waited for) and ``bot_action``
-  asks them again: the trace shows that second asking;
+  and asks for the next hand (``TableState.ask_next_hand``). The bots are asked in the order
+  of the hand's ``turns.Turns``, the player passed over out of turn (the page offers a chop
+  only to a player who holds one); while the table waits for the player on turn, asking
+  again asks nobody (a bot that let a chop go is not asked again until someone moves);
 - ``train``: :func:`tienlen.rl.train.self_play_hand` with a bot at every seat (the network
   never asked), the phase decisions (claims, trades, returns) made by the chooser in place of
   :func:`~tienlen.bots.simple.phase_choice` (patched in ``tienlen.rl.train`` while it runs);
@@ -396,11 +396,7 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                 if step():
                     continue
                 assert human and game.turn == 0, "the table waits for nobody"
-                if any(room.table.bot_controlled(s) for s in game.out_of_turn_seats()):
-                    # a bot that may chop is among the seats _next_wake waits for: the driver
-                    # wakes again while the player thinks, and bot_action asks those bots anew
-                    assert room.clock.next_wake() is not None
-                    assert not step()
+                assert not step()  # the bots that let a chop go are not asked again
                 view = room.view_for(0)
                 assert view is not None
                 kind = game.phase if view.decision is None else " ".join(
@@ -604,12 +600,6 @@ def without_single_moves(trace: Trace) -> Trace:
     """``train`` makes a play decision that has one move itself (asks nobody), and lets a seat
     offered only ``pass`` out of turn go unasked; phase decisions go to its phase policy."""
     return [d for d in trace if not (d[1] in ("play", "chop", "free_chop") and len(d[2]) == 1)]
-
-
-def without_empty_chops(trace: Trace) -> Trace:
-    """The web room's bots are asked a chop out of turn (§6) only when they hold one (the turn
-    API asks every seat the rules let chop, whatever it holds)."""
-    return [d for d in trace if not (d[1] == "chop" and d[2] == ("pass",))]
 
 
 def without_human_empty_offers(trace: Trace) -> Trace:

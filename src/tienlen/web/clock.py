@@ -135,14 +135,15 @@ class Clock:
             if table.bots_only():
                 return self.bot_wait() if self._watched() else None
             return self.deal_wait(now)
-        seats = [*game.out_of_turn_seats(), *([game.turn] if game.turn is not None else [])]
+        asked = table.asked(now)
+        if asked is None:
+            return None
         waits: list[float] = []
-        for seat in seats:
-            s = table.seats[seat]
-            if table.bot_controlled(seat, now):
-                waits.append(self.bot_wait())
-            elif s.kind == "human" and not s.clients and s.away_since is not None:
-                waits.append(s.away_since + table.away_timeout - now)
+        s = table.seats[asked.seat]
+        if table.bot_controlled(asked.seat, now):
+            waits.append(self.bot_wait())
+        elif s.kind == "human" and not s.clients and s.away_since is not None:
+            waits.append(s.away_since + table.away_timeout - now)
         if game.turn is not None and table.timed(game.turn):
             waits.append(self._turn_since + table.turn_timer - now)
         return max(0.0, min(waits)) if waits else None

@@ -465,18 +465,16 @@ class TableState:
         asked again until someone moves), then a bot plays the seat on turn if it plays for it
         (or ``out_of_time``: for a player whose turn timer ran out). None: the hand waits for a
         person (or is over)."""
-        game = self.game
-        assert game is not None
-        for seat in game.out_of_turn_seats():
-            if self.bot_controlled(seat, now):
-                move = self.choose(seat, with_pass=True)
+        while (asked := self.asked(now)) is not None:
+            if asked.out_of_turn:
+                move = self.choose(asked.seat, with_pass=True)
                 if not is_decline(move):
-                    return self._stage(seat, move, at)
-        turn = game.turn
-        if turn is None:
-            return None
-        if self.bot_controlled(turn, now) or out_of_time:
-            return self._stage(turn, self.choose(turn), at)
+                    return self._stage(asked.seat, move, at)
+                self.turns.decline(asked.seat)
+            elif self.bot_controlled(asked.seat, now) or out_of_time:
+                return self._stage(asked.seat, self.choose(asked.seat), at)
+            else:
+                return None
         return None
 
     def _bot(self, seat: int) -> Bot:
