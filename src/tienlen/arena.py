@@ -362,7 +362,7 @@ def run_local(t: Tournament, workers: int = 1) -> Iterator[list[HandResult]]:
 
 def run_ray(t: Tournament, address: str | None = None,
             num_cpus: int | None = None) -> Iterator[list[HandResult]]:
-    """The deals' results as they finish, on a Ray cluster (``pip install tienlen[ray]``).
+    """The deals' results as they finish, on a Ray cluster (``pip install -e '.[ray]'``).
 
     Without ``address`` it starts a local Ray for the tournament (with ``num_cpus`` CPUs,
     default all) and stops it at the end; an already started Ray is used as it is.

@@ -1,4 +1,4 @@
-"""The optional compiled fast path of the play phase (``pip install 'tienlen[fast]'``: numba).
+"""The optional compiled fast path of the play phase (``pip install -e '.[fast]'``: numba).
 
 Hands and plays are bitmasks (:mod:`.layout`), a hand in play is one int64 array, and the
 hot loop -- legal plays (:mod:`.movegen`), playing and passing with rounds and the hand's
