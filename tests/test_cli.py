@@ -437,8 +437,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.strip() == f"tienlen {tienlen.__version__}"
 
 
-def _subparsers() -> dict[str, argparse.ArgumentParser]:
-    parser = cli.build_parser()
+def _subparsers(lang: str = "en") -> dict[str, argparse.ArgumentParser]:
+    parser = cli.build_parser(lang)
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
 
@@ -467,7 +467,75 @@ def test_the_bots_in_the_help_are_the_bots_of_the_docs() -> None:
     assert "worlds=N][:seconds=S]" not in docs
 
 
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_search_budget_in_the_help_is_the_one_it_plays_with(lang: str) -> None:
+    """search's steps, worlds and inference default to None, which it reads as a budget that
+    depends on the path: the help says both numbers, not "none"."""
+    from tienlen.bots import search
+    from tienlen.bots.fast_rollout import FAST_INFERENCE, FAST_STEPS, FAST_WORLDS
+
+    fast = {"en": "on the fast path", "vi": "trên đường nhanh"}[lang]
+    for command in ("play", "tournament"):
+        text = " ".join(_subparsers(lang)[command].format_help().split())
+        for option, pure, quick in (("steps", search.PURE_STEPS, FAST_STEPS),
+                                    ("worlds", search.PURE_WORLDS, FAST_WORLDS),
+                                    ("inference", search.PURE_INFERENCE, FAST_INFERENCE)):
+            assert f"{option}={pure} ({quick} {fast})" in text, (command, option)
+            assert f"{option}=none" not in text
+        assert "search:steps=3000:worlds=200" in text
+
+
+def test_every_argument_of_every_command_says_what_it_is() -> None:
+    """Not only its default: a description (train's --seed and --reward, replay's file...)."""
+    bare = re.compile(r"default: \S+")
+    for command, parser in _subparsers().items():
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction) or action.help == argparse.SUPPRESS:
+                continue
+            words = (action.help or "").replace("%(default)s", str(action.default))
+            assert words and not bare.fullmatch(words), (command, action.dest)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["play", "--players", "x"], "'x' is not a whole number"),
+    (["train", "--lr", "fast"], "'fast' is not a number"),
+    (["serve", "--port", "http"], "'http' is not a whole number"),
+    (["serve", "--bot-delay", "x"], "'x' is not a number"),
+])
+def test_a_number_that_is_not_one_is_said_in_words(capsys: pytest.CaptureFixture[str],
+                                                   argv: list[str], words: str) -> None:
+    code, _, err = main_of(capsys, *argv)
+    one_line_error(code, err, words)
+    assert "invalid int" not in err and "invalid float" not in err
+
+
 # ---------------------------------------------------------------------- tournament output
+@pytest.mark.parametrize("bots", [None, "greedy"])
+def test_one_bot_plays_every_seat_and_the_table_says_so(capsys: pytest.CaptureFixture[str],
+                                                        bots: str | None) -> None:
+    argv = ["tournament", "--players", "3", "--deals", "2", "--quiet"]
+    code, out, err = main_of(capsys, *argv, *(["--bots", bots] if bots else []))
+    assert code == 0, err
+    name = bots or "heuristic"
+    assert "2 deals x 3 rotations = 6 hands" in out
+    assert re.search(rf"^{name} +18 ", out, re.M)  # 6 hands at each of 3 seats
+    said = " ".join(out.split())
+    assert f"Every seat played {name}: a bot against copies of itself comes first in 1 hand in 3" \
+        in said and "Name different bots" in said
+
+
+def test_different_bots_need_no_such_note(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = main_of(capsys, "tournament", "--players", "2", "--bots", "greedy,random",
+                           "--deals", "1", "--quiet")
+    assert code == 0 and "Every seat" not in out
+
+
+def test_an_unknown_bot_for_every_seat_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = main_of(capsys, "tournament", "--bots", "nope", "--deals", "2")
+    one_line_error(code, err, "unknown bot 'nope'", "heuristic")
+    assert "players but" not in err and not out
+
+
 def test_progress_on_a_terminal_is_a_bar_with_the_time_so_far_and_left() -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

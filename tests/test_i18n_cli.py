@@ -153,8 +153,10 @@ def test_validation_details_in_vietnamese() -> None:
      "tienlen: đối số không hiểu được: --bogus"),
     (["play", "--seed"], "argument --seed: expected one argument",
      "đối số --seed: cần đúng một giá trị"),
-    (["play", "--players", "x"], "argument --players: invalid int value: 'x'",
-     "đối số --players: giá trị không hợp lệ (cần kiểu int): 'x'"),
+    (["play", "--players", "x"], "argument --players: 'x' is not a whole number",
+     "đối số --players: 'x' không phải số nguyên"),
+    (["serve", "--bot-delay", "x"], "argument --bot-delay: 'x' is not a number",
+     "đối số --bot-delay: 'x' không phải số"),
     (["bench", "--hands", "0"], "argument --hands: must be 1 or more, not 0",
      "đối số --hands: phải từ 1 trở lên, không phải 0"),
     (["tournament", "--time-limit", "soon"], "argument --time-limit: 'soon' is not a number of "
