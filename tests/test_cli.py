@@ -152,6 +152,26 @@ def test_bench_of_another_preset_and_table(capsys: pytest.CaptureFixture[str]) -
     assert "killer, 3 players" in out
 
 
+def test_bench_with_the_fast_path_turned_off_says_so(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TIENLEN_PURE", "1")
+    code, out, _ = run(capsys, "bench", "--hands", "5")
+    assert code == 0
+    assert "fast path: turned off (TIENLEN_PURE is set" in out and "not installed" not in out
+
+
+def test_bench_says_how_many_hands_the_fast_path_plays(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("numba")
+    monkeypatch.delenv("TIENLEN_PURE", raising=False)
+    code, out, _ = run(capsys, "bench", "--hands", "300")
+    assert code == 0
+    assert "300 in " in out
+    assert "fast path (numba): pagat, 4 players, 3,000 hands (ten times as many, at least 1,000" \
+        in out
+    assert "3,000 in " in out
+
+
 # ---------------------------------------------------------------------- tienlen replay
 def _finished_session() -> Session:
     session = Session(Rules.preset("pagat"), 4, seed=3, names=["Lan", "Minh", "Hoa", "Tuan"])
