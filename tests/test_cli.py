@@ -22,6 +22,8 @@ from tienlen import Game, Rules, Session, cli
 from tienlen.arena import BotSpec, Tournament, format_table, parse_bots, progress_bar, run_tournament, t95
 from tienlen.bots import bot_names, bot_options
 from tienlen.lineplay import play_session
+from tienlen.rules import load_rules
+from tienlen.rules_text import explain_text
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -35,8 +37,59 @@ def test_rules_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules")
     assert code == 0
     assert err == ""
-    listed = [line.strip() for line in out.splitlines()[1:] if line.strip()]
+    listed = [line.split()[0] for line in out.splitlines()[1:] if line.strip()]
     assert listed == Rules.presets()
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", {"viet-cong": "twos stay out of runs", "mien-bac": "every beat keeps the suit"}),
+    ("vi", {"viet-cong": "heo không vào sảnh", "mien-bac": "chặn phải đồng chất"})])
+def test_rules_says_each_preset_in_one_line(capsys: pytest.CaptureFixture[str], lang: str,
+                                            words: dict[str, str]) -> None:
+    from tienlen.i18n import width
+
+    code, out, _ = run(capsys, "rules", "--lang", lang)
+    lines = out.splitlines()[1:]
+    assert code == 0 and len(lines) == len(Rules.presets())
+    starts = set()
+    for line, name in zip(lines, Rules.presets(), strict=True):
+        said = line.split(None, 1)[1]
+        assert len(said) > 20 and width(line) <= 80, line
+        starts.add(line.index(said))
+        if name in words:
+            assert words[name] in said
+    assert len(starts) == 1  # the lines in one column
+
+
+README_HOUSE_RULES = """preset = "viet-cong"
+twos_in_runs = true
+stake = 5
+chops = ["quad > 2", "chain:3+ > 2", "chain:4+ > 22"]
+"""
+
+
+@pytest.mark.parametrize(("lang", "changed", "base", "preset_words"), [
+    ("en", "House rules, changed from the preset", "The viet-cong preset, before these changes:",
+     "twos stay out of runs"),
+    ("vi", "Luật riêng của bàn, khác bộ luật gốc", "Bộ luật viet-cong, trước các thay đổi này:",
+     "heo không vào sảnh")])
+def test_house_rules_explained_say_their_changes_before_the_preset_they_change(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str, changed: str, base: str,
+        preset_words: str) -> None:
+    """The README's house rules: the preset keeps twos out of runs, the file lets them in; the
+    words say the change first, then the preset as what it was, never a TOML string cut."""
+    path = tmp_path / "house.toml"
+    path.write_text(README_HOUSE_RULES, encoding="utf-8")
+    code, out, _ = run(capsys, "rules", str(path), "--explain", "--lang", lang)
+    assert code == 0
+    said = " ".join(out.split())
+    assert said.index(changed) < said.index(base) < said.index(preset_words)
+    assert '["quad > 2", "chain:3+ > 2", "chain:4+ > 22"]' in said
+    for width in (30, 40, 52, 78):
+        text = explain_text(load_rules(str(path)), width=width, lang=lang)
+        for line in text.splitlines():
+            assert line.count('"') % 2 == 0, (width, line)  # every string ends on its line
+            assert "\u00a0" not in line and "\u2011" not in line
 
 
 def test_rules_of_a_preset_shows_its_options(capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import TienLenError, error
-from .i18n import DEFAULT, LANGS, catalogue, display_name, env_lang, os_reason, say_error, t
-from .rules import Rules, load_rules
+from .i18n import DEFAULT, LANGS, Num, catalogue, display_name, env_lang, os_reason, say_error, t
+from .rules import load_rules
 
 if TYPE_CHECKING:
     from .session import Session
@@ -166,9 +166,9 @@ def _lang(args: argparse.Namespace) -> str:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
-        print(t("cli.presets", _lang(args)))
-        for name in Rules.presets():
-            print(f"  {name}")
+        from .rules_text import preset_list
+
+        print(preset_list(_lang(args)))
         return 0
     rules = load_rules(args.preset)
     if args.toml:
@@ -203,8 +203,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
                       league=tuple(b for b in args.league.split(",") if b),
                       league_share=args.league_share, init=args.init)
     record = train(cfg)
-    print(t("cli.train.done", _lang(args), frames=record.get("frames"), hands=record.get("hands"),
-            out=args.out))
+    print(t("cli.train.done", _lang(args), frames=Num(record.get("frames", 0)),
+            hands=Num(record.get("hands", 0)), out=args.out))
     return 0
 
 
@@ -283,8 +283,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             raise error(TienLenError, "err.file.cannot_write", path=repr(args.json),
                         error=os_reason(exc)) from None
     if report["partial"]:
-        print(t("cli.tournament.partial", _lang(args), played=report["deals_played"],
-                deals=report["deals"]), file=sys.stderr)
+        print(t("cli.tournament.partial", _lang(args), played=Num(report["deals_played"]),
+                deals=Num(report["deals"])), file=sys.stderr)
         return 130
     return 0
 
