@@ -139,3 +139,45 @@ def test_pyproject_builds_without_a_deprecation_warning() -> None:
         warnings.simplefilter("error")
         dist = apply_configuration(Distribution(), ROOT / "pyproject.toml")
     assert dist.metadata.license_expression == "MIT"
+
+
+# ---------------------------------------------------------------------- scripts/play.sh
+_STUB = """#!/usr/bin/env bash
+echo "$(basename "$0") $*" >> "$(dirname "$0")/../calls"
+"""
+
+
+def _checkout(tmp_path: Path) -> Path:
+    """A checkout whose .venv holds stand-ins: python (pip) and tienlen note their arguments."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "play.sh").write_text((ROOT / "scripts" / "play.sh").read_text())
+    (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
+    bin_ = tmp_path / ".venv" / "bin"
+    bin_.mkdir(parents=True)
+    for name in ("python", "tienlen"):
+        (bin_ / name).write_text(_STUB)
+        (bin_ / name).chmod(0o755)
+    return tmp_path
+
+
+def _play(checkout: Path, *argv: str) -> tuple[list[str], str]:
+    calls = checkout / ".venv" / "calls"
+    calls.unlink(missing_ok=True)
+    env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
+    done = subprocess.run(["bash", "scripts/play.sh", *argv], cwd=checkout, env=env,
+                          capture_output=True, text=True, timeout=60, check=True)
+    return calls.read_text().splitlines(), done.stderr
+
+
+def test_play_sh_installs_once_until_pyproject_changes_then_says_how_to_reach_tienlen(
+        tmp_path: Path) -> None:
+    checkout = _checkout(tmp_path)
+    calls, said = _play(checkout, "--seed", "3")
+    assert calls == ["python -m pip install -q -e .[tui]", "tienlen play --seed 3"]
+    assert ". .venv/bin/activate" in said and f"{checkout}/.venv/bin/tienlen" in said
+    calls, _ = _play(checkout)
+    assert calls == ["tienlen play"]  # nothing changed: no reinstall
+    with (checkout / "pyproject.toml").open("a") as f:
+        f.write("\n# a change\n")
+    calls, _ = _play(checkout)
+    assert calls == ["python -m pip install -q -e .[tui]", "tienlen play"]
