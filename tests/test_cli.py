@@ -22,6 +22,8 @@ from tienlen import Game, Rules, Session, cli
 from tienlen.arena import BotSpec, Tournament, format_table, parse_bots, progress_bar, run_tournament, t95
 from tienlen.bots import bot_names, bot_options
 from tienlen.lineplay import play_session
+from tienlen.rules import load_rules
+from tienlen.rules_text import explain_text
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -35,8 +37,59 @@ def test_rules_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules")
     assert code == 0
     assert err == ""
-    listed = [line.strip() for line in out.splitlines()[1:] if line.strip()]
+    listed = [line.split()[0] for line in out.splitlines()[1:] if line.strip()]
     assert listed == Rules.presets()
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", {"viet-cong": "twos stay out of runs", "mien-bac": "every beat keeps the suit"}),
+    ("vi", {"viet-cong": "heo không vào sảnh", "mien-bac": "chặn phải đồng chất"})])
+def test_rules_says_each_preset_in_one_line(capsys: pytest.CaptureFixture[str], lang: str,
+                                            words: dict[str, str]) -> None:
+    from tienlen.i18n import width
+
+    code, out, _ = run(capsys, "rules", "--lang", lang)
+    lines = out.splitlines()[1:]
+    assert code == 0 and len(lines) == len(Rules.presets())
+    starts = set()
+    for line, name in zip(lines, Rules.presets(), strict=True):
+        said = line.split(None, 1)[1]
+        assert len(said) > 20 and width(line) <= 80, line
+        starts.add(line.index(said))
+        if name in words:
+            assert words[name] in said
+    assert len(starts) == 1  # the lines in one column
+
+
+README_HOUSE_RULES = """preset = "viet-cong"
+twos_in_runs = true
+stake = 5
+chops = ["quad > 2", "chain:3+ > 2", "chain:4+ > 22"]
+"""
+
+
+@pytest.mark.parametrize(("lang", "changed", "base", "preset_words"), [
+    ("en", "House rules, changed from the preset", "The viet-cong preset, before these changes:",
+     "twos stay out of runs"),
+    ("vi", "Luật riêng của bàn, khác bộ luật gốc", "Bộ luật viet-cong, trước các thay đổi này:",
+     "heo không vào sảnh")])
+def test_house_rules_explained_say_their_changes_before_the_preset_they_change(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, lang: str, changed: str, base: str,
+        preset_words: str) -> None:
+    """The README's house rules: the preset keeps twos out of runs, the file lets them in; the
+    words say the change first, then the preset as what it was, never a TOML string cut."""
+    path = tmp_path / "house.toml"
+    path.write_text(README_HOUSE_RULES, encoding="utf-8")
+    code, out, _ = run(capsys, "rules", str(path), "--explain", "--lang", lang)
+    assert code == 0
+    said = " ".join(out.split())
+    assert said.index(changed) < said.index(base) < said.index(preset_words)
+    assert '["quad > 2", "chain:3+ > 2", "chain:4+ > 22"]' in said
+    for width in (30, 40, 52, 78):
+        text = explain_text(load_rules(str(path)), width=width, lang=lang)
+        for line in text.splitlines():
+            assert line.count('"') % 2 == 0, (width, line)  # every string ends on its line
+            assert "\u00a0" not in line and "\u2011" not in line
 
 
 def test_rules_of_a_preset_shows_its_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -150,6 +203,26 @@ def test_bench_of_another_preset_and_table(capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, "bench", "--hands", "5", "--rules", "killer", "--players", "3")
     assert code == 0
     assert "killer, 3 players" in out
+
+
+def test_bench_with_the_fast_path_turned_off_says_so(capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TIENLEN_PURE", "1")
+    code, out, _ = run(capsys, "bench", "--hands", "5")
+    assert code == 0
+    assert "fast path: turned off (TIENLEN_PURE is set" in out and "not installed" not in out
+
+
+def test_bench_says_how_many_hands_the_fast_path_plays(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("numba")
+    monkeypatch.delenv("TIENLEN_PURE", raising=False)
+    code, out, _ = run(capsys, "bench", "--hands", "300")
+    assert code == 0
+    assert "300 in " in out
+    assert "fast path (numba): pagat, 4 players, 3,000 hands (ten times as many, at least 1,000" \
+        in out
+    assert "3,000 in " in out
 
 
 # ---------------------------------------------------------------------- tienlen replay
@@ -437,8 +510,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and out.strip() == f"tienlen {tienlen.__version__}"
 
 
-def _subparsers() -> dict[str, argparse.ArgumentParser]:
-    parser = cli.build_parser()
+def _subparsers(lang: str = "en") -> dict[str, argparse.ArgumentParser]:
+    parser = cli.build_parser(lang)
     action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     return dict(action.choices)
 
@@ -467,7 +540,75 @@ def test_the_bots_in_the_help_are_the_bots_of_the_docs() -> None:
     assert "worlds=N][:seconds=S]" not in docs
 
 
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_the_search_budget_in_the_help_is_the_one_it_plays_with(lang: str) -> None:
+    """search's steps, worlds and inference default to None, which it reads as a budget that
+    depends on the path: the help says both numbers, not "none"."""
+    from tienlen.bots import search
+    from tienlen.bots.fast_rollout import FAST_INFERENCE, FAST_STEPS, FAST_WORLDS
+
+    fast = {"en": "on the fast path", "vi": "trên đường nhanh"}[lang]
+    for command in ("play", "tournament"):
+        text = " ".join(_subparsers(lang)[command].format_help().split())
+        for option, pure, quick in (("steps", search.PURE_STEPS, FAST_STEPS),
+                                    ("worlds", search.PURE_WORLDS, FAST_WORLDS),
+                                    ("inference", search.PURE_INFERENCE, FAST_INFERENCE)):
+            assert f"{option}={pure} ({quick} {fast})" in text, (command, option)
+            assert f"{option}=none" not in text
+        assert "search:steps=3000:worlds=200" in text
+
+
+def test_every_argument_of_every_command_says_what_it_is() -> None:
+    """Not only its default: a description (train's --seed and --reward, replay's file...)."""
+    bare = re.compile(r"default: \S+")
+    for command, parser in _subparsers().items():
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction) or action.help == argparse.SUPPRESS:
+                continue
+            words = (action.help or "").replace("%(default)s", str(action.default))
+            assert words and not bare.fullmatch(words), (command, action.dest)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["play", "--players", "x"], "'x' is not a whole number"),
+    (["train", "--lr", "fast"], "'fast' is not a number"),
+    (["serve", "--port", "http"], "'http' is not a whole number"),
+    (["serve", "--bot-delay", "x"], "'x' is not a number"),
+])
+def test_a_number_that_is_not_one_is_said_in_words(capsys: pytest.CaptureFixture[str],
+                                                   argv: list[str], words: str) -> None:
+    code, _, err = main_of(capsys, *argv)
+    one_line_error(code, err, words)
+    assert "invalid int" not in err and "invalid float" not in err
+
+
 # ---------------------------------------------------------------------- tournament output
+@pytest.mark.parametrize("bots", [None, "greedy"])
+def test_one_bot_plays_every_seat_and_the_table_says_so(capsys: pytest.CaptureFixture[str],
+                                                        bots: str | None) -> None:
+    argv = ["tournament", "--players", "3", "--deals", "2", "--quiet"]
+    code, out, err = main_of(capsys, *argv, *(["--bots", bots] if bots else []))
+    assert code == 0, err
+    name = bots or "heuristic"
+    assert "2 deals x 3 rotations = 6 hands" in out
+    assert re.search(rf"^{name} +18 ", out, re.M)  # 6 hands at each of 3 seats
+    said = " ".join(out.split())
+    assert f"Every seat played {name}: a bot against copies of itself comes first in 1 hand in 3" \
+        in said and "Name different bots" in said
+
+
+def test_different_bots_need_no_such_note(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = main_of(capsys, "tournament", "--players", "2", "--bots", "greedy,random",
+                           "--deals", "1", "--quiet")
+    assert code == 0 and "Every seat" not in out
+
+
+def test_an_unknown_bot_for_every_seat_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = main_of(capsys, "tournament", "--bots", "nope", "--deals", "2")
+    one_line_error(code, err, "unknown bot 'nope'", "heuristic")
+    assert "players but" not in err and not out
+
+
 def test_progress_on_a_terminal_is_a_bar_with_the_time_so_far_and_left() -> None:
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -4,7 +4,7 @@ At every step of random games, for every preset, 2, 3, 4, 5 and 8 players, and r
 options varied, both must agree on the legal plays (as sets of card sets), the turn, the
 table, the passes, the out-of-turn chops, the finish order and (back in a Game) the scores;
 and on every position of the perft golden file. ``benchmarks/fast_differential.py`` runs
-the same checks over thousands of games. Skipped without numba (``pip install 'tienlen[fast]'``).
+the same checks over thousands of games. Skipped without numba (``pip install -e '.[fast]'``).
 """
 
 from __future__ import annotations

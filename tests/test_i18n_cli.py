@@ -153,8 +153,10 @@ def test_validation_details_in_vietnamese() -> None:
      "tienlen: đối số không hiểu được: --bogus"),
     (["play", "--seed"], "argument --seed: expected one argument",
      "đối số --seed: cần đúng một giá trị"),
-    (["play", "--players", "x"], "argument --players: invalid int value: 'x'",
-     "đối số --players: giá trị không hợp lệ (cần kiểu int): 'x'"),
+    (["play", "--players", "x"], "argument --players: 'x' is not a whole number",
+     "đối số --players: 'x' không phải số nguyên"),
+    (["serve", "--bot-delay", "x"], "argument --bot-delay: 'x' is not a number",
+     "đối số --bot-delay: 'x' không phải số"),
     (["bench", "--hands", "0"], "argument --hands: must be 1 or more, not 0",
      "đối số --hands: phải từ 1 trở lên, không phải 0"),
     (["tournament", "--time-limit", "soon"], "argument --time-limit: 'soon' is not a number of "
@@ -316,7 +318,8 @@ def test_the_tournament_table_in_both_languages_stays_aligned(
                                    "units/hand"]
     assert [r.split()[0] for r in rows] == ["greedy", "random"]  # the bots' names as they are
     for row in rows:
-        if "100.0," not in row:  # an interval of 100% is wider than its column, in any language
+        if "[100.0," not in row and "[100,0;" not in row:  # an interval from 100% is wider than
+            # its column, in any language
             _ends_under_headings(columns, row)
 
 
@@ -398,6 +401,30 @@ def test_bench_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, "bench", "--hands", "20")
     assert "  complete hands:        20 in " in out
     assert "\n  decisions:             " in out
+
+
+def test_numbers_are_written_the_vietnamese_way(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """1.921 ván/giây and 0,35 giây: the thousands grouped with a dot, the decimals after a comma
+    (bench and the tournament table); English keeps 1,921 and 0.35."""
+    import re
+
+    from tienlen.i18n import Num, number, t
+
+    assert number(1921.4, ",.0f", "vi") == "1.921" and number(1921.4, ",.0f") == "1,921"
+    assert number(0.354, ".2f", "vi") == "0,35" and number(-0.5, "+.3f", "vi") == "-0,500"
+    assert t("bench.decisions.value", "vi", n=Num(79.06, ".1f")) == "79,1 mỗi ván"
+    monkeypatch.setenv("TIENLEN_PURE", "1")
+    code, out, _ = _run(capsys, "bench", "--hands", "1200", "--lang", "vi")
+    assert code == 0
+    assert re.search(r"1\.200 ván trong \d+,\d\d giây = \d{1,3}(\.\d{3})* ván/giây", out), out
+    assert re.search(r"\d+,\d mỗi ván", out) and re.search(r"\d+,\d µs mỗi lần gọi", out)
+    assert not re.search(r"\d,\d{3}|\d\.\d\b", out)  # no English number left
+    code, out, _ = _run(capsys, "tournament", "--players", "2", "--bots", "greedy,random",
+                        "--deals", "3", "--quiet", "--lang", "vi")
+    rows = out.splitlines()[2:]
+    assert all(re.search(r"\d+,\d \[ ?\d+,\d; ?\d+,\d\]", row) for row in rows), out
+    assert "." not in "".join(rows)
 
 
 # ---------------------------------------------------------------------- catalogues

@@ -25,7 +25,7 @@ from .bots.simple import RandomBot
 from .errors import ArgumentError, TienLenError, error, reason_of
 from .fast.play import play_hand as fast_play_hand
 from .game import Game
-from .i18n import Msg, msg, os_reason, pad, render, t, tn
+from .i18n import Msg, Num, msg, number, os_reason, pad, render, t, tn
 from .i18n import width as text_width
 from .rules import Rules
 from .shapes import PASS
@@ -362,7 +362,7 @@ def run_local(t: Tournament, workers: int = 1) -> Iterator[list[HandResult]]:
 
 def run_ray(t: Tournament, address: str | None = None,
             num_cpus: int | None = None) -> Iterator[list[HandResult]]:
-    """The deals' results as they finish, on a Ray cluster (``pip install tienlen[ray]``).
+    """The deals' results as they finish, on a Ray cluster (``pip install -e '.[ray]'``).
 
     Without ``address`` it starts a local Ray for the tournament (with ``num_cpus`` CPUs,
     default all) and stops it at the end; an already started Ray is used as it is.
@@ -508,34 +508,38 @@ def progress_bar(stream: TextIO | None = None, width: int = 30,
 def _interval(ci: list[float] | None, form: str, scale: float = 1.0, lang: str = "en") -> str:
     if ci is None:
         return t("arena.table.na", lang)
-    return f"[{format(scale * ci[0], form)},{format(scale * ci[1], form)}]"
+    return t("arena.table.interval", lang, low=Num(scale * ci[0], form), high=Num(scale * ci[1], form))
 
 
 def format_table(report: dict[str, Any], lang: str = "en") -> str:
-    """The results as a table in ``lang`` (the numbers and the bots' names as they are): a row per
-    bot, its whole name; then the failures, a line per failing bot, with how many hands it failed
-    in and the end of its stderr. Columns are padded by the terminal width of their text
-    (:func:`tienlen.i18n.pad`), so wide or combining characters keep them aligned."""
+    """The results as a table in ``lang`` (the numbers written the reader's way, the bots' names
+    as they are): a row per bot, its whole name; then the failures, a line per failing bot, with
+    how many hands it failed in and the end of its stderr. Columns are padded by the terminal
+    width of their text (:func:`tienlen.i18n.pad`), so wide or combining characters keep them
+    aligned."""
     deals = report.get("deals_played", report["deals"])
     head = t("arena.table.head", lang, rules=report["rules"], players=report["players"],
-             deals=deals, hands=report["hands"])
+             deals=Num(deals), hands=Num(report["hands"]))
     if report.get("partial"):
-        head += t("arena.table.partial", lang, played=deals, deals=report["deals"])
+        head += t("arena.table.partial", lang, played=Num(deals), deals=Num(report["deals"]))
     bot = t("arena.table.bot", lang)
     column = max([text_width(bot)] + [text_width(b["name"]) for b in report["bots"]])
     lines = [head, " ".join([pad(bot, column)] + [
         pad(t(f"arena.table.{key}", lang), size, ">")
         for key, size in (("hands", 6), ("first", 17), ("last", 17), ("place", 6),
                           ("units", 22))])]
+    def n(value: float, spec: str) -> str:
+        return number(value, spec, lang)
+
     for b in report["bots"]:
         lines.append(
-            f"{pad(b['name'], column)} {b['hands']:6d} "
-            f"{100 * b['first_rate']:5.1f} "
+            f"{pad(b['name'], column)} {n(b['hands'], '6d')} "
+            f"{n(100 * b['first_rate'], '5.1f')} "
             f"{pad(_interval(b['first_ci'], '4.1f', 100, lang), 11, '>')} "
-            f"{100 * b['last_rate']:5.1f} "
+            f"{n(100 * b['last_rate'], '5.1f')} "
             f"{pad(_interval(b['last_ci'], '4.1f', 100, lang), 11, '>')} "
-            f"{b['mean_place']:6.2f} "
-            f"{b['mean_units']:+6.3f} {pad(_interval(b['units_ci'], '+.3f', lang=lang), 15, '>')}")
+            f"{n(b['mean_place'], '6.2f')} "
+            f"{n(b['mean_units'], '+6.3f')} {pad(_interval(b['units_ci'], '+.3f', lang=lang), 15, '>')}")
     if any(b["first_ci"] is None for b in report["bots"]):
         lines.append(t("arena.table.na_note", lang, na=t("arena.table.na", lang)))
     lines.extend(failure_lines(report["failures"], lang))

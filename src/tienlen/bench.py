@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 
 from .game import Game
-from .i18n import label_rows, t
+from .i18n import Num, label_rows, t
 from .rules import Rules
 
 
@@ -42,24 +42,24 @@ class BenchResult(Timing):
         return 1e6 * self.cold_seconds / self.cold_generations
 
     def report(self, lang: str = "en") -> str:
-        """The figures in ``lang`` (the numbers as they are)."""
+        """The figures in ``lang`` (the numbers written the reader's way)."""
         rows = [*timing_rows(self, lang),
                 (t("bench.generation", lang), t("bench.generation.play", lang,
-                                                us=f"{self.us_per_generation:.1f}",
-                                                calls=self.generations)),
-                ("", t("bench.generation.cold", lang, us=f"{self.us_per_cold_generation:.1f}",
-                       calls=self.cold_generations))]
+                                                us=Num(self.us_per_generation, ".1f"),
+                                                calls=Num(self.generations))),
+                ("", t("bench.generation.cold", lang, us=Num(self.us_per_cold_generation, ".1f"),
+                       calls=Num(self.cold_generations)))]
         head = t("bench.head", lang, preset=self.preset, players=self.players)
         return "\n".join([head, *label_rows(rows)])
 
 
 def timing_rows(timing: Timing, lang: str = "en", ratio: str = "") -> list[tuple[str, str]]:
     """The rows both reports begin with: the hands and their time, the decisions per hand."""
-    return [(t("bench.hands", lang), t("bench.hands.value", lang, hands=timing.hands,
-                                       seconds=f"{timing.seconds:.2f}",
-                                       rate=f"{timing.hands_per_second:,.0f}") + ratio),
+    return [(t("bench.hands", lang), t("bench.hands.value", lang, hands=Num(timing.hands),
+                                       seconds=Num(timing.seconds, ".2f"),
+                                       rate=Num(timing.hands_per_second, ",.0f")) + ratio),
             (t("bench.decisions", lang), t("bench.decisions.value", lang,
-                                           n=f"{timing.decisions / timing.hands:.1f}"))]
+                                           n=Num(timing.decisions / timing.hands, ".1f")))]
 
 
 def play_random_hands(rules: Rules, players: int, hands: int, seed: int) -> tuple[int, float]:

@@ -34,6 +34,8 @@ class Card:
 
     >>> Card.parse("10♥")
     Card('Th')
+    >>> Card("Th") is Card.parse("10♥")
+    True
     >>> str(Card.parse("qs"))
     'Qs'
     """
@@ -43,8 +45,10 @@ class Card:
     rank: int
     suit: int
 
-    def __new__(cls, code: int) -> Card:
+    def __new__(cls, code: int | str) -> Card:
         if not isinstance(code, int) or not 0 <= code < 52:
+            if isinstance(code, str):  # Card("Th"), as the repr writes it
+                return cls.parse(code)
             raise error(CardError, "err.card.code", code=repr(code))
         return _CARDS[code] if _CARDS else super().__new__(cls)
 

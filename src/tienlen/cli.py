@@ -6,6 +6,7 @@ import argparse
 import math
 import os
 import sys
+import textwrap
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .errors import TienLenError, error
-from .i18n import DEFAULT, LANGS, catalogue, display_name, env_lang, os_reason, say_error, t
-from .rules import Rules, load_rules
+from .i18n import DEFAULT, LANGS, Num, catalogue, display_name, env_lang, os_reason, say_error, t
+from .rules import load_rules
 
 if TYPE_CHECKING:
     from .session import Session
@@ -43,6 +44,10 @@ class _Parser(argparse.ArgumentParser):
         formatter = type("_LangFormatter", (_Formatter,), {"lang": lang})
         kwargs.setdefault("formatter_class", formatter)
         super().__init__(*args, **kwargs)
+        # type=int and type=float (here and in argument groups, which share the registry) say
+        # a bad value in the reader's words: argparse's own message names the Python type
+        self.register("type", int, _typed(int, "cli.arg.not_whole", lang))
+        self.register("type", float, _typed(float, "cli.arg.not_number", lang))
 
     def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
         if "help" not in kwargs and kwargs.get("default") not in (None, False):
@@ -84,6 +89,16 @@ def _argparse_words(lang: str) -> Iterator[None]:
     finally:
         setattr(argparse, "_", saved[0])  # noqa: B010
         setattr(argparse, "ngettext", saved[1])  # noqa: B010
+
+
+def _typed(kind: type[int] | type[float], key: str, lang: str) -> Any:
+    """An argparse type: ``kind`` of the text, or the message ``key`` naming the text."""
+    def parse(text: str) -> int | float:
+        try:
+            return kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(t(key, lang, text=repr(text))) from None
+    return parse
 
 
 def _count(minimum: int, lang: str = DEFAULT) -> Any:
@@ -151,9 +166,9 @@ def _lang(args: argparse.Namespace) -> str:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.preset is None:
-        print(t("cli.presets", _lang(args)))
-        for name in Rules.presets():
-            print(f"  {name}")
+        from .rules_text import preset_list
+
+        print(preset_list(_lang(args)))
         return 0
     rules = load_rules(args.preset)
     if args.toml:
@@ -188,8 +203,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
                       league=tuple(b for b in args.league.split(",") if b),
                       league_share=args.league_share, init=args.init)
     record = train(cfg)
-    print(t("cli.train.done", _lang(args), frames=record.get("frames"), hands=record.get("hands"),
-            out=args.out))
+    print(t("cli.train.done", _lang(args), frames=Num(record.get("frames", 0)),
+            hands=Num(record.get("hands", 0)), out=args.out))
     return 0
 
 
@@ -242,7 +257,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     from .arena import Tournament, format_table, parse_bots, progress_bar, run_tournament
 
     rules = load_rules(args.rules)
-    bots = parse_bots(args.bots) if args.bots else ("heuristic",) * args.players
+    bots = parse_bots(args.bots or "heuristic")
+    if len(bots) == 1:  # one bot for every seat, as in play
+        bots *= args.players
     if args.json:
         check_writable(args.json)
     if args.address and args.backend != "ray":
@@ -254,6 +271,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     if report["partial"] and not args.quiet and sys.stderr.isatty():
         print(file=sys.stderr)  # end the progress bar's line
     print(format_table(report, _lang(args)), flush=True)
+    if len(report["bots"]) == 1:  # one row: the same bot at every seat, against itself
+        print(textwrap.fill(t("cli.tournament.same_bot", _lang(args),
+                              bot=report["bots"][0]["name"], players=args.players), 78))
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as out:
@@ -263,8 +283,8 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             raise error(TienLenError, "err.file.cannot_write", path=repr(args.json),
                         error=os_reason(exc)) from None
     if report["partial"]:
-        print(t("cli.tournament.partial", _lang(args), played=report["deals_played"],
-                deals=report["deals"]), file=sys.stderr)
+        print(t("cli.tournament.partial", _lang(args), played=Num(report["deals_played"]),
+                deals=Num(report["deals"])), file=sys.stderr)
         return 130
     return 0
 
@@ -349,20 +369,23 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_rules)
 
     p = command("train")
-    p.add_argument("--rules", default="pagat", help=rules_file)
-    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE", help=rules_file)
+    p.add_argument("--players", type=int, default=4, metavar="N", help=players)
     p.add_argument("--seconds", type=float, default=600.0, help=h("train.seconds"))
-    p.add_argument("--out", default="runs/learned", help=h("train.out"))
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", default="runs/learned", metavar="DIR", help=h("train.out"))
+    p.add_argument("--seed", type=int, default=0, metavar="N", help=h("train.seed"))
     p.add_argument("--hidden", default="256,256,128", help=h("train.hidden"))
-    p.add_argument("--lr", type=float, default=5e-4)
-    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--lr", type=float, default=5e-4, help=h("train.lr"))
+    p.add_argument("--batch", type=int, default=256, metavar="N", help=h("train.batch"))
     p.add_argument("--reuse", type=float, default=2.0, help=h("train.reuse"))
     p.add_argument("--epsilon", type=float, default=0.05, help=h("train.epsilon"))
-    p.add_argument("--reward", choices=["first", "rank", "mix"], default="mix")
-    p.add_argument("--eval-every", type=float, default=300.0, help=h("train.eval_every"))
-    p.add_argument("--eval-deals", type=int, default=30, help=h("train.eval_deals"))
-    p.add_argument("--log-every", type=float, default=30.0)
+    p.add_argument("--reward", choices=["first", "rank", "mix"], default="mix",
+                   help=h("train.reward"))
+    p.add_argument("--eval-every", type=float, default=300.0, metavar="SECONDS",
+                   help=h("train.eval_every"))
+    p.add_argument("--eval-deals", type=int, default=30, metavar="N", help=h("train.eval_deals"))
+    p.add_argument("--log-every", type=float, default=30.0, metavar="SECONDS",
+                   help=h("train.log_every"))
     p.add_argument("--resume", action="store_true", help=h("train.resume"))
     p.add_argument("--league", default="", help=h("train.league"))
     p.add_argument("--league-share", type=float, default=0.0, help=h("train.league_share"))
@@ -409,8 +432,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tournament)
 
     p = command("serve")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help=h("serve.host"))
+    p.add_argument("--port", type=int, default=8000, help=h("serve.port"))
     p.add_argument("--db", default=None, help=h("serve.db"))
     p.add_argument("--bot-delay", type=float, default=0.5, help=h("serve.bot_delay"))
     p.add_argument("--api-docs", action="store_true", help=h("serve.api_docs"))
@@ -421,7 +444,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_serve)
 
     p = command("replay")
-    p.add_argument("file")
+    p.add_argument("file", help=h("replay.file"))
     p.add_argument("--text", action="store_true", help=h("replay.text"))
     _lang_option(p, lang)
     p.set_defaults(func=_cmd_replay)

@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,6 +97,20 @@ PRESET_WORDS: Final[dict[str, str]] = {
     "mien-bac": "Tiến Lên Miền Bắc, the Northern game: the Southern rules, but every beat keeps "
                 "the suit (a pair the colour), going out on twos makes you last, and only four "
                 "of a kind chops a two.",
+}
+
+# each preset in one line, for the list of presets (``tienlen rules``)
+PRESET_LINES: Final[dict[str, str]] = {
+    "pagat": "the best-known account in English (pagat.com); the default",
+    "parlett": "the core rules of David Parlett and Wikipedia",
+    "justus-pang": "Justus Pang's: the opener may pass, a player who passed may chop",
+    "kenneth-lu": "Kenneth Lu's: the hand ends when the first player is out",
+    "viet-cong": "Viet Cong: twos stay out of runs, four twos win at once",
+    "thirteen": "Thirteen: the holder of the lowest card leads every hand",
+    "killer": "Killer: passing does not lock you out of the round",
+    "cardrules": "the longest chop ladder: bombs beat lower bombs",
+    "mien-nam": "Tiến Lên Miền Nam, the Southern game of the popular apps",
+    "mien-bac": "Tiến Lên Miền Bắc, the Northern game: every beat keeps the suit",
 }
 
 
@@ -620,6 +635,8 @@ def missing_words(rules: Rules) -> list[str]:
             missing.append(str(exc))
     if rules.name not in PRESET_WORDS and rules.name != "custom":
         missing.append(f"preset {rules.name}")
+    if rules.name not in PRESET_LINES and rules.name != "custom":
+        missing.append(f"preset {rules.name}'s line")
     return missing
 
 
@@ -696,7 +713,8 @@ def _say(text: str, lang: str) -> str:
 def untranslated(rules: Rules, lang: str, players: int | None = None) -> list[str]:
     """The sentences of these rules that ``lang``'s catalogue lacks (said in English): empty
     when every one is translated."""
-    texts: list[str] = [PRESET_WORDS[rules.name]] if rules.name in PRESET_WORDS else []
+    texts: list[str] = [words[rules.name] for words in (PRESET_WORDS, PRESET_LINES)
+                        if rules.name in words]
     for title, blocks in sections(rules, players):
         texts.append(title)
         for block in blocks:
@@ -705,19 +723,45 @@ def untranslated(rules: Rules, lang: str, players: int | None = None) -> list[st
             and f"rules.text.{text}" not in catalogue(lang)]
 
 
+def preset_list(lang: str = "en") -> str:
+    """The presets, a line each with what it is (``tienlen rules``)."""
+    names = Rules.presets()
+    column = max(len(name) for name in names)
+    lines = [t("cli.presets", lang)]
+    lines += [f"  {name:<{column}}  {_say(PRESET_LINES.get(name, ''), lang)}".rstrip()
+              for name in names]
+    return "\n".join(lines)
+
+
+_QUOTED: Final = re.compile(r'"(?:[^"\\]|\\.)*"')
+_KEEP: Final = str.maketrans({" ": "\u00a0", "-": "\u2011"})  # no break at these (textwrap
+_FREE: Final = str.maketrans({"\u00a0": " ", "\u2011": "-"})  # breaks at ASCII spaces, hyphens)
+
+
+def _wrapped(text: str, width: int, first: str, indent: str) -> str:
+    """``text`` wrapped to ``width``, never inside a quoted string (a TOML string stays whole)."""
+    kept = _QUOTED.sub(lambda m: m.group(0).translate(_KEEP), text)
+    return textwrap.fill(kept, width, initial_indent=first, subsequent_indent=indent,
+                         break_long_words=False).translate(_FREE)
+
+
 def explain_text(rules: Rules, width: int | None = 78, players: int | None = None,
                  lang: str = "en") -> str:
     """The rules in words for a terminal (wrapped to ``width``; None: not wrapped;
-    ``players``: only what matters at a table of that many; ``lang``: "en" or "vi")."""
+    ``players``: only what matters at a table of that many; ``lang``: "en" or "vi"). House
+    rules say what they change first, then the preset they start from, named as such."""
     out: list[str] = [t("rules.title", lang, name=rules.name)]
 
     def fill(text: str, indent: str = "", first: str = "") -> str:
         if width is None:
             return first + text
-        return textwrap.fill(text, width, initial_indent=first or indent, subsequent_indent=indent)
+        return _wrapped(text, width, first or indent, indent)
 
-    for line in (PRESET_WORDS.get(rules.name) and _say(PRESET_WORDS[rules.name], lang),
-                 _changed_line(rules, lang)):
+    intro = PRESET_WORDS.get(rules.name) and _say(PRESET_WORDS[rules.name], lang)
+    changed = _changed_line(rules, lang)
+    if changed and intro:
+        intro = t("rules.preset_base", lang, name=rules.name, words=intro)
+    for line in (changed, intro):
         if line:
             out.append(fill(line))
 

@@ -2,13 +2,14 @@
 
 A :class:`Play` holds its cards as *keys* (see :mod:`tienlen.cards`) sorted low
 to high under the suit order it was made with. The engine builds plays with
-the fast internal constructor; people and programs use :meth:`Play.parse`.
+the fast internal constructor; people and programs write ``Play("9c Td Jh")`` (as the repr
+does) or :meth:`Play.parse`, which also judges the play under a set of rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, Protocol
+from typing import Final, Protocol, overload
 
 from .cards import CODE_TO_KEY, KEY_TEXT, KEY_TO_CODE, TWO, Card, parse_cards
 from .errors import CardError, error
@@ -124,12 +125,18 @@ def keeps_suit(play: tuple[int, ...], table: tuple[int, ...], shape: str, order:
     return True
 
 
+_TEXT: Final = object()  # Play's second argument when it was given none: read the first as text
+
+
 class Play:
     """A play: some cards put down together, or a pass.
 
-    >>> p = Play.parse("Jh 9c 10d")
-    >>> str(p), p.shape
-    ('9c Td Jh', 'run')
+    ``Play(text)`` reads a play as :meth:`parse` does without rules, so the repr is a call
+    that makes the play again:
+
+    >>> p = Play("Jh 9c 10d")
+    >>> p, p.shape
+    (Play('9c Td Jh'), 'run')
     >>> Play.parse("pass").shape
     'pass'
     >>> Play.parse("3s 5d").shape is None
@@ -141,10 +148,20 @@ class Play:
     order: str
     shape: str | None
 
-    def __init__(self, keys: tuple[int, ...], shape: str | None, order: str = "standard") -> None:
-        # internal constructor: keys already sorted and shape already known
-        self.keys = keys
-        self.shape = shape
+    @overload
+    def __init__(self, keys: str) -> None: ...
+    @overload
+    def __init__(self, keys: tuple[int, ...], shape: str | None, order: str = "standard") -> None: ...
+
+    def __init__(self, keys: tuple[int, ...] | str, shape: object = _TEXT,
+                 order: str = "standard") -> None:
+        # the engine's constructor: keys already sorted and shape already known (one identity
+        # test more than plain assignments: plays are made in the move generator's loop)
+        if shape is _TEXT:  # Play("9c Td Jh")
+            read = Play.parse(keys)  # type: ignore[arg-type]
+            keys, shape, order = read.keys, read.shape, read.order
+        self.keys = keys  # type: ignore[assignment]
+        self.shape = shape  # type: ignore[assignment]
         self.order = order
 
     @classmethod

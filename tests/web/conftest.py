@@ -213,3 +213,11 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "headless": True,
             "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                      "--disable-component-update", "--disable-sync", "--no-first-run"]}
+
+
+@pytest.fixture(scope="session")
+def base_url() -> None:
+    """No base address: every test opens a whole one (``server.base + "/"``). This replaces
+    pytest-playwright's own ``base_url``, a fixture written as a method of a plugin class, which
+    pytest deprecates (PytestRemovedIn10Warning) in every run that opens a page."""
+    return None

@@ -47,17 +47,33 @@ def bot_options(name: str) -> list[str]:
     return [p for p in inspect.signature(factory).parameters if p != "seed"]
 
 
-def bot_usage(lang: str = "en") -> str:
-    """The built-in bots and their options with their defaults, as ``--help`` lists them."""
+def bot_defaults(name: str) -> dict[str, tuple[str, str]]:
+    """A built-in bot's options with their defaults, as written after its name: on the pure
+    engine and on the fast path (the same but where the bot's ``path_defaults`` differ)."""
     import inspect
 
+    factory = _FACTORIES[name]
+    params = inspect.signature(factory).parameters
+    by_path: dict[str, tuple[float, float]] = getattr(factory, "path_defaults", {})
+    out = {}
+    for option in bot_options(name):
+        pure, fast = by_path.get(option, (params[option].default,) * 2)
+        out[option] = (str(pure).lower(), str(fast).lower())
+    return out
+
+
+def bot_usage(lang: str = "en") -> str:
+    """The built-in bots and their options with their defaults, as ``--help`` lists them."""
     parts = []
-    for name, factory in _FACTORIES.items():
-        params = inspect.signature(factory).parameters
-        options = [f"{o}={str(params[o].default).lower()}" for o in bot_options(name)]
+    for name in _FACTORIES:
+        defaults = bot_defaults(name)
+        options = [f"{o}={pure}" if pure == fast else
+                   t("cli.help.bot_fast_default", lang, option=o, pure=pure, fast=fast)
+                   for o, (pure, fast) in defaults.items()]
         if options:
+            example = ":".join(f"{o}={pure}" for o, (pure, _) in list(defaults.items())[:2])
             name = t("cli.help.bot_options", lang, name=name, options=", ".join(options),
-                     example=f"{name}:{':'.join(options[:2])}")
+                     example=f"{name}:{example}")
         parts.append(name)
     return ", ".join(parts)
 
@@ -72,5 +88,5 @@ def get_bot(name: str, seed: int | None = None, **budget: Any) -> Bot:
     return factory(seed=seed, **budget)
 
 
-__all__ = ["Bot", "GreedyBot", "HeuristicBot", "LearnedBot", "RandomBot", "SearchBot", "bot_names",
-           "bot_options", "bot_usage", "get_bot"]
+__all__ = ["Bot", "GreedyBot", "HeuristicBot", "LearnedBot", "RandomBot", "SearchBot", "bot_defaults",
+           "bot_names", "bot_options", "bot_usage", "get_bot"]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from ..actions import TRADE_KINDS, Action, Hidden
 from ..cards import ACE, CODE_TO_KEY, TWO
@@ -54,11 +54,19 @@ if TYPE_CHECKING:
     from ..actions import Move
     from ..view import View
 
+PURE_STEPS: Final = 3000  # the default budget on the pure engine (FAST_*: on the fast path)
+PURE_WORLDS: Final = 200
+PURE_INFERENCE: Final = 0.0
+
 
 class SearchBot:
     """PIMC search over the unseen cards with heuristic rollouts (see the module text)."""
 
     name = "search"
+    # the options whose default (None) depends on the path: (pure engine, fast path)
+    path_defaults: ClassVar[dict[str, tuple[float, float]]] = {
+        "steps": (PURE_STEPS, FAST_STEPS), "worlds": (PURE_WORLDS, FAST_WORLDS),
+        "inference": (PURE_INFERENCE, FAST_INFERENCE)}
 
     def __init__(self, seed: int | None = None, steps: int | None = None, worlds: int | None = None,
                  seconds: float | None = None, candidates: int = 6, objective: str = "rules",
@@ -68,7 +76,7 @@ class SearchBot:
                         value=repr(objective))
         for label, count in (("steps", steps), ("worlds", worlds), ("candidates", candidates)):
             if count is None and label != "candidates":
-                continue  # the default: 3000 steps and 200 deals, more on the fast path
+                continue  # the default: path_defaults
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise error(ArgumentError, "err.bot.count", option=label, value=repr(count))
         if isinstance(learned, bool) or not isinstance(learned, int) or learned < 0:
@@ -112,15 +120,15 @@ class SearchBot:
         fast = (FastRollouts(view.rules, view.seat, view.players, candidates,
                              _WEIGHTS.get(aim, 0.0), units=aim == "units")
                 if usable(view.rules, aim) else None)
-        steps = self.steps or (FAST_STEPS if fast else 3000)
-        worlds = self.worlds or (FAST_WORLDS if fast else 200)
+        steps = self.steps or (FAST_STEPS if fast else PURE_STEPS)
+        worlds = self.worlds or (FAST_WORLDS if fast else PURE_WORLDS)
         history = (FastHistory(view) if fast is not None and fast_history_usable(view)
                    else History(view))
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         spent = 0
         deals: list[Deal] = []
         inference = self.inference if self.inference is not None else \
-            (FAST_INFERENCE if fast else 0.0)
+            (FAST_INFERENCE if fast else PURE_INFERENCE)
         if inference:
             deals, spent = self._beliefs.deals(history, self._rng, int(steps * inference),
                                                worlds, deadline)

@@ -1,4 +1,4 @@
-"""The optional compiled fast path of the play phase (``pip install 'tienlen[fast]'``: numba).
+"""The optional compiled fast path of the play phase (``pip install -e '.[fast]'``: numba).
 
 Hands and plays are bitmasks (:mod:`.layout`), a hand in play is one int64 array, and the
 hot loop -- legal plays (:mod:`.movegen`), playing and passing with rounds and the hand's
@@ -24,18 +24,23 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..rules import Rules
 
-__all__ = ["available", "enabled", "load", "supports"]
+__all__ = ["available", "enabled", "load", "supports", "turned_off"]
 
 _AVAILABLE: list[bool] = []
 
 
 def available() -> bool:
     """Whether numba is installed (the ``fast`` extra); ``TIENLEN_PURE=1`` turns it off."""
-    if os.environ.get("TIENLEN_PURE", "") not in ("", "0"):
+    if turned_off():
         return False
     if not _AVAILABLE:
         _AVAILABLE.append(importlib.util.find_spec("numba") is not None)
     return _AVAILABLE[0]
+
+
+def turned_off() -> bool:
+    """Whether ``TIENLEN_PURE`` (set to anything but 0) turns the fast path off."""
+    return os.environ.get("TIENLEN_PURE", "") not in ("", "0")
 
 
 def supports(rules: Rules) -> bool:

@@ -25,21 +25,24 @@ class FastBenchResult(Timing):
         return 1e6 * self.python_seconds / self.python_generations
 
     def report(self, pure_hands_per_second: float | None = None, lang: str = "en") -> str:
-        """The figures in ``lang`` (the numbers as they are)."""
+        """The figures in ``lang`` (the numbers written the reader's way)."""
         from ..bench import timing_rows
-        from ..i18n import label_rows, t
+        from ..i18n import Num, label_rows, t
 
-        ratio = (t("bench.fast.ratio", lang, x=f"{self.hands_per_second / pure_hands_per_second:.0f}")
+        ratio = (t("bench.fast.ratio", lang, x=Num(self.hands_per_second / pure_hands_per_second,
+                                                   ",.0f"))
                  if pure_hands_per_second else "")
         rows = [*timing_rows(self, lang, ratio),
                 (t("bench.generation", lang), t("bench.fast.generation", lang,
-                                                us=f"{self.us_per_generation:.2f}",
-                                                calls=self.generations)),
+                                                us=Num(self.us_per_generation, ".2f"),
+                                                calls=Num(self.generations))),
                 ("", t("bench.fast.generation_python", lang,
-                       us=f"{self.us_per_python_generation:.1f}", calls=self.python_generations)),
+                       us=Num(self.us_per_python_generation, ".1f"),
+                       calls=Num(self.python_generations))),
                 (t("bench.fast.startup", lang), t("bench.fast.startup.value", lang,
-                                                  seconds=f"{self.load_seconds:.2f}"))]
-        head = t("bench.fast.head", lang, preset=self.preset, players=self.players)
+                                                  seconds=Num(self.load_seconds, ".2f")))]
+        head = t("bench.fast.head", lang, preset=self.preset, players=self.players,
+                 hands=Num(self.hands))
         return "\n".join([head, *label_rows(rows)])
 
 
@@ -90,10 +93,12 @@ def run(preset: str | Rules = "pagat", players: int = 4, hands: int = 20000,
 
 def fast_report(preset: str | Rules = "pagat", players: int = 4, hands: int = 2000, seed: int = 1,
                 pure_hands_per_second: float | None = None, lang: str = "en") -> str:
-    """The fast path's figures (ten times the hands), or why there are none."""
+    """The fast path's figures (ten times the hands, at least 1,000), or why there are none."""
     from ..i18n import t
-    from . import available, supports
+    from . import available, supports, turned_off
 
+    if turned_off():
+        return t("bench.fast.off", lang)
     if not available():
         return t("bench.fast.missing", lang)
     rules = preset if isinstance(preset, Rules) else Rules.preset(preset)

@@ -52,6 +52,31 @@ class Parts(NamedTuple):
     sep: str = "; "
 
 
+class Num(NamedTuple):
+    """A number to be written for a reader, by ``spec`` (Python's format: ``",d"``, ``".2f"``,
+    ``"+.3f"``): a parameter of a message, put in the reader's way by :func:`number`."""
+
+    value: float
+    spec: str = ",d"
+
+    def __str__(self) -> str:
+        return number(self.value, self.spec)
+
+
+_VI_MARKS: Final = str.maketrans(",.", ".,")
+
+
+def number(value: float, spec: str = ",d", lang: str = DEFAULT) -> str:
+    """``value`` formatted by ``spec`` as a reader of ``lang`` writes numbers: in English
+    ``1,921`` and ``0.35``, in Vietnamese ``1.921`` and ``0,35`` (the marks swapped).
+
+    >>> number(1921.4, ",.0f", "vi"), number(0.354, ".2f", "vi"), number(-1.5, "+.1f", "en")
+    ('1.921', '0,35', '-1.5')
+    """
+    text = format(value, spec)
+    return text.translate(_VI_MARKS) if lang == "vi" else text
+
+
 class Said(NamedTuple):
     """Words from outside the project (the operating system, the TOML parser, pydantic): their own
     English text, kept exactly as they wrote it, and the same as a message for other languages."""
@@ -108,6 +133,8 @@ def tn(key: str, n: int, lang: str = DEFAULT, /, **params: Any) -> str:
 def _param(value: Any, lang: str) -> str:
     if isinstance(value, Msg | Said):
         return render(value, lang)
+    if isinstance(value, Num):
+        return number(value.value, value.spec, lang)
     if isinstance(value, Parts):
         return value.sep.join(_param(v, lang) for v in value.items)
     if isinstance(value, list | tuple):

@@ -32,9 +32,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as exc:  # the extra is not installed: say which
+    from . import missing_extra
+
+    raise missing_extra(exc) from None
 
 from ..actions import Move
 from ..game import Game, check_players

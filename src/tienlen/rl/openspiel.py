@@ -17,8 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as exc:  # the extra is not installed: say which
+    from . import missing_extra
+
+    raise missing_extra(exc, "openspiel") from None
 
 from ..actions import Move
 from ..cards import Card

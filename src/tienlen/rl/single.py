@@ -17,8 +17,13 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import gymnasium as gym
-import numpy as np
+try:
+    import gymnasium as gym
+    import numpy as np
+except ModuleNotFoundError as exc:  # the extra is not installed: say which
+    from . import missing_extra
+
+    raise missing_extra(exc) from None
 
 from ..actions import Move
 from ..bots import get_bot

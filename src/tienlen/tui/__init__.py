@@ -1,4 +1,4 @@
 """The terminal game (``tienlen play``) and the record viewer (``tienlen replay``), on Textual.
 
-Needs the ``tui`` extra: ``pip install 'tienlen[tui]'``.
+Needs the ``tui`` extra: ``pip install -e '.[tui]'``.
 """
