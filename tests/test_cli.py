@@ -399,6 +399,14 @@ def tienlen_command(*argv: str) -> list[str]:
     return [sys.executable, "-m", "tienlen.cli", *argv]
 
 
+def test_python_dash_m_tienlen_is_the_tienlen_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "tienlen", "--help"], capture_output=True,
+                          text=True, env=command_env(), check=False)
+    assert done.returncode == 0
+    assert done.stdout.startswith("usage: tienlen ")
+    assert "tournament" in done.stdout and "replay" in done.stdout
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["bench", "--hands", "0"], ["--hands", "must be 1 or more, not 0"]),
     (["bench", "--hands", "many"], ["--hands", "'many' is not a whole number"]),

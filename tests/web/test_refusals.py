@@ -58,6 +58,15 @@ def test_a_refused_create_stores_nothing(any_server: Server, body: dict[str, Any
 
 
 
+def test_an_option_out_of_range_names_the_limit_the_readers_way(server: Server) -> None:
+    body = {"name": "Lan", "options": "stake = 100000000000000000000"}
+    for lang, words in (("en", "at most 1,000,000 either way"), ("vi", "tối đa 1.000.000 mỗi chiều")):
+        answer = httpx.post(server.base + "/api/tables", json=body, timeout=10,
+                            headers={"accept-language": lang})
+        assert answer.status_code == 400
+        assert words in answer.json()["detail"]
+
+
 def test_a_request_body_nested_too_deeply_is_refused_in_the_usual_shape(server: Server) -> None:
     before, held = stored(server), tables_held(server)
     body = '{"name": "Lan", "options": ' + "[" * 10_000 + "]" * 10_000 + "}"

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import Rules, TienLenError
 from ..errors import reason_of
-from ..i18n import Msg, msg, toml_reason
+from ..i18n import Msg, Num, msg, toml_reason
 from ..tomltext import TOMLDecodeError
 from ..tomltext import loads as toml_loads
 from .driver import Driver
@@ -82,7 +82,7 @@ def _check_numbers(value: Any, where: str = "") -> None:
             _check_numbers(item, where)
     elif isinstance(value, int | float) and not isinstance(value, bool) \
             and not -MAX_OPTION <= value <= MAX_OPTION:
-        raise Refused(msg("lobby.out_of_range", option=where, value=value, most=f"{MAX_OPTION:,}"))
+        raise Refused(msg("lobby.out_of_range", option=where, value=value, most=Num(MAX_OPTION)))
 
 
 def _clean(raw: str, what: str, limit: int) -> str:
