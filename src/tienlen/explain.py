@@ -15,6 +15,7 @@ from .actions import CLAIM_KINDS, Action, Move
 from .cards import CODE_TO_KEY, KEY_TEXT, TWO
 from .chops import Pattern
 from .i18n import Msg, msg, render
+from .legal import locked
 from .shapes import SEQUENCES, SET_SHAPES, Play, classify
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ def _out_of_turn(game: Game, seat: int, move: Move) -> Msg:
         return msg("explain.out.moment", **base)
     if isinstance(move, Play) and move.keys and move.shape is not None:
         table = game.table
-        if game._locked(seat) and not rules.chop_after_pass:
+        if locked(game.rules, game.state, seat) and not rules.chop_after_pass:
             return msg("explain.out.passed", name=_who(game, seat))
         missing = _missing(game, seat, move)
         if missing:
@@ -200,7 +201,7 @@ def _explain_play(game: Game, seat: int, play: Play) -> Msg:
         return msg("explain.lead.not_now")
     if game.stacking:
         return msg(f"explain.stacking.{table.shape or 'single'}")
-    if game._locked(seat):
+    if locked(game.rules, game.state, seat):
         bombs = _bombs(game, table)
         if not bombs:
             return msg("explain.passed.chop_none", table=describe(table))

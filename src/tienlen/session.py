@@ -10,7 +10,7 @@ from typing import Any
 from .errors import ArgumentError, IllegalPlay
 from .game import Exchange, Game, check_players
 from .rules import Rules
-from .state import check_names as _check_names
+from .seats import check_names as _check_names
 
 
 def next_deal(rules: Rules, prev: Game) -> tuple[int, int | None, list[Exchange]]:

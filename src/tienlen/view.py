@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, cast
 
 from .actions import CARD_KINDS, CLAIM_KINDS, Action, Hidden, Move, Phase, TradeOffers
 from .cards import Card
+from .seats import check_seat, packs_for
 from .shapes import Play
-from .state import check_seat, packs_for
 
 if TYPE_CHECKING:
     from .game import Game
