@@ -28,9 +28,6 @@ GAME = SOURCES / "game.py"
 # the one module besides game.py that may touch a game's insides: the fast path's conversion,
 # which writes a compiled position back into a game's play state
 CONVERSION = SOURCES / "fast" / "encoding.py"
-# the one circle left (issue 20's Game split removes it): its edges alone may be ignored
-GAME_CIRCLE = {f"tienlen.{m}" for m in ("game", "explain", "payments", "places", "record",
-                                         "scoring", "session", "view")}
 _LINT = ("import sys; from importlinter.cli import lint_imports; "
          "sys.exit(lint_imports(config_filenames=(sys.argv[1],), no_cache=True, no_logo=True))")
 
@@ -47,12 +44,10 @@ def test_the_import_contract_holds() -> None:
     assert "0 broken" in done.stdout
 
 
-def test_only_the_game_circle_is_ignored() -> None:
+def test_the_contracts_ignore_no_import() -> None:
+    """No circle is left to excuse: every contract holds for every import."""
     ignored = [(c["id"], rule) for c in CONTRACTS for rule in c.get("ignore_imports", ())]
-    assert ignored, "the game circle is gone: remove GAME_CIRCLE here and this test"
-    for contract, rule in ignored:
-        importer, _, imported = (part.strip() for part in rule.partition("->"))
-        assert contract == "acyclic" and {importer, imported} <= GAME_CIRCLE, rule
+    assert ignored == []
 
 
 def _game_class() -> ast.ClassDef:

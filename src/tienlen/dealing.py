@@ -1,15 +1,20 @@
 """The deal (§2, §3): hand sizes, shuffling and dealing, the hands checked, the leader found
-from the lowest card."""
+from the lowest card, and the dealer, leader and president exchange of the next hand."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from .cards import CODE_TO_KEY, KEY_TEXT, Card, full_deck, parse_cards
 from .errors import ArgumentError, CardError, error, reason_of
 from .rules import Rules
 from .seats import check_seat, packs_for
+from .state import Exchange
+
+if TYPE_CHECKING:
+    from .hand import Hand
 
 
 def hand_size(rules: Rules, players: int) -> int:
@@ -94,3 +99,27 @@ def lowest_holder_of(hands: Sequence[Sequence[int]], dealer: int) -> int:
     assert best is not None
     return best[1]
 
+
+def next_deal(rules: Rules, prev: Hand) -> tuple[int, int | None, list[Exchange]]:
+    """Dealer, leader (None: the holder of the lowest card) and exchange for the hand after ``prev``."""
+    n = prev.players
+    finish = prev.finish_order
+    if prev.instant_win is not None:
+        dealer = (prev.instant_win[0] + 1) % n
+    elif rules.next_dealer == "loser":
+        dealer = finish[-1]
+    else:
+        dealer = (prev.dealer + 1) % n
+    leader: int | None
+    if rules.next_leader == "winner":
+        leader = finish[0]
+    elif rules.next_leader == "loser":
+        leader = finish[-1]
+    else:
+        leader = None
+    exchange: list[Exchange] = []
+    if rules.trading == "president":
+        exchange.append((finish[-1], finish[0], 2))
+        if n >= 4:
+            exchange.append((finish[-2], finish[1], 1))
+    return dealer, leader, exchange

@@ -17,7 +17,7 @@ each: the president exchange and mutual trading (:mod:`tienlen.trading`), instan
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from . import places, trading
 from .actions import CLAIM_KINDS, Action, ActionKind, Move, Phase, TradeDecision, parse_move
@@ -33,15 +33,14 @@ from .legal import free_open, legal_now, out_of_turn_asked, out_of_turn_seats
 from .movegen import MoveGenerator
 from .payments import ChopLedger, Payment
 from .playing import apply_play
+from .record import game_record, load_game
 from .rules import Rules
 from .seats import check_names, check_seat
 from .seats import packs_for as packs_for
 from .shapes import Play
 from .state import Exchange as Exchange
 from .state import PlayState
-
-if TYPE_CHECKING:
-    from .view import View
+from .view import View, make_view
 
 _CHECKED_DIRECTLY: Final[frozenset[ActionKind]] = frozenset(
     ("offer", "answer", "accept", "refuse", "done", "return"))
@@ -391,23 +390,17 @@ class Game:
     # ================================================================== views and records
     def view(self, seat: int) -> View:
         """What ``seat`` may know now: its own hand, the others' counts, the table, history."""
-        from .view import make_view
-
         return make_view(self, seat)
 
     def record(self) -> str:
         """This hand as a TOML record (docs/api.md §Records)."""
-        from .record import game_record
-
         return game_record(self)
 
     @classmethod
     def from_record(cls, text: str) -> Game:
         """Replay a one-hand record, checking every action (a session record of several
         hands is refused: read it with :meth:`Session.from_record`)."""
-        from .record import load_game
-
-        return load_game(text)
+        return load_game(text, Game)
 
     def action_texts(self) -> list[str]:
         """The history as record lines: ``"SEAT ACTION"``."""
