@@ -1,10 +1,12 @@
 """The import contract of docs/architecture.md (``[tool.importlinter]`` in pyproject.toml), run by
 import-linter: the front ends above the play layer, the arena and the bots, above the fast path
 and the engine core; no import circle among the modules of any package; the core on the standard
-library alone. Every import counts, also those inside functions and under TYPE_CHECKING."""
+library alone. Every import counts, also those inside functions and under TYPE_CHECKING. And the
+shape of ``Game``: a class of at most 500 lines whose private names no other module reads."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -21,9 +23,11 @@ pytest.importorskip("importlinter")
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = ROOT / "pyproject.toml"
 CONTRACTS = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
-# the one circle left (issue 20's Game split removes it): its edges alone may be ignored
-GAME_CIRCLE = {f"tienlen.{m}" for m in ("game", "explain", "payments", "places", "record",
-                                         "scoring", "session", "view")}
+SOURCES = ROOT / "src" / "tienlen"
+GAME = SOURCES / "game.py"
+# the one module besides game.py that may touch a game's insides: the fast path's conversion,
+# which writes a compiled position back into a game's play state
+CONVERSION = SOURCES / "fast" / "encoding.py"
 _LINT = ("import sys; from importlinter.cli import lint_imports; "
          "sys.exit(lint_imports(config_filenames=(sys.argv[1],), no_cache=True, no_logo=True))")
 
@@ -40,12 +44,55 @@ def test_the_import_contract_holds() -> None:
     assert "0 broken" in done.stdout
 
 
-def test_only_the_game_circle_is_ignored() -> None:
+def test_the_contracts_ignore_no_import() -> None:
+    """No circle is left to excuse: every contract holds for every import."""
     ignored = [(c["id"], rule) for c in CONTRACTS for rule in c.get("ignore_imports", ())]
-    assert ignored, "the game circle is gone: remove GAME_CIRCLE here and this test"
-    for contract, rule in ignored:
-        importer, _, imported = (part.strip() for part in rule.partition("->"))
-        assert contract == "acyclic" and {importer, imported} <= GAME_CIRCLE, rule
+    assert ignored == []
+
+
+def _game_class() -> ast.ClassDef:
+    tree = ast.parse(GAME.read_text(encoding="utf-8"))
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Game")
+
+
+def test_class_game_is_at_most_500_lines() -> None:
+    """Game is the rules, the state and the phases' entry points; the phases live in their own
+    modules (trading, claims, legal, playing, ending)."""
+    game = _game_class()
+    assert game.end_lineno is not None
+    assert game.end_lineno - game.lineno + 1 <= 500
+
+
+def _private_names_of_game() -> set[str]:
+    """The names Game defines (methods, attributes set on ``self``) that start with one ``_``."""
+    names: set[str] = set()
+    for node in ast.walk(_game_class()):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "self" and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+def test_no_module_reads_a_private_name_of_game() -> None:
+    """Other modules read a game through its public surface and its documented play state
+    (``game.state``): no ``game._x``, no ``Game._x``, no private name imported from game.py."""
+    private = _private_names_of_game()
+    assert {"_apply", "_normalize"} <= private  # the scan sees Game's private names
+    found = []
+    for path in sorted(SOURCES.rglob("*.py")):
+        if path in (GAME, CONVERSION):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in private and not (
+                    isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: .{node.attr}")
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").endswith("game"):
+                found += [f"{path.relative_to(ROOT)}:{node.lineno}: import {a.name}"
+                          for a in node.names if a.name.startswith("_")]
+    assert found == []
 
 
 def test_every_layer_is_named_on_the_architecture_page() -> None:

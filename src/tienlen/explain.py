@@ -15,18 +15,19 @@ from .actions import CLAIM_KINDS, Action, Move
 from .cards import CODE_TO_KEY, KEY_TEXT, TWO
 from .chops import Pattern
 from .i18n import Msg, msg, render
+from .legal import locked
 from .shapes import SEQUENCES, SET_SHAPES, Play, classify
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .hand import Hand
 
 
-def explain_illegal(game: Game, seat: int, move: Move, lang: str = "en") -> str:
+def explain_illegal(game: Hand, seat: int, move: Move, lang: str = "en") -> str:
     """The reason ``move`` by ``seat`` is not legal in ``game`` now, in ``lang``."""
     return render(explain_message(game, seat, move), lang)
 
 
-def explain_message(game: Game, seat: int, move: Move) -> Msg:
+def explain_message(game: Hand, seat: int, move: Move) -> Msg:
     """The reason ``move`` by ``seat`` is not legal in ``game`` now, not yet in words."""
     if game.is_over:
         return msg("explain.over")
@@ -41,7 +42,7 @@ def explain_message(game: Game, seat: int, move: Move) -> Msg:
 
 
 # ---------------------------------------------------------------------- noun phrases
-def _who(game: Game, seat: int) -> Any:
+def _who(game: Hand, seat: int) -> Any:
     """A seat as messages name it: the player's name when the game was given names, else
     "seat N" (numbered from 0, as the API numbers seats)."""
     return game.names[seat] if game.state.named else msg("explain.seat", n=seat)
@@ -81,7 +82,7 @@ def _shape_noun(play: Play) -> Msg:
 
 
 # ---------------------------------------------------------------------- reasons
-def _phase_first(game: Game, seat: int) -> Msg:
+def _phase_first(game: Hand, seat: int) -> Msg:
     phase = game.phase
     turn = game.turn
     assert turn is not None
@@ -92,7 +93,7 @@ def _phase_first(game: Game, seat: int) -> Msg:
     return msg("explain.phase.trade", name=_who(game, turn))
 
 
-def _out_of_turn(game: Game, seat: int, move: Move) -> Msg:
+def _out_of_turn(game: Hand, seat: int, move: Move) -> Msg:
     turn = game.turn
     assert turn is not None
     base = {"turn": _who(game, turn), "name": _who(game, seat)}
@@ -118,7 +119,7 @@ def _out_of_turn(game: Game, seat: int, move: Move) -> Msg:
         return msg("explain.out.moment", **base)
     if isinstance(move, Play) and move.keys and move.shape is not None:
         table = game.table
-        if game._locked(seat) and not rules.chop_after_pass:
+        if locked(game.rules, game.state, seat) and not rules.chop_after_pass:
             return msg("explain.out.passed", name=_who(game, seat))
         missing = _missing(game, seat, move)
         if missing:
@@ -130,7 +131,7 @@ def _out_of_turn(game: Game, seat: int, move: Move) -> Msg:
     return msg("explain.out.chop_just_made", **base)
 
 
-def _missing(game: Game, seat: int, play: Play) -> Msg | None:
+def _missing(game: Hand, seat: int, play: Play) -> Msg | None:
     order = game.rules.suit_order
     to_key = CODE_TO_KEY[order]
     held = Counter(game.state.hands[seat])
@@ -142,7 +143,7 @@ def _missing(game: Game, seat: int, play: Play) -> Msg | None:
     return None
 
 
-def _shape_problem(game: Game, play: Play) -> Msg:
+def _shape_problem(game: Hand, play: Play) -> Msg:
     rules = game.rules
     keys = play.keys
     structural = classify(keys)
@@ -164,7 +165,7 @@ def _shape_problem(game: Game, play: Play) -> Msg:
     return msg("explain.shape.none", cards=cards)
 
 
-def _bombs(game: Game, table: Play) -> list[Msg]:
+def _bombs(game: Hand, table: Play) -> list[Msg]:
     entries = game.state.mg.entries_against(table)
     bombs = [msg("noun.bomb.higher", bomb=pattern_words(e.bomb)) if e.higher
              else pattern_words(e.bomb) for e in entries]
@@ -173,7 +174,7 @@ def _bombs(game: Game, table: Play) -> list[Msg]:
     return list({render(b): b for b in bombs}.values())
 
 
-def _explain_play(game: Game, seat: int, play: Play) -> Msg:
+def _explain_play(game: Hand, seat: int, play: Play) -> Msg:
     rules = game.rules
     table = game.table
     if not play.keys:
@@ -200,7 +201,7 @@ def _explain_play(game: Game, seat: int, play: Play) -> Msg:
         return msg("explain.lead.not_now")
     if game.stacking:
         return msg(f"explain.stacking.{table.shape or 'single'}")
-    if game._locked(seat):
+    if locked(game.rules, game.state, seat):
         bombs = _bombs(game, table)
         if not bombs:
             return msg("explain.passed.chop_none", table=describe(table))
@@ -208,7 +209,7 @@ def _explain_play(game: Game, seat: int, play: Play) -> Msg:
     return _not_a_beat(game, play, table)
 
 
-def _not_a_beat(game: Game, play: Play, table: Play) -> Msg:
+def _not_a_beat(game: Hand, play: Play, table: Play) -> Msg:
     shape = table.shape or "single"
     same = play.shape == shape and len(play.keys) == len(table.keys)
     is_target = game.state.mg.is_target(table)
@@ -228,7 +229,7 @@ def _not_a_beat(game: Game, play: Play, table: Play) -> Msg:
     return msg("explain.beat.only", table=describe(table), shape=_shape_noun(table))
 
 
-def _explain_action(game: Game, seat: int, action: Action) -> Msg:
+def _explain_action(game: Hand, seat: int, action: Action) -> Msg:
     phase = game.phase
     kind = action.kind
     turn = _who(game, game.turn or 0)

@@ -18,14 +18,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .cards import KEY_TEXT, KEY_TO_CODE, TWO
 from .chops import Pattern
+from .seats import seats_from
 from .shapes import Play
 
 if TYPE_CHECKING:
-    from .game import Game
     from .rules import Rules
 
 PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
@@ -323,12 +323,41 @@ def place_transfers(order: Sequence[int], points: Sequence[int], stake: int) -> 
     return out
 
 
-def end_payments(game: Game) -> list[Payment]:
-    """The payments made when a hand ends: the scheme of ``scoring``, then the penalties."""
-    rules = game.rules
-    n = game.players
-    finish = game.finish_order
-    instant = game.instant_win
+class HeldAtEnd(Protocol):
+    """What the payments at a hand's end read of its play state (a
+    :class:`~tienlen.state.PlayState`)."""
+
+    @property
+    def hands(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def played_any(self) -> Sequence[bool]: ...
+    @property
+    def counts_at_first_out(self) -> Sequence[int] | None: ...
+
+
+class EndedHand(Protocol):
+    """What :func:`end_payments` reads of a finished hand (a :class:`~tienlen.game.Game`)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def finish_order(self) -> list[int]: ...
+    @property
+    def instant_win(self) -> tuple[int, str] | None: ...
+    @property
+    def state(self) -> HeldAtEnd: ...
+
+
+def end_payments(game: EndedHand) -> list[Payment]:
+    """The payments made when ``game`` ends (:func:`payments_at_end` of its places and state)."""
+    return payments_at_end(game.rules, game.finish_order, game.instant_win, game.state)
+
+
+def payments_at_end(rules: Rules, finish: Sequence[int], instant: tuple[int, str] | None,
+                    held: HeldAtEnd) -> list[Payment]:
+    """The payments made when a hand ends: the scheme of ``scoring``, then the penalties.
+    ``finish``: the seats by place; ``instant``: (seat, win) of an instant win."""
+    n = len(held.hands)
     if rules.scoring == "none" or not finish:
         return []
     out: list[Payment] = []
@@ -336,24 +365,24 @@ def end_payments(game: Game) -> list[Payment]:
         seat, win = instant
         return [Payment(s, seat, rules.instant_win_stake, "instant", f"instant win ({win})",
                         item="instant", win=win)
-                for s in game._seats_from(seat)[1:] if rules.instant_win_stake]
+                for s in seats_from(seat, n)[1:] if rules.instant_win_stake]
     winner = finish[0]
     stake = rules.stake
     if rules.scoring == "loser_pays":
         loser = finish[-1]
         out += [Payment(loser, s, stake, "stake", "last pays each other player", item="stake")
-                for s in game._seats_from(loser)[1:]]
+                for s in seats_from(loser, n)[1:]]
     elif rules.scoring == "cards_left":
-        counts = game.state.counts_at_first_out or [0] * n
+        counts = held.counts_at_first_out or [0] * n
         out += [Payment(s, winner, stake * counts[s], "cards",
                         f"{counts[s]} card{'s' if counts[s] != 1 else ''} left", item="cards",
                         count=counts[s])
-                for s in game._seats_from(winner)[1:] if counts[s]]
+                for s in seats_from(winner, n)[1:] if counts[s]]
     elif rules.scoring == "places":
         out += place_transfers(finish, place_points(rules, n), stake)
-    for s in game._seats_from(winner)[1:]:
-        for what, units, item, cards, count in penalty_facts(game.state.hands[s], rules,
-                                                             game.state.played_any[s]):
+    for s in seats_from(winner, n)[1:]:
+        for what, units, item, cards, count in penalty_facts(held.hands[s], rules,
+                                                             held.played_any[s]):
             if units:
                 out.append(Payment(s, winner, units, "penalty", what, item=item, cards=cards,
                                    count=count))

@@ -22,22 +22,34 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from .actions import Action, parse_move
 from .cards import KEY_TEXT
+from .dealing import next_deal
 from .errors import RecordError, TienLenError, error, reason_of
-from .game import Exchange, Game
+from .hand import Hand
 from .i18n import Msg, Parts, msg, toml_reason
 from .rules import PRESETS, Rules
+from .state import Exchange
 from .tomltext import TOMLDecodeError
 from .tomltext import loads as toml_loads
 from .tomlwrite import dumps_table, value
 
-if TYPE_CHECKING:
-    from .session import Session
-
 FORMAT = "tienlen/1"
+
+H = TypeVar("H", bound=Hand)
+H_co = TypeVar("H_co", bound=Hand, covariant=True)
+
+
+class MakesHand(Protocol[H_co]):
+    """What builds a hand from a record's deal: the class :class:`~tienlen.game.Game` (the
+    loaders take it, so that this module need not import ``game``, which imports it)."""
+
+    def __call__(self, rules: Rules, hands: Sequence[str], leader: int | None = None,
+                 dealer: int = 0, first_hand: bool = True, *, names: Sequence[str] | None = None,
+                 exchange: Sequence[Exchange] = ()) -> H_co: ...
 
 
 def _header(rules: Rules, names: Sequence[str]) -> list[str]:
@@ -48,7 +60,7 @@ def _header(rules: Rules, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def _hand_lines(game: Game) -> list[str]:
+def _hand_lines(game: Hand) -> list[str]:
     order = game.rules.suit_order
     lines = ["", "[[hands]]", f"dealer = {game.dealer}"]
     if not game.state.lowest_start:
@@ -68,7 +80,7 @@ def _hand_lines(game: Game) -> list[str]:
     return lines
 
 
-def payment_lines(game: Game) -> list[str]:
+def payment_lines(game: Hand) -> list[str]:
     """The hand's payments, itemised, as a record writes them: only when chops or penalties
     moved units (otherwise the finish order alone says who paid what)."""
     payments = game.payments
@@ -77,13 +89,13 @@ def payment_lines(game: Game) -> list[str]:
     return [str(p) for p in payments]
 
 
-def game_record(game: Game) -> str:
+def game_record(game: Hand) -> str:
     return "\n".join(_header(game.rules, game.names) + _hand_lines(game)) + "\n"
 
 
-def session_record(session: Session) -> str:
-    lines = _header(session.rules, session.names)
-    for game in session.games:
+def session_record(rules: Rules, names: Sequence[str], games: Sequence[Hand]) -> str:
+    lines = _header(rules, names)
+    for game in games:
         lines += _hand_lines(game)
     return "\n".join(lines) + "\n"
 
@@ -120,7 +132,7 @@ def _parse(text: str) -> tuple[Rules, list[str], list[dict[str, Any]]]:
 
 
 def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any],
-                 first_default: bool) -> Game:
+                 first_default: bool, make: MakesHand[H]) -> H:
     where = msg("err.record.hand", n=index + 1)
 
     def at(i: int, line: str) -> Msg:
@@ -158,7 +170,7 @@ def _replay_hand(rules: Rules, names: list[str], index: int, hand: dict[str, Any
         assert gift.other is not None
         exchange.append((seat, gift.other, len(gift.cards)))
     try:
-        game = Game(rules, dealt, leader=hand.get("leader"), dealer=hand.get("dealer", 0),
+        game = make(rules, dealt, leader=hand.get("leader"), dealer=hand.get("dealer", 0),
                     first_hand=hand.get("first_hand", first_default), names=names,
                     exchange=exchange)
     except TienLenError as exc:
@@ -202,13 +214,24 @@ def _gifts_text(gifts: Sequence[tuple[int, int | None, int]]) -> Msg | Parts:
                            receiver=receiver, n=count) for giver, receiver, count in gifts))
 
 
-def load_session(text: str) -> Session:
-    from .session import Session, next_deal
+@dataclass(frozen=True)
+class Loaded(Generic[H]):
+    """A record replayed: its rules, the players' names, every hand (each action checked),
+    and the seed of the hands dealt after them (drawn from the record's text)."""
 
+    rules: Rules
+    names: list[str]
+    games: list[H]
+    seed: int
+
+
+def load_hands(text: str, make: MakesHand[H]) -> Loaded[H]:
+    """Replay every hand of a record with ``make`` (the class :class:`~tienlen.game.Game`),
+    checking each hand's dealer, leader and exchange against the hand before it."""
     rules, names, hands = _parse(text)
-    games: list[Game] = []
+    games: list[H] = []
     for index, hand in enumerate(hands):
-        game = _replay_hand(rules, names, index, hand, first_default=index == 0)
+        game = _replay_hand(rules, names, index, hand, index == 0, make)
         if games:
             prev = games[-1]
             if not prev.is_over:
@@ -230,13 +253,12 @@ def load_session(text: str) -> Session:
         games.append(game)
     # the hands dealt after loading are seeded by the record itself, so they are reproducible
     seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
-    session = Session(rules, len(names), seed=seed, names=names, _first=games[0])
-    session.games = games
-    return session
+    return Loaded(rules, names, games, seed)
 
 
-def load_game(text: str) -> Game:
-    session = load_session(text)
-    if len(session.games) > 1:
-        raise error(RecordError, "err.record.session", n=len(session.games))
-    return session.game
+def load_game(text: str, make: MakesHand[H]) -> H:
+    """Replay a one-hand record with ``make`` (a session record of several hands is refused)."""
+    games = load_hands(text, make).games
+    if len(games) > 1:
+        raise error(RecordError, "err.record.session", n=len(games))
+    return games[0]

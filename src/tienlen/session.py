@@ -7,35 +7,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .dealing import check_players
+from .dealing import next_deal as next_deal
 from .errors import ArgumentError, IllegalPlay
-from .game import Exchange, Game, check_players
+from .game import Game
+from .record import load_hands, session_record
 from .rules import Rules
-from .state import check_names as _check_names
-
-
-def next_deal(rules: Rules, prev: Game) -> tuple[int, int | None, list[Exchange]]:
-    """Dealer, leader (None: the holder of the lowest card) and exchange for the hand after ``prev``."""
-    n = prev.players
-    finish = prev.finish_order
-    if prev.instant_win is not None:
-        dealer = (prev.instant_win[0] + 1) % n
-    elif rules.next_dealer == "loser":
-        dealer = finish[-1]
-    else:
-        dealer = (prev.dealer + 1) % n
-    leader: int | None
-    if rules.next_leader == "winner":
-        leader = finish[0]
-    elif rules.next_leader == "loser":
-        leader = finish[-1]
-    else:
-        leader = None
-    exchange: list[Exchange] = []
-    if rules.trading == "president":
-        exchange.append((finish[-1], finish[0], 2))
-        if n >= 4:
-            exchange.append((finish[-2], finish[1], 1))
-    return dealer, leader, exchange
+from .seats import check_names as _check_names
 
 
 @dataclass(frozen=True)
@@ -189,13 +167,13 @@ class Session:
 
     def record(self) -> str:
         """Every hand so far as one TOML record."""
-        from .record import session_record
-
-        return session_record(self)
+        return session_record(self.rules, self.names, self.games)
 
     @classmethod
     def from_record(cls, text: str) -> Session:
         """Replay a session record, checking every hand and action."""
-        from .record import load_session
-
-        return load_session(text)
+        loaded = load_hands(text, Game)
+        session = cls(loaded.rules, len(loaded.names), seed=loaded.seed, names=loaded.names,
+                      _first=loaded.games[0])
+        session.games = loaded.games
+        return session

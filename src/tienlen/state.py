@@ -1,19 +1,19 @@
 """The play state: the mutable position of one hand, as one struct with its own ``copy()``.
 
-:class:`~tienlen.game.Game` is the rules, the seats' names and this state, plus the phase
-machines that change it. Other modules (explanations, views, records, payments, rollouts)
-read the fields below through ``game.state`` and never write them; only the fast path's
-conversion (``fast/encoding.py``) writes them, to turn a compiled state back into a game.
+:class:`~tienlen.game.Game` is the rules, the seats' names and this state; the phase machines
+change it (:mod:`~tienlen.trading`, :mod:`~tienlen.claims`, :mod:`~tienlen.legal`,
+:mod:`~tienlen.playing`, :mod:`~tienlen.ending`: functions over the rules and this state).
+Other modules (explanations, views, records, payments, rollouts) read the fields below
+through ``game.state`` and never write them; only the fast path's conversion
+(``fast/encoding.py``) writes them too, to turn a compiled state back into a game.
 
 Cards are *keys* (``cards.CODE_TO_KEY`` under the rules' suit order): ints, low to high.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from .actions import Move, Phase
-from .errors import ArgumentError
+from .cards import KEY_TO_CODE, Card
 from .movegen import MoveGenerator
 from .payments import ChopLedger, Payment
 from .shapes import Play
@@ -30,6 +30,7 @@ class PlayState:
     - ``order``: the rules' suit order (the keys' meaning); ``one_pack``: one pack (2-4 seats);
     - ``mg``: the move generator of the rules and packs (stateless, shared);
     - ``named``: whether the seats were given names;
+    - ``dealer``: the seat that dealt; ``dealt``: each seat's keys as dealt, sorted;
     - ``lowest_start``: the leader was found from the lowest card (not given);
     - ``opening_lowest``: the lowest card the opening lead must name, or None.
 
@@ -67,6 +68,8 @@ class PlayState:
         "claims",
         "cong",
         "counts_at_first_out",
+        "dealer",
+        "dealt",
         "finish",
         "first_play",
         "groups",
@@ -109,6 +112,8 @@ class PlayState:
     one_pack: bool
     mg: MoveGenerator
     named: bool
+    dealer: int
+    dealt: tuple[tuple[int, ...], ...]
     lowest_start: bool
     opening_lowest: int | None
     leader: int
@@ -183,6 +188,11 @@ class PlayState:
         self.pending = None
         self.returns = []
 
+    def held(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds, low to high in the rules' card order."""
+        back = KEY_TO_CODE[self.order]
+        return [Card(back[k]) for k in self.hands[seat]]
+
     def copy(self) -> PlayState:
         """An independent copy: every mutable field copied, the fixed ones shared."""
         other = PlayState.__new__(PlayState)
@@ -190,6 +200,8 @@ class PlayState:
         other.one_pack = self.one_pack
         other.mg = self.mg
         other.named = self.named
+        other.dealer = self.dealer
+        other.dealt = self.dealt
         other.lowest_start = self.lowest_start
         other.opening_lowest = self.opening_lowest
         other.leader = self.leader
@@ -229,28 +241,3 @@ class PlayState:
         other.offered = set(self.offered)
         other.returns = list(self.returns)
         return other
-
-
-
-def seats_from(seat: int, n: int) -> list[int]:
-    """All ``n`` seats in turn order starting with ``seat``."""
-    return [(seat + i) % n for i in range(n)]
-
-
-def check_seat(seat: object, n: int, what: str, error: type[Exception] = ArgumentError) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-        raise error(f"{what} must be a seat number from 0 to {n - 1}, not {seat!r}")
-    return seat
-
-
-def packs_for(players: int) -> int:
-    """One pack for 2-4 players, two packs shuffled together for 5-8."""
-    return 1 if players <= 4 else 2
-
-
-def check_names(names: Sequence[str] | None, n: int) -> tuple[str, ...]:
-    if names is None:
-        return tuple(f"Player {i + 1}" for i in range(n))
-    if isinstance(names, str) or len(names) != n or not all(isinstance(x, str) and x for x in names):
-        raise ArgumentError(f"names must be {n} non-empty names, one per seat")
-    return tuple(names)

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, cast
 
 from .actions import CARD_KINDS, CLAIM_KINDS, Action, Hidden, Move, Phase, TradeOffers
 from .cards import Card
+from .seats import check_seat, packs_for
 from .shapes import Play
-from .state import check_seat, packs_for
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .hand import Hand
     from .payments import Payment
     from .rules import Rules
 
@@ -92,7 +92,7 @@ class View:
         return [c for c, k in remaining.items() for _ in range(k)]
 
 
-def _seen(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> Play | Action | Hidden:
+def _seen(game: Hand, seat: int, actor: int, move: Move, claims_open: bool) -> Play | Action | Hidden:
     """``actor``'s move as ``seat`` sees it."""
     if isinstance(move, Play) or actor == seat:
         return move
@@ -108,18 +108,18 @@ def _seen(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> P
     return move
 
 
-def _visible(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> str:
+def _visible(game: Hand, seat: int, actor: int, move: Move, claims_open: bool) -> str:
     """The text of ``actor``'s move as ``seat`` sees it."""
     return str(_seen(game, seat, actor, move, claims_open))
 
 
-def _gives(game: Game) -> list[tuple[int, int]]:
+def _gives(game: Hand) -> list[tuple[int, int]]:
     """(receiver, giver) of each exchange gift in the hand."""
     return [(m.other, s) for s, m in game.history
             if isinstance(m, Action) and m.kind == "give" and m.other is not None]
 
 
-def make_view(game: Game, seat: int) -> View:
+def make_view(game: Hand, seat: int) -> View:
     check_seat(seat, game.players, "seat")
     claims_open = game.phase == "claim"
     events = tuple((s, _seen(game, seat, s, m, claims_open)) for s, m in game.history)

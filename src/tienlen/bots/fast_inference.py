@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..cards import CODE_TO_KEY, KEY_TO_CODE, Card
-from ..game import _lowest_holder_of, packs_for
+from ..dealing import lowest_holder_of
+from ..game import packs_for
 from ..instant import instant_wins_of
 from ..shapes import Play
 from .inference import _ASIDE, _HOPELESS, Deal, History
@@ -102,7 +103,7 @@ class FastHistory(History):
         dealt[view.seat] = list(self._own)
         for seat in range(n):
             dealt[seat].extend(self._played_keys[seat])
-        leader = view.leader if not view.lowest_start else _lowest_holder_of(dealt, view.dealer)
+        leader = view.leader if not view.lowest_start else lowest_holder_of(dealt, view.dealer)
         lowest = view.lowest_start and (view.first_hand or view.rules.next_leader == "lowest")
         if self._claims:
             wins = self._wins if lowest else self._wins_no_lowest

@@ -48,7 +48,7 @@ class Snapshot:
         of the record checked again)."""
         try:
             data = toml_loads(self.game)
-            return _replay_hand(rules, list(data["players"]), 0, data["hands"][0], True)
+            return _replay_hand(rules, list(data["players"]), 0, data["hands"][0], True, Game)
         except (TOMLDecodeError, KeyError, IndexError, TypeError) as exc:
             raise TienLenError(f"a stored snapshot's hand cannot be read: {exc}") from None
 
