@@ -1,5 +1,5 @@
 """Compiled free chops (§11 ``free_chops``): which tables a free chop may beat, who is offered
-one, and the free chops a hand holds (``MoveGenerator.free_chops``, ``Game._free_open``)."""
+one, and the free chops a hand holds (``MoveGenerator.free_chops``, ``legal.free_open``)."""
 
 from __future__ import annotations
 
