@@ -307,6 +307,10 @@ class Game:
             self._apply(seat, move)
             return
         legal = legal_now(self.rules, st, seat) if st.phase == "play" else self._legal_other(seat)
+        for listed in legal:  # most callers give back a move of the list: found by identity
+            if listed is move:
+                self._apply(seat, move)
+                return
         try:
             index = legal.index(move)
         except ValueError:

@@ -87,8 +87,7 @@ def sequences(groups: Groups, width: int, length: int, max_rank: int,
               min_top_rank: int = 0) -> list[KeyTuple]:
     """Every run (width 1) or chain (width 2-4) of exactly ``length`` ranks in the hand."""
     out: list[KeyTuple] = []
-    parts = [combos(groups[r], width) if len(groups[r]) >= width else ()
-             for r in range(max_rank + 1)]
+    parts = [combos(g, width) if len(g) >= width else () for g in groups[:max_rank + 1]]
     first = max(0, min_top_rank - length + 1)
     start = first
     last_start = max_rank - length + 1
@@ -110,8 +109,7 @@ def sequences(groups: Groups, width: int, length: int, max_rank: int,
 def all_sequences(groups: Groups, width: int, fewest: int, max_rank: int) -> list[KeyTuple]:
     """Every run or chain of ``fewest`` or more ranks in the hand."""
     out: list[KeyTuple] = []
-    parts = [combos(groups[r], width) if len(groups[r]) >= width else ()
-             for r in range(max_rank + 1)]
+    parts = [combos(g, width) if len(g) >= width else () for g in groups[:max_rank + 1]]
     r = 0
     while r <= max_rank:
         if not parts[r]:

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from .actions import Move, TradeDecision
 from .game import Game
+from .legal import legal_now
 from .shapes import PASS, Play
 
 
@@ -146,8 +147,13 @@ class Turns:
         else:
             kind = _PHASE_KIND[phase]
         legal = self._legal
-        return Decision(seat, kind, legal(seat) if legal is not None else game.legal_plays(),
-                        False, answers)
+        if legal is not None:
+            moves = legal(seat)
+        elif phase == "play":  # the game's own list, made once for this action: read, not changed
+            moves = legal_now(game.rules, st, seat)
+        else:
+            moves = game.legal_plays()
+        return Decision(seat, kind, moves, False, answers)
 
     def answer(self, seat: int, move: Move) -> None:
         """Take the answer of ``seat``, the seat asked: out of turn, a chop is made and the

@@ -45,20 +45,21 @@ def playout(game: Game, aside: Sequence[int] = (), max_steps: int = 2000) -> int
     aside_top = max(aside, default=-1)
     steps = 0
     turns = Turns(game)
+    ask, answer, st = turns.next, turns.answer, game.state  # the hot loop: bound once
     while steps < max_steps:
-        asked = turns.next()
-        if asked is None or game.state.turn is None:
+        asked = ask()
+        if asked is None or st.turn is None:
             break
         seat = asked.seat
         move: Move | None
         if asked.out_of_turn:  # a chop out of turn (§6) or a free chop (§11), or pass
-            move = out_of_turn_choice(asked.moves[:-1], game.state.table, game.rules)
+            move = out_of_turn_choice(asked.moves[:-1], st.table, game.rules)
             if move is None:
                 turns.decline(seat)
                 continue
         else:
             move = decide(rollout_situation(game, seat, total, aside_top, asked.moves))
-        turns.answer(seat, move)
+        answer(seat, move)
         if isinstance(move, Play):
             for k in move.keys:
                 total[k >> 2] -= 1
