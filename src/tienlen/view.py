@@ -119,10 +119,16 @@ def _gives(game: Game) -> list[tuple[int, int]]:
             if isinstance(m, Action) and m.kind == "give" and m.other is not None]
 
 
+def events_for(game: Game, seat: int | None) -> tuple[Event, ...]:
+    """The history as ``seat`` sees it (None: a spectator, party to no trade or exchange)."""
+    claims_open = game.phase == "claim"
+    looking = -1 if seat is None else seat
+    return tuple((s, _seen(game, looking, s, m, claims_open)) for s, m in game.history)
+
+
 def make_view(game: Game, seat: int) -> View:
     check_seat(seat, game.players, "seat")
-    claims_open = game.phase == "claim"
-    events = tuple((s, _seen(game, seat, s, m, claims_open)) for s, m in game.history)
+    events = events_for(game, seat)
     history = tuple((s, str(m)) for s, m in events)
     played = tuple(c for _, m in game.history if isinstance(m, Play) for c in m.cards)
     found = game.legal_plays(seat) if not game.is_over else []
