@@ -108,11 +108,6 @@ def _seen(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> P
     return move
 
 
-def _visible(game: Game, seat: int, actor: int, move: Move, claims_open: bool) -> str:
-    """The text of ``actor``'s move as ``seat`` sees it."""
-    return str(_seen(game, seat, actor, move, claims_open))
-
-
 def _gives(game: Game) -> list[tuple[int, int]]:
     """(receiver, giver) of each exchange gift in the hand."""
     return [(m.other, s) for s, m in game.history
