@@ -53,9 +53,10 @@ get them from the game state at the moment of asking, out of turn or not as the 
 ``play`` (a turn in play), ``chop`` (out of turn, §6), ``free_chop`` (out of turn, offered
 under ``free_chops``, §11), ``claim`` (§7), ``offer`` / ``answer`` / ``settle`` (mutual
 trading, §9), ``return`` (the president exchange). ``room_human``'s own decisions carry the
-page's ``decision`` in their kind: ``offer seats=1,2,3``, ``answer count=1 to=2``, ``return
-count=2 to=3`` (a decision without one, the settling of a trade: the phase, ``trade``), and
-the page's ``legal`` list as their moves. The ``pass`` of an out-of-turn decision is its
+page's ``decision`` in their kind, its facts without its buttons: ``offer seats=1,2,3`` (the
+seats not offered to yet), ``answer count=1 to=2``, ``settle to=3``, ``return count=2 to=3``
+(a decision without one, a play in turn: the phase), and the page's ``legal`` list as their
+moves. The ``pass`` of an out-of-turn decision is its
 decline; the terminal's human declines with ``p``, which the trace writes ``pass`` too.
 
 A mutual-trading turn offers tens of thousands of moves (a lazy ``TradeOffers``): the trace
@@ -399,9 +400,11 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                 assert not step()  # the bots that let a chop go are not asked again
                 view = room.view_for(0)
                 assert view is not None
+                facts = {} if view.decision is None else view.decision.model_dump(
+                    exclude={"kind", "choices"})  # the buttons are the legal list and the fills
                 kind = game.phase if view.decision is None else " ".join(
-                    [view.decision["kind"], *(f"{k}={_words(v)}" for k, v in
-                                              sorted(view.decision.items()) if k != "kind")])
+                    [view.decision.kind, *(f"{k}={_words(v)}" for k, v in sorted(facts.items())
+                                           if v not in (None, 0, []))])
                 move = run.decide(game, 0, False, game.legal_plays(0), kind=kind,
                                   shown=view.legal)
                 room.table.apply_move(0, str(move))

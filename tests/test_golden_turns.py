@@ -191,16 +191,15 @@ def test_the_room_with_a_player_asks_as_the_arena_where_nothing_comes_out_of_tur
 
 def test_the_page_asks_trades_and_returns_in_its_own_words() -> None:
     """Where the player trades or returns cards the course is the arena's, but the page asks in
-    its own form: a mutual-trading offer lists only ``done`` and names every other seat, also
-    those the player has already offered a trade (the engine offers only the others); an
-    answer lists only ``refuse``; the settling of a trade has no ``decision`` (its kind here:
-    the phase, ``trade``); a president return lists nothing, with the giver and the count."""
+    its own form: a mutual-trading offer lists only ``done`` and names the seats the engine
+    offers (those not offered a trade yet, in turn order); an answer lists only ``refuse``;
+    the settling of a trade names the seat whose answer it settles; a president return lists
+    nothing, with the giver and the count."""
     trading = [r for r in recorded() if r.config.rules.trading != "none"
                and not (r.config.rules.chop_out_of_turn or r.config.rules.free_chops)]
     assert trading
     fewer_partners = seen_return = 0
     for r in trading:
-        others = ",".join(str(s) for s in range(1, r.config.players))
         for want, got in zip(r.traces["arena"], r.traces["room_human"], strict=True):
             assert len(want) == len(got), r.id
             for a, b in zip(want, got, strict=True):
@@ -208,14 +207,16 @@ def test_the_page_asks_trades_and_returns_in_its_own_words() -> None:
                     continue
                 assert a[0] == b[0] == 0 and a[3] == b[3], f"{r.id}: {a} / {b}"
                 if a[1] == "offer":
-                    assert b[1] == f"offer seats={others}" and b[2] == ("done",), r.id
-                    fewer_partners += sum(m.startswith("offer") for m in a[2]) \
-                        < r.config.players - 1
+                    partners = [m.split()[1] for m in a[2] if m.startswith("offer")]
+                    assert b[1] == " ".join(["offer", *(["seats=" + ",".join(partners)]
+                                                        if partners else [])]), r.id
+                    assert b[2] == ("done",), r.id
+                    fewer_partners += len(partners) < r.config.players - 1
                 elif a[1] == "answer":
                     assert b[1].startswith("answer count=") and len(b[2]) == 1, r.id
                     assert b[2][0].startswith("refuse") and b[2][0] in a[2], r.id
                 elif a[1] == "settle":
-                    assert b[1] == "trade" and b[2] == a[2], r.id
+                    assert b[1] == f"settle to={a[2][0].split()[1]}" and b[2] == a[2], r.id
                 else:
                     assert a[1] == "return" and b[1].startswith("return count="), r.id
                     assert b[2] == (), r.id

@@ -108,21 +108,22 @@ def _seen(game: Hand, seat: int, actor: int, move: Move, claims_open: bool) -> P
     return move
 
 
-def _visible(game: Hand, seat: int, actor: int, move: Move, claims_open: bool) -> str:
-    """The text of ``actor``'s move as ``seat`` sees it."""
-    return str(_seen(game, seat, actor, move, claims_open))
-
-
 def _gives(game: Hand) -> list[tuple[int, int]]:
     """(receiver, giver) of each exchange gift in the hand."""
     return [(m.other, s) for s, m in game.history
             if isinstance(m, Action) and m.kind == "give" and m.other is not None]
 
 
+def events_for(game: Hand, seat: int | None) -> tuple[Event, ...]:
+    """The history as ``seat`` sees it (None: a spectator, party to no trade or exchange)."""
+    claims_open = game.phase == "claim"
+    looking = -1 if seat is None else seat
+    return tuple((s, _seen(game, looking, s, m, claims_open)) for s, m in game.history)
+
+
 def make_view(game: Hand, seat: int) -> View:
     check_seat(seat, game.players, "seat")
-    claims_open = game.phase == "claim"
-    events = tuple((s, _seen(game, seat, s, m, claims_open)) for s, m in game.history)
+    events = events_for(game, seat)
     history = tuple((s, str(m)) for s, m in events)
     played = tuple(c for _, m in game.history if isinstance(m, Play) for c in m.cards)
     found = game.legal_plays(seat) if not game.is_over else []

@@ -161,7 +161,7 @@ def test_the_free_chop_offer_is_marked_for_the_seat_offered(page: Page, server: 
     page.evaluate(f"""() => {{ const t = {TABLE}; const v = t.state.view;
         t.state = {{ ...t.state, view: {{ ...v, turn: (t.seat + 1) % v.counts.length,
             table: "2h", table_seat: (t.seat + 2) % v.counts.length, free_chop: true,
-            prompt: "free_chop",
+            prompt: "free_chop", decision: {{ kind: "free_chop", to: (t.seat + 2) % v.counts.length }},
             legal: ["5s 5c 6s 6c 7d 7h 8s 8c"] }} }};
         t.render(t.state); }}""")
     expect(page.get_by_test_id("free-chop-mark")).to_be_visible()

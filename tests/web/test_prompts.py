@@ -8,6 +8,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tienlen import Game, Rules
+from tienlen.web.protocol import SeatView
 from tienlen.web.views import seat_view
 
 PAGAT = Rules.preset("pagat")
@@ -44,27 +45,63 @@ def test_chops_out_of_turn_are_asked_as_chop_or_free_chop() -> None:
     assert seat_view(game, 3).prompt == "free_chop"
 
 
+def facts(view: SeatView) -> tuple[object, ...]:
+    """A view's prompt, its decision's facts and its buttons (a move, made with the selected
+    cards when marked +)."""
+    d = view.decision
+    assert (d is None) == (view.prompt is None) and (d is None or d.kind == view.prompt)
+    if d is None:
+        return (None,)
+    return (d.kind, d.to, d.count, d.seats,
+            [c.move + (" +" if c.cards else "") for c in d.choices])
+
+
 def test_each_step_of_a_mutual_trade_is_asked_with_its_facts() -> None:
     game = Game(MUTUAL, TRADE_DEAL, leader=0)
     view = seat_view(game, 0)
-    assert (view.prompt, view.decision) == ("offer", {"kind": "offer", "seats": [1, 2, 3]})
+    assert facts(view) == ("offer", None, 0, [1, 2, 3], ["done", "offer 1 +", "offer 2 +",
+                                                        "offer 3 +"])
+    assert view.legal == ["done"]
     game.play("offer 1 3s")
     view = seat_view(game, 1)
-    assert (view.prompt, view.decision) == ("answer", {"kind": "answer", "to": 0, "count": 1})
+    assert facts(view) == ("answer", 0, 1, [], ["refuse 0", "answer 0 +"])
+    assert view.legal == ["refuse 0"]
     game.play("answer 0 4s")
     view = seat_view(game, 0)
-    assert (view.prompt, view.decision, view.legal) == ("accept", None, ["accept 1", "refuse 1"])
-    assert seat_view(game, 2).prompt is None
+    assert facts(view) == ("settle", 1, 0, [], ["accept 1", "refuse 1"])
+    assert view.legal == ["accept 1", "refuse 1"]
+    assert facts(seat_view(game, 2)) == (None,) and facts(seat_view(game, None)) == (None,)
+    game.play("accept 1")
+    # seat 1 offers next, to the seats in turn order from it (the engine's partners)
+    assert facts(seat_view(game, 1)) == ("offer", None, 0, [2, 3, 0], ["done", "offer 2 +",
+                                                                      "offer 3 +", "offer 0 +"])
 
 
 def test_the_return_to_the_president_is_asked_with_the_count() -> None:
     president = PAGAT.replace(trading="president")
     game = Game(president, DRAGON_DEAL, first_hand=False, exchange=[(3, 0, 2), (2, 1, 1)])
-    seat = game.turn
-    assert seat is not None and game.phase == "return"
-    view = seat_view(game, seat)
-    assert view.prompt == "return"
-    assert view.decision is not None and view.decision["kind"] == "return"
+    assert game.phase == "return" and game.turn == 0
+    view = seat_view(game, 0)
+    assert facts(view) == ("return", 3, 2, [], ["return 3 +"]) and view.legal == []
+    game.play("return 3 3s 4d")
+    assert facts(seat_view(game, 1)) == ("return", 2, 1, [], ["return 2 +"])
+
+
+def test_a_claim_is_asked_with_a_button_for_each_instant_win_and_decline() -> None:
+    game = Game(Rules.preset("cardrules"), DRAGON_DEAL)
+    view = seat_view(game, 0)
+    assert facts(view) == ("claim", None, 0, [], ["claim dragon", "decline"])
+    assert [(c.kind, c.win) for c in view.decision.choices] == [("claim", "dragon"),  # type: ignore[union-attr]
+                                                                ("decline", None)]
+
+
+def test_a_chop_out_of_turn_is_asked_with_the_player_of_the_play_to_chop() -> None:
+    hands = ["2h 7c 8c", "3s 3c 4s 4c 5d 5h Qd", "Js Jc Jd Jh Qc", "6s 6c 7s 7d 8s 8d 9s 9c Kc"]
+    game = Game(Rules.preset("mien-nam"), hands, leader=0, first_hand=False)
+    game.play("2h")
+    view = seat_view(game, 3)
+    assert facts(view) == ("free_chop", 0, 0, [], []) and view.free_chop
+    assert view.legal == ["6s 6c 7s 7d 8s 8d 9s 9c"]  # its chops: the decline is the Pass button
 
 
 # ---------------------------------------------------------------------- in the browser
@@ -78,20 +115,35 @@ from .test_payments import practice_table  # noqa: E402
 
 # each kind as the server would send it to the seat ("me"), and what the page then says
 ASKED = {
-    "claim": ({"phase": "claim", "turn": "me", "legal": ["claim dragon", "decline"]},
+    "claim": ({"phase": "claim", "turn": "me", "legal": ["claim dragon", "decline"],
+               "decision": {"kind": "claim", "choices": [
+                   {"move": "claim dragon", "kind": "claim", "win": "dragon"},
+                   {"move": "decline", "kind": "decline"}]}},
               "You may claim an instant win, or decline"),
-    "chop": ({"turn": "next", "table": "2h", "legal": ["7s 7c 7d 7h"]},
+    "chop": ({"turn": "next", "table": "2h", "legal": ["7s 7c 7d 7h"],
+              "decision": {"kind": "chop", "to": 2}},
              "Bot 1's turn — You may chop out of turn"),
     "offer": ({"phase": "trade", "turn": "me", "legal": ["done"],
-               "decision": {"kind": "offer", "seats": [1, 2, 3]}},
+               "decision": {"kind": "offer", "seats": [1, 2, 3], "count": 0, "choices": [
+                   {"move": "done", "kind": "done"},
+                   *({"move": f"offer {s}", "kind": "offer", "other": s, "cards": True}
+                     for s in (1, 2, 3))]}},
               "Offer cards to a player (select them first), or say done"),
     "answer": ({"phase": "trade", "turn": "me", "legal": ["refuse 2"],
-                "decision": {"kind": "answer", "to": 2, "count": 2}},
+                "decision": {"kind": "answer", "to": 2, "count": 2, "choices": [
+                    {"move": "refuse 2", "kind": "refuse", "other": 2},
+                    {"move": "answer 2", "kind": "answer", "other": 2, "cards": True,
+                     "count": 2}]}},
                "Bot 2 offers you 2 cards: answer with as many of yours, or refuse"),
-    "accept": ({"phase": "trade", "turn": "me", "legal": ["accept 3", "refuse 3"]},
+    "settle": ({"phase": "trade", "turn": "me", "legal": ["accept 3", "refuse 3"],
+                "decision": {"kind": "settle", "to": 3, "count": 0, "choices": [
+                    {"move": "accept 3", "kind": "accept", "other": 3},
+                    {"move": "refuse 3", "kind": "refuse", "other": 3}]}},
                "Bot 3 answered your offer: accept or refuse"),
     "return": ({"phase": "return", "turn": "me", "legal": [],
-                "decision": {"kind": "return", "to": 1, "count": 1}},
+                "decision": {"kind": "return", "to": 1, "count": 1, "choices": [
+                    {"move": "return 1", "kind": "return", "other": 1, "cards": True,
+                     "count": 1}]}},
                "Return 1 card of your choice to Bot 1"),
 }
 
@@ -104,7 +156,7 @@ def test_the_page_says_each_kind_of_prompt_in_words(page: Page, server: Server, 
     page.evaluate(f"""([kind, change]) => {{ const t = {TABLE}; const v = t.state.view;
         const n = v.counts.length;
         const turn = change.turn === "me" ? t.seat : (t.seat + 1) % n;
-        t.state = {{ ...t.state, view: {{ ...v, decision: null, table_seat: (t.seat + 2) % n,
+        t.state = {{ ...t.state, view: {{ ...v, table_seat: (t.seat + 2) % n,
             is_over: false, ...change, turn, prompt: kind }} }};
         t.render(t.state); }}""", [kind, change])
     expect(page.get_by_test_id("status")).to_have_text(words)

@@ -46,6 +46,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..actions import ActionKind
 from ..i18n import Msg, Parts, msg, render, validation_reason
 from .names import MAX_NAME, RAW_FACTOR
 
@@ -277,10 +278,59 @@ class PaymentView(BaseModel):
     at: int = -1
 
 
-# What a seat is asked, as a kind the page says in its own words: an instant win to claim or
-# decline, a chop out of turn (a free chop, §11), and in trading a set of cards to offer, an
-# offer to answer, an answer to accept or refuse, or the cards to return to the president.
-Prompt = Literal["claim", "chop", "free_chop", "offer", "answer", "accept", "return"]
+# What a seat is asked: the kind of the engine's decision (tienlen.turns.Kind, the same values;
+# tests/web/test_page_turns.py holds them equal), said by the page in its own words
+# (web.prompt.<kind>): a chop out of turn (a free chop, §11), an instant win to claim or decline,
+# and in trading a set of cards to offer, an offer to answer, an answer to accept or refuse
+# (settle), or the cards to return to the president. A play in turn is no prompt (None).
+Prompt = Literal["chop", "free_chop", "claim", "offer", "answer", "settle", "return"]
+
+
+class ChoiceView(BaseModel):
+    """One button of a decision: ``move`` is the text the page sends back, as it is, or with
+    the cards the player selected after it (``cards``: ``answer 0`` + ``9h Tc``); ``kind``,
+    ``other`` and ``win`` are what the page says it by (``move.<kind>``, or
+    ``web.decision.<kind>`` for one made with the selected cards)."""
+
+    move: str
+    kind: ActionKind
+    other: int | None = None  # the other seat of a trade or a return
+    win: str | None = None  # the instant win claimed
+    cards: bool = False  # made with the selected cards, written after ``move``
+    count: int = 0  # how many cards to select (0: any number)
+
+
+class DecisionView(BaseModel):
+    """The facts of what a seat is asked (``kind``: the prompt): ``to`` the other seat (the
+    offerer to answer, the seat whose answer is to settle, the president to return cards to,
+    the player of the play to chop), ``count`` the cards to select (0: none, or any number),
+    ``seats`` the seats an offer may go to, and ``choices`` the decision's buttons."""
+
+    kind: Prompt
+    to: int | None = None
+    count: int = 0
+    seats: list[int] = []
+    choices: list[ChoiceView] = []
+
+
+# The kind of one action of the history: a play, a pass, an action's kind (actions.ActionKind),
+# or "answered": another seat's answer to an instant-win call, hidden until every seat answered
+EventKind = Literal["play", "pass", "answered"] | ActionKind
+
+
+class EventView(BaseModel):
+    """One action of the history as the seat (or a spectator) may see it, as facts the page
+    says in its words (``move.<kind>``): ``cards`` the cards played, offered, answered, given
+    or returned (None when there are none, or when this seat may not see them: then
+    ``count`` alone says how many), ``other`` the other seat of a trade or an exchange,
+    ``win`` the instant win claimed."""
+
+    seat: int
+    kind: EventKind
+    cards: str | None = None
+    count: int = 0
+    other: int | None = None
+    win: str | None = None
 
 
 class SeatView(BaseModel):
@@ -298,11 +348,12 @@ class SeatView(BaseModel):
     passed: list[bool]
     stacking: bool
     finish_order: list[int]
-    history: list[tuple[int, str]]
+    history: list[tuple[int, str]]  # as text (the records' words): kept for other clients
+    events: list[EventView] = []  # the same history as facts, hidden as ``history`` hides
     round_starts: list[int] = []  # indices into history where each round begins
     legal: list[str]
     prompt: Prompt | None  # what this seat is asked now; None when nothing is asked
-    decision: dict[str, Any] | None = None
+    decision: DecisionView | None = None  # the facts of what is asked (None with no prompt)
     is_over: bool
     scores: list[int]
     revealed: list[list[str]] | None

@@ -11,6 +11,7 @@ from ..errors import reason_of
 from ..i18n import Msg, msg
 from ..stepping import iter_states
 from .room import Refused
+from .views import event_view
 
 
 def replay_steps(text: str) -> dict[str, Any]:
@@ -31,6 +32,7 @@ def replay_steps(text: str) -> dict[str, Any]:
             "table": str(table) if table is not None and table.cards else None,
             "turn": state.turn,
             "last": f"{names[history[-1][0]]}: {history[-1][1]}" if history else None,
+            "event": event_view(*history[-1]).model_dump() if history else None,  # as facts
             "over": state.is_over, "scores": state.scores})
     return {"names": names, "rules": game.rules.name, "steps": steps}
 

@@ -1,68 +1,110 @@
 """Per-seat views as protocol objects: a seat gets its own hand and nothing of the others'.
 
-A spectator (seat None) gets no hand, no legal actions, and the history with
-every trade's and every unanswered claim's cards hidden.
+What a seat is asked is the engine's decision (:class:`tienlen.turns.Decision`: a kind and
+its moves), sent as that kind (the prompt) and its facts (:class:`DecisionView`: the other
+seat, the cards to select, a button for each choice) for the page to say in its own words.
+The history goes twice: as text (``history``) and as the engine's typed events as the seat
+sees them (``events``). A spectator (seat None) gets no hand, no legal actions, nothing asked,
+and the history with every trade's and every unanswered claim's cards hidden.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final, get_args
 
 from .. import Action, Game, Move, Play
-from ..actions import ActionKind
+from ..actions import ActionKind, Hidden, TradeOffers
+from ..cards import cards_text
 from ..payments import Payment
-from ..view import _visible
-from .protocol import ChopView, PaymentView, Prompt, SeatView
+from ..shapes import PASS
+from ..turns import Decision, Kind, Turns, is_decline
+from ..view import events_for
+from .protocol import ChoiceView, ChopView, DecisionView, EventView, PaymentView, Prompt, SeatView
 
 MAX_LEGAL = 400  # the page lists legal plays for the hint and for decisions
-# the actions that close a trade
-_SETTLED: Final[frozenset[ActionKind]] = frozenset(("accept", "refuse", "done"))
+# each decision's kind as the page's prompt (the same value; a play in turn is no prompt)
+PROMPTS: Final[dict[Kind, Prompt]] = {Kind(p): p for p in get_args(Prompt)}
 
 
-def _trade_state(game: Game) -> tuple[int, int, int] | None:
-    """(kind, a, b) of an open trade: (0, offerer, n cards) awaiting an answer,
-    (1, target, n) awaiting the offerer's accept/refuse; None when no trade is open."""
-    for seat, move in reversed(game.history):
+def asked(game: Game, seat: int) -> Decision | None:
+    """The engine's decision for ``seat`` now, None when it is asked nothing. Before the play
+    only the seat on turn is asked (the turn API's decision); in the play the seat on turn
+    plays, and any other seat holding a chop may make it out of turn (the room takes a chop
+    from any seat at any time), as a free chop where the rules offer one (§11)."""
+    if game.is_over:
+        return None
+    if game.phase != "play":
+        decision = Turns(game).next() if seat == game.turn else None
+        assert decision is None or decision.seat == seat  # no one is asked out of turn here
+        return decision
+    if seat == game.turn:
+        return Decision(seat, Kind.PLAY, game.legal_plays(seat), False)
+    chops = game.legal_plays(seat)
+    if not chops:
+        return None
+    kind = Kind.FREE_CHOP if game.free_chop_offered(seat) else Kind.CHOP
+    return Decision(seat, kind, [*chops, PASS], True, game.table)
+
+
+def _choice(move: Action) -> ChoiceView:
+    return ChoiceView(move=str(move), kind=move.kind, other=move.other, win=move.win)
+
+
+def _with_cards(kind: ActionKind, other: int | None, count: int) -> ChoiceView:
+    """A button for the ``kind`` action to ``other`` made with the selected cards."""
+    return ChoiceView(move=str(Action(kind, other)), kind=kind, other=other, cards=True,
+                      count=count)
+
+
+def choices(moves: Sequence[Move]) -> list[ChoiceView]:
+    """A decision's actions as buttons: each action without cards as it is (claims, decline,
+    done, accept, refuse), then one for each kind and seat of those made with cards (an
+    offer, an answer, a return), made with the cards the player selects (``count``: how many,
+    0 when any number will do). Plays are none of them (the page plays selected cards)."""
+    if isinstance(moves, TradeOffers):  # tens of thousands of offers: any cards, to a partner
+        return [_choice(Action("done")), *(_with_cards("offer", p, 0) for p in moves.partners)]
+    whole: list[ChoiceView] = []
+    filled: dict[tuple[ActionKind, int | None], ChoiceView] = {}
+    for move in moves:
         if not isinstance(move, Action):
-            return None
-        if move.kind == "offer":
-            return (0, seat, len(move.cards))
-        if move.kind == "answer":
-            return (1, seat, len(move.cards))
-        if move.kind in _SETTLED:
-            return None
-    return None
+            continue
+        if not move.cards:
+            whole.append(_choice(move))
+            continue
+        seen = filled.setdefault((move.kind, move.other),
+                                 _with_cards(move.kind, move.other, len(move.cards)))
+        if seen.count != len(move.cards):
+            seen.count = 0  # as many as one likes
+    return [*whole, *filled.values()]
 
 
-def _return_due(game: Game, seat: int) -> tuple[int, int] | None:
-    """(giver, count) of the president gift that ``seat`` must now return cards for."""
-    returned = {(s, m.other) for s, m in game.history if isinstance(m, Action) and m.kind == "return"}
-    for giver, move in game.history:
-        if isinstance(move, Action) and move.kind == "give" and move.other == seat \
-                and (seat, giver) not in returned:
-            return giver, len(move.cards)
-    return None
+def decision_view(game: Game, decision: Decision) -> DecisionView | None:
+    """The page's facts of ``decision`` (None for a play in turn, which needs no prompt)."""
+    kind = PROMPTS.get(decision.kind)
+    if kind is None:
+        return None
+    buttons = choices(decision.moves) if not decision.out_of_turn else []
+    filled = [c for c in buttons if c.cards]
+    seats = [c.other for c in filled if c.other is not None]
+    offer = decision.kind is Kind.OFFER
+    answers = decision.answers
+    to = (game.table_seat if isinstance(answers, Play) else answers.other if answers is not None
+          else seats[0] if len(seats) == 1 and not offer else None)
+    return DecisionView(kind=kind, to=to, count=filled[0].count if len(filled) == 1 else 0,
+                        seats=seats if offer else [], choices=buttons)
 
 
-def _decision(game: Game, seat: int) -> tuple[list[str], Prompt | None, dict[str, Any] | None]:
-    """Legal actions (when few), the prompt's kind and a decision for the page, in trade/return
-    phases (the page says the prompt in its language from the kind and the decision)."""
-    if game.turn != seat:
-        return [], None, None
-    if game.phase == "return":
-        due = _return_due(game, seat)
-        if due is None:
-            return [], None, None
-        giver, count = due
-        return [], "return", {"kind": "return", "to": giver, "count": count}
-    state = _trade_state(game)
-    if state is None:
-        others = [s for s in range(game.players) if s != seat]
-        return ["done"], "offer", {"kind": "offer", "seats": others}
-    kind, other, count = state
-    if kind == 0:
-        return [f"refuse {other}"], "answer", {"kind": "answer", "to": other, "count": count}
-    return [f"accept {other}", f"refuse {other}"], "accept", None
+def event_view(seat: int, move: Play | Action | Hidden) -> EventView:
+    """One action of the history, as the seat that looks sees it, as facts."""
+    if isinstance(move, Play):
+        return EventView(seat=seat, kind="pass") if move.is_pass else \
+            EventView(seat=seat, kind="play", cards=str(move), count=len(move.keys))
+    if isinstance(move, Hidden):
+        return EventView(seat=seat, kind=move.kind or "answered", count=move.count,
+                         other=move.other)
+    return EventView(seat=seat, kind=move.kind, cards=cards_text(move.cards) if move.cards else None,
+                     count=len(move.cards), other=move.other, win=move.win)
 
 
 def payment_view(p: Payment) -> PaymentView:
@@ -77,45 +119,45 @@ def payment_view(p: Payment) -> PaymentView:
 
 
 class PlayTexts:
-    """The text of every play in one hand's history, kept from one view to the next: a play is
-    public and never changes, so only actions (trades, claims) are looked at again each time."""
+    """Every play of one hand's history as an event and as text, kept from one view to the
+    next: a play is public and never changes, so only actions (trades, claims) are looked at
+    again each time."""
 
     def __init__(self) -> None:
         self._game: Game | None = None
-        self._texts: list[str | None] = []
+        self._plays: list[tuple[EventView, str] | None] = []
 
-    def of(self, game: Game, history: list[tuple[int, Move]]) -> list[str | None]:
+    def of(self, game: Game, history: Sequence[tuple[int, Move]]) -> list[tuple[EventView, str] | None]:
         if self._game is not game:
-            self._game, self._texts = game, []
-        for _seat, move in history[len(self._texts):]:
-            self._texts.append(str(move) if isinstance(move, Play) else None)
-        return self._texts
+            self._game, self._plays = game, []
+        for seat, move in history[len(self._plays):]:
+            self._plays.append((event_view(seat, move), str(move)) if isinstance(move, Play)
+                               else None)
+        return self._plays
 
 
 def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
               round_starts: list[int] | None = None) -> SeatView:
     """What ``seat`` may know of ``game`` (a spectator when ``seat`` is None); ``round_starts``:
     where each round begins in its history (kept by the table as the moves are made)."""
-    looking = -1 if seat is None else seat
-    claims_open = game.phase == "claim"
-    moves = game.history
-    texts = plays.of(game, moves) if plays is not None else [None] * len(moves)
-    history = [(s, text if text is not None else _visible(game, looking, s, m, claims_open))
-               for (s, m), text in zip(moves, texts, strict=True)]
+    seen = events_for(game, seat)
+    kept = plays.of(game, game.history) if plays is not None else [None] * len(seen)
+    events: list[EventView] = []
+    history: list[tuple[int, str]] = []
+    for (s, move), play in zip(seen, kept, strict=True):
+        event, text = play if play is not None else (event_view(s, move), str(move))
+        events.append(event)
+        history.append((s, text))
+    decision = asked(game, seat) if seat is not None else None
     legal: list[str] = []
-    prompt: Prompt | None = None
-    decision: dict[str, Any] | None = None
-    free = False
-    if seat is not None and not game.is_over:
-        if game.phase in ("trade", "return"):
-            legal, prompt, decision = _decision(game, seat)
-        else:
-            legal = [str(m) for m in game.legal_plays(seat)[:MAX_LEGAL]]
-            if game.phase == "claim" and game.turn == seat:
-                prompt = "claim"
-            elif game.turn != seat and legal:
-                free = game.free_chop_offered(seat)
-                prompt = "free_chop" if free else "chop"
+    facts: DecisionView | None = None
+    if decision is not None:
+        facts = decision_view(game, decision)
+        if game.phase == "play":
+            legal = [str(m) for m in decision.moves[:MAX_LEGAL]
+                     if not (decision.out_of_turn and is_decline(m))]
+        elif facts is not None:
+            legal = [c.move for c in facts.choices if not c.cards]
     table = game.table
     instant = game.instant_win
     return SeatView(
@@ -123,11 +165,13 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
         hand=[str(c) for c in game.hand(seat)] if seat is not None else [],
         counts=game.counts(), table=str(table) if isinstance(table, Play) and table.cards else None,
         table_seat=game.table_seat, passed=list(game.passed), stacking=game.stacking,
-        finish_order=list(game.finish_order), history=history,
-        round_starts=list(round_starts or []), legal=legal, prompt=prompt,
-        decision=decision, is_over=game.is_over, scores=list(game.scores),
+        finish_order=list(game.finish_order), history=history, events=events,
+        round_starts=list(round_starts or []), legal=legal,
+        prompt=facts.kind if facts is not None else None,
+        decision=facts, is_over=game.is_over, scores=list(game.scores),
         revealed=[[str(c) for c in game.hand(s)] for s in range(game.players)] if game.is_over
         else None,
         instant_win=f"{game.names[instant[0]]}: {instant[1]}" if instant else None,
-        payments=[payment_view(p) for p in game.payments], free_chop=free,
+        payments=[payment_view(p) for p in game.payments],
+        free_chop=decision is not None and decision.kind is Kind.FREE_CHOP,
     )

@@ -4,15 +4,11 @@ import { t, tn } from "./i18n.js";
 
 const SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
 const NS = "http://www.w3.org/2000/svg";
-const CARD_RE = /^([2-9TJQKA][scdh] ?)+$/;
 
 export function cardLabel(card) {
   const rank = card.slice(0, -1), suit = card.slice(-1);
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });
 }
-
-/** Whether a history text is a play of cards (not "pass", a claim or a trade). */
-export function isCards(text) { return CARD_RE.test(text || ""); }
 
 /** The cards of a play as words: "5 of spades, 5 of hearts". */
 export function playLabel(text) {

@@ -1,10 +1,10 @@
 // One table: the felt with its seats, the play to beat, your hand and its actions, the end of a
 // hand, the history, the scores and the records; played over the table's WebSocket.
-import { cardsRow, playLabel, isCards } from "./cards.js";
+import { cardsRow, playLabel } from "./cards.js";
 import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
-import { instantWords, moveWords, renderHistory } from "./history.js";
+import { actionParams, eventWords, instantWords, lastPlayer, renderHistory } from "./history.js";
 import { listAnd, seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { api, Connection, tokenKey } from "./net.js";
@@ -27,22 +27,13 @@ function setEnabled(btn, enabled, reason) {
 
 const usable = (btn) => !btn.hidden && btn.getAttribute("aria-disabled") !== "true";
 
-/** What the server says this seat is asked (a kind: protocol.py's Prompt), in words. */
+/** What the server says this seat is asked (view.prompt: a kind, protocol.py's Prompt) in
+ * words, web.prompt.<kind>, with the decision's facts: the other seat, the cards to select. */
 function promptWords(view, names) {
   const d = view.decision;
-  switch (view.prompt) {
-    case "return": return tn("web.prompt.return", d.count, { name: names[d.to] });
-    case "answer": return tn("web.prompt.answer", d.count, { name: names[d.to] });
-    case "accept": {
-      const accept = view.legal.find((m) => m.startsWith("accept "));
-      return t("web.prompt.accept", { name: names[Number(accept.split(" ")[1])] });
-    }
-    case "free_chop": return t("web.prompt.free_chop", { name: names[view.table_seat], cards: cardsText(view.table) });
-    case "claim": return t("web.prompt.claim");
-    case "chop": return t("web.prompt.chop");
-    case "offer": return t("web.prompt.offer");
-    default: return "";
-  }
+  if (!view.prompt || !d) return "";
+  const params = { name: names[d.to ?? -1] ?? "", cards: cardsText(view.table) };
+  return d.count ? tn(`web.prompt.${view.prompt}`, d.count, params) : t(`web.prompt.${view.prompt}`, params);
 }
 
 export class Table {
@@ -289,8 +280,7 @@ export class Table {
     } else {
       play.replaceChildren();
       play.removeAttribute("aria-label");
-      let won = null;
-      for (let i = view.history.length - 1; i >= 0; i--) if (isCards(view.history[i][1])) { won = view.history[i][0]; break; }
+      const won = lastPlayer(view.events);
       const leads = view.turn;
       if (view.phase !== "play") {
         by.textContent = t(`web.phase.${view.phase}`);
@@ -381,31 +371,23 @@ export class Table {
     $("play").setAttribute("aria-label", count ? tn("web.room.play_label", count, { cards: playLabel(this.hand.text()) }) : t("web.room.play"));
   }
 
+  /** The decision's buttons (view.decision.choices): a move as it is, or one made with the
+   * selected cards, said by its kind (move.<kind>, web.decision.<kind>). */
   renderDecisions(view, names) {
     const box = $("decisions");
     box.replaceChildren();
-    if (this.seat === null || view.is_over) return;
-    for (const move of view.legal) {
-      if (/^(claim|decline|done|accept|refuse)/.test(move)) {
-        const b = button(moveWords(move, names), () => this.act(move), "decision");
-        b.dataset.key = `decision-${move}`;
-        box.append(b);
-      }
-    }
     const d = view.decision;
-    if (!d) return;
-    const needSelection = (fn) => () => {
-      const cards = this.hand.text();
-      if (!cards) { this.showReason(t("web.error.select_first")); return; }
-      this.act(fn(cards));
-    };
-    const add = (text, fn, key) => { const b = button(text, needSelection(fn), "decision"); b.dataset.key = key; box.append(b); };
-    if (d.kind === "offer") {
-      for (const s of d.seats) add(t("web.decision.offer", { name: names[s] }), (c) => `offer ${s} ${c}`, `offer-${s}`);
-    } else if (d.kind === "answer") {
-      add(t("web.decision.answer", { name: names[d.to], n: d.count }), (c) => `answer ${d.to} ${c}`, "answer");
-    } else if (d.kind === "return") {
-      add(t("web.decision.return", { name: names[d.to], n: d.count }), (c) => `return ${d.to} ${c}`, "return");
+    if (this.seat === null || view.is_over || !d) return;
+    for (const c of d.choices || []) {
+      const params = actionParams(c, names);
+      const b = !c.cards ? button(t(`move.${c.kind}`, params), () => this.act(c.move), "decision")
+        : button(t(`web.decision.${c.kind}`, { ...params, n: c.count }), () => {
+          const cards = this.hand.text();
+          if (!cards) { this.showReason(t("web.error.select_first")); return; }
+          this.act(`${c.move} ${cards}`);
+        }, "decision");
+      b.dataset.key = `decision-${c.move}`;
+      box.append(b);
     }
   }
 
@@ -471,10 +453,9 @@ export class Table {
     slider.value = 0;
     const show = () => {
       const step = data.steps[Number(slider.value)];
-      const who = step.last ? data.names.find((n) => step.last.startsWith(`${n}: `)) : undefined;
-      const last = !step.last ? t("web.replay.dealt") : who === undefined ? step.last
-        : `${who}: ${isCards(step.last.slice(who.length + 2)) ? step.last.slice(who.length + 2)
-          : moveWords(step.last.slice(who.length + 2), data.names)}`;
+      const e = step.event;
+      const last = !e ? t("web.replay.dealt")
+        : `${data.names[e.seat]}: ${e.kind === "play" ? e.cards : eventWords(e, data.names)}`;
       $("replay-last").textContent = step.table ? t("web.replay.step_beat", { i: slider.value, n: slider.max, last, table: step.table })
         : t("web.replay.step.text", { i: slider.value, n: slider.max, last });
       $("replay-hands").replaceChildren(...step.hands.map((hd, s) => h("div.replay-row", {},
