@@ -78,14 +78,25 @@ def test_the_events_hide_what_the_history_hides(seat: int | None) -> None:
                 assert (e.cards, e.count) == (None, int(count.group(1)))
             elif text == "answered":
                 hidden += 1
-                assert e.model_dump(exclude={"seat"}) == {
-                    "kind": "answered", "cards": None, "count": 0, "other": None, "win": None}
+                assert (e.kind, e.cards, e.count, e.other, e.win) == ("answered", None, 0, None, None)
             else:  # shown: the move as it was made, as the history's text says
                 assert e == event_view(actor, move) and str(move) == text
         if seat is not None:
             assert view.events == [event_view(s, m) for s, m in game.view(seat).events]
         assert view.events == [event_view(s, m) for s, m in events_for(game, seat)]
     assert hidden > (10 if seat is None else 3)
+
+
+def test_an_event_on_the_wire_holds_only_its_facts() -> None:
+    """A field an event lacks is left out of the JSON (the page reads it as none), and seat 0
+    as the other seat of a trade is a fact, kept."""
+    watched = seat_view(trading(8), 1)
+    wire = [json.loads(e.model_dump_json()) for e in watched.events]
+    assert wire[:2] == [{"seat": 0, "kind": "offer", "cards": str(watched.events[0].cards),
+                         "count": 1, "other": 1},
+                        {"seat": 1, "kind": "answer", "cards": str(watched.events[1].cards),
+                         "count": 1, "other": 0}]
+    assert all(None not in item.values() for item in wire)
 
 
 def test_a_spectator_sees_no_card_of_a_trade_and_no_unanswered_claim() -> None:
@@ -117,8 +128,8 @@ def test_each_replay_step_carries_its_action_as_an_event() -> None:
     assert steps[0]["event"] is None
     events = [step["event"] for step in steps[1:]]
     assert events == [event_view(s, m).model_dump() for s, m in game.history]
-    assert events[0] == {"seat": 0, "kind": "offer", "cards": "3s", "count": 1, "other": 1,
-                         "win": None}  # the replay shows the finished hand whole
+    assert events[0] == {"seat": 0, "kind": "offer", "cards": "3s", "count": 1,
+                         "other": 1}  # the replay shows the finished hand whole
 
 
 # ---------------------------------------------------------------------- the page's scripts

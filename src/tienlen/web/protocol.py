@@ -318,6 +318,14 @@ class DecisionView(BaseModel):
 EventKind = Literal["play", "pass", "answered"] | ActionKind
 
 
+def _none(value: object) -> bool:
+    return value is None
+
+
+def _no_count(value: int) -> bool:
+    return value == 0
+
+
 class EventView(BaseModel):
     """One action of the history as the seat (or a spectator) may see it, as facts the page
     says in its words (``move.<kind>``): ``cards`` the cards played, offered, answered, given
@@ -327,10 +335,11 @@ class EventView(BaseModel):
 
     seat: int
     kind: EventKind
-    cards: str | None = None
-    count: int = 0
-    other: int | None = None
-    win: str | None = None
+    # a fact the event lacks is left out of the JSON (the page reads a missing field as none)
+    cards: str | None = Field(default=None, exclude_if=_none)
+    count: int = Field(default=0, exclude_if=_no_count)
+    other: int | None = Field(default=None, exclude_if=_none)  # seat 0 is a seat: kept
+    win: str | None = Field(default=None, exclude_if=_none)
 
 
 class SeatView(BaseModel):
