@@ -7,6 +7,8 @@ import pytest
 
 pytest.importorskip("openskill", reason="ratings need the web extra")
 
+from tienlen.arena import play_out
+from tienlen.bots import get_bot
 from tienlen.game import Game
 from tienlen.rules import PRESETS, Rules
 from tienlen.web.lobby import make_rules
@@ -114,8 +116,6 @@ def test_a_player_who_leaves_is_rated_last() -> None:
 def test_any_table_size_rates_in_its_family() -> None:
     for players in (2, 3, 8):
         game = Game.deal(Rules.preset("pagat"), players, seed=3)
-        from tienlen.arena import play_out
-        from tienlen.bots import get_bot
         play_out(game, [get_bot("greedy", seed=s) for s in range(players)])
         seats: list[str | Bot] = [f"p{s}" for s in range(players)]
         after = rate_hand("published", seats, game.finish_order, {})
