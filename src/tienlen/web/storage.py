@@ -122,6 +122,32 @@ class RecordRow(Base):
     finished: Mapped[float] = mapped_column(Float)
 
 
+class RatingRow(Base):
+    """A player's rating in one family (``ratings_store.SqlRatingStore``); ``hands`` is also
+    the row's version: an update writes only over the hands it read."""
+
+    __tablename__ = "tienlen_ratings"
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    family: Mapped[str] = mapped_column(String(16), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    hands: Mapped[int] = mapped_column(Integer)
+    firsts: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RatingHistoryRow(Base):
+    """A player's rating in one family after each rated hand (its curve and trend)."""
+
+    __tablename__ = "tienlen_rating_history"
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    family: Mapped[str] = mapped_column(String(16), primary_key=True)
+    hands: Mapped[int] = mapped_column(Integer, primary_key=True)  # rated hands after this one
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    at: Mapped[float] = mapped_column(Float)
+
+
 _LOG_INSERT = insert(LogRow)
 _LOG_AFTER = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
               .where(LogRow.table_id == bindparam("table_id"), LogRow.idx >= bindparam("start"))
