@@ -197,3 +197,20 @@ def test_the_room_asks_its_bots_in_an_order_that_does_not_depend_on_the_other_se
         out_of_turn += sum(1 for i, (n, s) in enumerate(order_a)
                            if i and order_a[i - 1][0] == n)  # several asked at one moment
     assert differs and out_of_turn  # the hidden cards would have shown before
+
+
+def test_a_bot_that_fails_out_of_turn_lets_the_chop_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot's failure never stops the table, and never chops for it: out of turn it passes."""
+    room, _, _ = room_with(HOLDS, people=(0, 1), monkeypatch=monkeypatch)
+
+    class Broken:
+        def choose(self, view: View) -> Move:
+            raise RuntimeError("a bug in the bot")
+
+    monkeypatch.setattr(table, "get_bot", lambda level, seed=None: Broken())
+    game = room.game
+    assert game is not None
+    room.table.apply_move(0, "2h")
+    assert game.out_of_turn_seats() == [3]  # seat 3 holds four sevens
+    assert not step(room)  # seats 2 and 3 let it go: seat 1, a person, is on turn
+    assert game.table_seat == 0 and game.turn == 1

@@ -493,11 +493,14 @@ class TableState:
         view = self.game.view(seat)
         if with_pass:
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
+        # a bot that fails, or answers what it may not, lets a chop out of turn go (its pass)
+        # and otherwise makes the first legal move: a bot's failure must not stop the table
+        fallback = PASS if with_pass else view.legal[0]
         try:
             move = self._bot(seat).choose(view)
-        except Exception:  # a bot's failure must not stop the table
-            return view.legal[0]
-        return move if move in view.legal else view.legal[0]
+        except Exception:
+            return fallback
+        return move if move in view.legal else fallback
 
     # ------------------------------------------------------------------ staging
     def stage_deal(self, at: float) -> Staged:
