@@ -97,3 +97,16 @@ def twin_games(rules: Rules, players: int, seed: int, steps: int) -> tuple[Game,
         raise AssertionError("no twin deal found")
     assert [b.hand(s) for s in range(1, players)] != [a.hand(s) for s in range(1, players)]
     return a, b
+
+
+def others_shuffled(game: Game, rng: random.Random) -> list[list[Card]]:
+    """The hands of ``game`` with the cards of seats 1.. dealt again among them (each seat keeps
+    its count): a deal that differs only in the other seats' cards."""
+    hands = [list(game.hand(s)) for s in range(game.players)]
+    rest = [c for h in hands[1:] for c in h]
+    rng.shuffle(rest)
+    out = [hands[0]]
+    for h in hands[1:]:
+        out.append(rest[:len(h)])
+        rest = rest[len(h):]
+    return out

@@ -6,25 +6,13 @@ from __future__ import annotations
 
 import random
 
+from helpers import others_shuffled
 from tienlen import Game, Rules
 from tienlen.cards import Card
 from tienlen.shapes import PASS, Play
 from tienlen.turns import Kind, Turns
 
 RULES = Rules.preset("pagat").replace(chop_out_of_turn=True)
-
-
-def _others_shuffled(game: Game, rng: random.Random) -> list[list[Card]]:
-    """The hands of ``game`` with the cards of seats 1.. dealt again among them (each seat keeps
-    its count): a deal that differs only in the other seats' cards."""
-    hands = [list(game.hand(s)) for s in range(game.players)]
-    rest = [c for h in hands[1:] for c in h]
-    rng.shuffle(rest)
-    out = [hands[0]]
-    for h in hands[1:]:
-        out.append(rest[:len(h)])
-        rest = rest[len(h):]
-    return out
 
 
 def _asking_order(hands: list[list[Card]]) -> tuple[list[tuple[int, Kind]], list[list[int]]]:
@@ -58,7 +46,7 @@ def test_the_order_of_asking_does_not_depend_on_the_other_seats_cards() -> None:
     for seed in range(40):
         game = Game.deal(RULES, 4, seed=seed)
         a = [list(game.hand(s)) for s in range(4)]
-        b = _others_shuffled(game, rng)
+        b = others_shuffled(game, rng)
         order_a, holders_a = _asking_order(a)
         order_b, holders_b = _asking_order(b)
         assert order_a == order_b, seed

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from helpers import others_shuffled
 from tienlen import PASS, Card, Game, Move, Play, Rules
 from tienlen.view import View
 from tienlen.web import clock, table
@@ -146,19 +147,6 @@ def test_the_time_before_the_next_move_does_not_show_who_holds_a_chop(
     assert holds == ([(DELAY, None)] if people == (0, 1) else [(DELAY, 1), *holds[1:]])
 
 
-def _others_shuffled(game: Game, rng: random.Random) -> list[list[Card]]:
-    """The hands of ``game`` with the cards of seats 1.. dealt again among them (each seat keeps
-    its count): a deal that differs only in the other seats' cards."""
-    hands = [list(game.hand(s)) for s in range(game.players)]
-    rest = [c for h in hands[1:] for c in h]
-    rng.shuffle(rest)
-    out = [hands[0]]
-    for h in hands[1:]:
-        out.append(rest[:len(h)])
-        rest = rest[len(h):]
-    return out
-
-
 def _asking_order(hands: list[list[Card]],
                   monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[int, int]], list[list[int]]]:
     """Seat 0 leads and plays its lowest play at each turn, every other seat passes on turn and
@@ -189,7 +177,7 @@ def test_the_room_asks_its_bots_in_an_order_that_does_not_depend_on_the_other_se
     for seed in range(25):
         game = Game.deal(RULES, 4, seed=seed)
         a = [list(game.hand(s)) for s in range(4)]
-        b = _others_shuffled(game, rng)
+        b = others_shuffled(game, rng)
         order_a, holders_a = _asking_order(a, monkeypatch)
         order_b, holders_b = _asking_order(b, monkeypatch)
         assert order_a == order_b, seed
