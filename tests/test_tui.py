@@ -949,3 +949,21 @@ def test_the_replay_says_chop_payments_and_lists_every_payment_at_the_end() -> N
         assert table.count("│   · ") == len(game.payments)
 
     drive(replay, watch)
+
+
+@pytest.mark.parametrize(("lang", "offer", "answer"), [
+    ("en", "offers SEAT2 1 card", "answers SEAT1 with 1 card"),
+    ("vi", "đề nghị đổi với SEAT2: 1 lá", "trả lời SEAT1 bằng 1 lá"),
+])
+def test_the_log_says_a_trade_between_others_by_its_count_in_the_games_language(
+        lang: str, offer: str, answer: str) -> None:
+    game = _trading_game()
+    c = Controller(game.rules, game.players, ("heuristic",), seed=1, name="Ana", lang=lang)
+    c.session.games[-1] = game
+    c.decline()  # the human makes no offers
+    game.play("offer 2 3c", seat=1)
+    game.play("answer 1 3d", seat=2)
+    said = [text for seat, text in c.log() if seat in (1, 2)]
+    named = [text.replace("SEAT1", c.names[1]).replace("SEAT2", c.names[2])
+             for text in (offer, answer)]
+    assert said == named  # the cards stay hidden from the human, their number said

@@ -330,7 +330,7 @@ def replay_text(session: Session, lang: str = "en") -> str:
         lines.append(t("cli.replay.hand", lang, n=number, name=names[game.dealer]))
         for seat, move in game.history:
             lines.append(t("cli.replay.move", lang, name=names[seat],
-                           move=action_words(str(move), names, lang=lang)))
+                           move=action_words(move, names, lang=lang)))
         if game.is_over:
             lines.append(t("cli.replay.finish", lang,
                            names=", ".join(names[s] for s in game.finish_order)))

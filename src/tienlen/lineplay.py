@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from .actions import Move
 from .cards import Card, parse_cards
 from .errors import TienLenError
 from .i18n import msg, say_error, t, tn
@@ -105,7 +106,7 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
                     say(tr("tui.not_allowed", reason=say_error(exc, lang)))
                     continue
                 if move is not None:
-                    say(f"  {names[HUMAN]}: {c.words(str(move))}")
+                    say(f"  {names[HUMAN]}: {c.words(move)}")
                     for line in c.after_words():
                         say(f"  {line}")
                 break
@@ -161,7 +162,7 @@ def _show(c: Controller, d: Prompt, say: Callable[..., None], lang: str = "en") 
     say(t("plain.your_hand", lang, cards=_cards(view.hand)))
 
 
-def _decide(c: Controller, d: Prompt, text: str) -> object:
+def _decide(c: Controller, d: Prompt, text: str) -> Move | None:
     """Make the decision a typed line asks for; TienLenError with the reason when not allowed."""
     word = text.lower()
     if word in ("p", "pass"):

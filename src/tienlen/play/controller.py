@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..actions import Action, ActionKind, Move
+from ..actions import Action, ActionKind, Hidden, Move
 from ..arena import BotSpec
 from ..bots import Bot, bot_names, get_bot
 from ..cards import Card, cards_text
@@ -41,37 +41,26 @@ from ..turns import Turns
 from ..view import View
 
 HUMAN = 0
-WIN_WORDS = {"four_twos": "four twos", "dragon": "a dragon (3 to ace)", "six_pairs": "six pairs",
-             "all_sets": "all sets", "five_pair_chain": "five pairs in a row",
-             "same_colour": "all one colour", "four_threes": "four threes"}
-# the log's words for each action kind (cards are the actions' own, or "2 cards" when hidden)
-_ACTION_WORDS = {
-    "offer": "offers {whom} {cards}", "answer": "answers {whom} with {cards}",
-    "accept": "accepts the trade with {whom}", "refuse": "refuses the trade with {whom}",
-    "done": "makes no more offers", "give": "gives {whom} {cards}",
-    "return": "returns {cards} to {whom}", "claim": "claims an instant win with {win}",
-    "decline": "plays on instead of claiming", "answered": "has answered the instant-win call",
-}
-def action_words(text: str, names: Sequence[str], you: int | None = None, lang: str = "en") -> str:
-    """An action's text in words (plays and passes stay as they are): ``offer 2 5s 6d`` ->
-    ``offers Bot 2 5s 6d``; the seat ``you`` is called "you"."""
-    if text == "pass":
-        return t("move.pass", lang)
-    kind, _, rest = text.partition(" ")
-    if kind not in _ACTION_WORDS:
-        return text
-    other_text, _, cards = rest.partition(" ")
+def action_words(move: Move | Hidden, names: Sequence[str], you: int | None = None,
+                 lang: str = "en") -> str:
+    """A move as the log says it, from its typed fields: a play stays its cards, a pass and an
+    action are said in ``lang`` (``offer 2 5s 6d`` -> ``offers Bot 2 5s 6d``; a trade between
+    other seats, :class:`~tienlen.actions.Hidden`, with the number of its cards); the seat
+    ``you`` is called "you"."""
+    if isinstance(move, Play):
+        return str(move) if move.keys else t("move.pass", lang)
+    if move.kind is None:  # an answer to an instant-win call, not yet shown
+        return t("tui.action.answered", lang)
+    if isinstance(move, Action) and move.kind == "claim":
+        return t("tui.action.claim", lang, win=t(f"tui.win.{move.win}", lang))
     whom = ""
-    if other_text.isdigit() and int(other_text) < len(names):
-        other = int(other_text)
-        whom = t("tui.you_object", lang) if other == you else names[other]
+    if move.other is not None:
+        whom = t("tui.you_object", lang) if move.other == you else names[move.other]
+    if isinstance(move, Hidden):
+        cards = tn("tui.cards", move.count, lang)
     else:
-        cards = rest
-    if cards.startswith("(") and cards.endswith(")"):
-        cards = cards[1:-1]
-    if kind == "claim":
-        return t("tui.action.claim", lang, win=t(f"tui.win.{rest}", lang) if rest in WIN_WORDS else rest)
-    return t(f"tui.action.{kind}", lang, whom=whom, cards=cards)
+        cards = " ".join(str(c) for c in move.cards)
+    return t(f"tui.action.{move.kind}", lang, whom=whom, cards=cards)
 
 
 def _illegal(reason: Msg) -> IllegalPlay:
@@ -237,7 +226,7 @@ class Controller:
         kinds = {m.kind for m in actions}
         if view.phase == "claim":
             wins = [m.win for m in actions if m.kind == "claim" and m.win]
-            words = [msg(f"tui.win.{w}") if w in WIN_WORDS else w for w in wins]
+            words = [msg(f"tui.win.{w}") for w in wins]
             return Prompt("claim", self.t("tui.prompt.claim", wins=words), legal)
         if view.phase == "return":
             giver = next(m.other for m in actions if m.kind == "return")
@@ -362,8 +351,8 @@ class Controller:
         after the action that paid it."""
         out: list[tuple[int | None, str]] = []
         paid = self._chop_payments()
-        for index, (seat, text) in enumerate(self.view().history, 1):
-            out.append((seat, self.words(text)))
+        for index, (seat, move) in enumerate(self.view().events, 1):
+            out.append((seat, self.words(move)))
             end = self._breaks.get((self.hand_number, index))
             if end is not None:
                 winner, leader = end
@@ -392,10 +381,10 @@ class Controller:
     def _you_seat(self) -> int | None:
         return HUMAN if self._you() else None
 
-    def words(self, text: str) -> str:
-        """An action's text in words for the log (plays and passes stay as they are):
+    def words(self, move: Move | Hidden) -> str:
+        """A move in words for the log, as the human sees it (plays stay their cards):
         ``offer 2 5s 6d`` -> ``offers Bot 2 5s 6d``."""
-        return action_words(text, self.names, HUMAN if self._you() else None, self.lang)
+        return action_words(move, self.names, HUMAN if self._you() else None, self.lang)
 
     def t(self, key: str, **params: object) -> str:
         """A message in the game's language."""
@@ -453,7 +442,7 @@ class Controller:
             self.turns().decline(seat)
             return ""  # letting a chop go is no action: nothing to show
         self._act(seat, move)
-        said = f"{self.names[seat]}: {self.words(self.game.view(HUMAN).history[-1][1])}"
+        said = f"{self.names[seat]}: {self.words(self.game.view(HUMAN).events[-1][1])}"
         for line in self.after_words():
             said = f"{said.rstrip('.')}. {line}"
         return said
@@ -503,7 +492,7 @@ class Controller:
         if game.instant_win is not None:
             seat, win = game.instant_win
             parts.append(self.t("tui.instant", name=names[seat],
-                                win=msg(f"tui.win.{win}") if win in WIN_WORDS else win))
+                                win=msg(f"tui.win.{win}")))
         order = ", ".join(f"{place_word(i, len(names), self.lang)} {names[s]}"
                           for i, s in enumerate(game.finish_order))
         units = ", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(game.scores))

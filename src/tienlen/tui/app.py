@@ -22,7 +22,7 @@ from ..actions import Action
 from ..cards import Card
 from ..errors import TienLenError
 from ..i18n import catalogue, say_error, t, tn
-from ..play.controller import HUMAN, WIN_WORDS, Controller, place_word
+from ..play.controller import HUMAN, Controller, place_word
 from ..rules_text import explain_text
 from ..shapes import Play
 from .sorting import by_combination, by_rank
@@ -380,7 +380,7 @@ class TienLenApp(App[Path | None]):
         lines: list[Text] = []
         if game.instant_win is not None:
             seat, win = game.instant_win
-            win_words = self.t(f"tui.win.{win}") if win in WIN_WORDS else win
+            win_words = self.t(f"tui.win.{win}")
             lines.append(Text(self.t("tui.instant", name=names[seat], win=win_words), style="bold"))
         held_word = self.t("tui.col.held")
         pw = max(5, *(len(place_word(i, c.players, self.lang)) for i in range(c.players)))
@@ -583,7 +583,7 @@ class TienLenApp(App[Path | None]):
         if news:
             self._say(" ".join(f"{line}." for line in news), "bold")
         else:
-            self._say(f"{c.names[HUMAN]}: {c.words(str(move))}" if move is not None
+            self._say(f"{c.names[HUMAN]}: {c.words(move)}" if move is not None
                       else self.t("tui.let_chop_go"))
         self._advance()
 

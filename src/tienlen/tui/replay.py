@@ -124,7 +124,7 @@ class ReplayApp(App[None]):
         entries: list[Text] = []
         for number, (seat, move) in enumerate(history, 1):
             line = Text(f"{number:>3}. {names[seat]}: ", no_wrap=True)
-            line.append_text(move_text(action_words(str(move), names, lang=self.lang)))
+            line.append_text(move_text(action_words(move, names, lang=self.lang)))
             if number == len(history):
                 line.stylize("bold")
             entries.append(line)
