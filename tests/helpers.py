@@ -8,6 +8,15 @@ from tienlen import Card, Game, Play, Rules, parse_cards
 from tienlen.bots import get_bot
 from tienlen.cards import full_deck
 
+# the whole pack in four hands; seat 0 holds a dragon (a card of every rank 3..A), seat 2
+# no loose card (sets only)
+DRAGON_DEAL = ["3s 4d 5c 6h 7s 8d 9c Th Js Qd Kc Ah 2s",
+               "3c 3d 3h 4s 4c 4h 5s 5d 5h 6s 6c 6d 7c",
+               "7d 7h 8s 8c 8h 9s 9d 9h Ts Tc Td Jc Jd",
+               "Jh Qs Qc Qh Ks Kd Kh As Ac Ad 2c 2d 2h"]
+# short hands for mutual trading: every subset of a hand is a possible offer
+TRADE_DEAL = ["3s 4d 5c 6h 7s 8d", "3c 3d 3h 4s 4c 4h", "7d 7h 8s 8c 8h 9s", "Jh Qs Qc Qh Ks Kd"]
+
 
 def deal_with(given: dict[int, str], players: int = 4, size: int = 13) -> list[str]:
     """Hands where the given seats hold the given cards; the rest of the pack fills up, low first."""

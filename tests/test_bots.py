@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from helpers import twin_games
+from helpers import DRAGON_DEAL, TRADE_DEAL, twin_games
 from tienlen import Card, Game, Play, Rules, Session
 from tienlen.actions import Action, Move
 from tienlen.arena import play_out
@@ -29,14 +29,6 @@ OUT_OF_TURN = PAGAT.replace(chop_out_of_turn=True)
 MUTUAL = PAGAT.replace(trading="mutual")
 PRESIDENT = PAGAT.replace(trading="president")
 CARDRULES = Rules.preset("cardrules")
-# the whole pack in four hands; seat 0 holds a dragon (a card of every rank 3..A)
-DRAGON_DEAL = ["3s 4d 5c 6h 7s 8d 9c Th Js Qd Kc Ah 2s",
-               "3c 3d 3h 4s 4c 4h 5s 5d 5h 6s 6c 6d 7c",
-               "7d 7h 8s 8c 8h 9s 9d 9h Ts Tc Td Jc Jd",
-               "Jh Qs Qc Qh Ks Kd Kh As Ac Ad 2c 2d 2h"]
-
-# short hands for mutual trading: every subset of a hand is a possible offer
-TRADE_DEAL = ["3s 4d 5c 6h 7s 8d", "3c 3d 3h 4s 4c 4h", "7d 7h 8s 8c 8h 9s", "Jh Qs Qc Qh Ks Kd"]
 
 
 def trading_game(seed: int) -> Game:

@@ -6,16 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from helpers import DRAGON_DEAL, TRADE_DEAL
 from tienlen import Game, Rules
 
 PAGAT = Rules.preset("pagat")
-# the whole pack in four hands; seat 0 holds a dragon (a card of every rank 3..A), seat 2
-# no loose card (sets only)
-DRAGON_DEAL = ["3s 4d 5c 6h 7s 8d 9c Th Js Qd Kc Ah 2s",
-               "3c 3d 3h 4s 4c 4h 5s 5d 5h 6s 6c 6d 7c",
-               "7d 7h 8s 8c 8h 9s 9d 9h Ts Tc Td Jc Jd",
-               "Jh Qs Qc Qh Ks Kd Kh As Ac Ad 2c 2d 2h"]
-TRADE_DEAL = ["3s 4d 5c 6h 7s 8d", "3c 3d 3h 4s 4c 4h", "7d 7h 8s 8c 8h 9s", "Jh Qs Qc Qh Ks Kd"]
 # seat 0 offers seat 1 (answered, accepted), seat 1 offers seat 2 (answered, refused: the
 # others see neither's cards), seat 2 is done, seat 3 offers seat 0 one card
 TRADES = ["offer 1 3s", "answer 0 4s", "accept 1", "offer 2 3c 3d", "answer 1 7d 7h",

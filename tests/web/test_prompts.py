@@ -7,18 +7,13 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from helpers import DRAGON_DEAL, TRADE_DEAL
 from tienlen import Game, Rules
 from tienlen.web.protocol import SeatView
 from tienlen.web.views import seat_view
 
 PAGAT = Rules.preset("pagat")
 MUTUAL = PAGAT.replace(trading="mutual")
-# the whole pack in four hands; seat 0 holds a dragon (a card of every rank 3..A)
-DRAGON_DEAL = ["3s 4d 5c 6h 7s 8d 9c Th Js Qd Kc Ah 2s",
-               "3c 3d 3h 4s 4c 4h 5s 5d 5h 6s 6c 6d 7c",
-               "7d 7h 8s 8c 8h 9s 9d 9h Ts Tc Td Jc Jd",
-               "Jh Qs Qc Qh Ks Kd Kh As Ac Ad 2c 2d 2h"]
-TRADE_DEAL = ["3s 4d 5c 6h 7s 8d", "3c 3d 3h 4s 4c 4h", "7d 7h 8s 8c 8h 9s", "Jh Qs Qc Qh Ks Kd"]
 
 
 def test_a_claim_and_the_plain_play_are_asked_as_kinds() -> None:
