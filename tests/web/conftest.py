@@ -97,6 +97,44 @@ class Server:
         return WsClient(connect(f"{self.ws_base}/ws/{table_id}", open_timeout=10, proxy=None,
                                 legacy=True))
 
+    def visitor(self) -> Visitor:
+        """A browser of its own: it keeps the cookies the server gives and says it comes from
+        the server's own page (``Origin``), as a page's requests do."""
+        return Visitor(self)
+
+
+class Visitor:
+    """One browser: a cookie jar, and requests and WebSockets sent as its page sends them."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.origin = server.base
+        self.http = httpx.Client(base_url=server.base, timeout=10,
+                                 headers={"Origin": server.base, "Sec-Fetch-Site": "same-origin"})
+
+    def visit(self, path: str = "/") -> httpx.Response:
+        """Open a page (the first visit is given the session cookie)."""
+        return self.http.get(path, headers={"Sec-Fetch-Site": "none"})
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path)
+
+    def post(self, path: str, body: dict[str, Any] | None = None,
+             **headers: str) -> httpx.Response:
+        return self.http.post(path, json=body if body is not None else {}, headers=headers)
+
+    @property
+    def cookie(self) -> str | None:
+        value: str | None = self.http.cookies.get("tienlen_sid")
+        return value
+
+    def ws(self, table_id: str, origin: str | None = None) -> WsClient:
+        headers = {"Origin": origin or self.origin}
+        if self.cookie is not None:
+            headers["Cookie"] = f"tienlen_sid={self.cookie}"
+        return WsClient(connect(f"{self.server.ws_base}/ws/{table_id}", open_timeout=10,
+                                proxy=None, legacy=True, additional_headers=headers))
+
 
 class WsClient:
     """A protocol client that keeps every message it receives."""

@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from . import problems, socket
 from .bodylimit import BodyLimit
 from .limits import Limits
+from .origin import OriginCheck
 from .routes import lobby, pages, records
 from .routes.pages import STATIC
 from .services import Services
@@ -76,6 +77,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     app.state.limits = limits
     app.state.offload = services.offload
     app.add_middleware(BodyLimit, limit=limits.max_body)
+    app.add_middleware(OriginCheck)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     problems.install(app, (pages.router, lobby.router, records.router, socket.router))
     return app

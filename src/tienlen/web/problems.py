@@ -26,7 +26,7 @@ from ..i18n import pick_lang, render, t, validation_reason
 MEDIA_TYPE = "application/problem+json"
 
 # what each status is, as the WebSocket's error events name their kinds
-CODES = {400: "refused", 404: "not_found", 405: "method_not_allowed", 410: "closed",
+CODES = {400: "refused", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 410: "closed",
          413: "too_large", 422: "invalid", 429: "rate_limited", 503: "unavailable"}
 
 

@@ -56,9 +56,15 @@ __all__ = ["Client", "Refused", "Room"]
 class Client:
     """One connection: its seat (None: a spectator), its sequence numbers and its outbox."""
 
-    def __init__(self, deliver: Callable[[str], None], key: str = "") -> None:
+    def __init__(self, deliver: Callable[[str], None], key: str = "",
+                 owner: str | None = None,
+                 seated: Callable[[str], None] | None = None) -> None:
         self._deliver = deliver
         self.key = key  # who it is counted as (see limits.client_key)
+        # the identity of its browser (identity.py; None: a script with no session cookie), and
+        # what to do when it takes a seat under a name (make it a guest of that name)
+        self.owner = owner
+        self.seated = seated
         self.seat: int | None = None
         self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0
@@ -288,7 +294,9 @@ class Room:
         if isinstance(cmd, Join):
             if client.seat is not None:
                 raise Refused(msg("room.already_seated", seat=client.seat))
-            seat, token = self.table.join_seat(cmd.name, cmd.seat)
+            seat, token = self.table.join_seat(cmd.name, cmd.seat, client.owner)
+            if client.seated is not None:
+                client.seated(self.table.seats[seat].name or cmd.name)
             self._sit(client, seat)
             client.send(Welcome(table=self.id, seat=seat, token=token))
             return True
@@ -337,6 +345,10 @@ class Room:
                 client.send(self.state_for(client))
                 raise Refused(msg("room.bad_token"))
             self._sit(client, seat)
+        elif client.owner is not None and client.seat is None:  # the seat its identity holds
+            owned = self.table.seat_owned(client.owner)
+            if owned is not None:
+                self._sit(client, owned)
         client.send(Welcome(table=self.id, seat=client.seat))
         self.broadcast()  # the others see who is connected; this client gets its view
         self.schedule()  # a bots-only table that was paused deals again

@@ -16,6 +16,8 @@ is behind them:
   ``open(key) -> bool`` and ``close(key)`` (shared: a counter per key, incremented and
   decremented, with an expiry so that a dead process's connections are forgotten);
 - **worker jobs running** per address: :class:`~.offload.Offload`'s ``run(key, fn, *args)``;
+- **identities and sessions**: an :class:`~.identity.IdentityStore` (in the database; a
+  shared store only needs the same methods);
 - **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
   the process that serves it; what outlives the process is in the :class:`~.storage.Repository`
   (the log and snapshots each table is rebuilt from).
@@ -35,6 +37,7 @@ from fastapi import Depends, HTTPException
 from starlette.requests import HTTPConnection
 
 from ..i18n import Msg, msg, render, t
+from .identity import IdentityStore, SqlIdentityStore
 from .limits import Limits, RateLimit, client_key
 from .lobby import Lobby
 from .offload import Offload
@@ -79,6 +82,7 @@ class Services:
     address_creates: RateLimit  # the same, per address
     address_messages: RateLimit  # WebSocket messages, per address
     connections: Connections  # WebSocket connections open, per address
+    identities: IdentityStore  # who plays, and the sessions that sign them in
     started: float = field(default_factory=time.time)
 
     @classmethod
@@ -89,7 +93,8 @@ class Services:
                    creates=RateLimit(limits.creates_per_minute, 60.0, clock),
                    address_creates=RateLimit(limits.creates_per_address, 60.0, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
-                   connections=Connections(limits.connections_per_address))
+                   connections=Connections(limits.connections_per_address),
+                   identities=SqlIdentityStore(repo.engine))
 
     # ------------------------------------------------------------------ tables by id
     def missing(self, table_id: str) -> tuple[int, Msg]:

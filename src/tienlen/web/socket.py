@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
@@ -15,9 +16,13 @@ from starlette.websockets import WebSocketDisconnect
 from .. import TienLenError
 from ..i18n import msg, pick_lang, render, say_error, t
 from .limits import RateLimit, wait_text
-from .protocol import MAX_MESSAGE, Error, ProtocolError, parse_command, seq_of
+from .origin import other_site
+from .protocol import MAX_MESSAGE, Error, Join, ProtocolError, parse_command, seq_of
 from .room import Client, Room
 from .services import MAX_TABLE_ID, Services, Svc, address_of
+from .session import digest, identity_of, owner_for, seated_as, secret_of
+
+log = logging.getLogger("tienlen.web")
 
 OUTBOX_LIMIT = 1000  # events waiting for one slow connection before it is dropped
 
@@ -26,6 +31,9 @@ router = APIRouter()
 
 @router.websocket("/ws/{table_id}")
 async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
+    if other_site(websocket.headers) is not None:  # another site's page: refused (HTTP 403)
+        await websocket.close(code=4403)
+        return
     await websocket.accept()
     key = address_of(websocket)
     # the page names its language in the URL (?lang=vi), so even the refusals sent before
@@ -59,7 +67,20 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
     limits = svc.limits
     own = RateLimit(limits.messages_per_second, 1.0, svc.clock)  # this connection's messages
     outbox: asyncio.Queue[str] = asyncio.Queue()
-    client = Client(outbox.put_nowait, key)
+    identity = identity_of(websocket, svc.identities)
+    secret = secret_of(websocket)
+    # a browser not known yet becomes a guest once it sits (a refused join leaves nothing)
+    owner = owner_for(websocket, identity)
+
+    def seated(name: str) -> None:
+        nonlocal identity
+        assert client.owner is not None
+        try:
+            identity = seated_as(websocket, svc.identities, identity, client.owner, name)
+        except TienLenError:  # the seat is taken; the guest's row waits for the next sitting
+            log.exception("the guest of table %s could not be stored", table_id)
+
+    client = Client(outbox.put_nowait, key, owner, seated if owner is not None else None)
     client.lang = lang
     room.attach(client)
     sender = asyncio.create_task(_pump(websocket, outbox))
@@ -89,6 +110,11 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
             except ProtocolError as exc:
                 client.send(Error(reason=exc.say(client.lang), ref=exc.ref))
                 continue
+            if isinstance(command, Join) and identity is None and secret is not None:
+                # another tab of this browser may have made it a guest since it connected
+                identity = svc.identities.by_session(digest(secret))
+                if identity is not None:
+                    client.owner = identity.id
             try:
                 room.handle(client, command)
             except TienLenError as exc:  # storage trouble: nothing changed

@@ -92,6 +92,12 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # the identity the seat belongs to (identity.py): its page finds the seat by its cookie
+    owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+
+
+# seat columns added after the first release, as _ADDED_COLUMNS
+_ADDED_SEAT_COLUMNS = (("owner", "VARCHAR(32)", "NULL"),)
 
 
 class LogRow(Base):
@@ -148,6 +154,108 @@ class RatingHistoryRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+class IdentityRow(Base):
+    """Who plays (``identity.py``): a guest (a name and the sessions of its browser) or, once
+    claimed, an account (a unique name and a password). A deleted account keeps its row, its
+    name replaced and everything secret gone, so that its hands' records still name a seat."""
+
+    __tablename__ = "tienlen_identities"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))  # as shown: the account's name, or the guest's
+    created: Mapped[float] = mapped_column(Float)
+    # an account's: its name's keys (names.name_key, names.confusable_key: unique, compared)
+    account_key: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)
+    look_key: Mapped[str | None] = mapped_column(String(256), index=True, nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)  # argon2id
+    role: Mapped[str] = mapped_column(String(8), default="player")  # player | admin
+    deleted: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class SessionRow(Base):
+    """A browser signed in as an identity: the SHA-256 of its cookie's secret (the secret itself
+    is kept only by the browser)."""
+
+    __tablename__ = "tienlen_sessions"
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    identity: Mapped[str] = mapped_column(ForeignKey("tienlen_identities.id"), index=True)
+    created: Mapped[float] = mapped_column(Float)
+    seen: Mapped[float] = mapped_column(Float)
+    agent: Mapped[str] = mapped_column(String(160), default="")  # the browser, as it says
+
+
+class PlayedRow(Base):
+    """A finished hand an identity sat in (its profile's recent hands): the record is the
+    table's ``RecordRow``; ``private`` hands are shown only to those who sat at the table."""
+
+    __tablename__ = "tienlen_played"
+    identity: Mapped[str] = mapped_column(ForeignKey("tienlen_identities.id"), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    hand_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)  # 1: first out (a leaver: last)
+    family: Mapped[str | None] = mapped_column(String(16), nullable=True)  # None: not rated
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class RecoveryCodeRow(Base):
+    """An account's recovery codes (shown once at claim time), each kept as a hash; one resets
+    the password and is used up."""
+
+    __tablename__ = "tienlen_recovery_codes"
+    identity: Mapped[str] = mapped_column(ForeignKey("tienlen_identities.id"), primary_key=True)
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+
+
+class BlockRow(Base):
+    """``blocker`` never sits with ``blocked`` in quick match and does not see their chat."""
+
+    __tablename__ = "tienlen_blocks"
+    blocker: Mapped[str] = mapped_column(ForeignKey("tienlen_identities.id"), primary_key=True)
+    blocked: Mapped[str] = mapped_column(ForeignKey("tienlen_identities.id"), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ReportRow(Base):
+    """A player's report of another (with the table and hand it is about), for the admins."""
+
+    __tablename__ = "tienlen_reports"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reporter: Mapped[str] = mapped_column(ForeignKey("tienlen_identities.id"), index=True)
+    reported: Mapped[str] = mapped_column(ForeignKey("tienlen_identities.id"), index=True)
+    reason: Mapped[str] = mapped_column(String(16))  # one of moderation.REASONS
+    text: Mapped[str] = mapped_column(Text, default="")
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    hand_no: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    handled: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class BanRow(Base):
+    """An identity, or an address (its keyed hash), kept out until ``until``."""
+
+    __tablename__ = "tienlen_bans"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    identity: Mapped[str | None] = mapped_column(String(32), index=True, nullable=True)
+    address: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
+    until: Mapped[float] = mapped_column(Float)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    by: Mapped[str] = mapped_column(String(32))
+    at: Mapped[float] = mapped_column(Float)
+
+
+class AuditRow(Base):
+    """Every act of an admin (and every grant from the command line), never changed."""
+
+    __tablename__ = "tienlen_audit"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[float] = mapped_column(Float, index=True)
+    actor: Mapped[str] = mapped_column(String(64))  # an identity's id, or "command line"
+    action: Mapped[str] = mapped_column(String(16))  # grant | revoke | ban | unban | rename | ...
+    target: Mapped[str] = mapped_column(String(64))
+    detail: Mapped[str] = mapped_column(Text, default="")
+
+
 _LOG_INSERT = insert(LogRow)
 _LOG_AFTER = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
               .where(LogRow.table_id == bindparam("table_id"), LogRow.idx >= bindparam("start"))
@@ -175,6 +283,7 @@ class SeatChange:
     name: str
     level: str | None = None
     token_hash: str | None = None
+    owner: str | None = None  # the identity the seat belongs to
 
 
 @dataclass(frozen=True)
@@ -315,7 +424,8 @@ class Repository:
             now = time.time()
             for change in seats:
                 s.add(SeatRow(table_id=t.id, seat=change.seat, kind=change.kind, name=change.name,
-                              level=change.level, token_hash=change.token_hash))
+                              level=change.level, token_hash=change.token_hash,
+                              owner=change.owner))
             for entry in log:
                 s.add(LogRow(table_id=t.id, idx=entry.idx, kind=entry.kind, seat=entry.seat,
                              text=entry.text, at=now))
@@ -374,7 +484,7 @@ class Repository:
             return
         conn.execute(insert(SeatRow), {"table_id": table_id, "seat": change.seat, "kind": change.kind,
                                        "name": change.name, "level": change.level,
-                                       "token_hash": change.token_hash})
+                                       "token_hash": change.token_hash, "owner": change.owner})
 
     @staticmethod
     def _put_record(conn: Connection, table_id: str, record: tuple[int, str], now: float) -> None:
@@ -405,7 +515,7 @@ class Repository:
             seats: dict[str, dict[int, SeatChange]] = {}
             for row in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(open_ids))):
                 seats.setdefault(row.table_id, {})[row.seat] = SeatChange(
-                    row.seat, row.kind, row.name, row.level, row.token_hash)
+                    row.seat, row.kind, row.name, row.level, row.token_hash, row.owner)
             snaps: dict[str, tuple[int, str]] = {
                 row.table_id: (row.idx, row.data)
                 for row in s.scalars(select(SnapshotRow).where(SnapshotRow.table_id.in_(open_ids)))}
@@ -467,11 +577,13 @@ def _settings(t: TableRow) -> TableSettings:
 def _migrate(engine: Engine) -> None:
     """Add the columns a database made by an older release lacks (tables made before had
     client-given or secret seeds alike: their seed stays fixed, as it was)."""
-    have = {c["name"] for c in inspect(engine).get_columns(TableRow.__tablename__)}
-    missing = [c for c in _ADDED_COLUMNS if c[0] not in have]
-    if not missing:
-        return
-    with engine.begin() as conn:
-        for name, sql_type, default in missing:
-            conn.execute(text(f"ALTER TABLE {TableRow.__tablename__} ADD COLUMN {name} {sql_type} "
-                              f"DEFAULT {default}"))
+    for table, added in ((TableRow.__tablename__, _ADDED_COLUMNS),
+                         (SeatRow.__tablename__, _ADDED_SEAT_COLUMNS)):
+        have = {c["name"] for c in inspect(engine).get_columns(table)}
+        missing = [c for c in added if c[0] not in have]
+        if not missing:
+            continue
+        with engine.begin() as conn:
+            for name, sql_type, default in missing:
+                conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {sql_type} "
+                                  f"DEFAULT {default}"))

@@ -38,6 +38,7 @@ from ..turns import Decision, Turns, is_decline
 from .driver import Staged
 from .hands import Hands
 from .names import BOT_NUMBERS, BadName, bot_number, clean_name, confusable_key, name_key, shown_keys
+from .ratings import rated_family
 from .snapshot import Snapshot
 from .storage import Entry, SeatChange, StoredTable, TableSettings, Write, hash_token
 
@@ -63,6 +64,7 @@ class Seat:
     name: str | None = None
     level: str | None = None
     token_hash: str | None = None
+    owner: str | None = None  # the identity the seat belongs to (None: held by its token only)
     clients: set[object] = field(default_factory=set)  # the room's connections seated here
     away_since: float | None = None  # monotonic seconds: since when a player is not connected
 
@@ -94,6 +96,7 @@ class TableState:
         self.away_timeout = settings.away_timeout
         self.turn_timer = settings.turn_timer
         self.seats = [Seat() for _ in range(self.players)]
+        self.rated = rated_family(settings)  # the rating family of its hands (None: unrated)
         self.hands: Hands | None = None  # once the game has started
         self.version = 0  # the length of the log
         # the finished hand's asks for the next one: seat -> when it asked (Unix seconds)
@@ -112,6 +115,7 @@ class TableState:
         now = time.monotonic()
         for number, change in stored.seats.items():
             table.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
+                                       change.owner,
                                        away_since=now if change.kind == "human" else None)
         if stored.snapshot is not None:
             table.version, data = stored.snapshot
@@ -212,18 +216,25 @@ class TableState:
         if by != host:
             raise Refused(msg(key, seat=host) if host is not None else msg("room.host_only_nobody"))
 
-    def join_seat(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Give an empty seat to a player; returns the seat and its secret token."""
+    def join_seat(self, name: str, seat: int | None = None,
+                  owner: str | None = None) -> tuple[int, str]:
+        """Give an empty seat to a player (the identity ``owner``'s, when known); returns the
+        seat and its secret token. At a rated table one identity holds one seat at most."""
         name = check_name(name)
         if self.started:
             raise Refused(msg("room.started_watch"))
+        if owner is not None and self.rated is not None:
+            held = self.seat_owned(owner)
+            if held is not None:
+                raise Refused(msg("room.one_seat_rated", seat=held))
         self._refuse_lookalike(name)
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         host = (seat,) if self.host is None else None  # the first to sit at a hostless table
-        self._write("join", seat, name, SeatChange(seat, "human", name, None, digest), host=host)
-        self.seats[seat] = Seat("human", name, None, digest, away_since=time.monotonic())
+        self._write("join", seat, name, SeatChange(seat, "human", name, None, digest, owner),
+                    host=host)
+        self.seats[seat] = Seat("human", name, None, digest, owner, away_since=time.monotonic())
         if host is not None:  # the creator (who did not sit) no longer runs it: its slot frees
             self.host_seat = seat
             self.creator = ""
@@ -268,11 +279,13 @@ class TableState:
         s = self.seats[seat]
         host: tuple[int | None] | None = None
         if self.started:
-            change = SeatChange(seat, "bot", s.name or f"Seat {seat + 1}", self.bot_level)
+            # the seat stays the leaver's (owner): the hand it left is still theirs to be rated
+            change = SeatChange(seat, "bot", s.name or f"Seat {seat + 1}", self.bot_level,
+                                owner=s.owner)
             if seat == self.host_seat:
                 host = (None,)
             self._write("leave", seat, "", change, host=host)
-            self.seats[seat] = Seat("bot", change.name, self.bot_level)
+            self.seats[seat] = Seat("bot", change.name, self.bot_level, owner=s.owner)
             self._bots.pop(seat, None)
         else:
             if seat == self.host:  # the host's role passes to the first player still seated
@@ -311,6 +324,13 @@ class TableState:
         if self.seats[seat].kind != "empty":
             raise Refused(msg("room.seat_taken", seat=seat))
         return seat
+
+    def seat_owned(self, owner: str) -> int | None:
+        """The seat a player of identity ``owner`` holds here (None: none)."""
+        for number, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.owner == owner:
+                return number
+        return None
 
     def seat_of(self, token: str) -> int | None:
         digest = hash_token(token)

@@ -16,6 +16,7 @@ from ..lobby import NewTable, TooMany
 from ..problems import answers, request_lang
 from ..protocol import BOT_LEVELS, TableInfo
 from ..services import MAX_TABLE_ID, Svc, address_of
+from ..session import identity_of, owner_for, seated_as
 
 router = APIRouter()
 
@@ -49,11 +50,14 @@ async def tables(svc: Svc) -> list[TableInfo]:
 @router.post("/api/tables", responses=answers(400, 413, 422, 429))
 async def create_table(spec: NewTable, request: Request, svc: Svc,
                        player: PlayerKey = None) -> dict[str, Any]:
-    """A new table. ``X-Tienlen-Player`` (the page's player key, kept in the browser) is who
-    it counts against (without it, the address): tables a minute and open tables per player,
-    with a higher ceiling for everyone behind one address."""
+    """A new table. Who it counts against: the identity of the session cookie, else
+    ``X-Tienlen-Player`` (a script's player key), else the address: tables a minute and open
+    tables per player, with a higher ceiling for everyone behind one address. With ``name``,
+    seat 0 is taken for the cookie's identity (a browser not known yet becomes a guest)."""
     address = address_of(request)
-    creator = player_key(player, address)
+    me = identity_of(request, svc.identities)
+    owner = owner_for(request, me) if spec.name is not None else None
+    creator = me.id if me is not None else player_key(player, address)
     lang = request_lang(request)  # refusals in the page's language (Accept-Language)
     limits = svc.limits
     for bucket, key, words, n in ((svc.address_creates, address, "err.web.creates_address",
@@ -65,12 +69,14 @@ async def create_table(spec: NewTable, request: Request, svc: Svc,
             raise HTTPException(429, t(words, lang, n=n, wait=wait_text(wait)),
                                 headers={"Retry-After": str(max(1, round(wait)))})
     try:
-        room, seat, token = svc.lobby.create(spec, creator, address)
+        room, seat, token = svc.lobby.create(spec, creator, address, owner)
     except TooMany as exc:
         headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
         raise HTTPException(exc.status, exc.say(lang), headers=headers) from None
     except TienLenError as exc:  # refused, or rules that cannot be
         raise HTTPException(400, say_error(exc, lang)) from None
+    if owner is not None and seat is not None:
+        seated_as(request, svc.identities, me, owner, room.table.seats[seat].name or "")
     room.changed()
     return {"id": room.id, "invite": f"/t/{room.id}", "seat": seat, "token": token,
             "info": room.info().model_dump()}

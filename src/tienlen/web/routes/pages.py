@@ -13,7 +13,9 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ...i18n import LANGS, catalogue_text, pick_lang, t
+from ..names import MAX_NAME, RAW_FACTOR, name_key
 from ..services import MAX_TABLE_ID, Svc
+from ..session import give_cookie, new_secret, secret_of
 
 router = APIRouter()
 STATIC = Path(str(resources.files("tienlen.web") / "static"))  # the page's files
@@ -26,12 +28,17 @@ def _page_html() -> str:
 
 def page(request: Request, status: int = 200) -> HTMLResponse:
     """The page, told the browser's Accept-Language (the page picks its language from it
-    unless the player chose one with the switch)."""
+    unless the player chose one with the switch). A browser without the session cookie is
+    given one (nothing is stored until it sits or makes a table, see ``identity.py``)."""
     header = request.headers.get("accept-language", "")[:200]
     code = pick_lang(header, "")
     html = _page_html().replace('<html lang="en">', f'<html lang="{code or "en"}" '
                                 f'data-accept-lang="{code}">', 1)
-    return HTMLResponse(html, status_code=status, headers={"Vary": "Accept-Language"})
+    response = HTMLResponse(html, status_code=status,
+                            headers={"Vary": "Accept-Language, Cookie", "Cache-Control": "no-store"})
+    if secret_of(request) is None:
+        give_cookie(response, request, new_secret())
+    return response
 
 
 @router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
@@ -45,6 +52,30 @@ async def table_page(table_id: str, request: Request, svc: Svc) -> HTMLResponse:
     answered 404 then)."""
     known = len(table_id) <= MAX_TABLE_ID and svc.lobby.get(table_id) is not None
     return page(request, 200 if known else 404)
+
+
+@router.api_route("/p/{name}", methods=["GET", "HEAD"], include_in_schema=False)
+async def profile_page(name: str, request: Request, svc: Svc) -> HTMLResponse:
+    """A player's profile (answered 404 when no account has that name)."""
+    known = len(name) <= MAX_NAME * RAW_FACTOR and svc.identities.by_account(name_key(name))
+    return page(request, 200 if known else 404)
+
+
+@router.api_route("/me", methods=["GET", "HEAD"], include_in_schema=False)
+async def own_page(request: Request) -> HTMLResponse:
+    """The player's own page: its hands and ratings, its account."""
+    return page(request)
+
+
+@router.api_route("/leaderboard", methods=["GET", "HEAD"], include_in_schema=False)
+async def leaderboard_page(request: Request) -> HTMLResponse:
+    return page(request)
+
+
+@router.api_route("/admin", methods=["GET", "HEAD"], include_in_schema=False)
+async def admin_page(request: Request) -> HTMLResponse:
+    """The admins' page (its data is refused to anyone else)."""
+    return page(request)
 
 
 @router.get("/i18n/{lang}.json", include_in_schema=False)

@@ -1,0 +1,219 @@
+"""Who plays: identities and the sessions that prove them.
+
+A browser's first visit is given a long random secret in a cookie (``session.py``) and nothing
+else: no row is written until the browser does something that needs an identity (sits at a
+table, creates one). Then it becomes a **guest**: an identity with the name it typed, and one
+session, the SHA-256 of its secret. A guest may later claim an account (a unique name and a
+password, ``accounts.py``); the identity stays the same, so its seats, hands and ratings follow.
+
+Everything lasting is behind :class:`IdentityStore` (an interface a Redis or another database
+can implement); :class:`SqlIdentityStore` keeps it in the server's database.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..errors import error
+from .storage import IdentityRow, SessionRow, StorageError
+
+SEEN_EVERY = 300.0  # seconds: a session's "last seen" is written at most this often
+MAX_AGENT = 160  # characters of a browser's User-Agent kept with its session
+
+
+@dataclass(frozen=True)
+class Identity:
+    """A player the room knows. ``name`` is as shown (an account's name, or the name a guest
+    last sat under); ``account`` is True once claimed."""
+
+    id: str
+    name: str
+    account: bool = False
+    role: str = "player"  # player | admin
+    created: float = 0.0
+    deleted: bool = False
+
+    @property
+    def guest(self) -> bool:
+        return not self.account
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One browser signed in as an identity (its own page lists them)."""
+
+    digest: str
+    created: float
+    seen: float
+    agent: str
+
+
+def new_id() -> str:
+    """An identity's id: random, never reused, shown in no URL an account has a name for."""
+    return "i" + secrets.token_hex(12)
+
+
+class IdentityStore(Protocol):
+    """Identities and their sessions."""
+
+    def by_session(self, digest: str) -> Identity | None:
+        """The identity signed in by the session ``digest`` (None: no such session), noting
+        that the session was seen now (at most every :data:`SEEN_EVERY` seconds)."""
+
+    def get(self, identity_id: str) -> Identity | None:
+        """The identity ``identity_id`` (None: unknown)."""
+
+    def new_guest(self, name: str, digest: str, agent: str = "",
+                  identity_id: str | None = None) -> Identity:
+        """A new guest called ``name`` (its id ``identity_id``, else a new one), signed in by
+        the session ``digest``."""
+
+    def by_account(self, key: str) -> Identity | None:
+        """The account whose name has the key ``key`` (``names.name_key`` of its name; None:
+        no such account, or deleted)."""
+
+    def rename_guest(self, identity_id: str, name: str) -> None:
+        """A guest sat under another name: it is shown so from now on (an account's name stays)."""
+
+    def add_session(self, identity_id: str, digest: str, agent: str = "") -> None:
+        """Sign ``identity_id`` in by a new session ``digest``."""
+
+    def drop_session(self, digest: str) -> None:
+        """Sign one browser out."""
+
+    def drop_sessions(self, identity_id: str, keep: str | None = None) -> int:
+        """Sign every browser of ``identity_id`` out but ``keep``'s; how many were."""
+
+    def sessions(self, identity_id: str) -> list[SessionInfo]:
+        """The browsers signed in as ``identity_id``, the last seen first."""
+
+
+_COLUMNS = (IdentityRow.id, IdentityRow.name, IdentityRow.account_key, IdentityRow.role,
+            IdentityRow.created, IdentityRow.deleted)
+
+
+def _identity(row: Any) -> Identity:
+    """An identity from a row of :data:`_COLUMNS`."""
+    return Identity(row.id, row.name, row.account_key is not None, row.role or "player",
+                    row.created, row.deleted is not None)
+
+
+class SqlIdentityStore:
+    """Identities and sessions in the server's database (the tables of ``storage.py``)."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.clock = clock
+
+    def _fail(self, exc: SQLAlchemyError) -> StorageError:
+        return error(StorageError, "err.storage.refused", error=str(exc)[:200])
+
+    def by_session(self, digest: str) -> Identity | None:
+        now = self.clock()
+        try:
+            with self.engine.begin() as conn:
+                row = conn.execute(
+                    select(*_COLUMNS, SessionRow.seen)
+                    .join(SessionRow, SessionRow.identity == IdentityRow.id)
+                    .where(SessionRow.digest == digest)).first()
+                if row is None:
+                    return None
+                if now - row.seen >= SEEN_EVERY:
+                    conn.execute(update(SessionRow).where(SessionRow.digest == digest)
+                                 .values(seen=now))
+                if row.deleted is not None:
+                    return None
+                return _identity(row)
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+
+    def get(self, identity_id: str) -> Identity | None:
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(select(*_COLUMNS)
+                                   .where(IdentityRow.id == identity_id)).first()
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return None if row is None else _identity(row)
+
+    def by_account(self, key: str) -> Identity | None:
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(select(*_COLUMNS).where(IdentityRow.account_key == key,
+                                                           IdentityRow.deleted.is_(None))).first()
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return None if row is None else _identity(row)
+
+    def new_guest(self, name: str, digest: str, agent: str = "",
+                  identity_id: str | None = None) -> Identity:
+        now = self.clock()
+        identity = Identity(identity_id or new_id(), name, created=now)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(IdentityRow), {"id": identity.id, "name": name,
+                                                   "created": now, "role": "player"})
+                conn.execute(insert(SessionRow), {"digest": digest, "identity": identity.id,
+                                                  "created": now, "seen": now,
+                                                  "agent": agent[:MAX_AGENT]})
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return identity
+
+    def rename_guest(self, identity_id: str, name: str) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id,
+                                                       IdentityRow.account_key.is_(None))
+                             .values(name=name))
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+
+    def add_session(self, identity_id: str, digest: str, agent: str = "") -> None:
+        now = self.clock()
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(SessionRow), {"digest": digest, "identity": identity_id,
+                                                  "created": now, "seen": now,
+                                                  "agent": agent[:MAX_AGENT]})
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+
+    def drop_session(self, digest: str) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(delete(SessionRow).where(SessionRow.digest == digest))
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+
+    def drop_sessions(self, identity_id: str, keep: str | None = None) -> int:
+        where = [SessionRow.identity == identity_id]
+        if keep is not None:
+            where.append(SessionRow.digest != keep)
+        try:
+            with self.engine.begin() as conn:
+                n = conn.execute(select(func.count()).select_from(SessionRow)
+                                 .where(*where)).scalar_one()
+                conn.execute(delete(SessionRow).where(*where))
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return int(n)
+
+    def sessions(self, identity_id: str) -> list[SessionInfo]:
+        try:
+            with self.engine.connect() as conn:
+                rows = conn.execute(select(SessionRow.digest, SessionRow.created, SessionRow.seen,
+                                           SessionRow.agent)
+                                    .where(SessionRow.identity == identity_id)
+                                    .order_by(SessionRow.seen.desc())).all()
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return [SessionInfo(d, c, s, a or "") for d, c, s, a in rows]

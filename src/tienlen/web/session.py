@@ -1,0 +1,84 @@
+"""The session cookie: a browser's secret, and the identity it signs in.
+
+The page's first answer to a browser without the cookie gives it one: 43 random URL-safe
+characters, HttpOnly (the page's scripts never read it), SameSite=Lax (another site's forms
+and scripts do not send it), Secure when the page came over HTTPS. The server keeps only its
+SHA-256 (``identity.SessionRow``). Signing in (``accounts.py``) gives a new secret: a secret
+planted before sign-in (session fixation) signs nothing in after it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import re
+import secrets
+
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from .identity import MAX_AGENT, Identity, IdentityStore, new_id
+
+COOKIE = "tienlen_sid"
+MAX_AGE = 400 * 24 * 3600  # seconds a cookie lasts in the browser (the most browsers keep)
+_SECRET = re.compile(r"[A-Za-z0-9_-]{43}")
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def digest(secret: str) -> str:
+    """What the server keeps of a secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def secret_of(conn: HTTPConnection) -> str | None:
+    """The session secret ``conn``'s browser sent (None: none, or not one of ours)."""
+    secret = conn.cookies.get(COOKIE)
+    return secret if secret is not None and _SECRET.fullmatch(secret) else None
+
+
+def agent_of(conn: HTTPConnection) -> str:
+    return conn.headers.get("user-agent", "")[:MAX_AGENT]
+
+
+def give_cookie(response: Response, conn: HTTPConnection, secret: str) -> None:
+    """Set the session cookie to ``secret`` on ``response``."""
+    response.set_cookie(COOKIE, secret, max_age=MAX_AGE, path="/", httponly=True,
+                        samesite="lax", secure=conn.url.scheme in ("https", "wss"))
+
+
+def clear_cookie(response: Response, conn: HTTPConnection) -> None:
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax",
+                           secure=conn.url.scheme in ("https", "wss"))
+
+
+def identity_of(conn: HTTPConnection, store: IdentityStore) -> Identity | None:
+    """The identity ``conn``'s session cookie signs in (None: a new browser, or signed out)."""
+    secret = secret_of(conn)
+    return None if secret is None else store.by_session(digest(secret))
+
+
+def owner_for(conn: HTTPConnection, identity: Identity | None) -> str | None:
+    """Whose a seat taken by ``conn`` is: its identity's, or, for a browser not known yet, a new
+    guest's id (the guest is stored once the seat is, by :func:`seated_as`). None: no cookie
+    of ours (a script: it holds its seats by their tokens)."""
+    if identity is not None:
+        return identity.id
+    return new_id() if secret_of(conn) is not None else None
+
+
+def seated_as(conn: HTTPConnection, store: IdentityStore, identity: Identity | None,
+              owner: str, name: str) -> Identity:
+    """``conn``'s browser took a seat for ``owner`` (from :func:`owner_for`) under ``name``: a
+    browser not known yet becomes the guest ``owner`` called ``name``; a guest is shown by
+    ``name`` from now on (an account's name stays)."""
+    if identity is None:
+        secret = secret_of(conn)
+        assert secret is not None
+        return store.new_guest(name, digest(secret), agent_of(conn), identity_id=owner)
+    if identity.guest and identity.name != name:
+        store.rename_guest(identity.id, name)
+        return dataclasses.replace(identity, name=name)
+    return identity

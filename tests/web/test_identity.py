@@ -1,0 +1,127 @@
+"""A browser is someone: a guest identity in a cookie, whose seats are found again from any tab
+or after a reload; requests from other sites cannot act with that cookie."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from sqlalchemy import func, select
+from websockets.exceptions import InvalidStatus
+
+from tienlen.web.storage import IdentityRow, SessionRow
+
+from .conftest import Server
+
+
+def rows(server: Server, model: type) -> int:
+    repo = server.app.state.services.repo
+    with repo.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(model)).scalar_one())
+
+
+def test_a_first_visit_gets_a_secret_cookie_and_stores_nothing(server: Server) -> None:
+    browser = server.visitor()
+    page = browser.visit()
+    cookie = page.headers["set-cookie"]
+    assert cookie.startswith("tienlen_sid=") and "HttpOnly" in cookie
+    assert "samesite=lax" in cookie.lower() and "Secure" not in cookie  # plain http here
+    assert len(browser.cookie or "") == 43
+    assert rows(server, IdentityRow) == 0 and rows(server, SessionRow) == 0
+    again = browser.visit("/")  # a known browser keeps its cookie
+    assert "set-cookie" not in again.headers
+
+
+def test_a_guest_finds_its_seat_from_another_tab_without_any_token(server: Server) -> None:
+    browser = server.visitor()
+    browser.visit()
+    made = browser.post("/api/tables", {"name": "Lan", "players": 3}).json()
+    assert rows(server, IdentityRow) == 1  # the browser became the guest Lan
+    tab = browser.ws(made["id"])
+    tab.hello()  # no token: the cookie's identity holds seat 0
+    assert tab.seat == 0
+    other = server.visitor()
+    other.visit()
+    stranger = other.ws(made["id"])
+    stranger.hello()
+    assert stranger.seat is None  # another browser is a spectator
+    stranger.send(type="join", name="Minh")
+    stranger.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
+    again = other.ws(made["id"])  # a reload of Minh's page
+    again.hello()
+    assert again.seat == 1
+    assert rows(server, IdentityRow) == 2
+
+
+def test_a_refused_join_leaves_no_guest_behind(server: Server) -> None:
+    host = server.visitor()
+    host.visit()
+    made = host.post("/api/tables", {"name": "Lan", "players": 3}).json()
+    newcomer = server.visitor()
+    newcomer.visit()
+    ws = newcomer.ws(made["id"])
+    ws.hello()
+    ws.send(type="join", name="LAN")  # taken
+    assert "taken" in ws.error()["reason"]
+    assert rows(server, IdentityRow) == 1 and rows(server, SessionRow) == 1
+
+
+def test_one_identity_holds_one_seat_at_a_rated_table_only(server: Server) -> None:
+    host = server.visitor()
+    host.visit()
+    browser = server.visitor()
+    browser.visit()
+    for options, second_seat in (("", False), ("stake = 2", True)):
+        made = host.post("/api/tables", {"rules": "mien-nam", "options": options}).json()
+        one, two = browser.ws(made["id"]), browser.ws(made["id"])  # two tabs, both watching
+        one.hello()
+        two.hello()
+        one.send(type="join", name="Lan")
+        one.until(lambda m: m["type"] == "welcome" and m["seat"] == 0)
+        two.send(type="join", name="Lan again")
+        if second_seat:  # an unrated table (its options changed): two seats, one screen
+            two.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
+        else:
+            assert "one seat" in two.error()["reason"]
+            assert [s["kind"] for s in made_seats(server, made["id"])][:2] == ["human", "empty"]
+
+
+def made_seats(server: Server, table_id: str) -> list[dict[str, str]]:
+    return list(server.get(f"/api/tables/{table_id}").json()["seats"])
+
+
+def test_another_site_cannot_act_with_the_cookie(server: Server) -> None:
+    browser = server.visitor()
+    browser.visit()
+    forged = browser.post("/api/tables", {"name": "Lan"}, Origin="https://evil.example",
+                          **{"Sec-Fetch-Site": "cross-site"})
+    assert forged.status_code == 403
+    assert forged.json()["code"] == "forbidden" and "another site" in forged.json()["detail"]
+    no_origin = browser.http.post("/api/tables", json={"name": "Lan"},
+                                  headers={"Origin": "", "Sec-Fetch-Site": ""})
+    assert no_origin.status_code == 403
+    assert rows(server, IdentityRow) == 0  # nothing was made by the refused requests
+    assert browser.post("/api/tables", {"name": "Lan"}).status_code == 200  # its own page
+    # a script with no cookie is nobody's: it is let in, and holds its seat by its token
+    assert server.post("/api/tables", {"name": "Bot owner"}).status_code == 200
+
+
+def test_a_websocket_from_another_site_is_refused(server: Server) -> None:
+    browser = server.visitor()
+    browser.visit()
+    made = browser.post("/api/tables", {"name": "Lan"}).json()
+    with pytest.raises(InvalidStatus) as refused:
+        browser.ws(made["id"], origin="https://evil.example")
+    assert refused.value.response.status_code == 403
+    browser.ws(made["id"]).hello()  # its own page's is let in
+
+
+def test_the_seat_stays_its_owners_across_a_restart(server: Server) -> None:
+    browser = server.visitor()
+    browser.visit()
+    made = browser.post("/api/tables", {"name": "Lan", "players": 3}).json()
+    server.restart()
+    tab = browser.ws(made["id"])
+    tab.hello()
+    assert tab.seat == 0
