@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -77,8 +77,12 @@ class IdentityStore(Protocol):
         the session ``digest``."""
 
     def by_account(self, key: str) -> Identity | None:
-        """The account whose name has the key ``key`` (``names.name_key`` of its name; None:
+        """The account whose name has the key ``key`` (``names.account_key`` of its name; None:
         no such account, or deleted)."""
+
+    def name_conflict(self, key: str, look: str, other_than: str | None = None) -> Identity | None:
+        """An account (but ``other_than``) whose name has the key ``key`` (``names.account_key``)
+        or looks like it (the same ``names.confusable_key``, ``look``); None: the name is free."""
 
     def rename_guest(self, identity_id: str, name: str) -> None:
         """A guest sat under another name: it is shown so from now on (an account's name stays)."""
@@ -149,6 +153,17 @@ class SqlIdentityStore:
             with self.engine.connect() as conn:
                 row = conn.execute(select(*_COLUMNS).where(IdentityRow.account_key == key,
                                                            IdentityRow.deleted.is_(None))).first()
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return None if row is None else _identity(row)
+
+    def name_conflict(self, key: str, look: str, other_than: str | None = None) -> Identity | None:
+        where = [or_(IdentityRow.account_key == key, IdentityRow.look_key == look)]
+        if other_than is not None:
+            where.append(IdentityRow.id != other_than)
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(select(*_COLUMNS).where(*where).limit(1)).first()
         except SQLAlchemyError as exc:
             raise self._fail(exc) from None
         return None if row is None else _identity(row)

@@ -114,3 +114,9 @@ def shown_keys(name: str, bot: bool = False) -> frozenset[str]:
 
 
 BOT_NUMBERS = range(1, 40)  # the numbers a bot's name is given at one table
+
+
+def account_key(name: str) -> str:
+    """What account names are unique by: NFKC (full-width and compatibility letters are the
+    letters), then :func:`name_key` (case). "Ｌａｎ" and "LAN" are "lan"; "Lân" is not."""
+    return name_key(unicodedata.normalize("NFKC", name))

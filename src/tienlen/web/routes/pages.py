@@ -13,7 +13,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ...i18n import LANGS, catalogue_text, pick_lang, t
-from ..names import MAX_NAME, RAW_FACTOR, name_key
+from ..names import MAX_NAME, RAW_FACTOR, account_key
 from ..services import MAX_TABLE_ID, Svc
 from ..session import give_cookie, new_secret, secret_of
 
@@ -57,7 +57,7 @@ async def table_page(table_id: str, request: Request, svc: Svc) -> HTMLResponse:
 @router.api_route("/p/{name}", methods=["GET", "HEAD"], include_in_schema=False)
 async def profile_page(name: str, request: Request, svc: Svc) -> HTMLResponse:
     """A player's profile (answered 404 when no account has that name)."""
-    known = len(name) <= MAX_NAME * RAW_FACTOR and svc.identities.by_account(name_key(name))
+    known = len(name) <= MAX_NAME * RAW_FACTOR and svc.identities.by_account(account_key(name))
     return page(request, 200 if known else 404)
 
 
