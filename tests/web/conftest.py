@@ -130,8 +130,9 @@ class Visitor:
 
     def ws(self, table_id: str, origin: str | None = None) -> WsClient:
         headers = {"Origin": origin or self.origin}
-        if self.cookie is not None:
-            headers["Cookie"] = f"tienlen_sid={self.cookie}"
+        cookies = "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())
+        if cookies:
+            headers["Cookie"] = cookies
         return WsClient(connect(f"{self.server.ws_base}/ws/{table_id}", open_timeout=10,
                                 proxy=None, legacy=True, additional_headers=headers))
 

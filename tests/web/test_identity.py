@@ -125,3 +125,30 @@ def test_the_seat_stays_its_owners_across_a_restart(server: Server) -> None:
     tab = browser.ws(made["id"])
     tab.hello()
     assert tab.seat == 0
+
+
+def test_two_identities_of_one_browser_hold_one_seat_at_a_rated_table(server: Server) -> None:
+    host = server.visitor()
+    host.visit()
+    made = host.post("/api/tables", {"rules": "mien-nam"}).json()
+    browser = server.visitor()
+    browser.visit()
+    first = browser.ws(made["id"])
+    first.hello()
+    first.send(type="join", name="Lan")
+    first.until(lambda m: m["type"] == "welcome" and m["seat"] == 0)
+    # the browser is now someone else (signed in as another; here: its session cookie gone)
+    browser.http.cookies.delete("tienlen_sid")
+    browser.visit()
+    assert browser.cookie is not None and browser.http.cookies.get("tienlen_dev") is not None
+    second = browser.ws(made["id"])
+    second.hello()
+    assert second.seat is None  # another identity: not seated at Lan's seat
+    second.send(type="join", name="Minh")
+    assert "this browser already holds seat 0" in second.error()["reason"]
+    other = server.visitor()  # another browser may sit
+    other.visit()
+    third = other.ws(made["id"])
+    third.hello()
+    third.send(type="join", name="Minh")
+    third.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)

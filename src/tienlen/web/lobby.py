@@ -154,11 +154,12 @@ class Lobby:
             raise TooMany(msg("err.web.tables_address", n=shared))
 
     def create(self, spec: NewTable, creator: str = "", address: str = "",
-               owner: str | None = None) -> tuple[Room, int | None, str | None]:
+               owner: str | None = None,
+               device: str | None = None) -> tuple[Room, int | None, str | None]:
         """Make a table; with a name, take seat 0 (returns the seat and its token). Everything
         is checked first and stored in one transaction: a refused table leaves nothing.
         ``creator`` (a player key) and ``address`` are who it counts against while its creator
-        hosts it; ``owner`` the identity seat 0 belongs to."""
+        hosts it; ``owner`` the identity seat 0 belongs to, ``device`` its browser."""
         self.check_room_for(creator, address)
         rules = make_rules(spec.rules, spec.options)
         if spec.seed is not None and not spec.quick:
@@ -184,7 +185,7 @@ class Lobby:
         seat: int | None = None
         token: str | None = None
         if name is not None:
-            seat, token = table.join_seat(name, 0, owner)
+            seat, token = table.join_seat(name, 0, owner, device)
         if spec.quick:
             while any(s.kind == "empty" for s in table.seats):
                 table.add_bot(None)

@@ -58,13 +58,14 @@ class Client:
 
     def __init__(self, deliver: Callable[[str], None], key: str = "",
                  owner: str | None = None,
-                 seated: Callable[[str], None] | None = None) -> None:
+                 seated: Callable[[str], None] | None = None, device: str | None = None) -> None:
         self._deliver = deliver
         self.key = key  # who it is counted as (see limits.client_key)
         # the identity of its browser (identity.py; None: a script with no session cookie), and
         # what to do when it takes a seat under a name (make it a guest of that name)
         self.owner = owner
         self.seated = seated
+        self.device = device  # the browser (session.device_of): one seat a rated table
         self.seat: int | None = None
         self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0
@@ -294,7 +295,7 @@ class Room:
         if isinstance(cmd, Join):
             if client.seat is not None:
                 raise Refused(msg("room.already_seated", seat=client.seat))
-            seat, token = self.table.join_seat(cmd.name, cmd.seat, client.owner)
+            seat, token = self.table.join_seat(cmd.name, cmd.seat, client.owner, client.device)
             if client.seated is not None:
                 client.seated(self.table.seats[seat].name or cmd.name)
             self._sit(client, seat)

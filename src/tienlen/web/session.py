@@ -20,6 +20,9 @@ from starlette.responses import Response
 from .identity import MAX_AGENT, Identity, IdentityStore, new_id
 
 COOKIE = "tienlen_sid"
+# the browser itself, apart from who is signed in on it (never rotated, signs nothing in): at a
+# rated table two identities of one browser (signed in as one, then as another) are refused
+DEVICE = "tienlen_dev"
 MAX_AGE = 400 * 24 * 3600  # seconds a cookie lasts in the browser (the most browsers keep)
 _SECRET = re.compile(r"[A-Za-z0-9_-]{43}")
 
@@ -39,6 +42,12 @@ def secret_of(conn: HTTPConnection) -> str | None:
     return secret if secret is not None and _SECRET.fullmatch(secret) else None
 
 
+def device_of(conn: HTTPConnection) -> str | None:
+    """The browser ``conn`` came from, as stored (a hash of its device cookie; None: none)."""
+    value = conn.cookies.get(DEVICE)
+    return digest(value)[:32] if value is not None and _SECRET.fullmatch(value) else None
+
+
 def agent_of(conn: HTTPConnection) -> str:
     return conn.headers.get("user-agent", "")[:MAX_AGENT]
 
@@ -47,6 +56,13 @@ def give_cookie(response: Response, conn: HTTPConnection, secret: str) -> None:
     """Set the session cookie to ``secret`` on ``response``."""
     response.set_cookie(COOKIE, secret, max_age=MAX_AGE, path="/", httponly=True,
                         samesite="lax", secure=conn.url.scheme in ("https", "wss"))
+
+
+def give_device(response: Response, conn: HTTPConnection) -> None:
+    """Give ``conn``'s browser its device cookie if it has none."""
+    if device_of(conn) is None:
+        response.set_cookie(DEVICE, new_secret(), max_age=MAX_AGE, path="/", httponly=True,
+                            samesite="lax", secure=conn.url.scheme in ("https", "wss"))
 
 
 def clear_cookie(response: Response, conn: HTTPConnection) -> None:

@@ -20,7 +20,7 @@ from .origin import other_site
 from .protocol import MAX_MESSAGE, Error, Join, ProtocolError, parse_command, seq_of
 from .room import Client, Room
 from .services import MAX_TABLE_ID, Services, Svc, address_of
-from .session import digest, identity_of, owner_for, seated_as, secret_of
+from .session import device_of, digest, identity_of, owner_for, seated_as, secret_of
 
 log = logging.getLogger("tienlen.web")
 
@@ -80,7 +80,8 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
         except TienLenError:  # the seat is taken; the guest's row waits for the next sitting
             log.exception("the guest of table %s could not be stored", table_id)
 
-    client = Client(outbox.put_nowait, key, owner, seated if owner is not None else None)
+    client = Client(outbox.put_nowait, key, owner, seated if owner is not None else None,
+                    device_of(websocket))
     client.lang = lang
     room.attach(client)
     sender = asyncio.create_task(_pump(websocket, outbox))

@@ -94,10 +94,11 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     # the identity the seat belongs to (identity.py): its page finds the seat by its cookie
     owner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    device: Mapped[str | None] = mapped_column(String(32), nullable=True)  # session.device_of
 
 
 # seat columns added after the first release, as _ADDED_COLUMNS
-_ADDED_SEAT_COLUMNS = (("owner", "VARCHAR(32)", "NULL"),)
+_ADDED_SEAT_COLUMNS = (("owner", "VARCHAR(32)", "NULL"), ("device", "VARCHAR(32)", "NULL"))
 
 
 class LogRow(Base):
@@ -284,6 +285,7 @@ class SeatChange:
     level: str | None = None
     token_hash: str | None = None
     owner: str | None = None  # the identity the seat belongs to
+    device: str | None = None  # the browser it was taken from (session.device_of)
 
 
 @dataclass(frozen=True)
@@ -425,7 +427,7 @@ class Repository:
             for change in seats:
                 s.add(SeatRow(table_id=t.id, seat=change.seat, kind=change.kind, name=change.name,
                               level=change.level, token_hash=change.token_hash,
-                              owner=change.owner))
+                              owner=change.owner, device=change.device))
             for entry in log:
                 s.add(LogRow(table_id=t.id, idx=entry.idx, kind=entry.kind, seat=entry.seat,
                              text=entry.text, at=now))
@@ -484,7 +486,8 @@ class Repository:
             return
         conn.execute(insert(SeatRow), {"table_id": table_id, "seat": change.seat, "kind": change.kind,
                                        "name": change.name, "level": change.level,
-                                       "token_hash": change.token_hash, "owner": change.owner})
+                                       "token_hash": change.token_hash, "owner": change.owner,
+                                       "device": change.device})
 
     @staticmethod
     def _put_record(conn: Connection, table_id: str, record: tuple[int, str], now: float) -> None:
@@ -515,7 +518,7 @@ class Repository:
             seats: dict[str, dict[int, SeatChange]] = {}
             for row in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(open_ids))):
                 seats.setdefault(row.table_id, {})[row.seat] = SeatChange(
-                    row.seat, row.kind, row.name, row.level, row.token_hash, row.owner)
+                    row.seat, row.kind, row.name, row.level, row.token_hash, row.owner, row.device)
             snaps: dict[str, tuple[int, str]] = {
                 row.table_id: (row.idx, row.data)
                 for row in s.scalars(select(SnapshotRow).where(SnapshotRow.table_id.in_(open_ids)))}

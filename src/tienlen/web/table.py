@@ -65,6 +65,7 @@ class Seat:
     level: str | None = None
     token_hash: str | None = None
     owner: str | None = None  # the identity the seat belongs to (None: held by its token only)
+    device: str | None = None  # the browser it was taken from (session.device_of)
     clients: set[object] = field(default_factory=set)  # the room's connections seated here
     away_since: float | None = None  # monotonic seconds: since when a player is not connected
 
@@ -115,7 +116,7 @@ class TableState:
         now = time.monotonic()
         for number, change in stored.seats.items():
             table.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
-                                       change.owner,
+                                       change.owner, change.device,
                                        away_since=now if change.kind == "human" else None)
         if stored.snapshot is not None:
             table.version, data = stored.snapshot
@@ -216,25 +217,31 @@ class TableState:
         if by != host:
             raise Refused(msg(key, seat=host) if host is not None else msg("room.host_only_nobody"))
 
-    def join_seat(self, name: str, seat: int | None = None,
-                  owner: str | None = None) -> tuple[int, str]:
-        """Give an empty seat to a player (the identity ``owner``'s, when known); returns the
-        seat and its secret token. At a rated table one identity holds one seat at most."""
+    def join_seat(self, name: str, seat: int | None = None, owner: str | None = None,
+                  device: str | None = None) -> tuple[int, str]:
+        """Give an empty seat to a player (the identity ``owner``'s, from the browser
+        ``device``, when known); returns the seat and its secret token. At a rated table one
+        identity, and one browser, holds one seat at most."""
         name = check_name(name)
         if self.started:
             raise Refused(msg("room.started_watch"))
-        if owner is not None and self.rated is not None:
-            held = self.seat_owned(owner)
+        if self.rated is not None:
+            held = self.seat_owned(owner) if owner is not None else None
             if held is not None:
                 raise Refused(msg("room.one_seat_rated", seat=held))
+            same = [i for i, s in enumerate(self.seats) if device is not None
+                    and s.kind == "human" and s.device == device]
+            if same:
+                raise Refused(msg("room.one_browser_rated", seat=same[0]))
         self._refuse_lookalike(name)
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         host = (seat,) if self.host is None else None  # the first to sit at a hostless table
-        self._write("join", seat, name, SeatChange(seat, "human", name, None, digest, owner),
-                    host=host)
-        self.seats[seat] = Seat("human", name, None, digest, owner, away_since=time.monotonic())
+        self._write("join", seat, name,
+                    SeatChange(seat, "human", name, None, digest, owner, device), host=host)
+        self.seats[seat] = Seat("human", name, None, digest, owner, device,
+                                away_since=time.monotonic())
         if host is not None:  # the creator (who did not sit) no longer runs it: its slot frees
             self.host_seat = seat
             self.creator = ""

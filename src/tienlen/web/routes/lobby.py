@@ -16,7 +16,7 @@ from ..lobby import NewTable, TooMany
 from ..problems import answers, request_lang
 from ..protocol import BOT_LEVELS, TableInfo
 from ..services import MAX_TABLE_ID, Svc, address_of
-from ..session import identity_of, owner_for, seated_as
+from ..session import device_of, identity_of, owner_for, seated_as
 
 router = APIRouter()
 
@@ -69,7 +69,8 @@ async def create_table(spec: NewTable, request: Request, svc: Svc,
             raise HTTPException(429, t(words, lang, n=n, wait=wait_text(wait)),
                                 headers={"Retry-After": str(max(1, round(wait)))})
     try:
-        room, seat, token = svc.lobby.create(spec, creator, address, owner)
+        room, seat, token = svc.lobby.create(spec, creator, address, owner,
+                                             device_of(request))
     except TooMany as exc:
         headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
         raise HTTPException(exc.status, exc.say(lang), headers=headers) from None

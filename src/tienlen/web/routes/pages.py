@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from ...i18n import LANGS, catalogue_text, pick_lang, t
 from ..names import MAX_NAME, RAW_FACTOR, account_key
 from ..services import MAX_TABLE_ID, Svc
-from ..session import give_cookie, new_secret, secret_of
+from ..session import give_cookie, give_device, new_secret, secret_of
 
 router = APIRouter()
 STATIC = Path(str(resources.files("tienlen.web") / "static"))  # the page's files
@@ -38,6 +38,7 @@ def page(request: Request, status: int = 200) -> HTMLResponse:
                             headers={"Vary": "Accept-Language, Cookie", "Cache-Control": "no-store"})
     if secret_of(request) is None:
         give_cookie(response, request, new_secret())
+    give_device(response, request)
     return response
 
 
