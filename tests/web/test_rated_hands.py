@@ -26,10 +26,11 @@ def browser(server: Server) -> Visitor:
     return visitor
 
 
-def two_people(server: Server, players: int = 4, **spec: Any) -> tuple[str, WsClient, WsClient]:
+def two_people(server: Server, players: int = 4, lan: Visitor | None = None,
+               minh: Visitor | None = None, **spec: Any) -> tuple[str, WsClient, WsClient]:
     """Lan (a browser, the host at seat 0) and Minh (another, seat 1) at a table of ``players``
     seats, the rest bots, started."""
-    lan, minh = browser(server), browser(server)
+    lan, minh = lan or browser(server), minh or browser(server)
     made = lan.post("/api/tables", {"name": "Lan", "players": players, "rules": "mien-nam",
                                     "away_timeout": 3600, **spec}).json()
     host = lan.ws(made["id"])
