@@ -18,7 +18,7 @@ from . import problems, socket
 from .bodylimit import BodyLimit
 from .limits import Limits
 from .origin import OriginCheck
-from .routes import lobby, pages, records
+from .routes import lobby, pages, players, records
 from .routes.pages import STATIC
 from .services import Services
 from .storage import DEFAULT_DB, Repository
@@ -79,5 +79,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(OriginCheck)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    problems.install(app, (pages.router, lobby.router, records.router, socket.router))
+    problems.install(app, (pages.router, lobby.router, records.router, players.router,
+                          socket.router))
     return app

@@ -192,7 +192,8 @@ class Lobby:
             table.start()
         entries, seats = table.take_writes()
         snapshot = (table.version, table.snapshot()) if table.started else None
-        self.repo.create_table(settings, seats, entries, snapshot)
+        records = [w.record for w in table.held if w.record is not None]
+        self.repo.create_table(settings, seats, entries, snapshot, records)
         self._add(room, address)
         return room, seat, token
 

@@ -160,29 +160,42 @@ class SqlRatingStore:
         self._transaction(write)
 
     def update(self, family: str, players: Collection[str], change: Change) -> dict[str, Rating]:
-        def write(conn: Connection) -> dict[str, Rating]:
-            rows = conn.execute(select(RatingRow.player, RatingRow.mu, RatingRow.sigma,
-                                       RatingRow.hands, RatingRow.firsts)
-                                .where(RatingRow.family == family,
-                                       RatingRow.player.in_(list(players))))
-            before = {p: Rating(mu, sigma, hands, firsts) for p, mu, sigma, hands, firsts in rows}
-            after = dict(change(dict(before)))
-            for player in sorted(after):  # one order for every writer: no deadlock
-                rating, old = after[player], before.get(player)
-                if old is None:
-                    self._insert(conn, player, family, rating)  # two inserts: one is refused
-                    continue
-                done = conn.execute(
-                    update(RatingRow)
-                    .where(RatingRow.player == player, RatingRow.family == family,
-                           RatingRow.hands == old.hands)
-                    .values(mu=rating.mu, sigma=rating.sigma, hands=rating.hands,
-                            firsts=rating.firsts, updated=self._clock()))
-                if done.rowcount != 1:
-                    raise _Conflict
-                self._point(conn, player, family, rating)
-            return after
-        return self._transaction(write)
+        return self._transaction(lambda conn: self._update(conn, family, players, change))
+
+    def update_in(self, conn: Connection, family: str, players: Collection[str],
+                  change: Change) -> dict[str, Rating]:
+        """:meth:`update` inside a transaction of the caller's (the one that stores a hand's
+        record): all of it is written, or none; a rating another writer changed meanwhile
+        refuses the whole transaction (StorageError), which the caller makes again."""
+        try:
+            return self._update(conn, family, players, change)
+        except _Conflict:
+            raise error(StorageError, "err.storage.refused",
+                        error="a rating was written meanwhile") from None
+
+    def _update(self, conn: Connection, family: str, players: Collection[str],
+                change: Change) -> dict[str, Rating]:
+        rows = conn.execute(select(RatingRow.player, RatingRow.mu, RatingRow.sigma,
+                                   RatingRow.hands, RatingRow.firsts)
+                            .where(RatingRow.family == family,
+                                   RatingRow.player.in_(list(players))))
+        before = {p: Rating(mu, sigma, hands, firsts) for p, mu, sigma, hands, firsts in rows}
+        after = dict(change(dict(before)))
+        for player in sorted(after):  # one order for every writer: no deadlock
+            rating, old = after[player], before.get(player)
+            if old is None:
+                self._insert(conn, player, family, rating)  # two inserts: one is refused
+                continue
+            done = conn.execute(
+                update(RatingRow)
+                .where(RatingRow.player == player, RatingRow.family == family,
+                       RatingRow.hands == old.hands)
+                .values(mu=rating.mu, sigma=rating.sigma, hands=rating.hands,
+                        firsts=rating.firsts, updated=self._clock()))
+            if done.rowcount != 1:
+                raise _Conflict
+            self._point(conn, player, family, rating)
+        return after
 
     def _insert(self, conn: Connection, player: str, family: str, rating: Rating) -> None:
         conn.execute(insert(RatingRow), {"player": player, "family": family, "mu": rating.mu,

@@ -12,6 +12,7 @@ each distinct view serialised once. Bot moves are stored in batches across table
 from __future__ import annotations
 
 import dataclasses
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -46,11 +47,12 @@ from .protocol import (
     event_body,
     with_seq,
 )
-from .storage import Repository, StoredTable, TableSettings, Write
+from .storage import Repository, StorageError, StoredTable, TableSettings, Write
 from .table import AWAY_BOT, Refused, TableState
 from .views import PlayTexts, seat_view
 
 __all__ = ["Client", "Refused", "Room"]
+log = logging.getLogger("tienlen.web")
 
 
 class Client:
@@ -83,7 +85,7 @@ class Client:
 def _writer(repo: Repository) -> Callable[[Write], None]:
     """How a table stores one write of its own (a bot's are stored by the driver)."""
     def store(w: Write) -> None:
-        repo.append(w.table_id, w.entry, w.seat, w.record, w.snapshot, w.host)
+        repo.append(w.table_id, w.entry, w.seat, w.record, w.snapshot, w.host, w.ended)
     return store
 
 
@@ -157,11 +159,24 @@ class Room:
     def changed(self, at: float | None = None) -> None:
         """After any change (made at ``at``, default now): reset the turn clock, tell everyone,
         arrange the next bot move."""
+        if self.table.held:
+            self._write_held()
         self.clock.restart()
         self.last_active = time.monotonic()
         self._changed_at = time.time() if at is None else at
         self.broadcast()
         self.clock.schedule()
+
+    def _write_held(self) -> None:
+        """A new table's first hand ended by its deal: its record was stored with the table,
+        what it writes for its players is written now that they are stored (identity.py)."""
+        held, self.table.held = self.table.held, []
+        for write in held:
+            if write.ended is not None:
+                try:
+                    self.repo.put_ended(self.id, write.ended)
+                except StorageError:
+                    log.exception("table %s: the first hand's players not written", self.id)
 
     # ------------------------------------------------------------------ seats and moves
     def leave(self, seat: int) -> None:

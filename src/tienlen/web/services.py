@@ -18,6 +18,8 @@ is behind them:
 - **worker jobs running** per address: :class:`~.offload.Offload`'s ``run(key, fn, *args)``;
 - **identities and sessions**: an :class:`~.identity.IdentityStore` (in the database; a
   shared store only needs the same methods);
+- **ratings**: a :class:`~.ratings_store.RatingStore`; the server's is the database's, whose
+  update is made in the transaction that stores a finished hand (``played.py``);
 - **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
   the process that serves it; what outlives the process is in the :class:`~.storage.Repository`
   (the log and snapshots each table is rebuilt from).
@@ -41,6 +43,8 @@ from .identity import IdentityStore, SqlIdentityStore
 from .limits import Limits, RateLimit, client_key
 from .lobby import Lobby
 from .offload import Offload
+from .played import HandWriter
+from .ratings_store import RatingStore, SqlRatingStore
 from .room import Room
 from .storage import Repository
 
@@ -83,18 +87,22 @@ class Services:
     address_messages: RateLimit  # WebSocket messages, per address
     connections: Connections  # WebSocket connections open, per address
     identities: IdentityStore  # who plays, and the sessions that sign them in
+    ratings: RatingStore  # the players' ratings (each finished rated hand updates them)
     started: float = field(default_factory=time.time)
 
     @classmethod
     def make(cls, repo: Repository, bot_delay: float, limits: Limits,
              clock: Callable[[], float] = time.monotonic) -> Services:
+        ratings = SqlRatingStore(repo.engine)
+        # a finished hand's PlayedRow rows and rating update go in the transaction of its record
+        repo.hand_writer = HandWriter(ratings)
         return cls(limits=limits, repo=repo, lobby=Lobby(repo, bot_delay, limits),
                    offload=Offload(per_client=limits.replays_per_client), clock=clock,
                    creates=RateLimit(limits.creates_per_minute, 60.0, clock),
                    address_creates=RateLimit(limits.creates_per_address, 60.0, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
                    connections=Connections(limits.connections_per_address),
-                   identities=SqlIdentityStore(repo.engine))
+                   identities=SqlIdentityStore(repo.engine), ratings=ratings)
 
     # ------------------------------------------------------------------ tables by id
     def missing(self, table_id: str) -> tuple[int, Msg]:

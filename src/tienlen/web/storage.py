@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
@@ -289,6 +289,25 @@ class SeatChange:
 
 
 @dataclass(frozen=True)
+class HandEnd:
+    """A finished hand's seats, for what it writes for its players (``played.py``): who held
+    each seat when the hand began (``owners``: an identity, or None: a bot's seat, or a person
+    held by a token only) and the bots' levels (``levels``: None for a person's seat)."""
+
+    hand_no: int
+    family: str | None  # the rating family (None: the table is not rated)
+    private: bool
+    owners: tuple[str | None, ...]
+    levels: tuple[str | None, ...]
+    finish_order: tuple[int, ...]
+    left: frozenset[int] = frozenset()  # the seats whose players left during the hand
+
+
+# what the server writes for a finished hand's players, in the transaction of its record
+HandWriter = Callable[[Connection, str, HandEnd, float], None]
+
+
+@dataclass(frozen=True)
 class Write:
     """One entry for a table's log, with the seat it changes and the record of the hand it ends."""
 
@@ -300,6 +319,7 @@ class Write:
     # the table's new host seat, when it changes: the creator no longer runs the table, and it
     # stops counting against the creator's limits (the creator column is cleared)
     host: tuple[int | None] | None = None
+    ended: HandEnd | None = None  # the hand's players, when it ends one that people sat in
 
 
 @dataclass(frozen=True)
@@ -374,6 +394,8 @@ class Repository:
         self._log_sql = str(compiled)
         self._log_order = tuple(compiled.positiontup or ()) if compiled.positional else None
         self._log_conn: Connection | None = None
+        # what a hand's end writes for its players (set by the server: played.py), if anything
+        self.hand_writer: HandWriter | None = None
 
     @property
     def dialect(self) -> str:
@@ -413,9 +435,11 @@ class Repository:
 
     # ------------------------------------------------------------------ writes
     def create_table(self, t: TableSettings, seats: Sequence[SeatChange] = (),
-                     log: Sequence[Entry] = (), snapshot: tuple[int, str] | None = None) -> None:
-        """Store a new table with its first seats, log entries and snapshot, in one transaction:
-        all of it or nothing."""
+                     log: Sequence[Entry] = (), snapshot: tuple[int, str] | None = None,
+                     records: Sequence[tuple[int, str]] = ()) -> None:
+        """Store a new table with its first seats, log entries, snapshot and the records of the
+        hands they end (an instant win at the first deal), in one transaction: all of it or
+        nothing."""
         with self._write() as s:
             s.add(TableRow(id=t.id, created=time.time(), rules_toml=t.rules_toml, players=t.players,
                            seed=t.seed, away_timeout=t.away_timeout, turn_timer=t.turn_timer,
@@ -433,6 +457,16 @@ class Repository:
                              text=entry.text, at=now))
             if snapshot is not None:
                 s.add(SnapshotRow(table_id=t.id, idx=snapshot[0], data=snapshot[1]))
+            for record in records:
+                self._put_record(s.connection(), t.id, record, now)
+
+    def put_ended(self, table_id: str, ended: HandEnd) -> None:
+        """Write what a finished hand writes for its players, alone (a new table's first hand,
+        ended by its deal, once the players are stored: see ``TableState.held``)."""
+        if self.hand_writer is None:
+            return
+        with self._write() as s:
+            self.hand_writer(s.connection(), table_id, ended, time.time())
 
     def close_table(self, table_id: str, at: float) -> None:
         """Mark a table closed (expired): it is not rebuilt again, and what only rebuilding it
@@ -444,10 +478,11 @@ class Repository:
 
     def append(self, table_id: str, entry: Entry, seat: SeatChange | None = None,
                record: tuple[int, str] | None = None, snapshot: str | None = None,
-               host: tuple[int | None] | None = None) -> None:
-        """Store one log entry, with the seat it changes, the record of the hand it ends, the
-        table's snapshot after it and its new host, in one transaction."""
-        self.append_many([Write(table_id, entry, seat, record, snapshot, host)])
+               host: tuple[int | None] | None = None, ended: HandEnd | None = None) -> None:
+        """Store one log entry, with the seat it changes, the record of the hand it ends (and
+        what that writes for its players), the table's snapshot after it and its new host, in
+        one transaction."""
+        self.append_many([Write(table_id, entry, seat, record, snapshot, host, ended)])
 
     def append_many(self, writes: list[Write]) -> None:
         """Store many log entries (of many tables) in one transaction: all of them or none.
@@ -469,6 +504,8 @@ class Repository:
                         self._put_seat(conn, w.table_id, w.seat)
                     if w.record is not None:
                         self._put_record(conn, w.table_id, w.record, now)
+                    if w.ended is not None and self.hand_writer is not None:
+                        self.hand_writer(conn, w.table_id, w.ended, now)
                     if w.snapshot is not None:
                         self._put_snapshot(conn, w.table_id, w.entry.idx + 1, w.snapshot)
                     if w.host is not None:  # the host left: no longer counted as its creator's

@@ -40,7 +40,7 @@ from .hands import Hands
 from .names import BOT_NUMBERS, BadName, bot_number, clean_name, confusable_key, name_key, shown_keys
 from .ratings import rated_family
 from .snapshot import Snapshot
-from .storage import Entry, SeatChange, StoredTable, TableSettings, Write, hash_token
+from .storage import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write, hash_token
 
 AWAY_BOT = "heuristic"
 
@@ -104,7 +104,11 @@ class TableState:
         self.asks: dict[int, float] = {}
         self._store = store
         self._pending: list[Write] | None = None  # see hold_writes
+        # a new table's held writes that end a hand (its first deal's instant win): the room
+        # stores what they write for the players once those are (see Room.changed)
+        self.held: list[Write] = []
         self._over: tuple[int, int] | None = None  # (hand number, version first showing it over)
+        self._left: dict[int, int] = {}  # seat -> the hand its player left during (see ended)
         self._bots: dict[int, Bot] = {}
         self._turns: Turns | None = None
 
@@ -137,6 +141,8 @@ class TableState:
         elif entry.kind == "ask":
             assert entry.seat is not None
             self.asks[entry.seat] = float(entry.text)
+        elif entry.kind == "leave" and entry.seat is not None:
+            self._note_left(entry.seat)
         elif entry.kind == "next":
             assert self.hands is not None
             self.hands.install(self.hands.deal_next(entry.text))
@@ -180,6 +186,7 @@ class TableState:
     def take_writes(self) -> tuple[list[Entry], list[SeatChange]]:
         """The log entries and seats held since :meth:`hold_writes`; writes are made again."""
         pending, self._pending = self._pending or [], None
+        self.held = [w for w in pending if w.record is not None or w.ended is not None]
         seats: dict[int, SeatChange] = {}
         for write in pending:
             if write.seat is not None:
@@ -188,9 +195,10 @@ class TableState:
 
     def _write(self, kind: str, seat: int | None = None, text: str = "",
                change: SeatChange | None = None, record: tuple[int, str] | None = None,
-               snapshot: str | None = None, host: tuple[int | None] | None = None) -> None:
+               snapshot: str | None = None, host: tuple[int | None] | None = None,
+               ended: HandEnd | None = None) -> None:
         write = Write(self.id, Entry(self.version, kind, seat, text), change, record, snapshot,
-                      host)
+                      host, ended)
         if self._pending is not None:
             self._pending.append(write)
         else:
@@ -294,6 +302,7 @@ class TableState:
             self._write("leave", seat, "", change, host=host)
             self.seats[seat] = Seat("bot", change.name, self.bot_level, owner=s.owner)
             self._bots.pop(seat, None)
+            self._note_left(seat)
         else:
             if seat == self.host:  # the host's role passes to the first player still seated
                 others = [i for i, o in enumerate(self.seats) if o.kind == "human" and i != seat]
@@ -303,6 +312,12 @@ class TableState:
         if host is not None:  # the host (the creator, while it is there) left: its slot frees
             self.host_seat = host[0]
             self.creator = ""
+
+    def _note_left(self, seat: int) -> None:
+        """The player at ``seat`` left after the start: during the current hand (rated last in
+        it), unless it is over (then the next hand is a bot's)."""
+        if self.hands is not None and not self.hands.game.is_over:
+            self._left[seat] = self.hands.number
 
     def _keys_shown(self) -> list[frozenset[str]]:
         """Each seated name's keys as any reader sees it (a bot's "Bot 1" is also "Máy 1")."""
@@ -387,7 +402,8 @@ class TableState:
             raise Refused(msg("room.same_name"))
         seed = Hands.first_seed(self.seed, self.fixed_seed)
         hands = Hands(self.rules, self._names(), seed, self.seed, self.fixed_seed)
-        self._write("start", text=seed, snapshot=hands.snapshot())
+        self._write("start", text=seed, snapshot=hands.snapshot(),
+                    record=self._record_if_over(hands.game, 1), ended=self._ended(hands.game, 1))
         self.hands = hands
         self._note_over()
 
@@ -403,14 +419,34 @@ class TableState:
             trial.play(move, seat=seat)
         except TienLenError as exc:  # a refused play, or text that is no card (CardError)
             raise Refused(reason_of(exc)) from None
-        self._write("move", seat, str(move), record=self._record_if_over(trial))
+        self._write("move", seat, str(move), record=self._record_if_over(trial),
+                    ended=self._ended(trial))
         assert self.hands is not None
         self.hands.push(move, seat)
         self._note_over()
 
-    def _record_if_over(self, game: Game) -> tuple[int, str] | None:
-        """(hand number, record) when ``game`` (the current hand after a move) is over."""
-        return (self.hand_no, game.record()) if game.is_over else None
+    def _record_if_over(self, game: Game, number: int | None = None) -> tuple[int, str] | None:
+        """(hand number, record) when ``game`` (the current hand after a move; with ``number``:
+        a hand just dealt, which an instant win may end at once) is over."""
+        return (number or self.hand_no, game.record()) if game.is_over else None
+
+    def _ended(self, game: Game, number: int | None = None) -> HandEnd | None:
+        """What ``game`` (the current hand after a move) writes for its players when it is
+        over: who held each seat when it began (a player who left during it still holds it;
+        one who left before it began does not), None when no identity did (bots only, or
+        players known by their tokens alone: nothing is written for them)."""
+        if not game.is_over:
+            return None
+        number = number or self.hand_no
+        left = frozenset(seat for seat, hand in self._left.items() if hand == number)
+        person = [s.kind == "human" or i in left for i, s in enumerate(self.seats)]
+        owners = tuple(s.owner if p else None for s, p in zip(self.seats, person, strict=True))
+        if not any(owners):
+            return None
+        levels = tuple(None if p else s.level or self.bot_level
+                       for s, p in zip(self.seats, person, strict=True))
+        return HandEnd(number, self.rated, self.settings.private, owners, levels,
+                       tuple(game.finish_order), left)
 
     def ask_next_hand(self, seat: int, version: int, now: float | None = None) -> None:
         """The player at ``seat``, having seen the table at ``version``, asks for the next hand:
@@ -444,7 +480,9 @@ class TableState:
             raise Refused(msg("room.not_over"))
         seed = hands.next_seed()
         hand = hands.deal_next(seed)
-        self._write("next", text=seed, snapshot=hands.snapshot(hand))
+        number = hands.number + 1
+        self._write("next", text=seed, snapshot=hands.snapshot(hand),
+                    record=self._record_if_over(hand, number), ended=self._ended(hand, number))
         hands.install(hand)
         self.asks = {}
         self._note_over()
@@ -535,8 +573,10 @@ class TableState:
         assert self.hands is not None
         seed = self.hands.next_seed()
         hand = self.hands.deal_next(seed)
+        number = self.hands.number + 1
         write = Write(self.id, Entry(self.version, "next", None, seed),
-                      snapshot=self.hands.snapshot(hand))
+                      snapshot=self.hands.snapshot(hand), record=self._record_if_over(hand, number),
+                      ended=self._ended(hand, number))
         return Staged(write, None, None, at, hand)
 
     def _stage(self, seat: int, move: Play | Action, at: float) -> Staged:
@@ -546,7 +586,8 @@ class TableState:
         trial = self.game.copy()
         trial.push(move, seat)
         entry = Entry(self.version, "move", seat, str(move))
-        return Staged(Write(self.id, entry, None, self._record_if_over(trial)), seat, move, at)
+        write = Write(self.id, entry, None, self._record_if_over(trial), ended=self._ended(trial))
+        return Staged(write, seat, move, at)
 
     def install(self, staged: Staged) -> None:
         """Make a staged move once it is stored (the same move, on the same state, as its trial;

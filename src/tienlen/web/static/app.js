@@ -1,10 +1,15 @@
 // The page: a lobby, and a table played over a WebSocket. No build step: plain ES modules.
 import { $ } from "./dom.js";
 import { init } from "./i18n.js";
+import { leaderboardPage } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
+import { mePage, profilePage } from "./profile.js";
 import { table } from "./table.js";
 
 const path = location.pathname;
 await init();
 if (path.startsWith("/t/")) table(path.slice(3));
+else if (path.startsWith("/p/")) profilePage(decodeURIComponent(path.slice(3)));
+else if (path === "/leaderboard") leaderboardPage();
+else if (path === "/me") mePage();
 else lobby().catch((err) => { $("lobby").hidden = false; $("lobby-error").textContent = err.message; });

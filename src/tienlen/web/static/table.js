@@ -60,6 +60,8 @@ export class Table {
       if (err.status === 404 || err.status === 410) { this.missing(err.status === 410 ? err.message : ""); return; }
     }
     $("room").hidden = false;
+    const asked = Number(new URLSearchParams(location.search).get("replay"));  // a profile's link
+    if (asked > 0) this.replay(asked);
     this.conn.connect();
     this.timer = setInterval(() => this.tick(), 250);
   }

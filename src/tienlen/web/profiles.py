@@ -1,0 +1,114 @@
+"""What a profile and the leaderboard show, read from the stored hands and ratings.
+
+A profile is an identity's ratings per family (with the curve of each), the hands it played
+(at any table: ``PlayedRow``) and the first places among them, and its last hands. A private
+table's hands count in the totals, but are listed only to a viewer who sat at that table (the
+player themself included); to anyone else they are not there. The leaderboard is the rating
+store's (mu - 3 sigma, players with at least 20 rated hands), its players named as they are
+now (a deleted account as "deleted player", in the reader's language).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Final
+from urllib.parse import quote
+
+from sqlalchemy import and_, func, or_, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.sql.elements import ColumnElement
+
+from ..i18n import t
+from .identity import Identity
+from .ratings import FAMILIES, PROVISIONAL_HANDS
+from .ratings_store import RatingStore
+from .storage import IdentityRow, PlayedRow, RecordRow
+
+RECENT: Final = 20  # hands a profile lists
+CURVE: Final = 100  # points of a rating's curve
+_HEAD: Final = 1200  # characters of a record that hold its header (the players' names)
+
+
+def profile_link(identity: Identity) -> str | None:
+    """An account's profile page (a guest has none, nor a deleted account)."""
+    return f"/p/{quote(identity.name)}" if identity.account and not identity.deleted else None
+
+
+def empty_profile() -> dict[str, Any]:
+    """The profile of a browser the room does not know yet."""
+    return {"name": None, "account": False, "profile": None, "ratings": [], "hands": 0,
+            "firsts": 0, "recent": []}
+
+
+def _names(head: str) -> list[str]:
+    """The players' names from the start of a record (its header, before the first hand)."""
+    try:
+        names = tomllib.loads(head.split("\n[[", 1)[0]).get("players", [])
+    except tomllib.TOMLDecodeError:
+        return []
+    return [str(n) for n in names]
+
+
+def profile(engine: Engine, ratings: RatingStore, who: Identity,
+            viewer: str | None) -> dict[str, Any]:
+    """``who``'s profile as ``viewer`` (an identity's id, None: a browser not known) sees it."""
+    ratings_out = []
+    for family in FAMILIES:
+        rating = ratings.get(who.id, family)
+        if rating is None:
+            continue
+        curve = [{"hands": p.hands, "mu": p.mu, "sigma": p.sigma, "at": p.at}
+                 for p in ratings.history(who.id, family, CURVE)]
+        ratings_out.append({"family": family, "mu": rating.mu, "sigma": rating.sigma,
+                            "conservative": rating.conservative, "hands": rating.hands,
+                            "firsts": rating.firsts, "provisional": rating.provisional,
+                            "curve": curve})
+    p, r = PlayedRow, RecordRow
+    mine = p.identity == who.id
+    shown: ColumnElement[bool] = p.private.is_(False)
+    if viewer is not None:
+        sat = select(PlayedRow.table_id).where(PlayedRow.identity == viewer)
+        shown = or_(shown, p.table_id.in_(sat))
+    with engine.connect() as conn:
+        hands, firsts = conn.execute(select(func.count(), func.count().filter(p.place == 1))
+                                     .where(mine)).one()
+        rows = conn.execute(
+            select(p.table_id, p.hand_no, p.seat, p.place, p.family, p.at,
+                   func.substr(r.text, 1, _HEAD))
+            .outerjoin(r, and_(r.table_id == p.table_id, r.hand_no == p.hand_no))
+            .where(mine, shown).order_by(p.at.desc(), p.hand_no.desc()).limit(RECENT)).all()
+    recent = [{"table": table, "hand": hand, "seat": seat, "place": place,
+               "players": _names(head or ""), "family": family, "at": at,
+               "record": f"/api/tables/{table}/records/{hand}",
+               "replay": f"/t/{table}?replay={hand}"}
+              for table, hand, seat, place, family, at, head in rows]
+    return {"name": who.name, "account": who.account, "profile": profile_link(who),
+            "ratings": ratings_out, "hands": int(hands), "firsts": int(firsts or 0),
+            "recent": recent}
+
+
+def leaderboard(engine: Engine, ratings: RatingStore, family: str, lang: str,
+                limit: int = 50) -> dict[str, Any]:
+    """The family's leaderboard, its players named as they are now."""
+    standings = ratings.leaderboard(family, limit)
+    ids = [s.player for s in standings]
+    with engine.connect() as conn:
+        found = conn.execute(select(IdentityRow.id, IdentityRow.name, IdentityRow.account_key,
+                                    IdentityRow.deleted).where(IdentityRow.id.in_(ids))).all()
+    who = {i: Identity(i, name, key is not None, deleted=deleted is not None)
+           for i, name, key, deleted in found}
+    rows = []
+    for rank, standing in enumerate(standings, 1):
+        identity = who.get(standing.player)
+        gone = identity is None or identity.deleted
+        rating = standing.rating
+        rows.append({"rank": rank,
+                     "name": t("web.board.deleted", lang) if gone or identity is None
+                     else identity.name,
+                     "profile": None if identity is None else profile_link(identity),
+                     "account": identity is not None and identity.account and not gone,
+                     "conservative": rating.conservative, "mu": rating.mu,
+                     "sigma": rating.sigma, "hands": rating.hands, "firsts": rating.firsts,
+                     "trend": standing.trend})
+    return {"family": family, "families": list(FAMILIES), "min_hands": PROVISIONAL_HANDS,
+            "rows": rows}

@@ -1,0 +1,46 @@
+"""Players seen from outside a table: an account's profile, the player's own, the leaderboard."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi import Path as PathParam
+
+from ...i18n import t
+from ..names import MAX_NAME, RAW_FACTOR, account_key
+from ..problems import answers, request_lang
+from ..profiles import empty_profile, leaderboard, profile
+from ..services import Svc
+from ..session import identity_of
+
+router = APIRouter()
+
+Family = Literal["southern", "northern", "published"]  # ratings.FAMILIES
+PlayerName = Annotated[str, PathParam(min_length=1, max_length=MAX_NAME * RAW_FACTOR)]
+
+
+@router.get("/api/players/{name}", responses=answers(404, 422))
+async def player(name: PlayerName, request: Request, svc: Svc) -> dict[str, Any]:
+    """An account's profile (a guest has none: only its own browser sees it, at /api/me/profile);
+    a private table's hands are listed only to a viewer who sat at that table."""
+    who = svc.identities.by_account(account_key(name))
+    if who is None:
+        raise HTTPException(404, t("err.web.no_player", request_lang(request), name=repr(name)))
+    viewer = identity_of(request, svc.identities)
+    return profile(svc.repo.engine, svc.ratings, who, viewer.id if viewer is not None else None)
+
+
+@router.get("/api/me/profile")
+async def my_profile(request: Request, svc: Svc) -> dict[str, Any]:
+    """The profile of this browser's identity, a guest's too (a browser not known yet: empty)."""
+    me = identity_of(request, svc.identities)
+    if me is None:
+        return empty_profile()
+    return profile(svc.repo.engine, svc.ratings, me, me.id)
+
+
+@router.get("/api/leaderboard", responses=answers(422))
+async def board(request: Request, svc: Svc, family: Family = "southern") -> dict[str, Any]:
+    """The players with at least 20 rated hands in the family, best first by mu - 3 sigma."""
+    return leaderboard(svc.repo.engine, svc.ratings, family, request_lang(request))

@@ -1,0 +1,168 @@
+// A player's profile (/p/NAME) and the player's own hands and ratings (/me, section#me-profile):
+// ratings per family with their curves (inline SVG, its numbers in a table too), hands played,
+// first places, the last hands with their records and replays.
+import { $, h } from "./dom.js";
+import { lang, seatName, t } from "./i18n.js";
+
+async function getJson(url) {
+  const res = await fetch(url, { headers: { "Accept-Language": lang } });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(body.detail || res.statusText);
+    err.status = res.status;
+    throw err;
+  }
+  return body;
+}
+export { getJson };
+
+/** A number in the reader's language, with ``digits`` decimals. */
+export function num(x, digits = 1) {
+  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
+}
+
+/** A signed change: +1.2, −0.8 (the minus sign, not a hyphen). */
+export function signed(x, digits = 1) {
+  const text = num(Math.abs(x), digits);
+  return x > 0 ? `+${text}` : x < 0 ? `\u2212${text}` : text;
+}
+
+function when(at) {
+  return new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })
+    .format(new Date(at * 1000));
+}
+
+export function familyName(family) {
+  return t(`web.board.family.${family}`);
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+}
+
+/** The rating's curve: mu - 3 sigma after each rated hand, the band mu ± sigma behind it. */
+function curveSvg(r, id) {
+  const pts = r.curve;
+  const W = 560, H = 170, L = 40, R = 10, T = 10, B = 24;
+  const lows = pts.map((p) => p.mu - 3 * p.sigma), highs = pts.map((p) => p.mu + p.sigma);
+  let lo = Math.floor(Math.min(...lows, ...pts.map((p) => p.mu - p.sigma)));
+  let hi = Math.ceil(Math.max(...highs));
+  if (hi - lo < 4) { lo -= 2; hi += 2; }
+  const first = pts[0].hands, last = pts[pts.length - 1].hands;
+  const x = (n) => L + (last === first ? (W - L - R) / 2 : (n - first) / (last - first) * (W - L - R));
+  const y = (v) => T + (hi - v) / (hi - lo) * (H - T - B);
+  const band = [...pts.map((p) => `${x(p.hands)},${y(p.mu + p.sigma)}`),
+    ...pts.slice().reverse().map((p) => `${x(p.hands)},${y(p.mu - p.sigma)}`)].join(" ");
+  const line = pts.map((p) => `${x(p.hands)},${y(p.mu - 3 * p.sigma)}`).join(" ");
+  const title = t("web.profile.curve", { family: familyName(r.family) });
+  const desc = t("web.profile.curve_desc", { first: num(lows[0]), from: first, last: num(lows[lows.length - 1]), to: last });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "curve", "aria-labelledby": `${id}-t ${id}-d`,
+    "data-testid": "rating-curve" },
+    s("title", { id: `${id}-t` }, title), s("desc", { id: `${id}-d` }, desc));
+  for (const v of [lo, (lo + hi) / 2, hi]) {
+    svg.append(s("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }),
+      s("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, num(v, 0)));
+  }
+  svg.append(s("text", { x: L, y: H - 6, class: "axis" }, String(first)),
+    s("text", { x: W - R, y: H - 6, class: "axis", "text-anchor": "end" }, String(last)));
+  if (pts.length > 1) svg.append(s("polygon", { points: band, class: "band" }), s("polyline", { points: line, class: "line" }));
+  else svg.append(s("line", { x1: x(first), x2: x(first), y1: y(pts[0].mu + pts[0].sigma), y2: y(pts[0].mu - pts[0].sigma), class: "band-bar" }));
+  const lastPt = pts[pts.length - 1];
+  svg.append(s("circle", { cx: x(lastPt.hands), cy: y(lastPt.mu - 3 * lastPt.sigma), r: 4, class: "dot" }));
+  return svg;
+}
+
+function curveTable(r) {
+  return h("details.curve-numbers", {},
+    h("summary", { text: t("web.profile.curve_numbers") }),
+    h("table.scores", {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("web.profile.after") }),
+        h("th", { scope: "col", text: t("web.board.rating") }), h("th", { scope: "col", text: "μ" }),
+        h("th", { scope: "col", text: "σ" }))),
+      h("tbody", {}, r.curve.slice().reverse().map((p) => h("tr", {},
+        h("th", { scope: "row", text: String(p.hands) }), h("td", { text: num(p.mu - 3 * p.sigma) }),
+        h("td", { text: num(p.mu) }), h("td", { text: num(p.sigma) }))))));
+}
+
+function ratingCard(r, i) {
+  const provisional = r.provisional
+    ? h("p.provisional", { testid: "provisional", text: `± ${t("web.profile.provisional", { n: r.hands, min: 20 })}` }) : null;
+  return h("article.rating-card", { testid: `rating-${r.family}` },
+    h("h3", { text: familyName(r.family) }),
+    h("div.rating-figures", {},
+      h("p.rating-big", {}, h("span.sr-only", { text: `${t("web.profile.rating")}: ` }),
+        h("span", { testid: "rating-value", text: num(r.conservative) })),
+      h("div", {},
+        h("p.rating-skill", { text: t("web.profile.skill", { mu: num(r.mu), sigma: num(r.sigma) }) }),
+        h("p.muted", { text: t("web.profile.rated_hands", { n: r.hands, firsts: r.firsts }) }),
+        provisional)),
+    curveSvg(r, `curve-${i}`), curveTable(r));
+}
+
+function recentTable(recent) {
+  if (!recent.length) return h("p.muted", { testid: "no-hands", text: t("web.profile.none") });
+  const names = (players) => players.map((n) => seatName({ kind: /^Bot \d+$/.test(n) ? "bot" : "human", name: n })).join(", ");
+  return h("div.table-scroll", {}, h("table.scores.recent", { testid: "recent-hands" },
+    h("thead", {}, h("tr", {}, ...["web.profile.when", "web.profile.table", "web.profile.place", "web.profile.players",
+      "web.profile.family"].map((k) => h("th", { scope: "col", text: t(k) })),
+      h("th", { scope: "col" }, h("span.sr-only", { text: t("web.profile.record") })))),
+    h("tbody", {}, recent.map((r) => h("tr", { dataset: { place: String(r.place) } },
+      h("td.when", { text: when(r.at) }),
+      h("th", { scope: "row", text: t("web.profile.hand", { table: r.table, n: r.hand }) }),
+      h("td.place", { text: t("web.profile.place_of", { place: r.place, n: r.players.length || "?" }) }),
+      h("td.players", { text: names(r.players) }),
+      h("td", { text: r.family ? familyName(r.family) : t("web.profile.unrated") }),
+      h("td.links", {},
+        h("a", { href: r.replay, text: t("web.profile.replay"), "aria-label": t("web.profile.replay_label", { n: r.hand, table: r.table }) }),
+        " ",
+        h("a.record-link", { href: r.record, download: "", text: t("web.profile.record"), "aria-label": t("web.profile.record_label", { n: r.hand, table: r.table }) })))))));
+}
+
+/** A profile's sections: who, the totals, the ratings, the last hands. */
+export function renderProfile(box, p, heading = "h1") {
+  box.replaceChildren(
+    h("section.panel.profile-head", {},
+      h(heading, { testid: "profile-name", text: p.name }),
+      h("span.badge", { text: p.account ? t("web.profile.account") : t("web.profile.guest") }),
+      h("dl.totals", {},
+        h("div", {}, h("dt", { text: t("web.profile.hands") }), h("dd", { testid: "hands-played", text: num(p.hands, 0) })),
+        h("div", {}, h("dt", { text: t("web.profile.firsts") }), h("dd", { testid: "first-places", text: num(p.firsts, 0) })))),
+    h("section.panel", {}, h("h2", { text: t("web.profile.ratings") }),
+      p.ratings.length ? h("div.rating-cards", {}, p.ratings.map(ratingCard))
+        : h("p.muted", { text: t("web.profile.no_ratings") })),
+    h("section.panel", {}, h("h2", { text: t("web.profile.recent") }), recentTable(p.recent)),
+    h("p", {}, h("a", { href: "/leaderboard", text: t("web.board.link") }), " · ", h("a", { href: "/", text: t("web.profile.lobby") })));
+}
+
+/** /p/NAME: an account's profile. */
+export async function profilePage(name) {
+  const box = $("profile");
+  box.hidden = false;
+  try {
+    const p = await getJson(`/api/players/${encodeURIComponent(name)}`);
+    document.title = `${p.name} · Tiến Lên`;
+    renderProfile(box, p);
+  } catch (err) {
+    box.replaceChildren(h("section.panel", {}, h("h1", { text: t("web.profile.missing", { name }) }),
+      h("p", {}, h("a.button.primary", { href: "/", text: t("web.missing.back") }))));
+  }
+}
+
+/** /me: the player's own hands and ratings (its account's part is account.js's). */
+export async function mePage() {
+  $("me").hidden = false;
+  const box = $("me-profile");
+  const p = await getJson("/api/me/profile");
+  document.title = `${t("web.profile.title")} · Tiến Lên`;
+  if (p.name === null) {
+    box.replaceChildren(h("section.panel", {}, h("h1", { text: t("web.profile.title") }),
+      h("p", { testid: "profile-unknown", text: t("web.profile.unknown") }),
+      h("p", {}, h("a", { href: "/", text: t("web.profile.lobby") }))));
+    return;
+  }
+  renderProfile(box, p);
+}
