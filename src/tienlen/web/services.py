@@ -18,6 +18,9 @@ is behind them:
 - **worker jobs running** per address: :class:`~.offload.Offload`'s ``run(key, fn, *args)``;
 - **identities and sessions**: an :class:`~.identity.IdentityStore` (in the database; a
   shared store only needs the same methods);
+- **moderation**: a :class:`~.moderation_store.ModerationStore` in the database; each process
+  keeps the bans in force for a few seconds (``moderation.BAN_CACHE_SECONDS``) and the address
+  each identity used last (for an address ban: per process);
 - **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
   the process that serves it; what outlives the process is in the :class:`~.storage.Repository`
   (the log and snapshots each table is rebuilt from).
@@ -40,6 +43,8 @@ from ..i18n import Msg, msg, render, t
 from .identity import IdentityStore, SqlIdentityStore
 from .limits import Limits, RateLimit, client_key
 from .lobby import Lobby
+from .moderation import Moderation
+from .moderation_store import SqlModerationStore
 from .offload import Offload
 from .room import Room
 from .storage import Repository
@@ -83,18 +88,22 @@ class Services:
     address_messages: RateLimit  # WebSocket messages, per address
     connections: Connections  # WebSocket connections open, per address
     identities: IdentityStore  # who plays, and the sessions that sign them in
+    moderation: Moderation  # blocks, reports, bans (read through a short cache), the audit log
     started: float = field(default_factory=time.time)
 
     @classmethod
     def make(cls, repo: Repository, bot_delay: float, limits: Limits,
              clock: Callable[[], float] = time.monotonic) -> Services:
+        identities = SqlIdentityStore(repo.engine)
         return cls(limits=limits, repo=repo, lobby=Lobby(repo, bot_delay, limits),
                    offload=Offload(per_client=limits.replays_per_client), clock=clock,
                    creates=RateLimit(limits.creates_per_minute, 60.0, clock),
                    address_creates=RateLimit(limits.creates_per_address, 60.0, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
                    connections=Connections(limits.connections_per_address),
-                   identities=SqlIdentityStore(repo.engine))
+                   identities=identities,
+                   moderation=Moderation(SqlModerationStore(repo.engine), identities,
+                                         rate_clock=clock))
 
     # ------------------------------------------------------------------ tables by id
     def missing(self, table_id: str) -> tuple[int, Msg]:
