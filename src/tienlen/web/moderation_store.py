@@ -266,8 +266,9 @@ class SqlModerationStore:
                 "identity": identity, "address": address, "until": until, "reason": reason,
                 "by": actor, "at": now})
             ban = Ban(int(made.scalar_one()), identity, address, until, reason, actor, now)
+            ends = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
             self._log(conn, actor, "ban", target or identity or "address",
-                      f"{'address' if address else 'identity'} until {until:.0f}: {reason}")
+                      f"{'+ address ' if address else ''}→ {ends}: {reason}")
         return ban
 
     def lift(self, ban_id: int, actor: str) -> Ban | None:

@@ -1,4 +1,5 @@
 // The page: a lobby, and a table played over a WebSocket. No build step: plain ES modules.
+import { admin } from "./admin.js";
 import { $ } from "./dom.js";
 import { init } from "./i18n.js";
 import { lobby } from "./lobby.js";
@@ -7,4 +8,5 @@ import { table } from "./table.js";
 const path = location.pathname;
 await init();
 if (path.startsWith("/t/")) table(path.slice(3));
+else if (path === "/admin") admin();
 else lobby().catch((err) => { $("lobby").hidden = false; $("lobby-error").textContent = err.message; });
