@@ -220,11 +220,18 @@ def test_a_banned_player_only_watches_until_the_ban_is_lifted(any_server: Server
     server = any_server
     lan, table = host(server, "Lan")
     boss = admin(server)
+    seated = lan.ws(table)  # connected and seated when the ban comes
+    seated.hello()
+    assert seated.seat == 0
     made = boss.post("/api/admin/bans", {"identity": identity(server, lan).id, "hours": 2,
                                          "reason": "abusive chat"})
     assert made.status_code == 200, made.text
     ban = made.json()
     assert ban["name"] == "Lan" and not ban["address"]
+    seated.send(type="add_bot")  # its next command: refused, and its seat is left
+    assert seated.error()["code"] == "banned"
+    assert seated.seat is None
+    seated.close()
     refused = lan.post("/api/tables", {"name": "Lan"})
     assert refused.status_code == 403
     assert "banned until" in detail(refused) and "abusive chat" in detail(refused)
@@ -238,6 +245,10 @@ def test_a_banned_player_only_watches_until_the_ban_is_lifted(any_server: Server
     error = ws.error()
     assert error["code"] == "banned" and "abusive chat" in error["reason"]
     ws.close()
+    vi = lan.ws(table)
+    vi.send(type="hello", lang="vi")
+    assert "bạn bị cấm đến" in vi.error()["reason"]  # in the client's language
+    vi.close()
     host(server, "Minh")  # others are not touched (host checks the table is made)
     assert boss.post(f"/api/admin/bans/{ban['id']}/lift").status_code == 200
     assert boss.post(f"/api/admin/bans/{ban['id']}/lift").status_code == 404
