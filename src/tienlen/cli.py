@@ -296,6 +296,22 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                  api_docs=args.api_docs)
 
 
+def _cmd_admin(args: argparse.Namespace) -> int:
+    from .web.moderation import admins, set_admin
+    from .web.storage import DEFAULT_DB
+
+    lang, db = _lang(args), args.db or DEFAULT_DB
+    if args.action == "list":
+        names = admins(db)
+        print("\n".join(names) if names else t("cli.admin.none", lang))
+        return 0
+    if args.name is None:
+        raise error(TienLenError, "err.cli.admin.name", action=args.action)
+    who = set_admin(db, args.name, admin=args.action == "grant")
+    print(t(f"cli.admin.{'granted' if args.action == 'grant' else 'revoked'}", lang, name=who.name))
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .session import Session
 
@@ -442,6 +458,13 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     add_limit_options(p, lang)
     _lang_option(p, lang)
     p.set_defaults(func=_cmd_serve)
+
+    p = command("admin")
+    p.add_argument("action", choices=["grant", "revoke", "list"], help=h("admin.action"))
+    p.add_argument("name", nargs="?", metavar="NAME", help=h("admin.name"))
+    p.add_argument("--db", default=None, metavar="URL", help=h("admin.db"))
+    _lang_option(p, lang)
+    p.set_defaults(func=_cmd_admin)
 
     p = command("replay")
     p.add_argument("file", help=h("replay.file"))

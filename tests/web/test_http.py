@@ -108,7 +108,7 @@ def test_the_schema_lists_the_refusals_of_each_route(server: Server) -> None:
     paths = schema["paths"]
     refusals = {(path, method): sorted(int(s) for s in op["responses"] if s.startswith("4"))
                 for path, ops in paths.items() for method, op in ops.items()}
-    assert refusals[("/api/tables", "post")] == [400, 413, 422, 429]
+    assert refusals[("/api/tables", "post")] == [400, 403, 413, 422, 429]  # 403: banned
     assert refusals[("/api/tables/{table_id}", "get")] == [404, 410, 422]
     assert refusals[("/api/tables/{table_id}/records/{hand_no}/replay", "get")] == \
         [400, 404, 422, 429]

@@ -18,7 +18,7 @@ from . import problems, socket
 from .bodylimit import BodyLimit
 from .limits import Limits
 from .origin import OriginCheck
-from .routes import lobby, pages, players, records
+from .routes import lobby, moderation, pages, players, records
 from .routes.pages import STATIC
 from .services import Services
 from .storage import DEFAULT_DB, Repository
@@ -28,13 +28,18 @@ GC_THRESHOLDS = (10_000, 10, 100)  # the garbage collector's, while serving (Pyt
 
 
 async def sweep(services: Services) -> None:
-    """Close the idle tables, every ``sweep_every`` seconds."""
+    """Close the idle tables and delete the reports kept long enough (``--keep-reports``),
+    every ``sweep_every`` seconds."""
     while True:
         await asyncio.sleep(services.limits.sweep_every)
         try:
             services.lobby.expire_idle()
         except Exception:  # the next sweep tries again; serving goes on
             log.exception("closing idle tables failed")
+        try:
+            services.moderation.sweep(services.limits.keep_reports)
+        except Exception:
+            log.exception("deleting old reports failed")
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,
@@ -80,5 +85,5 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     app.add_middleware(OriginCheck)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     problems.install(app, (pages.router, lobby.router, records.router, players.router,
-                          socket.router))
+                           moderation.router, socket.router))
     return app

@@ -99,6 +99,10 @@ class IdentityStore(Protocol):
     def sessions(self, identity_id: str) -> list[SessionInfo]:
         """The browsers signed in as ``identity_id``, the last seen first."""
 
+    def rename_account(self, identity_id: str, name: str, key: str, look: str) -> bool:
+        """An admin renamed the account ``identity_id`` to ``name`` (its keys ``key``, ``look``:
+        checked free by the caller, see ``moderation.check_new_name``); False: no such account."""
+
 
 _COLUMNS = (IdentityRow.id, IdentityRow.name, IdentityRow.account_key, IdentityRow.role,
             IdentityRow.created, IdentityRow.deleted)
@@ -232,3 +236,15 @@ class SqlIdentityStore:
         except SQLAlchemyError as exc:
             raise self._fail(exc) from None
         return [SessionInfo(d, c, s, a or "") for d, c, s, a in rows]
+
+    def rename_account(self, identity_id: str, name: str, key: str, look: str) -> bool:
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(update(IdentityRow)
+                                    .where(IdentityRow.id == identity_id,
+                                           IdentityRow.account_key.is_not(None),
+                                           IdentityRow.deleted.is_(None))
+                                    .values(name=name, account_key=key, look_key=look))
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return bool(done.rowcount)

@@ -44,7 +44,9 @@ class Limits:
     max_body: int = 64 * 1024  # bytes in one HTTP request body (413 beyond)
     replays_per_client: int = 4  # replays and record downloads one address may have running
     idle_expiry: float = 7200.0  # seconds with nobody connected and nothing done: the table closes
-    sweep_every: float = 60.0  # seconds between looks for idle tables
+    sweep_every: float = 60.0  # seconds between looks for idle tables (and old reports)
+    keep_reports: float = 180.0  # days a report is kept (0: for ever; the audit log stays)
+    keep_chat: float = 30.0  # days chat is kept (0: for ever; chat comes with the next issue)
 
     def __post_init__(self) -> None:
         for name in LIMIT_NAMES:
@@ -54,6 +56,10 @@ class Limits:
         if self.max_tables < 1:
             raise error(ArgumentError, "err.limits.at_least_one", name="max_tables",
                         value=self.max_tables)
+        for name in ("keep_reports", "keep_chat"):
+            if getattr(self, name) < 0:
+                raise error(ArgumentError, "err.limits.at_least_zero", name=name,
+                            value=getattr(self, name))
         for name in ("idle_expiry", "sweep_every"):
             if not getattr(self, name) > 0:
                 raise error(ArgumentError, "err.limits.seconds", name=name,

@@ -20,6 +20,7 @@ _OPTIONS = (("max_tables", "N", int), ("tables_per_client", "N", int),
             ("messages_per_address", "N", int), ("connections_per_address", "N", int),
             ("max_body", "BYTES", int), ("replays_per_client", "N", int),
             ("idle_expiry", "SECONDS", float))
+_RETENTION = ("keep_reports", "keep_chat")  # days, as options of their own group
 
 
 def add_limit_options(parser: argparse.ArgumentParser, lang: str = "en") -> None:
@@ -31,12 +32,18 @@ def add_limit_options(parser: argparse.ArgumentParser, lang: str = "en") -> None
     for name, metavar, kind in _OPTIONS:
         group.add_argument("--" + name.replace("_", "-"), type=kind, default=getattr(_D, name),
                            metavar=metavar, help=h(name))
+    # how long what players wrote is kept: reports and chat (the audit log is kept for ever)
+    kept = parser.add_argument_group(h("retention"))
+    for name in _RETENTION:
+        kept.add_argument("--" + name.replace("_", "-"), type=float, default=getattr(_D, name),
+                          metavar="DAYS", help=h(name))
 
 
 def limits_from(args: argparse.Namespace) -> Limits:
     """The limits ``tienlen serve`` was given."""
     try:
         return Limits(**{name: getattr(args, name) for name, _, _ in _OPTIONS},
+                      **{name: getattr(args, name) for name in _RETENTION},
                       sweep_every=min(_D.sweep_every, max(1.0, args.idle_expiry / 4)))
     except ArgumentError as exc:  # named as the option is: max-tables
         reason = exc.reason

@@ -20,6 +20,9 @@ is behind them:
   shared store only needs the same methods);
 - **ratings**: a :class:`~.ratings_store.RatingStore`; the server's is the database's, whose
   update is made in the transaction that stores a finished hand (``played.py``);
+- **moderation**: a :class:`~.moderation_store.ModerationStore` in the database; each process
+  keeps the bans in force for a few seconds (``moderation.BAN_CACHE_SECONDS``) and the address
+  each identity used last (for an address ban: per process);
 - **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
   the process that serves it; what outlives the process is in the :class:`~.storage.Repository`
   (the log and snapshots each table is rebuilt from).
@@ -42,6 +45,8 @@ from ..i18n import Msg, msg, render, t
 from .identity import IdentityStore, SqlIdentityStore
 from .limits import Limits, RateLimit, client_key
 from .lobby import Lobby
+from .moderation import Moderation
+from .moderation_store import SqlModerationStore
 from .offload import Offload
 from .played import HandWriter
 from .ratings_store import RatingStore, SqlRatingStore
@@ -88,6 +93,7 @@ class Services:
     connections: Connections  # WebSocket connections open, per address
     identities: IdentityStore  # who plays, and the sessions that sign them in
     ratings: RatingStore  # the players' ratings (each finished rated hand updates them)
+    moderation: Moderation  # blocks, reports, bans (read through a short cache), the audit log
     started: float = field(default_factory=time.time)
 
     @classmethod
@@ -96,13 +102,16 @@ class Services:
         ratings = SqlRatingStore(repo.engine)
         # a finished hand's PlayedRow rows and rating update go in the transaction of its record
         repo.hand_writer = HandWriter(ratings)
+        identities = SqlIdentityStore(repo.engine)
         return cls(limits=limits, repo=repo, lobby=Lobby(repo, bot_delay, limits),
                    offload=Offload(per_client=limits.replays_per_client), clock=clock,
                    creates=RateLimit(limits.creates_per_minute, 60.0, clock),
                    address_creates=RateLimit(limits.creates_per_address, 60.0, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
                    connections=Connections(limits.connections_per_address),
-                   identities=SqlIdentityStore(repo.engine), ratings=ratings)
+                   identities=identities, ratings=ratings,
+                   moderation=Moderation(SqlModerationStore(repo.engine), identities,
+                                         rate_clock=clock))
 
     # ------------------------------------------------------------------ tables by id
     def missing(self, table_id: str) -> tuple[int, Msg]:

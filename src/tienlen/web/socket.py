@@ -17,7 +17,18 @@ from .. import TienLenError
 from ..i18n import msg, pick_lang, render, say_error, t
 from .limits import RateLimit, wait_text
 from .origin import other_site
-from .protocol import MAX_MESSAGE, Error, Join, ProtocolError, parse_command, seq_of
+from .protocol import (
+    MAX_MESSAGE,
+    Command,
+    Error,
+    Hello,
+    Join,
+    Ping,
+    ProtocolError,
+    Welcome,
+    parse_command,
+    seq_of,
+)
 from .room import Client, Room
 from .services import MAX_TABLE_ID, Services, Svc, address_of
 from .session import device_of, digest, identity_of, owner_for, seated_as, secret_of
@@ -71,12 +82,17 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
     secret = secret_of(websocket)
     # a browser not known yet becomes a guest once it sits (a refused join leaves nothing)
     owner = owner_for(websocket, identity)
+    mod = svc.moderation
+    address = mod.address_key(websocket)  # what an address ban names (never the address)
+    if identity is not None:
+        mod.seen(identity.id, address)
 
     def seated(name: str) -> None:
         nonlocal identity
         assert client.owner is not None
         try:
             identity = seated_as(websocket, svc.identities, identity, client.owner, name)
+            mod.seen(identity.id, address)
         except TienLenError:  # the seat is taken; the guest's row waits for the next sitting
             log.exception("the guest of table %s could not be stored", table_id)
 
@@ -116,17 +132,43 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                 identity = svc.identities.by_session(digest(secret))
                 if identity is not None:
                     client.owner = identity.id
+            ban = None if isinstance(command, Ping) \
+                else mod.ban_for(identity.id if identity is not None else None, address)
+            if ban is not None:  # banned: it may watch, and nothing more
+                watching = _watching(room, client, command)
+                if watching is None:
+                    client.send(Error(reason=render(mod.words(ban), client.lang),
+                                      ref=command.seq, code="banned"))
+                    continue
+                command = watching
             try:
                 room.handle(client, command)
             except TienLenError as exc:  # storage trouble: nothing changed
                 client.send(Error(reason=t("err.web.server_failed", client.lang,
                                            reason=say_error(exc, client.lang)),
                                   ref=command.seq))
+            if ban is not None:  # told once it has its welcome
+                client.send(Error(reason=render(mod.words(ban), client.lang), code="banned"))
     except WebSocketDisconnect:
         pass
     finally:
         room.detach(client)
         sender.cancel()
+
+
+def _watching(room: Room, client: Client, command: Command) -> Command | None:
+    """What a banned client's ``command`` becomes: its hello, as a spectator's (no token, no
+    seat found by its identity); anything else is refused (None). A seat it holds is left
+    (as when it disconnects: the table's away bot plays it)."""
+    if client.seat is not None:
+        room.detach(client)
+        client.seat = None
+        room.attach(client)
+        client.send(Welcome(table=room.id, seat=None))
+    client.owner = None
+    if isinstance(command, Hello):
+        return command.model_copy(update={"token": None})
+    return None
 
 
 def _seq_of(raw: str | bytes) -> int | None:

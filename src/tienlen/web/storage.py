@@ -257,6 +257,15 @@ class AuditRow(Base):
     detail: Mapped[str] = mapped_column(Text, default="")
 
 
+class ServerKeyRow(Base):
+    """A secret the server makes once and keeps (``moderation_store``): the key of the address
+    hashes that bans store, the same in every process and after a restart."""
+
+    __tablename__ = "tienlen_server_keys"
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
 _LOG_INSERT = insert(LogRow)
 _LOG_AFTER = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
               .where(LogRow.table_id == bindparam("table_id"), LogRow.idx >= bindparam("start"))

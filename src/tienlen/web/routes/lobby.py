@@ -9,7 +9,7 @@ from fastapi import Path as PathParam
 
 from ... import Rules, TienLenError
 from ...bots import bot_names
-from ...i18n import pick_lang, say_error, t
+from ...i18n import pick_lang, render, say_error, t
 from ...rules_text import explain_text
 from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key, wait_text
 from ..lobby import NewTable, TooMany
@@ -47,7 +47,7 @@ async def tables(svc: Svc) -> list[TableInfo]:
     return [room.info() for room in svc.lobby.listing()[:200]]
 
 
-@router.post("/api/tables", responses=answers(400, 413, 422, 429))
+@router.post("/api/tables", responses=answers(400, 403, 413, 422, 429))
 async def create_table(spec: NewTable, request: Request, svc: Svc,
                        player: PlayerKey = None) -> dict[str, Any]:
     """A new table. Who it counts against: the identity of the session cookie, else
@@ -56,9 +56,12 @@ async def create_table(spec: NewTable, request: Request, svc: Svc,
     seat 0 is taken for the cookie's identity (a browser not known yet becomes a guest)."""
     address = address_of(request)
     me = identity_of(request, svc.identities)
+    lang = request_lang(request)  # refusals in the page's language (Accept-Language)
+    ban = svc.moderation.banned(request, me)
+    if ban is not None:  # a banned player or address may only watch
+        raise HTTPException(403, render(svc.moderation.words(ban), lang))
     owner = owner_for(request, me) if spec.name is not None else None
     creator = me.id if me is not None else player_key(player, address)
-    lang = request_lang(request)  # refusals in the page's language (Accept-Language)
     limits = svc.limits
     for bucket, key, words, n in ((svc.address_creates, address, "err.web.creates_address",
                                    limits.creates_per_address),
@@ -78,6 +81,7 @@ async def create_table(spec: NewTable, request: Request, svc: Svc,
         raise HTTPException(400, say_error(exc, lang)) from None
     if owner is not None and seat is not None:
         seated_as(request, svc.identities, me, owner, room.table.seats[seat].name or "")
+        svc.moderation.seen(owner, svc.moderation.address_key(request))
     room.changed()
     return {"id": room.id, "invite": f"/t/{room.id}", "seat": seat, "token": token,
             "info": room.info().model_dump()}

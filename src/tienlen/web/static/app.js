@@ -1,4 +1,5 @@
 // The page: a lobby, and a table played over a WebSocket. No build step: plain ES modules.
+import { admin } from "./admin.js";
 import { $ } from "./dom.js";
 import { init } from "./i18n.js";
 import { leaderboardPage } from "./leaderboard.js";
@@ -12,4 +13,5 @@ if (path.startsWith("/t/")) table(path.slice(3));
 else if (path.startsWith("/p/")) profilePage(decodeURIComponent(path.slice(3)));
 else if (path === "/leaderboard") leaderboardPage();
 else if (path === "/me") mePage();
+else if (path === "/admin") admin();
 else lobby().catch((err) => { $("lobby").hidden = false; $("lobby-error").textContent = err.message; });

@@ -60,10 +60,11 @@ function seatMarks(s, view, info) {
 }
 
 /**
- * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat), onSit(seat) (when watching) }.
+ * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat), onSit(seat) (when watching),
+ * onReport(seat, name) (another person's seat: report or block them) }.
  */
 export function renderSeats(box, ctx) {
-  const { info, view, me, onRemove, onSit } = ctx;
+  const { info, view, me, onRemove, onSit, onReport } = ctx;
   const n = info.players;
   const base = me ?? 0;
   const canRemove = info.host_seat !== undefined && info.host_seat !== null && info.host_seat === me &&
@@ -123,6 +124,13 @@ export function renderSeats(box, ctx) {
       div.append(h("button.small.sit", {
         testid: "sit-here", dataset: { key: `sit-${s.seat}` }, text: t("web.seat.sit"),
         "aria-label": t("web.seat.sit_label", { n: s.seat + 1 }), onclick: () => onSit(s.seat),
+      }));
+    }
+    if (onReport && !mine && s.kind === "human") {
+      plate.append(h("button.small.report-seat", {
+        type: "button", testid: "report-seat", dataset: { key: `report-${s.seat}` }, "aria-haspopup": "dialog",
+        "aria-label": t("web.report.menu_label", { name: seatName(s) }), title: t("web.report.menu_label", { name: seatName(s) }),
+        text: "⋯", onclick: () => onReport(s.seat, seatName(s)),
       }));
     }
     if (canRemove && !mine && s.kind !== "empty" && (s.kind === "bot" || !s.connected)) {

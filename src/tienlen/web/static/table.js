@@ -7,6 +7,7 @@ import { Hand } from "./hand.js";
 import { actionParams, eventWords, instantWords, lastPlayer, renderHistory } from "./history.js";
 import { listAnd, seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
+import { openReport, showBanned } from "./moderation.js";
 import { api, Connection, tokenKey } from "./net.js";
 import { cardsText, newChopPayments, paymentLine } from "./payments.js";
 import { renderSeats, seatPosition, tickCountdown } from "./seats.js";
@@ -121,6 +122,7 @@ export class Table {
         this.goneWhy = ev.reason;
         return;
       }
+      if (ev.code === "banned") showBanned(ev.reason);  // shown above the felt, seated or not
       this.showReason(ev.reason);  // every reason comes in the page's language (hello, ?lang=)
     } else if (ev.type === "hint") {
       this.showHint(ev.move);
@@ -188,6 +190,7 @@ export class Table {
     keepFocus($("seats"), () => renderSeats($("seats"), {
       info, view, me: this.seat, onRemove: (seat) => this.send({ type: "remove_seat", seat }),
       onSit: this.seat === null ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || t("web.default_name") }) : null,
+      onReport: (seat, name) => openReport({ table: this.id, seat }, name, { hand: info.hand_no || undefined }),
     }));
     this.renderScores();
     this.renderRecords();

@@ -1,0 +1,194 @@
+"""Moderation's rules: what a report holds, who is banned now (cheaply), the names an admin may
+give, the address hashes that bans keep, retention, and the command line's grants.
+
+Bans are read through a cache: the bans in force are loaded at most every
+:data:`BAN_CACHE_SECONDS` seconds per process (a ban or a lift made by this process bites at
+once; one made by another process within that time). Addresses are never stored: a ban keeps
+an address's HMAC under the server's key (made once and kept in the database, so the hash is
+the same in every process and after a restart).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from starlette.requests import HTTPConnection
+
+from ..errors import TienLenError, error
+from ..i18n import Msg, msg, render
+from .identity import Identity, IdentityStore, SqlIdentityStore
+from .limits import RateLimit
+from .moderation_store import COMMAND_LINE, Ban, ModerationStore, SqlModerationStore
+from .names import BadName, account_key, bot_number, clean_name, confusable_key
+from .storage import Repository
+
+REASONS = ("cheating", "abuse", "offensive_name", "stalling", "other")
+MAX_REPORT_TEXT = 500  # characters of a report's own words
+BAN_CACHE_SECONDS = 5.0  # how long a process trusts the bans it loaded
+MAX_BAN_HOURS = 10 * 365 * 24.0
+REPORTS_PER_HOUR = 10  # reports one identity may make in an hour
+REPORTS_PER_ADDRESS = 60  # the same, for everyone behind one address
+ADDRESSES_KEPT = 100_000  # identities whose last address this process remembers (for bans)
+DAY = 86_400.0
+
+
+class Refusal(TienLenError):
+    """A moderation request refused: ``status`` (HTTP) and the reason as a message."""
+
+    def __init__(self, status: int, reason: Msg) -> None:
+        super().__init__(render(reason))
+        self.status = status
+        self.reason = reason
+
+
+def report_text(raw: str) -> str:
+    """A report's own words: NFC, no control characters but line breaks, at most
+    :data:`MAX_REPORT_TEXT` characters (the page shows it as text, never as markup)."""
+    text = unicodedata.normalize("NFC", raw)
+    kept = "".join(ch for ch in text if ch == "\n" or unicodedata.category(ch)[0] != "C")
+    return kept.strip()[:MAX_REPORT_TEXT]
+
+
+def check_new_name(identities: IdentityStore, raw: str, identity_id: str) -> tuple[str, str, str]:
+    """The name an admin gives ``identity_id``, checked as a claimed name is (visible, not a
+    bot's, unique after NFKC and case, not confusable with another account's): (name, key,
+    look), or :class:`Refusal`."""
+    try:
+        name = clean_name(raw, "the player's name")
+    except BadName as exc:
+        raise Refusal(400, exc.reason) from None
+    if bot_number(name) is not None:
+        raise Refusal(400, msg("err.web.admin.bot_name", name=name))
+    key, look = account_key(name), confusable_key(name)
+    other = identities.name_conflict(key, look, other_than=identity_id)
+    if other is not None:
+        raise Refusal(409, msg("err.web.admin.name_taken", name=name, other=other.name))
+    return name, key, look
+
+
+def until_text(at: float) -> str:
+    """When a ban ends, as the page and the refusals say it (UTC)."""
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+class Moderation:
+    """The store, the ban cache, the report limits and the last address of each identity."""
+
+    def __init__(self, store: ModerationStore, identities: IdentityStore,
+                 clock: Callable[[], float] = time.time,
+                 rate_clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        self.identities = identities
+        self.clock = clock
+        self._key = store.server_key()
+        self._loaded = -BAN_CACHE_SECONDS
+        self._by_identity: dict[str, Ban] = {}
+        self._by_address: dict[str, Ban] = {}
+        self._addresses: OrderedDict[str, str] = OrderedDict()
+        self.reports_by = RateLimit(REPORTS_PER_HOUR, 3600.0, rate_clock)
+        self.reports_from = RateLimit(REPORTS_PER_ADDRESS, 3600.0, rate_clock)
+
+    # ------------------------------------------------------------------ addresses
+    def address_key(self, conn: HTTPConnection) -> str:
+        """What a ban keeps of ``conn``'s address: its HMAC under the server's key."""
+        host = conn.client.host if conn.client else "unknown"
+        return hmac.new(self._key, host.encode(), hashlib.sha256).hexdigest()[:32]
+
+    def seen(self, identity_id: str, address: str) -> None:
+        """``identity_id`` acted from ``address`` (an admin may ban the address it used last)."""
+        self._addresses[identity_id] = address
+        self._addresses.move_to_end(identity_id)
+        if len(self._addresses) > ADDRESSES_KEPT:
+            self._addresses.popitem(last=False)
+
+    def last_address(self, identity_id: str) -> str | None:
+        return self._addresses.get(identity_id)
+
+    # ------------------------------------------------------------------ bans
+    def _fresh(self) -> None:
+        now = self.clock()
+        if now - self._loaded < BAN_CACHE_SECONDS:
+            return
+        bans = self.store.bans(now)
+        self._by_identity = {b.identity: b for b in reversed(bans) if b.identity is not None}
+        self._by_address = {b.address: b for b in reversed(bans) if b.address is not None}
+        self._loaded = now
+
+    def forget(self) -> None:
+        """Load the bans again at the next check (this process banned or lifted one)."""
+        self._loaded = -BAN_CACHE_SECONDS
+
+    def ban_for(self, identity_id: str | None, address: str) -> Ban | None:
+        """The ban that keeps ``identity_id`` (None: a browser not known yet) or ``address``
+        out now (None: neither is banned)."""
+        self._fresh()
+        now = self.clock()
+        for ban in (self._by_identity.get(identity_id) if identity_id else None,
+                    self._by_address.get(address)):
+            if ban is not None and ban.until > now:
+                return ban
+        return None
+
+    def banned(self, conn: HTTPConnection, identity: Identity | None) -> Ban | None:
+        """The ban on ``conn``'s identity or address (None: none)."""
+        return self.ban_for(identity.id if identity is not None else None, self.address_key(conn))
+
+    @staticmethod
+    def words(ban: Ban) -> Msg:
+        """The refusal a banned player is told (in its language, by the caller)."""
+        return msg("err.web.banned", until=until_text(ban.until), reason=ban.reason)
+
+    def ban(self, actor: str, hours: float, reason: str, identity: str | None = None,
+            address: str | None = None, target: str = "") -> Ban:
+        if not 0 < hours <= MAX_BAN_HOURS:
+            raise Refusal(400, msg("err.web.admin.ban_time"))
+        made = self.store.ban(actor, self.clock() + hours * 3600.0, reason, identity, address,
+                              target)
+        self.forget()
+        return made
+
+    def lift(self, ban_id: int, actor: str) -> Ban:
+        lifted = self.store.lift(ban_id, actor)
+        if lifted is None:
+            raise Refusal(404, msg("err.web.admin.no_ban", id=ban_id))
+        self.forget()
+        return lifted
+
+    # ------------------------------------------------------------------ retention
+    def sweep(self, keep_reports: float) -> int:
+        """Delete the reports older than ``keep_reports`` days (0: keep them); how many. Chat
+        (the next issue) is swept by its own store, under ``--keep-chat``."""
+        if keep_reports <= 0:
+            return 0
+        return self.store.forget_reports(self.clock() - keep_reports * DAY)
+
+
+# ---------------------------------------------------------------------- the command line
+def set_admin(db_url: str, name: str, admin: bool = True) -> Identity:
+    """Make the account ``name`` an admin (or, ``admin`` False, a player again), written to the
+    audit log as done by the command line (``tienlen admin grant NAME --db URL``)."""
+    repo = Repository(db_url)
+    try:
+        who = SqlIdentityStore(repo.engine).by_account(account_key(name))
+        if who is None:
+            raise error(TienLenError, "err.cli.admin.no_account", name=repr(name))
+        SqlModerationStore(repo.engine).set_role(who.id, "admin" if admin else "player",
+                                                 COMMAND_LINE)
+        return who
+    finally:
+        repo.close()
+
+
+def admins(db_url: str) -> list[str]:
+    """The names of the admins (``tienlen admin list``)."""
+    repo = Repository(db_url)
+    try:
+        return [name for _, name in SqlModerationStore(repo.engine).admins()]
+    finally:
+        repo.close()

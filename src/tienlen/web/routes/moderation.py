@@ -1,0 +1,294 @@
+"""Moderation's API: reports and blocks (any player), and the admins' routes (reports, bans,
+renames, the audit log), each refused (403) to anyone who is not an admin."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi import Path as PathParam
+from pydantic import BaseModel, Field
+
+from ...i18n import msg, render
+from ..identity import Identity
+from ..moderation import MAX_REPORT_TEXT, REASONS, Refusal, check_new_name, report_text, until_text
+from ..moderation_store import COMMAND_LINE, Ban, Report
+from ..names import MAX_NAME, RAW_FACTOR, account_key, bot_number
+from ..problems import answers, request_lang
+from ..services import MAX_TABLE_ID, Services, Svc, address_of
+from ..session import identity_of
+
+router = APIRouter()
+
+BlockId = Annotated[str, PathParam(min_length=1, max_length=32)]
+RowId = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+
+
+class Target(BaseModel):
+    """Whom: an account's ``player`` name, or the player at ``seat`` of ``table``."""
+
+    player: str | None = Field(default=None, min_length=1, max_length=MAX_NAME * RAW_FACTOR)
+    table: str | None = Field(default=None, min_length=1, max_length=MAX_TABLE_ID)
+    seat: int | None = Field(default=None, ge=0, le=7)
+
+
+class NewReport(Target):
+    reason: str = Field(max_length=16)  # one of moderation.REASONS
+    text: str = Field(default="", max_length=MAX_REPORT_TEXT * RAW_FACTOR)
+    hand: int | None = Field(default=None, ge=1, le=1_000_000)  # the hand it is about
+
+
+class Whom(BaseModel):
+    """An admin's target: an account's ``player`` name, or any identity (a guest) by id."""
+
+    player: str | None = Field(default=None, min_length=1, max_length=MAX_NAME * RAW_FACTOR)
+    identity: str | None = Field(default=None, min_length=1, max_length=32)
+
+
+class NewBan(Whom):
+    address: bool = False  # also the address the player used last
+    hours: float = Field(default=0.0, ge=0)
+    days: float = Field(default=0.0, ge=0)
+    reason: str = Field(min_length=1, max_length=MAX_REPORT_TEXT)
+
+
+class Rename(Whom):
+    name: str = Field(min_length=1, max_length=MAX_NAME * RAW_FACTOR)
+
+
+def _refused(exc: Refusal, request: Request) -> HTTPException:
+    return HTTPException(exc.status, render(exc.reason, request_lang(request)))
+
+
+def _player(request: Request, svc: Services) -> Identity:
+    """The identity asking (a browser that never sat is no one yet: refused)."""
+    me = identity_of(request, svc.identities)
+    if me is None:
+        raise _refused(Refusal(403, msg("err.web.report.who")), request)
+    return me
+
+
+def _admin(request: Request, svc: Services) -> Identity:
+    me = identity_of(request, svc.identities)
+    if me is None or me.role != "admin":
+        raise _refused(Refusal(403, msg("err.web.admin.only")), request)
+    return me
+
+
+def _target(svc: Services, body: Target) -> Identity:
+    """The player a report or a block is about, or :class:`Refusal` saying why none is."""
+    if body.player is not None:
+        if bot_number(body.player) is not None:
+            raise Refusal(400, msg("err.web.report.bot"))
+        who = svc.identities.by_account(account_key(body.player))
+        if who is None:
+            raise Refusal(404, msg("err.web.report.unknown", name=body.player))
+        return who
+    if body.table is None or body.seat is None:
+        raise Refusal(422, msg("err.web.report.target"))
+    room = svc.lobby.get(body.table)
+    if room is None:
+        status, reason = svc.missing(body.table)
+        raise Refusal(status, reason)
+    seats = room.table.seats
+    seat = seats[body.seat] if body.seat < len(seats) else None
+    owner = seat.owner if seat is not None else None
+    if owner is None:  # a bot's seat (one a player left keeps its owner), or nobody's
+        if seat is not None and seat.kind == "bot":
+            raise Refusal(400, msg("err.web.report.bot"))
+        if seat is None or seat.kind == "empty":
+            raise Refusal(404, msg("err.web.report.empty_seat", n=body.seat + 1))
+    who = svc.identities.get(owner) if owner is not None else None
+    if who is None:  # a script's seat, held by its token only
+        raise Refusal(404, msg("err.web.report.unknown_seat", n=body.seat + 1))
+    return who
+
+
+def _whom(svc: Services, body: Whom) -> Identity:
+    who = None
+    if body.player is not None:
+        who = svc.identities.by_account(account_key(body.player))
+    elif body.identity is not None:
+        who = svc.identities.get(body.identity)
+    if who is None or who.deleted:
+        raise Refusal(404, msg("err.web.report.unknown", name=body.player or body.identity or ""))
+    return who
+
+
+def _profile(name: str, account: bool) -> str | None:
+    return f"/p/{quote(name, safe='')}" if account else None
+
+
+# ---------------------------------------------------------------------- any player
+@router.post("/api/reports", responses=answers(400, 403, 404, 410, 422, 429))
+async def report(body: NewReport, request: Request, svc: Svc) -> dict[str, Any]:
+    """Report a player (by an account's name, or by a seat of a table) for one of the reasons,
+    with optional words; a player may report so many an hour, an address more."""
+    try:
+        me = _player(request, svc)
+        if body.reason not in REASONS:
+            raise Refusal(422, msg("err.web.report.reason", reasons=", ".join(REASONS)))
+        who = _target(svc, body)
+        if who.id == me.id:
+            raise Refusal(400, msg("err.web.report.self"))
+    except Refusal as exc:
+        raise _refused(exc, request) from None
+    mod = svc.moderation
+    for bucket, key in ((mod.reports_from, address_of(request)), (mod.reports_by, me.id)):
+        wait = bucket.take(key)
+        if wait:
+            raise HTTPException(429, render(msg("err.web.report.too_many", n=bucket.rate),
+                                            request_lang(request)),
+                                headers={"Retry-After": str(max(1, round(wait)))})
+    made = mod.store.report(me.id, who.id, body.reason, report_text(body.text), body.table,
+                            body.hand)
+    mod.seen(me.id, mod.address_key(request))
+    return {"id": made, "reported": who.name}
+
+
+@router.post("/api/blocks", responses=answers(400, 403, 404, 410, 422))
+async def block(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
+    """Block a player (kept per identity): see docs/web.md for what blocking does."""
+    try:
+        me = _player(request, svc)
+        who = _target(svc, body)
+        if who.id == me.id:
+            raise Refusal(400, msg("err.web.block.self"))
+    except Refusal as exc:
+        raise _refused(exc, request) from None
+    svc.moderation.store.block(me.id, who.id)
+    return {"id": who.id, "name": who.name}
+
+
+@router.get("/api/blocks")
+async def blocks(request: Request, svc: Svc) -> list[dict[str, Any]]:
+    """Whom this browser's identity blocked, the latest first (none: a browser never seated)."""
+    me = identity_of(request, svc.identities)
+    if me is None:
+        return []
+    return [{"id": b.id, "name": b.name, "at": b.at} for b in svc.moderation.store.blocks(me.id)]
+
+
+@router.post("/api/blocks/{blocked}/remove", responses=answers(403, 404, 422))
+async def unblock(blocked: BlockId, request: Request, svc: Svc) -> dict[str, Any]:
+    try:
+        me = _player(request, svc)
+        if not svc.moderation.store.unblock(me.id, blocked):
+            raise Refusal(404, msg("err.web.block.none"))
+    except Refusal as exc:
+        raise _refused(exc, request) from None
+    return {"removed": blocked}
+
+
+# ---------------------------------------------------------------------- admins
+def _report(r: Report) -> dict[str, Any]:
+    record = f"/api/tables/{r.table_id}/records/{r.hand_no}" \
+        if r.table_id is not None and r.hand_no is not None else None
+    return {"id": r.id, "at": r.at, "reason": r.reason, "text": r.text,
+            "reporter": r.reporter_name, "reporter_id": r.reporter,
+            "reported": r.reported_name, "reported_id": r.reported,
+            "profile": _profile(r.reported_name, r.reported_account),
+            "table": r.table_id, "hand": r.hand_no, "record": record,
+            "table_page": f"/t/{r.table_id}" if r.table_id is not None else None,
+            "handled": r.handled}
+
+
+def _name_of(svc: Services, identity_id: str | None, names: dict[str, str]) -> str | None:
+    if identity_id is None:
+        return None
+    if identity_id not in names:
+        who = svc.identities.get(identity_id)
+        names[identity_id] = who.name if who is not None else identity_id
+    return names[identity_id]
+
+
+def _ban(svc: Services, b: Ban, names: dict[str, str]) -> dict[str, Any]:
+    return {"id": b.id, "identity": b.identity, "name": _name_of(svc, b.identity, names),
+            "address": b.address is not None, "until": b.until, "until_text": until_text(b.until),
+            "reason": b.reason, "by": _name_of(svc, b.by, names), "at": b.at}
+
+
+@router.get("/api/admin/reports", responses=answers(403, 422))
+async def admin_reports(request: Request, svc: Svc, handled: bool = False) -> list[dict[str, Any]]:
+    """Open reports, the newest first (with ``handled``: the handled ones too)."""
+    _admin(request, svc)
+    return [_report(r) for r in svc.moderation.store.reports(include_handled=handled)]
+
+
+@router.post("/api/admin/reports/{report_id}/handled", responses=answers(403, 404, 422))
+async def admin_handled(report_id: RowId, request: Request, svc: Svc) -> dict[str, Any]:
+    me = _admin(request, svc)
+    if not svc.moderation.store.mark_handled(report_id, me.id):
+        raise _refused(Refusal(404, msg("err.web.admin.no_report", id=report_id)), request)
+    return {"handled": report_id}
+
+
+@router.get("/api/admin/bans", responses=answers(403))
+async def admin_bans(request: Request, svc: Svc) -> list[dict[str, Any]]:
+    """The bans in force, the latest first."""
+    _admin(request, svc)
+    names: dict[str, str] = {}
+    mod = svc.moderation
+    return [_ban(svc, b, names) for b in mod.store.bans(mod.clock())]
+
+
+@router.post("/api/admin/bans", responses=answers(400, 403, 404, 422))
+async def admin_ban(body: NewBan, request: Request, svc: Svc) -> dict[str, Any]:
+    """Ban a player (an account by name, any identity by id) for ``hours`` + ``days``, with a
+    reason; with ``address``, the address it used last as well."""
+    me = _admin(request, svc)
+    mod = svc.moderation
+    try:
+        who = _whom(svc, body)
+        address = None
+        if body.address:
+            address = mod.last_address(who.id)
+            if address is None:
+                raise Refusal(404, msg("err.web.admin.no_address", name=who.name))
+        made = mod.ban(me.id, body.hours + 24.0 * body.days, body.reason, who.id, address,
+                       target=who.id)
+    except Refusal as exc:
+        raise _refused(exc, request) from None
+    return _ban(svc, made, {})
+
+
+@router.post("/api/admin/bans/{ban_id}/lift", responses=answers(403, 404, 422))
+async def admin_lift(ban_id: RowId, request: Request, svc: Svc) -> dict[str, Any]:
+    me = _admin(request, svc)
+    try:
+        lifted = svc.moderation.lift(ban_id, me.id)
+    except Refusal as exc:
+        raise _refused(exc, request) from None
+    return _ban(svc, lifted, {})
+
+
+@router.post("/api/admin/rename", responses=answers(400, 403, 404, 409, 422))
+async def admin_rename(body: Rename, request: Request, svc: Svc) -> dict[str, Any]:
+    """Rename a player: an account's new name is checked as a claimed name is (unique after
+    NFKC and case, not confusable with another account's, not a bot's); a guest's too."""
+    me = _admin(request, svc)
+    try:
+        who = _whom(svc, body)
+        name, key, look = check_new_name(svc.identities, body.name, who.id)
+    except Refusal as exc:
+        raise _refused(exc, request) from None
+    if who.account:
+        svc.identities.rename_account(who.id, name, key, look)
+    else:
+        svc.identities.rename_guest(who.id, name)
+    svc.moderation.store.audit(me.id, "rename", who.id, f"{who.name} -> {name}")
+    return {"id": who.id, "name": name, "profile": _profile(name, who.account)}
+
+
+@router.get("/api/admin/audit", responses=answers(403))
+async def admin_audit(request: Request, svc: Svc) -> list[dict[str, Any]]:
+    """Every admin act (and the command line's grants), the latest first."""
+    _admin(request, svc)
+    names: dict[str, str] = {}
+    return [{"id": e.id, "at": e.at, "actor": e.actor,
+             "actor_name": e.actor if e.actor == COMMAND_LINE else _name_of(svc, e.actor, names),
+             "action": e.action, "target": e.target,
+             "target_name": _name_of(svc, e.target, names) if e.target.startswith("i") else
+             e.target, "detail": e.detail}
+            for e in svc.moderation.store.audit_log()]

@@ -1,0 +1,336 @@
+"""Moderation: players report and block one another; admins (made from the command line) read
+the reports, ban players and addresses, rename offensive names; every act is in the audit log;
+old reports go."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from sqlalchemy import func, insert, select, update
+
+from tienlen.web import limits as limits_module
+from tienlen.web.identity import Identity
+from tienlen.web.limits import Limits
+from tienlen.web.moderation import REPORTS_PER_HOUR, set_admin
+from tienlen.web.names import account_key, confusable_key
+from tienlen.web.session import digest
+from tienlen.web.storage import AuditRow, IdentityRow, ReportRow
+
+from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
+
+
+def rows(server: Server, model: type) -> int:
+    with server.app.state.services.repo.engine.connect() as conn:
+        return int(conn.execute(select(func.count()).select_from(model)).scalar_one())
+
+
+def identity(server: Server, browser: Visitor) -> Identity:
+    who = server.app.state.services.identities.by_session(digest(browser.cookie or ""))
+    assert who is not None
+    return who
+
+
+def host(server: Server, name: str, **spec: Any) -> tuple[Visitor, str]:
+    """A browser that made a table and sat at seat 0 as ``name`` (a guest now)."""
+    browser = server.visitor()
+    browser.visit()
+    made = browser.post("/api/tables", {"name": name, "players": 3, **spec})
+    assert made.status_code == 200, made.text
+    return browser, made.json()["id"]
+
+
+def joins(server: Server, table: str, name: str) -> Visitor:
+    browser = server.visitor()
+    browser.visit()
+    ws = browser.ws(table)
+    ws.hello()
+    ws.send(type="join", name=name)
+    ws.until(lambda m: m["type"] == "welcome" and m["seat"] is not None)
+    ws.close()
+    return browser
+
+
+def claim(server: Server, browser: Visitor, name: str) -> Identity:
+    """Make the browser's guest the account ``name`` (as the accounts' claim does)."""
+    who = identity(server, browser)
+    with server.app.state.services.repo.engine.begin() as conn:
+        conn.execute(update(IdentityRow).where(IdentityRow.id == who.id)
+                     .values(name=name, account_key=account_key(name),
+                             look_key=confusable_key(name)))
+    return identity(server, browser)
+
+
+def admin(server: Server, name: str = "Boss") -> Visitor:
+    """An account made admin by the command line's function."""
+    browser, _ = host(server, name)
+    claim(server, browser, name)
+    set_admin(server.db_url, name)
+    return browser
+
+
+def detail(response: Any) -> str:
+    assert response.headers["content-type"].startswith("application/problem+json")
+    return str(response.json()["detail"])
+
+
+# ---------------------------------------------------------------------- reports
+def test_a_player_reports_another_from_the_table_and_an_admin_reads_it(any_server: Server) -> None:
+    server = any_server
+    lan, table = host(server, "Lan")
+    minh = joins(server, table, "Minh")
+    words = "<b>rude</b> in chat\x07"
+    sent = minh.post("/api/reports", {"table": table, "seat": 0, "reason": "abuse",
+                                      "text": words, "hand": 1})
+    assert sent.status_code == 200, sent.text
+    assert sent.json()["reported"] == "Lan"
+    boss = admin(server)
+    reports = boss.get("/api/admin/reports").json()
+    assert len(reports) == 1
+    (r,) = reports
+    assert (r["reported"], r["reporter"], r["reason"]) == ("Lan", "Minh", "abuse")
+    assert r["text"] == "<b>rude</b> in chat"  # kept as typed (the page shows it as text)
+    assert (r["table"], r["hand"], r["record"]) == (table, 1, f"/api/tables/{table}/records/1")
+    assert r["reported_id"] == identity(server, lan).id
+    done = boss.post(f"/api/admin/reports/{r['id']}/handled")
+    assert done.status_code == 200
+    assert boss.get("/api/admin/reports").json() == []
+    assert len(boss.get("/api/admin/reports?handled=true").json()) == 1
+    assert boss.post(f"/api/admin/reports/{r['id']}/handled").status_code == 404
+    assert [e["action"] for e in boss.get("/api/admin/audit").json()][:2] == ["handled", "grant"]
+
+
+def test_an_account_is_reported_by_its_name_and_oneself_bots_and_strangers_are_not(
+        server: Server) -> None:
+    lan, table = host(server, "Lan")
+    claim(server, lan, "Lan")
+    ws = lan.ws(table)
+    ws.hello()
+    ws.send(type="add_bot")
+    ws.until(lambda m: m["type"] == "state" and m["info"]["seats"][1]["kind"] == "bot")
+    minh = joins(server, table, "Minh")
+    newcomer = server.visitor()
+    newcomer.visit()
+    refusals = [
+        (lan, {"table": table, "seat": 0, "reason": "abuse"}, 400, "cannot report yourself"),
+        (lan, {"player": "LAN", "reason": "abuse"}, 400, "cannot report yourself"),
+        (minh, {"table": table, "seat": 1, "reason": "cheating"}, 400, "bot cannot be reported"),
+        (minh, {"player": "Bot 1", "reason": "cheating"}, 400, "bot cannot be reported"),
+        (minh, {"table": table, "seat": 2 + 1, "reason": "other"}, 404, "seat 4 is empty"),
+        (minh, {"player": "Nobody", "reason": "other"}, 404, "no player called Nobody"),
+        (minh, {"player": "Lan", "reason": "spam"}, 422, "cheating, abuse, offensive_name"),
+        (minh, {"reason": "abuse"}, 422, "say whom"),
+        (newcomer, {"player": "Lan", "reason": "abuse"}, 403, "sit at a table first"),
+    ]
+    for who, body, status, words in refusals:
+        answer = who.post("/api/reports", body)
+        assert answer.status_code == status, (body, answer.text)
+        assert words in detail(answer), body
+    assert rows(server, ReportRow) == 0
+    fine = minh.post("/api/reports", {"player": "ｌａｎ", "reason": "offensive_name"})
+    assert fine.status_code == 200 and fine.json()["reported"] == "Lan"
+
+
+def test_reports_are_limited_per_player(server: Server) -> None:
+    _, table = host(server, "Lan")
+    minh = joins(server, table, "Minh")
+    for _ in range(REPORTS_PER_HOUR):
+        assert minh.post("/api/reports", {"table": table, "seat": 0,
+                                          "reason": "stalling"}).status_code == 200
+    refused = minh.post("/api/reports", {"table": table, "seat": 0, "reason": "stalling"})
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert "too many reports" in detail(refused)
+    assert rows(server, ReportRow) == REPORTS_PER_HOUR
+
+
+def test_reports_older_than_the_retention_are_swept(sqlite_url: str) -> None:
+    kept = Limits(**{**NO_CLIENT_LIMITS.__dict__, "keep_reports": 1.0, "sweep_every": 0.1})
+    for server in running(sqlite_url, limits=kept):
+        lan, table = host(server, "Lan")
+        minh = joins(server, table, "Minh")
+        a, b = identity(server, minh).id, identity(server, lan).id
+        with server.app.state.services.repo.engine.begin() as conn:
+            conn.execute(insert(ReportRow), [
+                {"reporter": a, "reported": b, "reason": "abuse", "at": time.time() - 2 * 86400},
+                {"reporter": a, "reported": b, "reason": "other", "at": time.time() - 3600}])
+            conn.execute(insert(AuditRow), {"at": time.time() - 400 * 86400, "actor": a,
+                                            "action": "ban", "target": b})
+        deadline = time.monotonic() + 10
+        while rows(server, ReportRow) > 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with server.app.state.services.repo.engine.connect() as conn:
+            assert list(conn.execute(select(ReportRow.reason)).scalars()) == ["other"]
+        assert rows(server, AuditRow) == 1  # the audit log is kept
+
+
+# ---------------------------------------------------------------------- blocks
+def test_a_player_blocks_and_unblocks_another(server: Server) -> None:
+    lan, table = host(server, "Lan")
+    minh = joins(server, table, "Minh")
+    a, b = identity(server, lan), identity(server, minh)
+    made = minh.post("/api/blocks", {"table": table, "seat": 0})
+    assert made.status_code == 200 and made.json()["name"] == "Lan"
+    assert minh.post("/api/blocks", {"table": table, "seat": 0}).status_code == 200  # again
+    listed = minh.get("/api/blocks").json()
+    assert [(x["id"], x["name"]) for x in listed] == [(a.id, "Lan")]
+    assert lan.get("/api/blocks").json() == []
+    store = server.app.state.services.moderation.store
+    assert store.blocked_between(a.id, b.id) and store.blocked_between(b.id, a.id)
+    assert store.blocked_by(b.id) == {a.id} and store.blocked_by(a.id) == set()
+    assert minh.post("/api/blocks", {"table": table, "seat": 1}).status_code == 400  # oneself
+    assert minh.post(f"/api/blocks/{a.id}/remove").status_code == 200
+    assert minh.get("/api/blocks").json() == []
+    assert not store.blocked_between(a.id, b.id)
+    gone = minh.post(f"/api/blocks/{a.id}/remove")
+    assert gone.status_code == 404 and "not blocked" in detail(gone)
+
+
+# ---------------------------------------------------------------------- admins
+ADMIN_ROUTES = [("get", "/api/admin/reports"), ("get", "/api/admin/bans"),
+                ("get", "/api/admin/audit"), ("post", "/api/admin/reports/1/handled"),
+                ("post", "/api/admin/bans"), ("post", "/api/admin/bans/1/lift"),
+                ("post", "/api/admin/rename")]
+
+
+def test_the_admin_routes_are_refused_to_everyone_else(server: Server) -> None:
+    guest, _ = host(server, "Lan")
+    claimed, _ = host(server, "Hoa")
+    claim(server, claimed, "Hoa")
+    stranger = server.visitor()
+    stranger.visit()
+    bodies = {"/api/admin/bans": {"player": "Lan", "hours": 1, "reason": "x"},
+              "/api/admin/rename": {"player": "Lan", "name": "Minh"}}
+    for browser in (guest, claimed, stranger):
+        for method, path in ADMIN_ROUTES:
+            answer = browser.get(path) if method == "get" else browser.post(path, bodies.get(path))
+            assert answer.status_code == 403, (method, path)
+            assert answer.json()["code"] == "forbidden" and "admins" in detail(answer)
+    assert rows(server, AuditRow) == 0
+    set_admin(server.db_url, "Hoa")  # the command line makes Hoa an admin: now it may
+    assert claimed.get("/api/admin/audit").status_code == 200
+    set_admin(server.db_url, "Hoa", admin=False)
+    assert claimed.get("/api/admin/audit").status_code == 403
+
+
+def test_a_banned_player_only_watches_until_the_ban_is_lifted(any_server: Server) -> None:
+    server = any_server
+    lan, table = host(server, "Lan")
+    boss = admin(server)
+    seated = lan.ws(table)  # connected and seated when the ban comes
+    seated.hello()
+    assert seated.seat == 0
+    made = boss.post("/api/admin/bans", {"identity": identity(server, lan).id, "hours": 2,
+                                         "reason": "abusive chat"})
+    assert made.status_code == 200, made.text
+    ban = made.json()
+    assert ban["name"] == "Lan" and not ban["address"]
+    seated.send(type="add_bot")  # its next command: refused, and its seat is left
+    assert seated.error()["code"] == "banned"
+    assert seated.seat is None
+    seated.close()
+    refused = lan.post("/api/tables", {"name": "Lan"})
+    assert refused.status_code == 403
+    assert "banned until" in detail(refused) and "abusive chat" in detail(refused)
+    vi = lan.post("/api/tables", {"name": "Lan"}, **{"Accept-Language": "vi"})
+    assert "bạn bị cấm đến" in detail(vi)
+    ws = lan.ws(table)
+    ws.hello()  # its own seat is not given back: it watches
+    assert ws.seat is None
+    assert "banned until" in ws.until(lambda m: m["type"] == "error")["reason"]
+    ws.send(type="join", name="Lan 2")
+    error = ws.error()
+    assert error["code"] == "banned" and "abusive chat" in error["reason"]
+    ws.close()
+    vi = lan.ws(table)
+    vi.send(type="hello", lang="vi")
+    assert "bạn bị cấm đến" in vi.error()["reason"]  # in the client's language
+    vi.close()
+    host(server, "Minh")  # others are not touched (host checks the table is made)
+    assert boss.post(f"/api/admin/bans/{ban['id']}/lift").status_code == 200
+    assert boss.post(f"/api/admin/bans/{ban['id']}/lift").status_code == 404
+    assert lan.post("/api/tables", {"name": "Lan"}).status_code == 200
+    again = lan.ws(table)
+    again.hello()
+    assert again.seat == 0
+    actions = [e["action"] for e in boss.get("/api/admin/audit").json()]
+    assert actions[:2] == ["unban", "ban"]
+
+
+def test_an_address_ban_holds_across_a_restart(server: Server,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    lan, table = host(server, "Lan")
+    boss = admin(server)
+    made = boss.post("/api/admin/bans", {"player": "Boss", "address": True, "days": 1,
+                                         "reason": "flood"})  # no address known for a name...
+    assert made.status_code == 200  # ...Boss sat: its address is known (everyone's is 127.0.0.1)
+    lift = made.json()["id"]
+    assert boss.post(f"/api/admin/bans/{lift}/lift").status_code == 200
+    made = boss.post("/api/admin/bans", {"identity": identity(server, lan).id, "address": True,
+                                         "days": 1, "reason": "flood"})
+    assert made.status_code == 200 and made.json()["address"]
+    # a new process: its own key for the rate limits' hashes; the bans' key is in the database
+    monkeypatch.setattr(limits_module, "_KEY", b"another process" * 2)
+    server.restart()
+    newcomer = server.visitor()  # never seen, from the banned address
+    newcomer.visit()
+    refused = newcomer.post("/api/tables", {"name": "Hoa"})
+    assert refused.status_code == 403 and "flood" in detail(refused)
+    ws = newcomer.ws(table)
+    ws.hello()
+    ws.send(type="join", name="Hoa")
+    assert ws.error()["code"] == "banned"
+    ws.close()
+    assert boss.post(f"/api/admin/bans/{made.json()['id']}/lift").status_code == 200
+    assert newcomer.post("/api/tables", {"name": "Hoa"}).status_code == 200
+
+
+def test_an_address_is_banned_only_once_it_was_seen(server: Server) -> None:
+    boss = admin(server)
+    stranger = server.visitor()
+    stranger.visit()
+    stranger.post("/api/tables", {"players": 3})  # made a table but never sat: no identity
+    lan, _ = host(server, "Lan")
+    server.restart()  # the addresses seen are this process's
+    lan_id = identity(server, lan).id
+    answer = boss.post("/api/admin/bans", {"identity": lan_id, "address": True, "hours": 1,
+                                           "reason": "flood"})
+    assert answer.status_code == 404 and "no address is known for Lan" in detail(answer)
+    for body in ({"identity": lan_id, "hours": 0, "reason": "x"},
+                 {"identity": lan_id, "days": 4000, "reason": "x"}):
+        assert boss.post("/api/admin/bans", body).status_code == 400
+    assert boss.post("/api/admin/bans", {"player": "Nobody", "hours": 1,
+                                         "reason": "x"}).status_code == 404
+
+
+def test_an_admin_renames_an_offensive_name_as_a_claim_is_checked(server: Server) -> None:
+    rude, _ = host(server, "Rude")
+    claim(server, rude, "Rude")
+    hoa, _ = host(server, "Hoa")
+    claim(server, hoa, "Hoa")
+    guest, _ = host(server, "Nasty")
+    boss = admin(server)
+    for name, status, words in (("HOA", 409, "taken"), ("H0a", 409, "taken"),
+                                ("Ｈｏａ", 409, "taken"), ("Bot 3", 400, "bot's name"),
+                                ("Máy 2", 400, "bot's name"), ("a\u200bb", 400, "U+200B")):
+        answer = boss.post("/api/admin/rename", {"player": "Rude", "name": name})
+        assert answer.status_code == status, name
+        assert words in detail(answer), name
+    assert identity(server, rude).name == "Rude"
+    done = boss.post("/api/admin/rename", {"player": "rude", "name": "Kind Lan"})
+    assert done.status_code == 200 and done.json()["profile"] == "/p/Kind%20Lan"
+    assert identity(server, rude).name == "Kind Lan"
+    ids = server.app.state.services.identities
+    assert ids.by_account(account_key("Kind Lan")).id == identity(server, rude).id
+    assert ids.by_account(account_key("Rude")) is None  # the old name is free again
+    assert boss.post("/api/admin/rename", {"identity": identity(server, guest).id,
+                                           "name": "Guest"}).status_code == 200
+    assert identity(server, guest).name == "Guest"
+    log = boss.get("/api/admin/audit").json()
+    assert [(e["action"], e["target_name"], e["detail"]) for e in log[:2]] == [
+        ("rename", "Guest", "Nasty -> Guest"), ("rename", "Kind Lan", "Rude -> Kind Lan")]
+    assert log[0]["actor_name"] == "Boss"
+    assert log[-1]["actor_name"] == "command line" and log[-1]["action"] == "grant"
