@@ -2,7 +2,8 @@
 // by mu - 3 sigma; a switch between the families (its choice kept in the address: ?family=).
 import { $, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { familyName, getJson, num, signed } from "./profile.js";
+import { api } from "./net.js";
+import { familyName, num, signed } from "./profile.js";
 
 function trend(x) {
   if (x === null || x === undefined) return h("td.trend.muted", { text: "–" });
@@ -32,7 +33,7 @@ function rows(board) {
 }
 
 async function show(box, family) {
-  const board = await getJson(`/api/leaderboard?family=${encodeURIComponent(family)}`);
+  const board = await api(`/api/leaderboard?family=${encodeURIComponent(family)}`);
   const tabs = h("div.family-switch", { role: "group", "aria-label": t("web.board.families") },
     board.families.map((f) => h("button.small", { type: "button", testid: `family-${f}`, "aria-pressed": String(f === board.family),
       text: familyName(f), onclick: () => {

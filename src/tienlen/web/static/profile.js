@@ -3,18 +3,8 @@
 // first places, the last hands with their records and replays.
 import { $, h } from "./dom.js";
 import { lang, seatName, t } from "./i18n.js";
-
-async function getJson(url) {
-  const res = await fetch(url, { headers: { "Accept-Language": lang } });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = new Error(body.detail || res.statusText);
-    err.status = res.status;
-    throw err;
-  }
-  return body;
-}
-export { getJson };
+import { reportBlockButtons } from "./moderation.js";
+import { api } from "./net.js";
 
 /** A number in the reader's language, with ``digits`` decimals. */
 export function num(x, digits = 1) {
@@ -143,9 +133,14 @@ export async function profilePage(name) {
   const box = $("profile");
   box.hidden = false;
   try {
-    const p = await getJson(`/api/players/${encodeURIComponent(name)}`);
+    const [p, me] = await Promise.all([api(`/api/players/${encodeURIComponent(name)}`),
+      api("/api/me").catch(() => ({}))]);
     document.title = `${p.name} · Tiến Lên`;
     renderProfile(box, p);
+    // someone else's profile, seen by a player the room knows: report or block them here
+    if (me.id && me.name !== p.name) {
+      box.querySelector(".profile-head").append(reportBlockButtons({ player: p.name }, p.name));
+    }
   } catch (err) {
     box.replaceChildren(h("section.panel", {}, h("h1", { text: t("web.profile.missing", { name }) }),
       h("p", {}, h("a.button.primary", { href: "/", text: t("web.missing.back") }))));
@@ -156,7 +151,7 @@ export async function profilePage(name) {
 export async function mePage() {
   $("me").hidden = false;
   const box = $("me-profile");
-  const p = await getJson("/api/me/profile");
+  const p = await api("/api/me/profile");
   document.title = `${t("web.profile.title")} · Tiến Lên`;
   if (p.name === null) {
     box.replaceChildren(h("section.panel", {}, h("h1", { text: t("web.profile.title") }),
