@@ -1,0 +1,100 @@
+"""Passwords and recovery codes: hashed, and checked off the event loop.
+
+A password is hashed with argon2id (argon2-cffi's :class:`~argon2.PasswordHasher`, its
+defaults: 3 passes over 64 MiB, 4 lanes). One hash or check costs tens of milliseconds of CPU
+and 64 MiB of memory, so it never runs on the event loop, where every table lives: it runs in a
+small pool of threads of its own (argon2-cffi releases the GIL while it works, so the loop goes
+on meanwhile). The pool is bounded, :data:`WORKERS` threads, so that a burst of sign-ins holds
+at most that many times 64 MiB and that many cores; the others wait their turn in its queue.
+
+Checking a name that is no account still spends one check, against :data:`DUMMY`'s hash, so
+that how long a refused sign-in takes does not tell whether the name exists.
+
+Recovery codes are 16 characters drawn from 32 letters and digits (80 random bits), shown as
+``ab12-cd34-ef56-gh78``. They are kept as their SHA-256, not argon2: a slow hash protects what
+a person chose (a password, guessable from a list), while a code of 80 random bits cannot be
+found from its SHA-256 by trying codes (2**80 tries), and a fast hash lets a code be found by
+its digest in one query.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+WORKERS = 4  # threads hashing at once (each holds 64 MiB while it works)
+MIN_PASSWORD = 8  # characters
+MAX_PASSWORD = 128
+CODES = 10  # recovery codes an account is given
+CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz123456789"  # 32 symbols, 5 bits each: no i, l, o, 0
+CODE_GROUPS = 4  # groups of four: 16 symbols, 80 bits
+MAX_CODE = 40  # characters a typed code may have (spaces and dashes are ignored)
+DUMMY = "a password no account has"
+
+_hasher = PasswordHasher()
+
+
+@cache
+def _pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(WORKERS, thread_name_prefix="argon2")
+
+
+@cache
+def _dummy_hash() -> str:
+    return _hasher.hash(DUMMY)
+
+
+def hash_now(password: str) -> str:
+    """The argon2id hash of ``password`` (on the calling thread)."""
+    return _hasher.hash(password)
+
+
+def verify_now(stored: str | None, password: str) -> bool:
+    """Whether ``password`` is the one ``stored`` is the hash of (on the calling thread). With
+    no hash (no such account) the dummy hash is checked all the same, and the answer is no."""
+    try:
+        return _hasher.verify(stored or _dummy_hash(), password) and stored is not None
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+async def hash_password(password: str) -> str:
+    """:func:`hash_now`, in the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(_pool(), hash_now, password)
+
+
+async def verify_password(stored: str | None, password: str) -> bool:
+    """:func:`verify_now`, in the hashing threads."""
+    return await asyncio.get_running_loop().run_in_executor(_pool(), verify_now, stored, password)
+
+
+def needs_rehash(stored: str) -> bool:
+    """Whether ``stored`` was made with other parameters than today's (then hash it anew)."""
+    try:
+        return _hasher.check_needs_rehash(stored)
+    except InvalidHashError:
+        return True
+
+
+async def warm() -> None:
+    """Make the dummy hash now (the first refused sign-in need not take twice as long)."""
+    await asyncio.get_running_loop().run_in_executor(_pool(), _dummy_hash)
+
+
+def new_codes() -> list[str]:
+    """:data:`CODES` fresh recovery codes, as they are shown."""
+    return ["-".join("".join(secrets.choice(CODE_ALPHABET) for _ in range(4))
+                     for _ in range(CODE_GROUPS)) for _ in range(CODES)]
+
+
+def code_digest(code: str) -> str:
+    """What is kept of a recovery code: the SHA-256 of its symbols, in small letters, without
+    the dashes and spaces a player may type or leave out."""
+    plain = "".join(ch for ch in code.lower() if ch not in "- \t")
+    return hashlib.sha256(plain.encode()).hexdigest()
