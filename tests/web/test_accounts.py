@@ -41,7 +41,8 @@ def claimed(server: Server, name: str = "Lan", password: str = PASSWORD) -> tupl
     return visitor, answer.json()
 
 
-def test_a_guest_claims_its_name_and_keeps_its_seat(server: Server) -> None:
+def test_a_guest_claims_its_name_and_keeps_its_seat(any_server: Server) -> None:
+    server = any_server  # SQLite and PostgreSQL
     lan = browser(server)
     assert lan.get("/api/me").json() == {"id": None, "name": None, "account": False,
                                          "role": "player", "profile": None}
@@ -75,7 +76,8 @@ def test_a_browser_not_known_yet_claims_a_name(server: Server) -> None:
     assert again.status_code == 400 and "already" in again.json()["detail"]
 
 
-def test_sign_in_from_a_second_browser_gives_a_new_session(server: Server) -> None:
+def test_sign_in_from_a_second_browser_gives_a_new_session(any_server: Server) -> None:
+    server = any_server  # SQLite and PostgreSQL
     _, answer = claimed(server)
     other = browser(server)
     planted = other.cookie  # a secret an attacker could have planted in this browser
@@ -174,7 +176,8 @@ def test_a_bad_claim_is_refused_and_stores_nothing(server: Server, body: dict[st
     assert count(server, IdentityRow) == 0 and count(server, SessionRow) == 0
 
 
-def test_a_recovery_code_resets_the_password_once(server: Server) -> None:
+def test_a_recovery_code_resets_the_password_once(any_server: Server) -> None:
+    server = any_server  # SQLite and PostgreSQL
     lan, answer = claimed(server)
     code = answer["recovery_codes"][3]
     lost = browser(server)
@@ -249,7 +252,8 @@ def play_a_hand(server: Server, visitor: Visitor) -> str:
     return str(made["id"])
 
 
-def test_a_deleted_accounts_hands_name_a_deleted_player(server: Server) -> None:
+def test_a_deleted_accounts_hands_name_a_deleted_player(any_server: Server) -> None:
+    server = any_server  # SQLite and PostgreSQL
     lan, answer = claimed(server)
     table_id = play_a_hand(server, lan)
     before = server.get(f"/api/tables/{table_id}/records/1").text

@@ -4,8 +4,11 @@ A password is hashed with argon2id (argon2-cffi's :class:`~argon2.PasswordHasher
 defaults: 3 passes over 64 MiB, 4 lanes). One hash or check costs tens of milliseconds of CPU
 and 64 MiB of memory, so it never runs on the event loop, where every table lives: it runs in a
 small pool of threads of its own (argon2-cffi releases the GIL while it works, so the loop goes
-on meanwhile). The pool is bounded, :data:`WORKERS` threads, so that a burst of sign-ins holds
-at most that many times 64 MiB and that many cores; the others wait their turn in its queue.
+on meanwhile). The pool is bounded, :data:`WORKERS` threads (a quarter of the cores, one kept
+for the loop: each hash runs on 4 lanes), so that a burst of sign-ins holds at most that many
+times 64 MiB; the others wait their turn in its queue. Its threads run at a lower priority
+(``nice`` :data:`NICE`, on Linux, where a thread's niceness is its own and the hash's lane
+threads inherit it): when the cores are all busy, the event loop is given them first.
 
 Checking a name that is no account still spends one check, against :data:`DUMMY`'s hash, so
 that how long a refused sign-in takes does not tell whether the name exists.
@@ -20,15 +23,19 @@ its digest in one query.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import os
 import secrets
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-WORKERS = 4  # threads hashing at once (each holds 64 MiB while it works)
+WORKERS = max(1, min(4, ((os.cpu_count() or 2) - 1) // 4))  # hashes at once (64 MiB each)
+NICE = 10  # the hashing threads' niceness (the event loop's is the process's)
 MIN_PASSWORD = 8  # characters
 MAX_PASSWORD = 128
 CODES = 10  # recovery codes an account is given
@@ -40,9 +47,15 @@ DUMMY = "a password no account has"
 _hasher = PasswordHasher()
 
 
+def _lower_priority() -> None:
+    """(In each hashing thread, once.) Yield the cores to the event loop when they are short."""
+    with contextlib.suppress(AttributeError, OSError):  # not Linux, or not allowed
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+
+
 @cache
 def _pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(WORKERS, thread_name_prefix="argon2")
+    return ThreadPoolExecutor(WORKERS, thread_name_prefix="argon2", initializer=_lower_priority)
 
 
 @cache
