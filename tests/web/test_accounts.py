@@ -283,3 +283,28 @@ def test_another_site_cannot_sign_in_with_the_cookie(server: Server) -> None:
                               Origin="https://evil.example", **{"Sec-Fetch-Site": "cross-site"})
         assert forged.status_code == 403 and forged.json()["code"] == "forbidden"
     assert visitor.get("/api/me").json()["id"] is None
+
+
+def test_an_unknown_name_costs_one_check_of_the_same_hash_as_an_account() -> None:
+    from argon2 import PasswordHasher
+
+    from tienlen.web import passwords
+
+    dummy = passwords._dummy_hash()
+    assert dummy == passwords.DUMMY_HASH  # no hash made at the first unknown name
+    assert PasswordHasher().check_needs_rehash(dummy) is False  # today's parameters
+    assert passwords.verify_now(None, passwords.DUMMY) is False  # and it signs nobody in
+
+
+def test_a_record_renamed_changes_only_its_players_line() -> None:
+    from tienlen import Game, Rules
+    from tienlen.web.accounts import renamed_record
+
+    game = Game(Rules.preset("mien-nam"), ["3s 4s 5s", "6h 7h 8h"], names=["Lan", "Minh"])
+    text = game.record()
+    renamed = renamed_record(text, 1, "deleted player")
+    assert renamed == text.replace('players = ["Lan", "Minh"]', 'players = ["Lan", "deleted player"]')
+    broken = text.replace("dealer = 0", "dealer = 7")  # a record that no longer loads
+    assert broken != text
+    assert renamed_record(broken, 0, "deleted player").startswith(
+        broken.split("players")[0] + 'players = ["deleted player", "Minh"]')

@@ -31,6 +31,9 @@ from typing import Any
 
 from .. import Game, TienLenError
 from ..i18n import Msg, msg, render, t
+from ..tomltext import TOMLDecodeError
+from ..tomltext import loads as toml_loads
+from ..tomlwrite import value
 from .identity import Claim, Identity, IdentityStore, SessionInfo, new_id
 from .limits import RateLimit, wait_text
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
@@ -74,13 +77,28 @@ def deleted_name() -> str:
 
 
 def renamed_record(text: str, seat: int, name: str) -> str:
-    """The one-hand record ``text`` with ``seat`` called ``name`` (the hand replayed and
-    written again by the record module: only the players' names change)."""
-    game = Game.from_record(text)
-    names = list(game.names)
-    names[seat] = name
+    """The one-hand record ``text`` with ``seat`` called ``name``: the hand replayed and
+    written again by the record module, its names changed. Only the ``players`` line may
+    differ from ``text``: a record that does not load, or would be written otherwise (an
+    older writer's), has that line alone rewritten."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("players = ")), None)
+    if at is None:
+        return text
+    try:
+        names = [str(n) for n in toml_loads(lines[at])["players"]]
+        names[seat] = name
+    except (TOMLDecodeError, IndexError, KeyError, TypeError):
+        return text
+    lines[at] = f"players = {value(names)}"
+    edited = "\n".join(lines)
+    try:
+        game = Game.from_record(text)
+    except TienLenError:
+        return edited
     game.names = tuple(names)
-    return game.record()
+    written = game.record()
+    return written if written == edited else edited
 
 
 @dataclass(frozen=True)
