@@ -144,6 +144,7 @@ export function codesDialog(codes, then) {
 /** The header's account area (right before the language switch). */
 function area(me) {
   const root = $("account");
+  root.setAttribute("aria-label", t("web.account.area"));
   root.replaceChildren();
   if (me.account) {
     root.append(h("a.account-name", { href: "/me", testid: "account-name", text: me.name }),
