@@ -29,11 +29,19 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --restart-only   # the restart figures alone
     python benchmarks/bench_web.py --replays-only   # the event loop's lag while replays run
     python benchmarks/bench_web.py --ratings        # the rating update's cost
+    python benchmarks/bench_web.py --signin         # argon2's cost, the loop's lag while signing in
 
 Ratings: the cost of rating one finished hand (openskill's Plackett-Luce update of every
 seat, two players and the rest bots at their anchors) alone, and with the store's
 transaction (read, compute, write the ratings and their points of the curve) in memory and
 in an SQLite file, for a 4- and an 8-seat hand; microseconds per update, the best of 3.
+
+Sign-in: one argon2id hash and one check (argon2-cffi's defaults, the best of 10, in this
+process), then a server in this process (uvicorn in a thread, the accounts' try limits off)
+with --signin-clients accounts: a 10 ms ticker on its event loop measures how late each tick
+wakes (p99 and max), first for --seconds with nothing to do, then while --signin-clients clients
+(another process) sign in again and again, each its own account, so that that many sign-ins are
+under way at once; the lag while signing in is printed beside the idle figures, and as a ratio.
 
 Replays: a 4- and an 8-player hand's replay against one load of its record (in this process: the replay
 steps through the hand once), then a server with one finished 8-player hand, whose event loop
@@ -479,6 +487,120 @@ def ratings_cost(updates: int) -> None:
         repo.close()
 
 
+def signin_cost() -> None:
+    """One argon2id hash and one check, the best of 10, on this thread."""
+    from tienlen.web.passwords import hash_now, verify_now
+
+    def best(fn: Callable[[], object], n: int = 10) -> float:
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    stored = hash_now("a bench password")
+    hashing = best(lambda: hash_now("a bench password"))
+    checking = best(lambda: verify_now(stored, "a bench password"))
+    print(f"argon2id (argon2-cffi defaults: {stored.split('$')[3]}): hash {hashing * 1000:.1f} ms, "
+          f"check {checking * 1000:.1f} ms")
+
+
+async def ticks(seconds: float, every: float = 0.010) -> list[float]:
+    """How late a ``every``-second sleep wakes, again and again for ``seconds`` (on this loop)."""
+    late: list[float] = []
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        t0 = time.perf_counter()
+        await asyncio.sleep(every)
+        late.append(max(0.0, time.perf_counter() - t0 - every))
+    return late
+
+
+async def signin_clients(base: str, clients: int, seconds: float) -> None:
+    """(In the clients' process.) ``clients`` clients, each signing in as its own account
+    again and again for ``seconds``; prints how many sign-ins were done and how long each took."""
+    took: list[float] = []
+
+    async def client(k: int) -> None:
+        async with httpx.AsyncClient(base_url=base, timeout=60, headers={"Origin": base}) as http:
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                t0 = time.perf_counter()
+                answer = await http.post("/api/account/signin",
+                                         json={"name": f"Bench {k}", "password": "a bench password"})
+                answer.raise_for_status()
+                took.append(time.perf_counter() - t0)
+
+    start = time.perf_counter()
+    await asyncio.gather(*(client(k) for k in range(clients)))
+    print(json.dumps({"signins": len(took), "took": took, "wall": time.perf_counter() - start}))
+
+
+def signin_lag(args: argparse.Namespace) -> None:
+    import threading
+
+    import uvicorn
+
+    from tienlen.web.app import create_app
+    from tienlen.web.identity import Claim, new_id
+    from tienlen.web.limits import RateLimit
+    from tienlen.web.names import account_key, confusable_key
+    from tienlen.web.passwords import WORKERS, hash_now
+    from tienlen.web.session import digest, new_secret
+
+    signin_cost()
+    folder = Path(tempfile.mkdtemp(prefix="tienlen-bench-"))
+    app = create_app(f"sqlite:///{folder / 'bench.sqlite3'}", bot_delay=0.0)
+    accounts = app.state.accounts
+    accounts.per_name = RateLimit(0, 1.0)  # every client signs in again and again
+    accounts.per_address = RateLimit(0, 1.0)
+    stored = hash_now("a bench password")
+    for k in range(args.signin_clients):
+        name = f"Bench {k}"
+        accounts.store.claim(Claim(new_id(), name, account_key(name), confusable_key(name), stored, [],
+                                   digest(new_secret()), new=True))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.02)
+        loop = app.state.loop
+
+        def on_loop(seconds: float) -> list[float]:
+            return asyncio.run_coroutine_threadsafe(ticks(seconds), loop).result(seconds + 60)
+
+        idle = on_loop(args.seconds)
+        clients = subprocess.Popen([sys.executable, __file__, "--signin-client", base,
+                                    "--signin-clients", str(args.signin_clients),
+                                    "--seconds", str(args.seconds + 1.0)],
+                                   stdout=subprocess.PIPE, env={**os.environ})
+        time.sleep(1.0)  # the clients started and under way
+        busy = on_loop(args.seconds - 0.5)
+        out, _ = clients.communicate(timeout=args.seconds + 120)
+        done = json.loads(out.decode().strip().splitlines()[-1])
+    finally:
+        server.should_exit = True
+        thread.join(20)
+        for f in folder.iterdir():
+            f.unlink()
+        folder.rmdir()
+    took = done["took"]
+    print(f"{args.signin_clients} clients signing in at once: {done['signins'] / done['wall']:.1f} "
+          f"sign-ins/s ({WORKERS} hashing threads), each {summary(took)}")
+    def lateness(late: list[float]) -> str:
+        return f"p99 {pct(late, 0.99) * 1000:.2f} ms, max {max(late) * 1000:.2f} ms ({len(late)} ticks)"
+
+    ratio_p99 = pct(busy, 0.99) / max(pct(idle, 0.99), 1e-6)
+    ratio_max = max(busy) / max(max(idle), 1e-6)
+    print(f"event loop lag (a 10 ms ticker's lateness), idle: {lateness(idle)}")
+    print(f"event loop lag, while {args.signin_clients} sign in at once: {lateness(busy)}; "
+          f"{ratio_p99:.1f}x idle at p99, {ratio_max:.1f}x at max")
+
+
 def summary(values: list[float]) -> str:
     return (f"p50 {pct(values, 0.5) * 1000:.1f} ms, p90 {pct(values, 0.9) * 1000:.1f} ms, "
             f"p99 {pct(values, 0.99) * 1000:.1f} ms, max {max(values, default=float('nan')) * 1000:.1f} ms")
@@ -505,8 +627,18 @@ def main() -> None:
     parser.add_argument("--ratings", action="store_true", help="the rating update's cost, alone")
     parser.add_argument("--rating-updates", type=int, default=2000,
                         help="updates timed per figure (a quarter of them with SQLite)")
+    parser.add_argument("--signin", action="store_true",
+                        help="argon2's cost and the event loop's lag while clients sign in, alone")
+    parser.add_argument("--signin-clients", type=int, default=50)
+    parser.add_argument("--signin-client", default=None, help=argparse.SUPPRESS)  # the clients' process
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    if args.signin_client:
+        asyncio.run(signin_clients(args.signin_client, args.signin_clients, args.seconds))
+        sys.exit(0)
+    if args.signin:
+        signin_lag(args)
+        sys.exit(0)
     if args.ratings:
         ratings_cost(args.rating_updates)
         sys.exit(0)

@@ -15,10 +15,11 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from . import problems, socket
+from .accounts import Accounts
 from .bodylimit import BodyLimit
 from .limits import Limits
 from .origin import OriginCheck
-from .routes import lobby, moderation, pages, players, records
+from .routes import accounts, lobby, moderation, pages, players, records
 from .routes.pages import STATIC
 from .services import Services
 from .storage import DEFAULT_DB, Repository
@@ -81,9 +82,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     app.state.lobby = services.lobby  # the tests' and the tools' way in
     app.state.limits = limits
     app.state.offload = services.offload
+    app.state.accounts = Accounts(services.identities, services.clock)
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(OriginCheck)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     problems.install(app, (pages.router, lobby.router, records.router, players.router,
-                           moderation.router, socket.router))
+                           accounts.router, moderation.router, socket.router))
     return app

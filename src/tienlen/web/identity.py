@@ -20,10 +20,10 @@ from typing import Any, Protocol
 
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..errors import error
-from .storage import IdentityRow, SessionRow, StorageError
+from .storage import IdentityRow, PlayedRow, RecordRow, RecoveryCodeRow, SessionRow, StorageError
 
 SEEN_EVERY = 300.0  # seconds: a session's "last seen" is written at most this often
 MAX_AGENT = 160  # characters of a browser's User-Agent kept with its session
@@ -102,6 +102,61 @@ class IdentityStore(Protocol):
     def rename_account(self, identity_id: str, name: str, key: str, look: str) -> bool:
         """An admin renamed the account ``identity_id`` to ``name`` (its keys ``key``, ``look``:
         checked free by the caller, see ``moderation.check_new_name``); False: no such account."""
+
+    def switch_session(self, identity_id: str, old: str | None, digest: str,
+                       agent: str = "") -> None:
+        """One browser signs in as ``identity_id`` by a new session ``digest``: its session
+        ``old`` (None: none) is gone, in the same transaction."""
+
+    def account_hash(self, key: str) -> tuple[Identity, str] | None:
+        """The account whose name has the key ``key``, and its password's hash (None: none)."""
+
+    def password_hash(self, identity_id: str) -> str | None:
+        """The password hash of the account ``identity_id`` (None: a guest, or unknown)."""
+
+    def claim(self, claim: Claim) -> bool:
+        """The guest ``claim.identity`` (made now when ``claim.new``) becomes the account
+        ``claim.name``, with its password's hash and recovery codes, signed in by the session
+        ``claim.digest`` instead of ``claim.old``: all in one transaction. False (nothing
+        changed): another account took the name meanwhile."""
+
+    def set_password(self, identity_id: str, password_hash: str, keep: str | None) -> int:
+        """A new password hash for ``identity_id``; every session but ``keep``'s ends (how many
+        did)."""
+
+    def set_codes(self, identity_id: str, digests: list[str]) -> None:
+        """``identity_id``'s recovery codes are now those of ``digests`` (the old ones gone)."""
+
+    def use_code(self, identity_id: str, digest: str) -> bool:
+        """Use up ``identity_id``'s recovery code of ``digest``: False if it has none such (or
+        it was used already, even by a request at the same moment)."""
+
+    def delete_account(self, identity_id: str, name: str,
+                       rename: Callable[[str, int, str], str]) -> None:
+        """Delete the account ``identity_id``: its row stays called ``name``, its name's keys,
+        password, sessions and codes gone, ``deleted`` set; the record of every finished hand
+        it played (its ``PlayedRow`` rows) becomes ``rename(text, seat, name)``. One
+        transaction."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What claiming an account writes (:meth:`IdentityStore.claim`)."""
+
+    identity: str
+    name: str
+    key: str  # names.account_key(name)
+    look: str  # names.confusable_key(name)
+    password_hash: str
+    codes: list[str]  # the recovery codes' digests
+    digest: str  # the new session
+    old: str | None = None  # the session it replaces
+    agent: str = ""
+    new: bool = False  # no guest yet: the identity is made now
+
+
+class _Unclaimed(Exception):
+    """A claim that changed nothing (its transaction is rolled back)."""
 
 
 _COLUMNS = (IdentityRow.id, IdentityRow.name, IdentityRow.account_key, IdentityRow.role,
@@ -248,3 +303,131 @@ class SqlIdentityStore:
         except SQLAlchemyError as exc:
             raise self._fail(exc) from None
         return bool(done.rowcount)
+
+    def switch_session(self, identity_id: str, old: str | None, digest: str,
+                       agent: str = "") -> None:
+        now = self.clock()
+        try:
+            with self.engine.begin() as conn:
+                if old is not None:
+                    conn.execute(delete(SessionRow).where(SessionRow.digest == old))
+                conn.execute(insert(SessionRow), {"digest": digest, "identity": identity_id,
+                                                  "created": now, "seen": now,
+                                                  "agent": agent[:MAX_AGENT]})
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+
+    def account_hash(self, key: str) -> tuple[Identity, str] | None:
+        try:
+            with self.engine.connect() as conn:
+                row = conn.execute(select(*_COLUMNS, IdentityRow.password_hash)
+                                   .where(IdentityRow.account_key == key,
+                                          IdentityRow.deleted.is_(None))).first()
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        if row is None or row.password_hash is None:
+            return None
+        return _identity(row), row.password_hash
+
+    def password_hash(self, identity_id: str) -> str | None:
+        try:
+            with self.engine.connect() as conn:
+                found = conn.execute(select(IdentityRow.password_hash)
+                                     .where(IdentityRow.id == identity_id,
+                                            IdentityRow.deleted.is_(None))).scalar()
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return None if found is None else str(found)
+
+    def claim(self, claim: Claim) -> bool:
+        now = self.clock()
+        account = {"name": claim.name, "account_key": claim.key, "look_key": claim.look,
+                   "password_hash": claim.password_hash}
+        try:
+            with self.engine.begin() as conn:
+                if claim.new:
+                    conn.execute(insert(IdentityRow), {"id": claim.identity, "created": now,
+                                                       "role": "player", **account})
+                else:
+                    done = conn.execute(update(IdentityRow)
+                                        .where(IdentityRow.id == claim.identity,
+                                               IdentityRow.account_key.is_(None),
+                                               IdentityRow.deleted.is_(None))
+                                        .values(**account))
+                    if done.rowcount != 1:  # an account already (another tab claimed it)
+                        raise _Unclaimed
+                if claim.old is not None:
+                    conn.execute(delete(SessionRow).where(SessionRow.digest == claim.old))
+                conn.execute(insert(SessionRow), {"digest": claim.digest,
+                                                  "identity": claim.identity, "created": now,
+                                                  "seen": now, "agent": claim.agent[:MAX_AGENT]})
+                conn.execute(delete(RecoveryCodeRow)
+                             .where(RecoveryCodeRow.identity == claim.identity))
+                if claim.codes:
+                    conn.execute(insert(RecoveryCodeRow), [{"identity": claim.identity,
+                                                            "digest": d} for d in claim.codes])
+        except (IntegrityError, _Unclaimed):  # the unique account_key: taken just now
+            return False
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return True
+
+    def set_password(self, identity_id: str, password_hash: str, keep: str | None) -> int:
+        where = [SessionRow.identity == identity_id]
+        if keep is not None:
+            where.append(SessionRow.digest != keep)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id)
+                             .values(password_hash=password_hash))
+                n = conn.execute(select(func.count()).select_from(SessionRow)
+                                 .where(*where)).scalar_one()
+                conn.execute(delete(SessionRow).where(*where))
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return int(n)
+
+    def set_codes(self, identity_id: str, digests: list[str]) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(delete(RecoveryCodeRow)
+                             .where(RecoveryCodeRow.identity == identity_id))
+                if digests:
+                    conn.execute(insert(RecoveryCodeRow), [{"identity": identity_id,
+                                                            "digest": d} for d in digests])
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+
+    def use_code(self, identity_id: str, digest: str) -> bool:
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(delete(RecoveryCodeRow)
+                                    .where(RecoveryCodeRow.identity == identity_id,
+                                           RecoveryCodeRow.digest == digest))
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+        return bool(done.rowcount == 1)
+
+    def delete_account(self, identity_id: str, name: str,
+                       rename: Callable[[str, int, str], str]) -> None:
+        now = self.clock()
+        try:
+            with self.engine.begin() as conn:
+                played = conn.execute(select(PlayedRow.table_id, PlayedRow.hand_no, PlayedRow.seat)
+                                      .where(PlayedRow.identity == identity_id)).all()
+                for table_id, hand_no, seat in played:
+                    text = conn.execute(select(RecordRow.text)
+                                        .where(RecordRow.table_id == table_id,
+                                               RecordRow.hand_no == hand_no)).scalar()
+                    if text is not None:
+                        conn.execute(update(RecordRow).where(RecordRow.table_id == table_id,
+                                                             RecordRow.hand_no == hand_no)
+                                     .values(text=rename(text, seat, name)))
+                conn.execute(delete(SessionRow).where(SessionRow.identity == identity_id))
+                conn.execute(delete(RecoveryCodeRow)
+                             .where(RecoveryCodeRow.identity == identity_id))
+                conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id)
+                             .values(name=name, account_key=None, look_key=None,
+                                     password_hash=None, deleted=now))
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None

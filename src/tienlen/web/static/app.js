@@ -1,4 +1,5 @@
 // The page: a lobby, and a table played over a WebSocket. No build step: plain ES modules.
+import { account } from "./account.js";
 import { admin } from "./admin.js";
 import { $ } from "./dom.js";
 import { init } from "./i18n.js";
@@ -9,6 +10,7 @@ import { table } from "./table.js";
 
 const path = location.pathname;
 await init();
+account(path).catch((err) => { $("account").textContent = err.message; });
 if (path.startsWith("/t/")) table(path.slice(3));
 else if (path.startsWith("/p/")) profilePage(decodeURIComponent(path.slice(3)));
 else if (path === "/leaderboard") leaderboardPage();

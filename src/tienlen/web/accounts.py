@@ -1,0 +1,248 @@
+"""Accounts: a guest claims its name with a password; any browser signs in by them.
+
+What each act checks and writes, without HTTP (``routes/accounts.py`` is the API):
+
+- **claim**: a guest (or a browser not known yet: it becomes one now) takes a name no account
+  has, nor one that looks like it (``names.confusable_key``: "Lan", "LAN", "Lаn" with a
+  Cyrillic а and "Ian" are one look; "Lân" and "Lăn" are other names), and no bot's. It is
+  given :data:`~.passwords.CODES` recovery codes, shown once. The identity stays the same, so
+  its seats, hands and ratings follow it.
+- **sign in** answers an unknown name and a wrong password alike (the same status, the same
+  words, one argon2 check either way). Tries are counted per name (a few, so that guessing
+  one account's password is slow) and per address (many more, as many players share one
+  address; a flood against one name does not spend the others' tries).
+- Every sign-in (and a claim, a recovery) gives the browser a **new** session secret, the old
+  session gone: a secret planted in a browser before (session fixation) signs nobody in after.
+- Sessions are shown by a public id, the first 16 hex digits of a SHA-256 of the stored digest:
+  nothing of the stored digest (nor of the secret) can be read from it, and ending one is
+  done only among the account's own sessions, so guessing another's id gains nothing.
+- **delete**: the row stays, called "deleted player", with every secret and its name's keys
+  gone (the name is free again); the record of each finished hand it played names its seat
+  "deleted player".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import Game, TienLenError
+from ..i18n import Msg, msg, render, t
+from ..tomltext import TOMLDecodeError
+from ..tomltext import loads as toml_loads
+from ..tomlwrite import value
+from .identity import Claim, Identity, IdentityStore, SessionInfo, new_id
+from .limits import RateLimit, wait_text
+from .names import BadName, account_key, bot_number, clean_name, confusable_key
+from .passwords import code_digest, hash_password, needs_rehash, new_codes, verify_password
+from .session import digest, new_secret
+
+TRIES_PER_NAME = 10  # sign-in and recovery tries one name may be given in TRIES_EVERY seconds
+TRIES_PER_ADDRESS = 300  # the same, for everyone behind one address
+TRIES_EVERY = 600.0
+
+
+class Refusal(TienLenError):
+    """An account request refused: its HTTP status and the reason as a message."""
+
+    def __init__(self, status: int, reason: Msg, retry_after: float | None = None) -> None:
+        super().__init__(render(reason))
+        self.status = status
+        self.reason = reason
+        self.retry_after = retry_after
+
+    def say(self, lang: str) -> str:
+        return render(self.reason, lang)
+
+
+def me_of(identity: Identity | None) -> dict[str, Any]:
+    """``GET /api/me``: who this browser is (id and name None: nobody yet)."""
+    if identity is None:
+        return {"id": None, "name": None, "account": False, "role": "player", "profile": None}
+    return {"id": identity.id, "name": identity.name, "account": identity.account,
+            "role": identity.role, "profile": f"/p/{identity.name}" if identity.account else None}
+
+
+def public_id(info: SessionInfo) -> str:
+    """A session as its account's page names it (see the module's docstring)."""
+    return hashlib.sha256(b"session:" + info.digest.encode()).hexdigest()[:16]
+
+
+def deleted_name() -> str:
+    """What a deleted account is called, in its row and in its hands' records."""
+    return t("web.account.deleted_name", "en")
+
+
+def renamed_record(text: str, seat: int, name: str) -> str:
+    """The one-hand record ``text`` with ``seat`` called ``name``: the hand replayed and
+    written again by the record module, its names changed. Only the ``players`` line may
+    differ from ``text``: a record that does not load, or would be written otherwise (an
+    older writer's), has that line alone rewritten."""
+    lines = text.split("\n")
+    at = next((i for i, line in enumerate(lines) if line.startswith("players = ")), None)
+    if at is None:
+        return text
+    try:
+        names = [str(n) for n in toml_loads(lines[at])["players"]]
+        names[seat] = name
+    except (TOMLDecodeError, IndexError, KeyError, TypeError):
+        return text
+    lines[at] = f"players = {value(names)}"
+    edited = "\n".join(lines)
+    try:
+        game = Game.from_record(text)
+    except TienLenError:
+        return edited
+    game.names = tuple(names)
+    written = game.record()
+    return written if written == edited else edited
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """An identity, and the secret of the session that now signs this browser in."""
+
+    identity: Identity
+    secret: str
+    codes: list[str]  # recovery codes shown now (after a claim), else none
+
+
+class Accounts:
+    """The acts on accounts, over an :class:`~.identity.IdentityStore`; tries counted by
+    ``clock``."""
+
+    def __init__(self, store: IdentityStore, clock: Callable[[], float]) -> None:
+        self.store = store
+        self.per_name = RateLimit(TRIES_PER_NAME, TRIES_EVERY, clock)
+        self.per_address = RateLimit(TRIES_PER_ADDRESS, TRIES_EVERY, clock)
+
+    # ------------------------------------------------------------------ checks
+    def free_name(self, raw: str) -> tuple[str, str, str]:
+        """``raw`` as an account's name, its key and its look; :class:`Refusal` when it is not
+        a good name, is a bot's, or an account has it or one like it."""
+        try:
+            name = clean_name(raw)
+        except BadName as exc:
+            raise Refusal(422, exc.reason) from None
+        if bot_number(name) is not None:
+            raise Refusal(400, msg("err.web.account_bot_name", name=repr(name)))
+        key, look = account_key(name), confusable_key(name)
+        other = self.store.name_conflict(key, look)
+        if other is not None:
+            words = "err.web.account_taken" if account_key(other.name) == key else \
+                "err.web.account_look_alike"
+            raise Refusal(400, msg(words, name=repr(name), other=repr(other.name)))
+        return name, key, look
+
+    def count_try(self, key: str, address: str | None) -> None:
+        """One more sign-in or recovery try for the name of ``key`` from ``address`` (None: a
+        signed-in account's own password check, counted by its name only), or a
+        :class:`Refusal` (429) when either has had its tries (a name's refusal spends none of
+        the address's)."""
+        for bucket, counted, words, n in ((self.per_name, key, "err.web.account_tries",
+                                           TRIES_PER_NAME),
+                                          (self.per_address, address,
+                                           "err.web.account_tries_address", TRIES_PER_ADDRESS)):
+            if counted is None:
+                continue
+            wait = bucket.take(counted)
+            if wait:
+                raise Refusal(429, msg(words, n=n, minutes=round(TRIES_EVERY / 60),
+                                       wait=wait_text(wait)), retry_after=wait)
+
+    async def check_password(self, identity: Identity | None, password: str) -> Identity:
+        """The account ``identity`` when ``password`` is its password, else a
+        :class:`Refusal` (tries counted per name as sign-ins are)."""
+        if identity is None:
+            raise Refusal(401, msg("err.web.account_signed_out"))
+        if not identity.account:
+            raise Refusal(403, msg("err.web.account_guest"))
+        self.count_try(account_key(identity.name), None)
+        if not await verify_password(self.store.password_hash(identity.id), password):
+            raise Refusal(403, msg("err.web.account_password"))
+        return identity
+
+    # ------------------------------------------------------------------ the acts
+    async def claim(self, identity: Identity | None, name: str, password: str,
+                    old: str | None, agent: str) -> SignedIn:
+        """``identity`` (None: a browser not known yet) claims ``name`` with ``password``,
+        signed in by a new session instead of ``old``."""
+        if identity is not None and identity.account:
+            raise Refusal(400, msg("err.web.account_already", name=repr(identity.name)))
+        name, key, look = self.free_name(name)
+        hashed = await hash_password(password)
+        codes = new_codes()
+        secret = new_secret()
+        claim = Claim(identity.id if identity else new_id(), name, key, look, hashed,
+                      [code_digest(c) for c in codes], digest(secret), old, agent,
+                      new=identity is None)
+        if not self.store.claim(claim):
+            raise Refusal(400, msg("err.web.account_taken", name=repr(name), other=repr(name)))
+        claimed = self.store.get(claim.identity)
+        assert claimed is not None
+        return SignedIn(claimed, secret, codes)
+
+    async def signin(self, name: str, password: str, address: str, old: str | None,
+                     agent: str) -> SignedIn:
+        """Sign in as the account ``name`` by ``password``: a new session instead of ``old``."""
+        key = account_key(" ".join(name.split()))
+        self.count_try(key, address)
+        found = self.store.account_hash(key)
+        stored = found[1] if found is not None else None
+        if not await verify_password(stored, password) or found is None:
+            raise Refusal(401, msg("err.web.account_wrong"))
+        identity = found[0]
+        if needs_rehash(found[1]):
+            self.store.set_password(identity.id, await hash_password(password), keep=old)
+        return self.switched(identity, old, agent)
+
+    async def recover(self, name: str, code: str, new_password: str, address: str,
+                      old: str | None, agent: str) -> SignedIn:
+        """A recovery code of the account ``name`` sets its password ``new_password``: the code
+        used up, every other session ended, this browser signed in."""
+        key = account_key(" ".join(name.split()))
+        self.count_try(key, address)
+        found = self.store.account_hash(key)
+        if found is None or not self.store.use_code(found[0].id, code_digest(code)):
+            raise Refusal(401, msg("err.web.account_code"))
+        identity = found[0]
+        self.store.set_password(identity.id, await hash_password(new_password), keep=None)
+        return self.switched(identity, old, agent)
+
+    def switched(self, identity: Identity, old: str | None, agent: str) -> SignedIn:
+        secret = new_secret()
+        self.store.switch_session(identity.id, old, digest(secret), agent)
+        return SignedIn(identity, secret, [])
+
+    async def change_password(self, identity: Identity | None, password: str,
+                              new_password: str, this: str | None) -> int:
+        """A new password (the old one first); every other session ends (how many did)."""
+        account = await self.check_password(identity, password)
+        return self.store.set_password(account.id, await hash_password(new_password), keep=this)
+
+    async def renew_codes(self, identity: Identity | None, password: str) -> list[str]:
+        """New recovery codes (the password first), the old ones no longer good."""
+        account = await self.check_password(identity, password)
+        codes = new_codes()
+        self.store.set_codes(account.id, [code_digest(c) for c in codes])
+        return codes
+
+    async def delete(self, identity: Identity | None, password: str) -> None:
+        """Delete the account (the password first)."""
+        account = await self.check_password(identity, password)
+        self.store.delete_account(account.id, deleted_name(), renamed_record)
+
+    def sessions(self, identity: Identity, this: str | None) -> list[dict[str, Any]]:
+        return [{"id": public_id(s), "created": s.created, "seen": s.seen, "agent": s.agent,
+                 "this": s.digest == this} for s in self.store.sessions(identity.id)]
+
+    def end_session(self, identity: Identity, session_id: str) -> None:
+        """End ``identity``'s session of public id ``session_id`` (404 when it has none)."""
+        for info in self.store.sessions(identity.id):
+            if secrets.compare_digest(public_id(info), session_id):
+                self.store.drop_session(info.digest)
+                return
+        raise Refusal(404, msg("err.web.account_no_session", id=repr(session_id[:20])))
