@@ -308,3 +308,17 @@ def test_a_record_renamed_changes_only_its_players_line() -> None:
     assert broken != text
     assert renamed_record(broken, 0, "deleted player").startswith(
         broken.split("players")[0] + 'players = ["deleted player", "Minh"]')
+
+
+def test_an_account_sits_under_its_own_name_whatever_is_typed(server: Server) -> None:
+    lan, _ = claimed(server, "Lan")
+    made = lan.post("/api/tables", {"name": "Someone else", "players": 3}).json()
+    assert made["info"]["seats"][0]["name"] == "Lan"
+    host = browser(server)
+    other = host.post("/api/tables", {"players": 3}).json()
+    ws = lan.ws(other["id"])
+    ws.hello()
+    ws.send(type="join", name="Not Lan")
+    ws.until(lambda m: m["type"] == "welcome" and m["seat"] == 0)
+    state = ws.until(lambda m: m["type"] == "state" and m["info"]["seats"][0]["kind"] == "human")
+    assert state["info"]["seats"][0]["name"] == "Lan"

@@ -68,6 +68,7 @@ class Client:
         self.owner = owner
         self.seated = seated
         self.device = device  # the browser (session.device_of): one seat a rated table
+        self.account_name: str | None = None  # an account sits under its own name
         self.seat: int | None = None
         self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0
@@ -310,7 +311,8 @@ class Room:
         if isinstance(cmd, Join):
             if client.seat is not None:
                 raise Refused(msg("room.already_seated", seat=client.seat))
-            seat, token = self.table.join_seat(cmd.name, cmd.seat, client.owner, client.device)
+            seat, token = self.table.join_seat(client.account_name or cmd.name, cmd.seat,
+                                                client.owner, client.device)
             if client.seated is not None:
                 client.seated(self.table.seats[seat].name or cmd.name)
             self._sit(client, seat)

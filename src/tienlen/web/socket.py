@@ -98,6 +98,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
 
     client = Client(outbox.put_nowait, key, owner, seated if owner is not None else None,
                     device_of(websocket))
+    client.account_name = identity.name if identity is not None and identity.account else None
     client.lang = lang
     room.attach(client)
     sender = asyncio.create_task(_pump(websocket, outbox))
@@ -132,6 +133,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                 identity = svc.identities.by_session(digest(secret))
                 if identity is not None:
                     client.owner = identity.id
+                    client.account_name = identity.name if identity.account else None
             ban = None if isinstance(command, Ping) \
                 else mod.ban_for(identity.id if identity is not None else None, address)
             if ban is not None:  # banned: it may watch, and nothing more

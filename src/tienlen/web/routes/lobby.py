@@ -61,6 +61,8 @@ async def create_table(spec: NewTable, request: Request, svc: Svc,
     if ban is not None:  # a banned player or address may only watch
         raise HTTPException(403, render(svc.moderation.words(ban), lang))
     owner = owner_for(request, me) if spec.name is not None else None
+    if me is not None and me.account and spec.name is not None:  # an account sits as itself
+        spec = spec.model_copy(update={"name": me.name})
     creator = me.id if me is not None else player_key(player, address)
     limits = svc.limits
     for bucket, key, words, n in ((svc.address_creates, address, "err.web.creates_address",

@@ -231,6 +231,12 @@ async function accountPage(me) {
 export async function account(path) {
   const me = await api("/api/me");
   area(me);
+  if (me.account) {  // an account sits under its own name: the name fields say it
+    for (const id of ["name", "join-name"]) {
+      const field = document.getElementById(id);
+      if (field) { field.value = me.name; field.readOnly = true; }
+    }
+  }
   if (path === "/me") {
     document.title = t("web.account.title");
     $("me").hidden = false;
