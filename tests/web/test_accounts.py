@@ -13,6 +13,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
 from sqlalchemy import func, insert, select
+from websockets.exceptions import ConnectionClosed
 
 from tienlen.web.limits import RateLimit
 from tienlen.web.storage import IdentityRow, PlayedRow, RecoveryCodeRow, SessionRow
@@ -322,3 +323,24 @@ def test_an_account_sits_under_its_own_name_whatever_is_typed(server: Server) ->
     ws.until(lambda m: m["type"] == "welcome" and m["seat"] == 0)
     state = ws.until(lambda m: m["type"] == "state" and m["info"]["seats"][0]["kind"] == "human")
     assert state["info"]["seats"][0]["name"] == "Lan"
+
+
+def test_a_browser_signed_out_elsewhere_loses_its_seat_at_once(server: Server) -> None:
+    lan, _ = claimed(server, "Lan")
+    made = lan.post("/api/tables", {"name": "Lan", "players": 3}).json()
+    phone = browser(server)
+    assert phone.post("/api/account/signin", {"name": "Lan", "password": PASSWORD}).status_code == 200
+    at_table = phone.ws(made["id"])
+    at_table.hello()
+    assert at_table.seat == 0  # the account's seat, on its phone
+    ended = lan.post("/api/account/signout-others")
+    assert ended.json()["ended"] == 1
+    with pytest.raises(ConnectionClosed) as closed:  # the phone's open table is closed at once
+        at_table.until(lambda m: False, timeout=5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    again = phone.ws(made["id"])  # its page connects again: signed out, it only watches
+    again.hello()
+    assert again.seat is None
+    mine = lan.ws(made["id"])
+    mine.hello()
+    assert mine.seat == 0  # the browser that stayed signed in keeps the seat

@@ -239,10 +239,11 @@ class Accounts:
         return [{"id": public_id(s), "created": s.created, "seen": s.seen, "agent": s.agent,
                  "this": s.digest == this} for s in self.store.sessions(identity.id)]
 
-    def end_session(self, identity: Identity, session_id: str) -> None:
-        """End ``identity``'s session of public id ``session_id`` (404 when it has none)."""
+    def end_session(self, identity: Identity, session_id: str) -> str:
+        """End ``identity``'s session of public id ``session_id`` (404 when it has none);
+        returns its digest."""
         for info in self.store.sessions(identity.id):
             if secrets.compare_digest(public_id(info), session_id):
                 self.store.drop_session(info.digest)
-                return
+                return info.digest
         raise Refusal(404, msg("err.web.account_no_session", id=repr(session_id[:20])))

@@ -213,6 +213,22 @@ class Lobby:
             closed.append(room.id)
         return closed
 
+    def end_sessions(self, identity_id: str | None = None, session: str | None = None,
+                     keep: str | None = None) -> int:
+        """Close the connections opened under sessions that ended: ``session``'s, or every one
+        of ``identity_id``'s but ``keep``'s. Their pages connect again as whoever their browser
+        is now (signed out, or someone else). Returns how many were closed."""
+        closed = 0
+        for room in self.rooms.values():
+            for client in list(room.clients):
+                ended = (client.session == session) if session is not None else (
+                    identity_id is not None and client.owner == identity_id
+                    and (keep is None or client.session != keep))
+                if ended and client.session is not None:
+                    client.hang_up()
+                    closed += 1
+        return closed
+
     def listing(self) -> list[Room]:
         """Public tables: open ones (with an empty seat) first, then the tables being played."""
         rooms = [r for r in self.rooms.values() if not r.private]

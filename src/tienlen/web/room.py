@@ -69,6 +69,8 @@ class Client:
         self.seated = seated
         self.device = device  # the browser (session.device_of): one seat a rated table
         self.account_name: str | None = None  # an account sits under its own name
+        self.session: str | None = None  # the digest of the session it was opened under
+        self.hang_up: Callable[[], None] = lambda: None  # close it (its session ended)
         self.seat: int | None = None
         self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0

@@ -36,6 +36,8 @@ from .session import device_of, digest, identity_of, owner_for, seated_as, secre
 log = logging.getLogger("tienlen.web")
 
 OUTBOX_LIMIT = 1000  # events waiting for one slow connection before it is dropped
+HANG_UP = "\x00hang up"  # what the outbox is given when the connection's session ends
+SIGNED_OUT = 4401  # the close code then
 
 router = APIRouter()
 
@@ -99,6 +101,8 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
     client = Client(outbox.put_nowait, key, owner, seated if owner is not None else None,
                     device_of(websocket))
     client.account_name = identity.name if identity is not None and identity.account else None
+    client.session = digest(secret) if secret is not None else None
+    client.hang_up = lambda: outbox.put_nowait(HANG_UP)
     client.lang = lang
     room.attach(client)
     sender = asyncio.create_task(_pump(websocket, outbox))
@@ -190,4 +194,8 @@ async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
             if outbox.qsize() > OUTBOX_LIMIT:
                 await websocket.close(code=1008, reason="too slow: events were piling up")
                 return
-            await websocket.send_text(await outbox.get())
+            body = await outbox.get()
+            if body is HANG_UP:  # its session ended: the page connects again as who it is now
+                await websocket.close(code=SIGNED_OUT, reason="the session ended")
+                return
+            await websocket.send_text(body)

@@ -18,7 +18,7 @@ from ..identity import Identity
 from ..names import MAX_NAME, RAW_FACTOR
 from ..passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
 from ..problems import answers, request_lang
-from ..services import Services, Svc, address_of
+from ..services import Services, Svc, address_of, services_of
 from ..session import agent_of, clear_cookie, digest, give_cookie, identity_of, secret_of
 
 router = APIRouter()
@@ -83,6 +83,11 @@ def this_session(request: Request) -> str | None:
 
 
 def signed_in(request: Request, response: Response, done: SignedIn) -> dict[str, Any]:
+    """The answer that signs this browser in by ``done``'s new secret; the connections of its
+    old session close (its pages connect again, as the identity signed in now)."""
+    old = this_session(request)
+    if old is not None:
+        services_of(request).lobby.end_sessions(session=old)
     give_cookie(response, request, done.secret)
     return {"me": me_of(done.identity)}
 
@@ -138,6 +143,7 @@ async def signout(request: Request, response: Response, svc: Svc) -> dict[str, A
     this = this_session(request)
     if this is not None:
         svc.identities.drop_session(this)
+        svc.lobby.end_sessions(session=this)
     clear_cookie(response, request)
     return {"me": me_of(None)}
 
@@ -146,7 +152,9 @@ async def signout(request: Request, response: Response, svc: Svc) -> dict[str, A
 async def signout_others(request: Request, svc: Svc) -> dict[str, Any]:
     """End every session of this identity but this browser's."""
     me = someone(request, svc)
-    return {"ended": svc.identities.drop_sessions(me.id, keep=this_session(request))}
+    ended = svc.identities.drop_sessions(me.id, keep=this_session(request))
+    svc.lobby.end_sessions(me.id, keep=this_session(request))
+    return {"ended": ended}
 
 
 @router.get("/api/account/sessions", responses=answers(401))
@@ -161,7 +169,7 @@ async def end_session(session_id: SessionId, request: Request, svc: Svc,
     """End one session of this identity (its id from the list)."""
     me = someone(request, svc)
     with answered(request):
-        accounts.end_session(me, session_id)
+        svc.lobby.end_sessions(session=accounts.end_session(me, session_id))
     return {"ended": 1}
 
 
@@ -169,10 +177,12 @@ async def end_session(session_id: SessionId, request: Request, svc: Svc,
 async def password(body: NewPasswordBody, request: Request, svc: Svc,
                    accounts: Acc) -> dict[str, Any]:
     """A new password (the old one first): every other session ends."""
+    me = identity_of(request, svc.identities)
     with answered(request):
-        ended = await accounts.change_password(identity_of(request, svc.identities),
-                                               body.password, body.new_password,
+        ended = await accounts.change_password(me, body.password, body.new_password,
                                                this_session(request))
+    if me is not None:
+        svc.lobby.end_sessions(me.id, keep=this_session(request))
     return {"ended": ended}
 
 
@@ -189,7 +199,10 @@ async def delete(body: PasswordBody, request: Request, response: Response, svc: 
                  accounts: Acc) -> dict[str, Any]:
     """Delete the account (the password first): its name is free, its hands' records say
     "deleted player", this browser is signed out."""
+    me = identity_of(request, svc.identities)
     with answered(request):
-        await accounts.delete(identity_of(request, svc.identities), body.password)
+        await accounts.delete(me, body.password)
+    if me is not None:
+        svc.lobby.end_sessions(me.id)
     clear_cookie(response, request)
     return {"me": me_of(None)}
