@@ -35,14 +35,12 @@ from ..tomltext import TOMLDecodeError
 from ..tomltext import loads as toml_loads
 from ..tomlwrite import value
 from .identity import Claim, Identity, IdentityStore, SessionInfo, new_id
-from .limits import RateLimit, wait_text
+from .limits import Limits, RateLimit, wait_text
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
 from .passwords import code_digest, hash_password, needs_rehash, new_codes, verify_password
 from .session import digest, new_secret
 
-TRIES_PER_NAME = 10  # sign-in and recovery tries one name may be given in TRIES_EVERY seconds
-TRIES_PER_ADDRESS = 300  # the same, for everyone behind one address
-TRIES_EVERY = 600.0
+TRIES_EVERY = 600.0  # seconds the sign-in limits (Limits.signins_per_name, _per_address) count
 
 
 class Refusal(TienLenError):
@@ -114,10 +112,12 @@ class Accounts:
     """The acts on accounts, over an :class:`~.identity.IdentityStore`; tries counted by
     ``clock``."""
 
-    def __init__(self, store: IdentityStore, clock: Callable[[], float]) -> None:
+    def __init__(self, store: IdentityStore, clock: Callable[[], float],
+                 limits: Limits | None = None) -> None:
         self.store = store
-        self.per_name = RateLimit(TRIES_PER_NAME, TRIES_EVERY, clock)
-        self.per_address = RateLimit(TRIES_PER_ADDRESS, TRIES_EVERY, clock)
+        limits = limits or Limits()
+        self.per_name = RateLimit(limits.signins_per_name, TRIES_EVERY, clock)
+        self.per_address = RateLimit(limits.signins_per_address, TRIES_EVERY, clock)
 
     # ------------------------------------------------------------------ checks
     def free_name(self, raw: str) -> tuple[str, str, str]:
@@ -142,15 +142,14 @@ class Accounts:
         signed-in account's own password check, counted by its name only), or a
         :class:`Refusal` (429) when either has had its tries (a name's refusal spends none of
         the address's)."""
-        for bucket, counted, words, n in ((self.per_name, key, "err.web.account_tries",
-                                           TRIES_PER_NAME),
-                                          (self.per_address, address,
-                                           "err.web.account_tries_address", TRIES_PER_ADDRESS)):
+        for bucket, counted, words in ((self.per_name, key, "err.web.account_tries"),
+                                       (self.per_address, address,
+                                        "err.web.account_tries_address")):
             if counted is None:
                 continue
             wait = bucket.take(counted)
             if wait:
-                raise Refusal(429, msg(words, n=n, minutes=round(TRIES_EVERY / 60),
+                raise Refusal(429, msg(words, n=bucket.rate, minutes=round(TRIES_EVERY / 60),
                                        wait=wait_text(wait)), retry_after=wait)
 
     async def check_password(self, identity: Identity | None, password: str) -> Identity:

@@ -82,7 +82,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     app.state.lobby = services.lobby  # the tests' and the tools' way in
     app.state.limits = limits
     app.state.offload = services.offload
-    app.state.accounts = Accounts(services.identities, services.clock)
+    app.state.accounts = Accounts(services.identities, services.clock, limits)
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(OriginCheck)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -26,7 +26,8 @@ _KEY = secrets.token_bytes(32)  # this process's key for client_key
 
 LIMIT_NAMES = ("max_tables", "tables_per_client", "tables_per_address", "creates_per_minute",
                "creates_per_address", "messages_per_second", "messages_per_address",
-               "connections_per_address", "max_body", "replays_per_client")
+               "connections_per_address", "max_body", "replays_per_client", "signins_per_name",
+               "signins_per_address")
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,8 @@ class Limits:
     connections_per_address: int = 500  # WebSocket connections one address may hold at once
     max_body: int = 64 * 1024  # bytes in one HTTP request body (413 beyond)
     replays_per_client: int = 4  # replays and record downloads one address may have running
+    signins_per_name: int = 10  # sign-in and recovery tries one account name has in 10 minutes
+    signins_per_address: int = 300  # the same, for every name tried from one address
     idle_expiry: float = 7200.0  # seconds with nobody connected and nothing done: the table closes
     sweep_every: float = 60.0  # seconds between looks for idle tables (and old reports)
     keep_reports: float = 180.0  # days a report is kept (0: for ever; the audit log stays)

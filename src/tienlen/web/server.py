@@ -19,6 +19,7 @@ _OPTIONS = (("max_tables", "N", int), ("tables_per_client", "N", int),
             ("creates_per_address", "N", int), ("messages_per_second", "N", int),
             ("messages_per_address", "N", int), ("connections_per_address", "N", int),
             ("max_body", "BYTES", int), ("replays_per_client", "N", int),
+            ("signins_per_name", "N", int), ("signins_per_address", "N", int),
             ("idle_expiry", "SECONDS", float))
 _RETENTION = ("keep_reports", "keep_chat")  # days, as options of their own group
 
