@@ -3,6 +3,9 @@ or after a reload; requests from other sites cannot act with that cookie."""
 
 from __future__ import annotations
 
+import secrets
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("fastapi")
@@ -10,7 +13,9 @@ pytest.importorskip("fastapi")
 from sqlalchemy import func, select
 from websockets.exceptions import InvalidStatus
 
-from tienlen.web.storage import IdentityRow, SessionRow
+from tienlen.web.identity import Claim, SqlIdentityStore, new_id
+from tienlen.web.names import account_key, confusable_key
+from tienlen.web.storage import IdentityRow, Repository, SessionRow
 
 from .conftest import Server
 
@@ -152,3 +157,15 @@ def test_two_identities_of_one_browser_hold_one_seat_at_a_rated_table(server: Se
     third.hello()
     third.send(type="join", name="Minh")
     third.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
+
+
+def test_two_look_alike_claims_at_one_moment_cannot_both_succeed(tmp_path: Path) -> None:
+    # both checked free before either was written: the database refuses the second
+    repo = Repository(f"sqlite:///{tmp_path / 'race.sqlite3'}")
+    store = SqlIdentityStore(repo.engine)
+    done = [store.claim(Claim(identity=new_id(), name=name, key=account_key(name),
+                              look=confusable_key(name), password_hash="argon2-hash", codes=[],
+                              digest=secrets.token_hex(32), new=True))
+            for name in ("Lan", "Ian", "Lân")]
+    assert done == [True, False, True]  # "Ian" looks like "Lan"; "Lân" is another name
+    repo.close()

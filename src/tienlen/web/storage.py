@@ -166,7 +166,7 @@ class IdentityRow(Base):
     created: Mapped[float] = mapped_column(Float)
     # an account's: its name's keys (names.name_key, names.confusable_key: unique, compared)
     account_key: Mapped[str | None] = mapped_column(String(128), unique=True, nullable=True)
-    look_key: Mapped[str | None] = mapped_column(String(256), index=True, nullable=True)
+    look_key: Mapped[str | None] = mapped_column(String(256), unique=True, nullable=True)
     password_hash: Mapped[str | None] = mapped_column(Text, nullable=True)  # argon2id
     role: Mapped[str] = mapped_column(String(8), default="player")  # player | admin
     deleted: Mapped[float | None] = mapped_column(Float, nullable=True)
