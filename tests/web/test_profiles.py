@@ -55,6 +55,10 @@ def test_a_profile_shows_ratings_curve_totals_and_the_last_hands(server: Server)
     assert server.get(hand["record"]).status_code == 200
     assert hand["replay"] == f"/t/{table_id}?replay=1"
     assert lan.get("/api/me/profile").json() == seen  # the player's own profile: the same
+    # once the table has closed, its page is gone: the hand keeps its record, not the link
+    server.app.state.services.repo.close_table(table_id, 1.0)
+    [closed] = server.visitor().get("/api/players/lan").json()["recent"]
+    assert closed["replay"] is None and server.get(closed["record"]).status_code == 200
 
 
 def test_a_private_tables_hands_are_listed_only_to_those_who_sat_there(server: Server) -> None:

@@ -22,7 +22,7 @@ from ..i18n import t
 from .identity import Identity
 from .ratings import FAMILIES, PROVISIONAL_HANDS
 from .ratings_store import RatingStore
-from .storage import IdentityRow, PlayedRow, RecordRow
+from .storage import IdentityRow, PlayedRow, RecordRow, TableRow
 
 RECENT: Final = 20  # hands a profile lists
 CURVE: Final = 100  # points of a rating's curve
@@ -74,14 +74,16 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
                                      .where(mine)).one()
         rows = conn.execute(
             select(p.table_id, p.hand_no, p.seat, p.place, p.family, p.at,
-                   func.substr(r.text, 1, _HEAD))
+                   func.substr(r.text, 1, _HEAD), TableRow.closed)
             .outerjoin(r, and_(r.table_id == p.table_id, r.hand_no == p.hand_no))
+            .outerjoin(TableRow, TableRow.id == p.table_id)
             .where(mine, shown).order_by(p.at.desc(), p.hand_no.desc()).limit(RECENT)).all()
     recent = [{"table": table, "hand": hand, "seat": seat, "place": place,
                "players": _names(head or ""), "family": family, "at": at,
                "record": f"/api/tables/{table}/records/{hand}",
-               "replay": f"/t/{table}?replay={hand}"}
-              for table, hand, seat, place, family, at, head in rows]
+               # the table page replays it while the table is open (its record stays after)
+               "replay": f"/t/{table}?replay={hand}" if closed is None else None}
+              for table, hand, seat, place, family, at, head, closed in rows]
     return {"name": who.name, "account": who.account, "profile": profile_link(who),
             "ratings": ratings_out, "hands": int(hands), "firsts": int(firsts or 0),
             "recent": recent}

@@ -107,7 +107,7 @@ function recentTable(recent) {
       h("td.players", { text: names(r.players) }),
       h("td", { text: r.family ? familyName(r.family) : t("web.profile.unrated") }),
       h("td.links", {},
-        h("a", { href: r.replay, text: t("web.profile.replay"), "aria-label": t("web.profile.replay_label", { n: r.hand, table: r.table }) }),
+        r.replay ? h("a", { href: r.replay, text: t("web.profile.replay"), "aria-label": t("web.profile.replay_label", { n: r.hand, table: r.table }) }) : "",
         " ",
         h("a.record-link", { href: r.record, download: "", text: t("web.profile.record"), "aria-label": t("web.profile.record_label", { n: r.hand, table: r.table }) })))))));
 }
