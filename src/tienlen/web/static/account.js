@@ -117,6 +117,18 @@ function claimDialog(me) {
 }
 
 /** The recovery codes, shown once: the player closes the dialog by saying they kept them. */
+const BROWSERS = [["Edg/", "Edge"], ["OPR/", "Opera"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"],
+  ["Safari/", "Safari"]];
+const SYSTEMS = [["Android", "Android"], ["iPhone", "iPhone"], ["iPad", "iPad"], ["Windows", "Windows"],
+  ["Mac OS X", "macOS"], ["CrOS", "ChromeOS"], ["Linux", "Linux"]];
+
+/** "Chrome · Linux" for a browser's User-Agent (the whole of it in the element's title). */
+function browserName(agent) {
+  if (!agent) return "";
+  const found = (list) => (list.find(([mark]) => agent.includes(mark)) || [null, ""])[1];
+  return [found(BROWSERS), found(SYSTEMS)].filter(Boolean).join(" · ") || agent.slice(0, 40);
+}
+
 export function codesDialog(codes, then) {
   const copied = h("span.muted", { role: "status", testid: "codes-copied" });
   const text = codes.join("\n");
@@ -173,7 +185,7 @@ async function sessionsPart() {
   const fill = async () => {
     const sessions = await api("/api/account/sessions");
     list.replaceChildren(...sessions.map((s) => h("li.session", { testid: "session" },
-      h("span.session-agent", { text: s.agent || t("web.account.session_unknown") }),
+      h("span.session-agent", { text: browserName(s.agent) || t("web.account.session_unknown"), title: s.agent }),
       h("small.muted", {}, t("web.account.session_seen", { when: when(s.seen) })),
       s.this ? h("strong.session-this", { testid: "session-this", text: t("web.account.session_this") })
         : h("button.small", { type: "button", testid: "session-end", text: t("web.account.session_end"),
