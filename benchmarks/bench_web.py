@@ -366,6 +366,16 @@ async def run(args: argparse.Namespace) -> bool:
         folder.rmdir()
 
 
+def best(fn: Callable[[], object], n: int = 20) -> float:
+    """The shortest of ``n`` timings of ``fn()``, in seconds."""
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
 def replay_cost() -> None:
     """A 4- and an 8-player hand: each one's replay against one load of its record, in this
     process (the replay steps through the hand once: linear in its length)."""
@@ -373,14 +383,6 @@ def replay_cost() -> None:
     from tienlen.arena import play_out
     from tienlen.bots import get_bot
     from tienlen.web.replays import replay_steps
-
-    def best(fn: Callable[[], object], n: int = 20) -> float:
-        times = []
-        for _ in range(n):
-            t0 = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t0)
-        return min(times)
 
     for players in (4, 8):
         session = Session(Rules.preset("mien-nam"), players, seed=3)
@@ -491,17 +493,9 @@ def signin_cost() -> None:
     """One argon2id hash and one check, the best of 10, on this thread."""
     from tienlen.web.passwords import hash_now, verify_now
 
-    def best(fn: Callable[[], object], n: int = 10) -> float:
-        times = []
-        for _ in range(n):
-            t0 = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t0)
-        return min(times)
-
     stored = hash_now("a bench password")
-    hashing = best(lambda: hash_now("a bench password"))
-    checking = best(lambda: verify_now(stored, "a bench password"))
+    hashing = best(lambda: hash_now("a bench password"), 10)
+    checking = best(lambda: verify_now(stored, "a bench password"), 10)
     print(f"argon2id (argon2-cffi defaults: {stored.split('$')[3]}): hash {hashing * 1000:.1f} ms, "
           f"check {checking * 1000:.1f} ms")
 

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright")
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from .conftest import Server
 from .test_accessibility import AXE, Audit
@@ -62,6 +62,18 @@ def claim(page: Page, password: str = PASSWORD) -> list[str]:
     return shown
 
 
+
+def sign_in(page: Page, name: str, password: str,
+            labels: tuple[str, str] = ("Name", "Password")) -> Locator:
+    """Open the sign-in dialog from the header and send ``name`` and ``password`` (its fields
+    found by their ``labels`` in the page's language); the dialog."""
+    page.get_by_test_id("sign-in").click()
+    dialog = page.get_by_test_id("signin-dialog")
+    dialog.get_by_label(labels[0]).fill(name)
+    dialog.get_by_label(labels[1]).fill(password)
+    dialog.get_by_test_id("signin-form-submit").click()
+    return dialog
+
 def test_a_guest_claims_its_name_and_finds_its_seat_from_another_browser(
         browser: Browser, server: Server) -> None:
     desk = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
@@ -78,11 +90,7 @@ def test_a_guest_claims_its_name_and_finds_its_seat_from_another_browser(
     expect(phone.get_by_test_id("account-name")).to_have_count(0)  # nobody yet
     phone.wait_for_function(f"() => {TABLE} && {TABLE}.state")
     assert phone.evaluate(f"{TABLE}.seat") is None  # a spectator
-    phone.get_by_test_id("sign-in").click()
-    dialog = phone.get_by_test_id("signin-dialog")
-    dialog.get_by_label("Name").fill("lan")
-    dialog.get_by_label("Password").fill("not the password")
-    dialog.get_by_test_id("signin-form-submit").click()
+    dialog = sign_in(phone, "lan", "not the password")
     expect(dialog.get_by_role("alert")).to_have_text("wrong name or password")
     shot(phone, "signin-refused-phone")
     dialog.get_by_label("Password").fill(PASSWORD)
@@ -126,11 +134,7 @@ def test_a_recovery_code_resets_a_forgotten_password_in_the_page(
     dialog.get_by_test_id("recover-form-submit").click()
     expect(vi.get_by_test_id("account-name")).to_have_text("Minh")
     vi.get_by_test_id("sign-out").click()
-    vi.get_by_test_id("sign-in").click()
-    dialog = vi.get_by_test_id("signin-dialog")
-    dialog.get_by_label("Tên").fill("Minh")
-    dialog.get_by_label("Mật khẩu").fill("my new pass phrase")
-    dialog.get_by_test_id("signin-form-submit").click()
+    sign_in(vi, "Minh", "my new pass phrase", ("Tên", "Mật khẩu"))
     expect(vi.get_by_test_id("account-name")).to_have_text("Minh")
     AUDIT.assert_clean()
 

@@ -54,6 +54,17 @@ def quick_game(page: Page, server: Server, name: str = "Lan") -> None:
     expect(page.get_by_test_id("card").first).to_be_visible()
 
 
+
+def sit_with_bots(host: Page, guest: Page, name: str, bots: int = 0) -> None:
+    """``guest`` (at the table's page) sits as ``name``; then the host adds ``bots`` bots."""
+    guest.get_by_test_id("join-name").fill(name)
+    guest.get_by_test_id("join").click()
+    expect(host.get_by_test_id("seats")).to_contain_text(name)
+    for _ in range(bots):
+        host.get_by_test_id("add-bot").click()
+    if bots:
+        expect(host.get_by_test_id("seats")).to_contain_text(f"Bot {bots}")
+
 def test_a_quick_game_played_to_the_end_by_clicks(page: Page, server: Server) -> None:
     quick_game(page, server)
     card = page.get_by_test_id("card").first
@@ -89,12 +100,7 @@ def test_two_browsers_join_one_table_by_its_link_and_play_with_two_bots(
     assert link
     guest = browser.new_context().new_page()
     guest.goto(link)
-    guest.get_by_test_id("join-name").fill("Minh")
-    guest.get_by_test_id("join").click()
-    expect(host.get_by_test_id("seats")).to_contain_text("Minh")
-    host.get_by_test_id("add-bot").click()
-    host.get_by_test_id("add-bot").click()
-    expect(host.get_by_test_id("seats")).to_contain_text("Bot 2")
+    sit_with_bots(host, guest, "Minh", bots=2)
     host.get_by_test_id("start").click()
     expect(guest.get_by_test_id("card").first).to_be_visible()
     for _ in range(200):

@@ -21,6 +21,7 @@ from tienlen.web.storage import IdentityRow
 
 from .conftest import Server
 from .test_accessibility import AXE, RUN_AXE
+from .test_browser import sit_with_bots
 
 
 def no_serious_axe_finding(page: Page) -> None:
@@ -64,9 +65,7 @@ def test_a_report_from_the_table_is_read_and_acted_on_at_admin(browser: Browser,
     link = new_table(minh, server, "Minh")
     lan = browser.new_context().new_page()
     lan.goto(link)
-    lan.get_by_test_id("join-name").fill("Lan")
-    lan.get_by_test_id("join").click()
-    expect(minh.get_by_test_id("seats")).to_contain_text("Lan")
+    sit_with_bots(minh, lan, "Lan")
 
     # Minh reports Lan from Lan's seat
     minh.locator("[data-testid=seat][data-seat='1'] [data-testid=report-seat]").click()

@@ -14,7 +14,7 @@ from tienlen.web.ratings import Rating
 
 from .conftest import Server
 from .test_accessibility import AXE, RUN_AXE
-from .test_browser import TABLE
+from .test_browser import TABLE, sit_with_bots
 from .test_rated_hands import owners, play
 
 
@@ -36,12 +36,7 @@ def test_two_players_see_their_ratings_move_on_me_and_on_the_leaderboard(
         body: JSON.stringify({name: "Lan", players: 4, rules: "mien-nam", level: "greedy"})})).json()""")
     host.goto(server.base + f"/t/{made['id']}")
     guest.goto(server.base + f"/t/{made['id']}")
-    guest.get_by_test_id("join-name").fill("Minh")
-    guest.get_by_test_id("join").click()
-    expect(host.get_by_test_id("seats")).to_contain_text("Minh")
-    host.get_by_test_id("add-bot").click()
-    host.get_by_test_id("add-bot").click()
-    expect(host.get_by_test_id("seats")).to_contain_text("Bot 2")
+    sit_with_bots(host, guest, "Minh", bots=2)
     ratings = server.app.state.services.ratings
     lan, minh = owners(server, made["id"])[:2]
     for player, mu in ((lan, 27.0), (minh, 26.0)):  # 19 rated hands before this one

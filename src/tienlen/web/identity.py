@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import delete, func, insert, or_, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..errors import error
@@ -169,6 +169,16 @@ def _identity(row: Any) -> Identity:
                     row.created, row.deleted is not None)
 
 
+def _drop_sessions(conn: Connection, identity_id: str, keep: str | None) -> int:
+    """End every session of ``identity_id`` but ``keep``'s, on ``conn``; how many ended."""
+    where = [SessionRow.identity == identity_id]
+    if keep is not None:
+        where.append(SessionRow.digest != keep)
+    n = conn.execute(select(func.count()).select_from(SessionRow).where(*where)).scalar_one()
+    conn.execute(delete(SessionRow).where(*where))
+    return int(n)
+
+
 class SqlIdentityStore:
     """Identities and sessions in the server's database (the tables of ``storage.py``)."""
 
@@ -269,17 +279,11 @@ class SqlIdentityStore:
             raise self._fail(exc) from None
 
     def drop_sessions(self, identity_id: str, keep: str | None = None) -> int:
-        where = [SessionRow.identity == identity_id]
-        if keep is not None:
-            where.append(SessionRow.digest != keep)
         try:
             with self.engine.begin() as conn:
-                n = conn.execute(select(func.count()).select_from(SessionRow)
-                                 .where(*where)).scalar_one()
-                conn.execute(delete(SessionRow).where(*where))
+                return _drop_sessions(conn, identity_id, keep)
         except SQLAlchemyError as exc:
             raise self._fail(exc) from None
-        return int(n)
 
     def sessions(self, identity_id: str) -> list[SessionInfo]:
         try:
@@ -373,19 +377,13 @@ class SqlIdentityStore:
         return True
 
     def set_password(self, identity_id: str, password_hash: str, keep: str | None) -> int:
-        where = [SessionRow.identity == identity_id]
-        if keep is not None:
-            where.append(SessionRow.digest != keep)
         try:
             with self.engine.begin() as conn:
                 conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id)
                              .values(password_hash=password_hash))
-                n = conn.execute(select(func.count()).select_from(SessionRow)
-                                 .where(*where)).scalar_one()
-                conn.execute(delete(SessionRow).where(*where))
+                return _drop_sessions(conn, identity_id, keep)
         except SQLAlchemyError as exc:
             raise self._fail(exc) from None
-        return int(n)
 
     def set_codes(self, identity_id: str, digests: list[str]) -> None:
         try:
