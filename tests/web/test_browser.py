@@ -54,7 +54,6 @@ def quick_game(page: Page, server: Server, name: str = "Lan") -> None:
     expect(page.get_by_test_id("card").first).to_be_visible()
 
 
-
 def sit_with_bots(host: Page, guest: Page, name: str, bots: int = 0) -> None:
     """``guest`` (at the table's page) sits as ``name``; then the host adds ``bots`` bots."""
     guest.get_by_test_id("join-name").fill(name)

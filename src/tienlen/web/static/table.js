@@ -1,5 +1,6 @@
 // One table: the felt with its seats, the play to beat, your hand and its actions, the end of a
 // hand, the history, the scores and the records; played over the table's WebSocket.
+import { mountBell, turnTitle } from "./attention.js";
 import { cardsRow, playLabel } from "./cards.js";
 import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
@@ -155,7 +156,8 @@ export class Table {
     const open = info.status === "open";
     const title = info.name || t("web.table_default", { id: info.id });
     const yours = view && !view.is_over && this.seat !== null && view.turn === this.seat;
-    document.title = yours ? t("web.title.your_turn", { title }) : t("web.title.table", { title });  // seen from another tab
+    // seen from another tab: the title says it, flashes while the tab is hidden, may notify
+    turnTitle(yours, t("web.title.table", { title }), t("web.title.your_turn", { title }), `${info.id}:${info.hand_no}:${this.state.version}`);
     $("table-title").textContent = title;
     $("table-id").textContent = info.id;
     $("rules-name").textContent = Object.keys(info.options).length ? t("web.room.rules_changed", { rules: info.rules }) : info.rules;
@@ -513,6 +515,7 @@ export class Table {
       if (started && !window.confirm(t("web.room.leave_confirm"))) return;
       this.send({ type: "leave" });
     });
+    mountBell();
     $("copy").addEventListener("click", async () => {
       try { await navigator.clipboard.writeText($("invite").href); $("copy").textContent = t("web.room.copied"); } catch { $("copy").textContent = t("web.room.copy_failed"); }
       setTimeout(() => { $("copy").textContent = t("web.room.copy"); }, 1500);

@@ -1,0 +1,61 @@
+"""In real Chromium: a player whose tab is hidden is told it is their turn, by the tab's flashing
+title and, once they allowed it, by one notification a turn; coming back stops the flashing."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, expect
+
+from .conftest import Server
+from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over
+
+# the page's tab hidden or shown at will, and the browser's notifications recorded (allowed)
+HIDDEN_TAB = """
+window.shown = [];
+window.tabHidden = false;
+Object.defineProperty(document, "hidden", { get: () => window.tabHidden, configurable: true });
+class RecordedNotification {
+  static permission = "default";
+  static async requestPermission() { RecordedNotification.permission = "granted"; return "granted"; }
+  constructor(title, options) { window.shown.push({ title, body: options.body }); }
+  close() {}
+}
+window.Notification = RecordedNotification;
+"""
+
+TITLES = """async () => { const seen = new Set();
+  for (let i = 0; i < 12; i++) { seen.add(document.title); await new Promise((r) => setTimeout(r, 200)); }
+  return [...seen]; }"""
+
+
+def test_a_hidden_tab_flashes_and_notifies_at_the_players_turn(browser: Browser,
+                                                              server: Server) -> None:
+    context = browser.new_context()
+    context.add_init_script(HIDDEN_TAB)
+    page = context.new_page()
+    quick_game(page, server, "Lan")
+    bell = page.get_by_test_id("notify")
+    expect(bell).to_have_text("🔔 Tell me when it is my turn")
+    bell.click()  # the browser asks; the player allows
+    expect(bell).to_have_attribute("aria-pressed", "true")
+    if wait_turn_or_over(page):
+        pytest.skip("the hand ended before the player's turn (an instant win)")
+    # the player makes a play and looks at another tab; the bots play on to the player's turn
+    page.evaluate("() => { window.tabHidden = true; document.dispatchEvent(new Event('visibilitychange')); }")
+    take_turn(page)
+    if wait_turn_or_over(page):
+        pytest.skip("the hand ended before the player's next turn")
+    titles = page.evaluate(TITLES)
+    assert "▶▶ YOUR TURN ◀◀" in titles and any(t.startswith("● Your turn") for t in titles)
+    shown = page.evaluate("window.shown")
+    assert len(shown) == 1 and shown[0]["title"] == "Your turn"
+    assert shown[0]["body"].startswith("It is your turn at Tiến Lên")
+    # back at the tab: the title stays "your turn", and nothing more is notified for this turn
+    page.evaluate("() => { window.tabHidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
+    titles = page.evaluate(TITLES)
+    assert len(titles) == 1 and titles[0].startswith("● Your turn")
+    assert len(page.evaluate("window.shown")) == 1
