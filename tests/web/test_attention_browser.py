@@ -8,10 +8,10 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright")
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over
+from .test_browser import quick_game, take_turn, wait_turn_or_over
 
 # the page's tab hidden or shown at will, and the browser's notifications recorded (allowed)
 HIDDEN_TAB = """
@@ -32,6 +32,12 @@ TITLES = """async () => { const seen = new Set();
   return [...seen]; }"""
 
 
+def tab_hidden(page: Page, hidden: bool) -> None:
+    """The player looks at another tab (``hidden``) or comes back to this one."""
+    page.evaluate("""(hidden) => { window.tabHidden = hidden;
+        document.dispatchEvent(new Event("visibilitychange")); }""", hidden)
+
+
 def test_a_hidden_tab_flashes_and_notifies_at_the_players_turn(browser: Browser,
                                                               server: Server) -> None:
     context = browser.new_context()
@@ -45,7 +51,7 @@ def test_a_hidden_tab_flashes_and_notifies_at_the_players_turn(browser: Browser,
     if wait_turn_or_over(page):
         pytest.skip("the hand ended before the player's turn (an instant win)")
     # the player makes a play and looks at another tab; the bots play on to the player's turn
-    page.evaluate("() => { window.tabHidden = true; document.dispatchEvent(new Event('visibilitychange')); }")
+    tab_hidden(page, True)
     take_turn(page)
     if wait_turn_or_over(page):
         pytest.skip("the hand ended before the player's next turn")
@@ -55,7 +61,7 @@ def test_a_hidden_tab_flashes_and_notifies_at_the_players_turn(browser: Browser,
     assert len(shown) == 1 and shown[0]["title"] == "Your turn"
     assert shown[0]["body"].startswith("It is your turn at Tiến Lên")
     # back at the tab: the title stays "your turn", and nothing more is notified for this turn
-    page.evaluate("() => { window.tabHidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
+    tab_hidden(page, False)
     titles = page.evaluate(TITLES)
     assert len(titles) == 1 and titles[0].startswith("● Your turn")
     assert len(page.evaluate("window.shown")) == 1
