@@ -45,7 +45,7 @@ def test_a_hidden_tab_flashes_and_notifies_at_the_players_turn(browser: Browser,
     page = context.new_page()
     quick_game(page, server, "Lan")
     bell = page.get_by_test_id("notify")
-    expect(bell).to_have_text("🔔 Tell me when it is my turn")
+    expect(bell).to_have_text("Alert me at my turn")
     bell.click()  # the browser asks; the player allows
     expect(bell).to_have_attribute("aria-pressed", "true")
     if wait_turn_or_over(page):
