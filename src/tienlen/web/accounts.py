@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import Game, TienLenError
-from ..i18n import Msg, msg, render, t
+from ..i18n import msg, t
 from ..tomltext import TOMLDecodeError
 from ..tomltext import loads as toml_loads
 from ..tomlwrite import value
@@ -38,22 +38,10 @@ from .identity import Claim, Identity, IdentityStore, SessionInfo, new_id
 from .limits import Limits, RateLimit, wait_text
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
 from .passwords import code_digest, hash_password, needs_rehash, new_codes, verify_password
+from .problems import Refusal
 from .session import digest, new_secret
 
 TRIES_EVERY = 600.0  # seconds the sign-in limits (Limits.signins_per_name, _per_address) count
-
-
-class Refusal(TienLenError):
-    """An account request refused: its HTTP status and the reason as a message."""
-
-    def __init__(self, status: int, reason: Msg, retry_after: float | None = None) -> None:
-        super().__init__(render(reason))
-        self.status = status
-        self.reason = reason
-        self.retry_after = retry_after
-
-    def say(self, lang: str) -> str:
-        return render(self.reason, lang)
 
 
 def me_of(identity: Identity | None) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from .accounts import Accounts
 from .bodylimit import BodyLimit
 from .limits import Limits
 from .origin import OriginCheck
-from .routes import accounts, lobby, moderation, pages, players, records
+from .routes import accounts, friends, lobby, moderation, pages, players, records
 from .routes.pages import STATIC
 from .services import Services
 from .storage import DEFAULT_DB, Repository
@@ -87,5 +87,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     app.add_middleware(OriginCheck)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     problems.install(app, (pages.router, lobby.router, records.router, players.router,
-                           accounts.router, moderation.router, socket.router))
+                           accounts.router, moderation.router, friends.router,
+                           socket.router))
     return app

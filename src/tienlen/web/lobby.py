@@ -229,6 +229,12 @@ class Lobby:
                     closed += 1
         return closed
 
+    def tables_of(self, identity_id: str) -> list[Room]:
+        """The open tables where ``identity_id`` holds a seat and is connected now."""
+        return [room for room in self.rooms.values()
+                if any(s.kind == "human" and s.owner == identity_id and s.clients
+                       for s in room.table.seats)]
+
     def listing(self) -> list[Room]:
         """Public tables: open ones (with an empty seat) first, then the tables being played."""
         rooms = [r for r in self.rooms.values() if not r.private]

@@ -21,11 +21,12 @@ from datetime import UTC, datetime
 from starlette.requests import HTTPConnection
 
 from ..errors import TienLenError, error
-from ..i18n import Msg, msg, render
+from ..i18n import Msg, msg
 from .identity import Identity, IdentityStore, SqlIdentityStore
 from .limits import RateLimit
 from .moderation_store import COMMAND_LINE, Ban, ModerationStore, SqlModerationStore
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
+from .problems import Refusal
 from .storage import Repository
 
 REASONS = ("cheating", "abuse", "offensive_name", "stalling", "other")
@@ -36,15 +37,6 @@ REPORTS_PER_HOUR = 10  # reports one identity may make in an hour
 REPORTS_PER_ADDRESS = 60  # the same, for everyone behind one address
 ADDRESSES_KEPT = 100_000  # identities whose last address this process remembers (for bans)
 DAY = 86_400.0
-
-
-class Refusal(TienLenError):
-    """A moderation request refused: ``status`` (HTTP) and the reason as a message."""
-
-    def __init__(self, status: int, reason: Msg) -> None:
-        super().__init__(render(reason))
-        self.status = status
-        self.reason = reason
 
 
 def report_text(raw: str) -> str:

@@ -21,7 +21,8 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from ..i18n import pick_lang, render, t, validation_reason
+from ..errors import TienLenError
+from ..i18n import Msg, pick_lang, render, t, validation_reason
 
 MEDIA_TYPE = "application/problem+json"
 
@@ -38,6 +39,21 @@ class Problem(BaseModel):
     status: int
     detail: str
     code: str
+
+
+class Refusal(TienLenError):
+    """A request refused by the room's rules (an account's, a moderation's, a friend's): its
+    HTTP status, the reason as a message (said in the request's language), and how long to
+    wait when a limit refused it."""
+
+    def __init__(self, status: int, reason: Msg, retry_after: float | None = None) -> None:
+        super().__init__(render(reason))
+        self.status = status
+        self.reason = reason
+        self.retry_after = retry_after
+
+    def say(self, lang: str) -> str:
+        return render(self.reason, lang)
 
 
 def problem(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:

@@ -42,6 +42,7 @@ from fastapi import Depends, HTTPException
 from starlette.requests import HTTPConnection
 
 from ..i18n import Msg, msg, render, t
+from .friends import FriendStore, SqlFriendStore
 from .identity import IdentityStore, SqlIdentityStore
 from .limits import Limits, RateLimit, client_key
 from .lobby import Lobby
@@ -94,6 +95,7 @@ class Services:
     identities: IdentityStore  # who plays, and the sessions that sign them in
     ratings: RatingStore  # the players' ratings (each finished rated hand updates them)
     moderation: Moderation  # blocks, reports, bans (read through a short cache), the audit log
+    friends: FriendStore  # who asked whom, and the invitations to tables
     started: float = field(default_factory=time.time)
 
     @classmethod
@@ -110,6 +112,7 @@ class Services:
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
                    connections=Connections(limits.connections_per_address),
                    identities=identities, ratings=ratings,
+                   friends=SqlFriendStore(repo.engine),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
                                          rate_clock=clock))
 

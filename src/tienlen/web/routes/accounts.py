@@ -13,11 +13,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from ...i18n import t
-from ..accounts import Accounts, Refusal, SignedIn, me_of
+from ..accounts import Accounts, SignedIn, me_of
 from ..identity import Identity
 from ..names import MAX_NAME, RAW_FACTOR
 from ..passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
-from ..problems import answers, request_lang
+from ..problems import Refusal, answers, request_lang
 from ..services import Services, Svc, address_of, services_of
 from ..session import agent_of, clear_cookie, digest, give_cookie, identity_of, secret_of
 

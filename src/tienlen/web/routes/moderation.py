@@ -12,10 +12,10 @@ from pydantic import BaseModel, Field
 
 from ...i18n import msg, render
 from ..identity import Identity
-from ..moderation import MAX_REPORT_TEXT, REASONS, Refusal, check_new_name, report_text, until_text
+from ..moderation import MAX_REPORT_TEXT, REASONS, check_new_name, report_text, until_text
 from ..moderation_store import COMMAND_LINE, Ban, Report
 from ..names import MAX_NAME, RAW_FACTOR, account_key, bot_number
-from ..problems import answers, request_lang
+from ..problems import Refusal, answers, request_lang
 from ..services import MAX_TABLE_ID, Services, Svc, address_of
 from ..session import identity_of
 
@@ -57,26 +57,26 @@ class Rename(Whom):
     name: str = Field(min_length=1, max_length=MAX_NAME * RAW_FACTOR)
 
 
-def _refused(exc: Refusal, request: Request) -> HTTPException:
+def refused(exc: Refusal, request: Request) -> HTTPException:
     return HTTPException(exc.status, render(exc.reason, request_lang(request)))
 
 
-def _player(request: Request, svc: Services) -> Identity:
+def player_asking(request: Request, svc: Services) -> Identity:
     """The identity asking (a browser that never sat is no one yet: refused)."""
     me = identity_of(request, svc.identities)
     if me is None:
-        raise _refused(Refusal(403, msg("err.web.report.who")), request)
+        raise refused(Refusal(403, msg("err.web.report.who")), request)
     return me
 
 
 def _admin(request: Request, svc: Services) -> Identity:
     me = identity_of(request, svc.identities)
     if me is None or me.role != "admin":
-        raise _refused(Refusal(403, msg("err.web.admin.only")), request)
+        raise refused(Refusal(403, msg("err.web.admin.only")), request)
     return me
 
 
-def _target(svc: Services, body: Target) -> Identity:
+def target_of(svc: Services, body: Target) -> Identity:
     """The player a report or a block is about, or :class:`Refusal` saying why none is."""
     if body.player is not None:
         if bot_number(body.player) is not None:
@@ -126,14 +126,14 @@ async def report(body: NewReport, request: Request, svc: Svc) -> dict[str, Any]:
     """Report a player (by an account's name, or by a seat of a table) for one of the reasons,
     with optional words; a player may report so many an hour, an address more."""
     try:
-        me = _player(request, svc)
+        me = player_asking(request, svc)
         if body.reason not in REASONS:
             raise Refusal(422, msg("err.web.report.reason", reasons=", ".join(REASONS)))
-        who = _target(svc, body)
+        who = target_of(svc, body)
         if who.id == me.id:
             raise Refusal(400, msg("err.web.report.self"))
     except Refusal as exc:
-        raise _refused(exc, request) from None
+        raise refused(exc, request) from None
     mod = svc.moderation
     for bucket, key in ((mod.reports_from, address_of(request)), (mod.reports_by, me.id)):
         wait = bucket.take(key)
@@ -151,12 +151,12 @@ async def report(body: NewReport, request: Request, svc: Svc) -> dict[str, Any]:
 async def block(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
     """Block a player (kept per identity): see docs/web.md for what blocking does."""
     try:
-        me = _player(request, svc)
-        who = _target(svc, body)
+        me = player_asking(request, svc)
+        who = target_of(svc, body)
         if who.id == me.id:
             raise Refusal(400, msg("err.web.block.self"))
     except Refusal as exc:
-        raise _refused(exc, request) from None
+        raise refused(exc, request) from None
     svc.moderation.store.block(me.id, who.id)
     return {"id": who.id, "name": who.name}
 
@@ -173,11 +173,11 @@ async def blocks(request: Request, svc: Svc) -> list[dict[str, Any]]:
 @router.post("/api/blocks/{blocked}/remove", responses=answers(403, 404, 422))
 async def unblock(blocked: BlockId, request: Request, svc: Svc) -> dict[str, Any]:
     try:
-        me = _player(request, svc)
+        me = player_asking(request, svc)
         if not svc.moderation.store.unblock(me.id, blocked):
             raise Refusal(404, msg("err.web.block.none"))
     except Refusal as exc:
-        raise _refused(exc, request) from None
+        raise refused(exc, request) from None
     return {"removed": blocked}
 
 
@@ -220,7 +220,7 @@ async def admin_reports(request: Request, svc: Svc, handled: bool = False) -> li
 async def admin_handled(report_id: RowId, request: Request, svc: Svc) -> dict[str, Any]:
     me = _admin(request, svc)
     if not svc.moderation.store.mark_handled(report_id, me.id):
-        raise _refused(Refusal(404, msg("err.web.admin.no_report", id=report_id)), request)
+        raise refused(Refusal(404, msg("err.web.admin.no_report", id=report_id)), request)
     return {"handled": report_id}
 
 
@@ -249,7 +249,7 @@ async def admin_ban(body: NewBan, request: Request, svc: Svc) -> dict[str, Any]:
         made = mod.ban(me.id, body.hours + 24.0 * body.days, body.reason, who.id, address,
                        target=who.id)
     except Refusal as exc:
-        raise _refused(exc, request) from None
+        raise refused(exc, request) from None
     return _ban(svc, made, {})
 
 
@@ -259,7 +259,7 @@ async def admin_lift(ban_id: RowId, request: Request, svc: Svc) -> dict[str, Any
     try:
         lifted = svc.moderation.lift(ban_id, me.id)
     except Refusal as exc:
-        raise _refused(exc, request) from None
+        raise refused(exc, request) from None
     return _ban(svc, lifted, {})
 
 
@@ -272,7 +272,7 @@ async def admin_rename(body: Rename, request: Request, svc: Svc) -> dict[str, An
         who = _whom(svc, body)
         name, key, look = check_new_name(svc.identities, body.name, who.id)
     except Refusal as exc:
-        raise _refused(exc, request) from None
+        raise refused(exc, request) from None
     if who.account:
         svc.identities.rename_account(who.id, name, key, look)
     else:
