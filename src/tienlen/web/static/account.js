@@ -243,10 +243,10 @@ async function accountPage(me) {
 export async function account(path) {
   const me = await api("/api/me");
   area(me);
-  if (me.account) {  // an account sits under its own name: the name fields say it
+  if (me.name) {  // the name fields say who sits: an account's own name, a guest's last one
     for (const id of ["name", "join-name"]) {
       const field = document.getElementById(id);
-      if (field) { field.value = me.name; field.readOnly = true; }
+      if (field) { field.value = me.name; field.readOnly = me.account; }
     }
   }
   if (path === "/me") {

@@ -33,11 +33,15 @@ export function turnTitle(yours, calm, yoursTitle, turn) {
   if (!yours) { stopFlashing(); return; }
   if (!document.hidden) return;
   flash();
-  if (canNotify() && Notification.permission === "granted" && told !== turn) {
-    told = turn;
-    const note = new Notification(t("web.notify.title"), { body: t("web.notify.body", { title: calm }), tag: "tienlen-turn" });
-    note.onclick = () => { window.focus(); note.close(); };
-  }
+  if (told !== turn && notify(t("web.notify.title"), t("web.notify.body", { title: calm }), "tienlen-turn")) told = turn;
+}
+
+/** A notification, where the player allowed them (the bell); false when none could be shown. */
+export function notify(title, body, tag = undefined) {
+  if (!canNotify() || Notification.permission !== "granted") return false;
+  const note = new Notification(title, { body, tag });
+  note.onclick = () => { window.focus(); note.close(); };
+  return true;
 }
 
 document.addEventListener("visibilitychange", () => {

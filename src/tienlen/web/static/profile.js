@@ -3,6 +3,7 @@
 // first places, the last hands with their records and replays.
 import { $, h } from "./dom.js";
 import { lang, seatName, t } from "./i18n.js";
+import { friendButton } from "./friends.js";
 import { reportBlockButtons } from "./moderation.js";
 import { api } from "./net.js";
 
@@ -139,7 +140,8 @@ export async function profilePage(name) {
     renderProfile(box, p);
     // someone else's profile, seen by a player the room knows: report or block them here
     if (me.id && me.name !== p.name) {
-      box.querySelector(".profile-head").append(reportBlockButtons({ player: p.name }, p.name));
+      box.querySelector(".profile-head").append(await friendButton({ player: p.name }, p.name),
+        reportBlockButtons({ player: p.name }, p.name));
     }
   } catch (err) {
     box.replaceChildren(h("section.panel", {}, h("h1", { text: t("web.profile.missing", { name }) }),

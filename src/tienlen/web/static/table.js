@@ -2,6 +2,7 @@
 // hand, the history, the scores and the records; played over the table's WebSocket.
 import { mountBell, turnTitle } from "./attention.js";
 import { cardsRow, playLabel } from "./cards.js";
+import { mountInvite } from "./friends.js";
 import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
@@ -516,6 +517,7 @@ export class Table {
       this.send({ type: "leave" });
     });
     mountBell();
+    mountInvite(this.id);
     $("copy").addEventListener("click", async () => {
       try { await navigator.clipboard.writeText($("invite").href); $("copy").textContent = t("web.room.copied"); } catch { $("copy").textContent = t("web.room.copy_failed"); }
       setTimeout(() => { $("copy").textContent = t("web.room.copy"); }, 1500);
