@@ -10,7 +10,9 @@ lets a chop go adds no wait that a bot without one would not (the time a table t
 card). A person asked out of turn is not waited for (see :mod:`.table`).
 
 An optional ``turn_timer`` lets a bot make one move for a player who takes too long; a player
-away longer than ``away_timeout`` is played by a bot until they return. At the end of a hand
+away longer than ``away_timeout`` is played by a bot until they return. The turn timer of a
+restored table runs from the time its newest log entry was stored (every change starts the
+timer again, and every change is logged): a restart gives the player on turn no new time. At the end of a hand
 the next one is dealt once every player a bot does not play for has asked, or
 ``next_hand_after`` seconds after the first ask (0: only once everyone has).
 """
@@ -43,6 +45,8 @@ class Clock:
         self._watched = watched
         self._timer: asyncio.TimerHandle | None = None
         self._turn_since = time.monotonic()
+        if table.last_change is not None:  # restored: the turn began when the last change was
+            self._turn_since -= max(0.0, time.time() - table.last_change)
         self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
 
     @property

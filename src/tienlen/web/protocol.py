@@ -99,6 +99,14 @@ class Leave(_Command):
     type: Literal["leave"]
 
 
+class Back(_Command):
+    """Take back a seat one left after the start (``seat`` None: the first such seat) from the
+    bot that plays it: only its owner may (the identity of the browser's session)."""
+
+    type: Literal["back"]
+    seat: int | None = Field(default=None, ge=0, le=7)
+
+
 class Start(_Command):
     type: Literal["start"]
 
@@ -124,8 +132,8 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
-Command = Annotated[Hello | Join | AddBot | RemoveSeat | Leave | Start | PlayMove | Hint | NextHand
-                    | Ping,
+Command = Annotated[Hello | Join | AddBot | RemoveSeat | Leave | Back | Start | PlayMove | Hint
+                    | NextHand | Ping,
                     Field(discriminator="type")]
 _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
@@ -322,6 +330,10 @@ def _none(value: object) -> bool:
     return value is None
 
 
+def _no_flag(value: object) -> bool:
+    return not value
+
+
 def _no_count(value: int) -> bool:
     return value == 0
 
@@ -340,6 +352,7 @@ class EventView(BaseModel):
     count: int = Field(default=0, exclude_if=_no_count)
     other: int | None = Field(default=None, exclude_if=_none)  # seat 0 is a seat: kept
     win: str | None = Field(default=None, exclude_if=_none)
+    timed_out: bool = Field(default=False, exclude_if=_no_flag)  # made by the turn timer
 
 
 class SeatView(BaseModel):
@@ -376,6 +389,9 @@ class Welcome(_Event):
     table: str
     seat: int | None
     token: str | None = None
+    # the seats this connection's identity left after the start, a bot playing them: its to
+    # take back (the ``back`` command); left out of the JSON when there are none
+    back: list[int] = Field(default_factory=list, exclude_if=_no_flag)
 
 
 class State(_Event):
@@ -401,9 +417,19 @@ class HintEvent(_Event):
     ref: int | None = None
 
 
+class TimedOut(_Event):
+    """Told to a player's own connections: their turn timer ran out and ``move`` was made for
+    them (``reason``: that, in the connection's language)."""
+
+    type: Literal["timed_out"] = "timed_out"
+    seat: int
+    move: str
+    reason: str
+
+
 class Pong(_Event):
     type: Literal["pong"] = "pong"
     ref: int | None = None
 
 
-Event = Welcome | State | Error | HintEvent | Pong
+Event = Welcome | State | Error | HintEvent | TimedOut | Pong

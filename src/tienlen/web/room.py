@@ -25,6 +25,7 @@ from .driver import Driver, Staged
 from .hands import Hands
 from .protocol import (
     AddBot,
+    Back,
     Command,
     Error,
     Hello,
@@ -42,6 +43,7 @@ from .protocol import (
     Start,
     State,
     TableInfo,
+    TimedOut,
     Welcome,
     _Event,
     event_body,
@@ -145,8 +147,18 @@ class Room:
         return self.clock.owed()
 
     def install(self, staged: Staged) -> None:
-        """Make a staged move once it is stored."""
+        """Make a staged move once it is stored; a move the turn timer made is told to its
+        player's connections (in each one's language)."""
         self.table.install(staged)
+        if staged.write.entry.kind == "timer" and staged.seat is not None:
+            self._tell_timed_out(staged.seat, str(staged.move))
+
+    def _tell_timed_out(self, seat: int, move: str) -> None:
+        for client in self.clients:
+            if client.seat == seat:
+                said = t("web.room.timer_passed", client.lang) if move == str(PASS) else \
+                    t("web.room.timer_played", client.lang, cards=move)
+                client.send(TimedOut(seat=seat, move=move, reason=said))
 
     def schedule(self, at_least: float = 0.0) -> None:
         """Arrange the next bot move (or none), replacing any arranged before."""
@@ -185,10 +197,20 @@ class Room:
     def leave(self, seat: int) -> None:
         """The player at ``seat`` leaves (:meth:`TableState.leave`); their connections watch."""
         clients = [c for c in self.clients if c.seat == seat]
+        owner = self.table.seats[seat].owner
         self.table.leave(seat)
         for client in clients:
             client.seat = None
-            client.send(Welcome(table=self.id, seat=None))
+        self._tell_back(owner, clients)
+
+    def _tell_back(self, owner: str | None, told: list[Client] | None = None) -> None:
+        """Tell ``told`` (unseated now) and the unseated connections of ``owner`` (None: nobody)
+        which seats they may take back."""
+        back = self.table.seats_left_by(owner)
+        for client in self.clients:
+            if client in (told or ()) or \
+                    (owner is not None and client.owner == owner and client.seat is None):
+                client.send(Welcome(table=self.id, seat=None, back=back))
 
     def hint(self, seat: int) -> str:
         game = self.game
@@ -246,7 +268,8 @@ class Room:
             self._views_version = self.version
         if seat not in self._views:
             hands = self.table.hands
-            self._views[seat] = seat_view(hands.game, seat, self._plays, hands.round_starts) \
+            self._views[seat] = seat_view(hands.game, seat, self._plays, hands.round_starts,
+                                          self.table.timer_moves()) \
                 if hands is not None else None
         return self._views[seat]
 
@@ -320,6 +343,14 @@ class Room:
             self._sit(client, seat)
             client.send(Welcome(table=self.id, seat=seat, token=token))
             return True
+        if isinstance(cmd, Back):
+            if client.seat is not None:
+                raise Refused(msg("room.already_seated", seat=client.seat))
+            seat, token = self.table.come_back(client.owner, cmd.seat, client.device)
+            self._sit(client, seat)
+            client.send(Welcome(table=self.id, seat=seat, token=token))
+            self._tell_back(client.owner)
+            return True
         if isinstance(cmd, AddBot):
             self.table.add_bot(cmd.seat, cmd.level, by=self._seated(client))
             return True
@@ -369,7 +400,8 @@ class Room:
             owned = self.table.seat_owned(client.owner)
             if owned is not None:
                 self._sit(client, owned)
-        client.send(Welcome(table=self.id, seat=client.seat))
+        back = self.table.seats_left_by(client.owner) if client.seat is None else []
+        client.send(Welcome(table=self.id, seat=client.seat, back=back))
         self.broadcast()  # the others see who is connected; this client gets its view
         self.schedule()  # a bots-only table that was paused deals again
 

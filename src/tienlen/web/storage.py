@@ -105,7 +105,8 @@ class LogRow(Base):
     __tablename__ = "tienlen_log"
     table_id: Mapped[str] = mapped_column(ForeignKey("tienlen_tables.id"), primary_key=True)
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
-    # join | bot | remove | leave | start | move | ask (for the next hand) | next
+    # join | bot | remove | leave | back | start | move | timer (a move the turn timer made) |
+    # ask (for the next hand) | next
     kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(Text, default="")
@@ -290,6 +291,8 @@ _LOG_INSERT = insert(LogRow)
 _LOG_AFTER = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
               .where(LogRow.table_id == bindparam("table_id"), LogRow.idx >= bindparam("start"))
               .order_by(LogRow.idx))
+_LOG_LAST = (select(LogRow.at).where(LogRow.table_id == bindparam("table_id"))
+             .order_by(LogRow.idx.desc()).limit(1))
 
 
 def hash_token(token: str) -> str:
@@ -376,6 +379,7 @@ class StoredTable:
     seats: dict[int, SeatChange]
     log: list[Entry]  # the entries after the snapshot (every entry when there is none)
     snapshot: tuple[int, str] | None = None  # (entries it covers, its data)
+    last_at: float | None = None  # when its newest log entry was stored (the turn timer's start)
 
     @property
     def id(self) -> str:
@@ -600,8 +604,9 @@ class Repository:
                 params: Any = named if order is None else tuple(named[k] for k in order)
                 logs[t.id] = [Entry(idx, kind, seat, entry_text) for idx, kind, seat, entry_text
                               in conn.exec_driver_sql(sql, params)]
+            last = {t.id: s.scalar(_LOG_LAST, {"table_id": t.id}) for t in tables}
             return [StoredTable(_settings(t), seats.get(t.id, {}), logs.get(t.id, []),
-                                snaps.get(t.id)) for t in tables]
+                                snaps.get(t.id), last[t.id]) for t in tables]
 
     def table_exists(self, table_id: str) -> bool:
         """Whether the table was ever made here (open or closed)."""

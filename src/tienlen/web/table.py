@@ -14,6 +14,11 @@ in the same way whatever they hold: the hand opens no chop window for people (th
 chop whenever the game allows one). A bot plays for a player who has been away longer than
 the table's ``away_timeout``, until they return.
 
+A player who leaves after the start may come back (:meth:`TableState.come_back`): the seat a
+bot holds because its owner left is the owner's to take back, until the table closes ("back"
+in the log). A move the turn timer made for a player is logged as "timer", not "move", so the
+history marks it after a restart too (:meth:`TableState.timer_moves`).
+
 The host (the creator, or the first player to sit at a table made without a name) alone starts
 the table, seats bots and removes seats. At the end of a hand each player asks for the next
 one (the asks are stored in the log, so a restart keeps them); when it is dealt is the
@@ -109,6 +114,10 @@ class TableState:
         self.held: list[Write] = []
         self._over: tuple[int, int] | None = None  # (hand number, version first showing it over)
         self._left: dict[int, int] = {}  # seat -> the hand its player left during (see ended)
+        self._timer: dict[int, set[int]] = {}  # hand number -> its moves the turn timer made
+        # when (Unix seconds) the newest log entry was stored, for a restored table: its turn
+        # timer runs from then (None: a new table, its timer from now)
+        self.last_change: float | None = None
         self._bots: dict[int, Bot] = {}
         self._turns: Turns | None = None
 
@@ -117,6 +126,7 @@ class TableState:
     def restore(cls, stored: StoredTable, store: Callable[[Write], None]) -> TableState:
         """Rebuild a table from its stored seats, its snapshot and the log entries after it."""
         table = cls(stored.settings, store)
+        table.last_change = stored.last_at
         now = time.monotonic()
         for number, change in stored.seats.items():
             table.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
@@ -135,14 +145,18 @@ class TableState:
     def _replay(self, entry: Entry) -> None:
         if entry.kind == "start":
             self.hands = Hands(self.rules, self._names(), entry.text, self.seed, self.fixed_seed)
-        elif entry.kind == "move":  # checked when it was made, before it was stored
+        elif entry.kind in ("move", "timer"):  # checked when it was made, before it was stored
             assert self.hands is not None and entry.seat is not None
             self.hands.push(parse_move(entry.text, self.rules), entry.seat)
+            if entry.kind == "timer":
+                self._note_timer()
         elif entry.kind == "ask":
             assert entry.seat is not None
             self.asks[entry.seat] = float(entry.text)
         elif entry.kind == "leave" and entry.seat is not None:
             self._note_left(entry.seat)
+        elif entry.kind == "back" and entry.seat is not None:
+            self._left.pop(entry.seat, None)
         elif entry.kind == "next":
             assert self.hands is not None
             self.hands.install(self.hands.deal_next(entry.text))
@@ -318,6 +332,53 @@ class TableState:
         it), unless it is over (then the next hand is a bot's)."""
         if self.hands is not None and not self.hands.game.is_over:
             self._left[seat] = self.hands.number
+
+    def seats_left_by(self, owner: str | None) -> list[int]:
+        """The seats a bot plays because the identity ``owner`` left them after the start: the
+        owner's to take back while the table is open (a seat held by a token alone is nobody's)."""
+        if owner is None or not self.started:
+            return []
+        return [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.owner == owner]
+
+    def come_back(self, owner: str | None, seat: int | None = None,
+                  device: str | None = None) -> tuple[int, str]:
+        """The identity ``owner`` (from the browser ``device``) takes back a seat it left after
+        the start (``seat`` None: the first such seat) from the bot that played it on; returns
+        the seat and its new secret token. Back during the hand it left, the player is no
+        longer its leaver: the hand is rated as theirs, as if they had never gone."""
+        left = self.seats_left_by(owner)
+        if seat is None and left:
+            seat = left[0]
+        if seat is None:
+            raise Refused(msg("room.back_none"))
+        if seat not in left:
+            raise Refused(msg("room.back_not_yours", seat=seat))
+        if self.rated is not None and owner is not None:
+            held = self.seat_owned(owner)
+            if held is not None:
+                raise Refused(msg("room.one_seat_rated", seat=held))
+        s = self.seats[seat]
+        token = secrets.token_urlsafe(24)
+        digest = hash_token(token)
+        name = s.name or f"Seat {seat + 1}"
+        self._write("back", seat, "", SeatChange(seat, "human", name, None, digest, owner, device))
+        self.seats[seat] = Seat("human", name, None, digest, owner, device,
+                                away_since=time.monotonic())
+        self._bots.pop(seat, None)
+        self._left.pop(seat, None)
+        return seat, token
+
+    def timer_moves(self) -> frozenset[int]:
+        """The moves of the current hand (indices into its history) the turn timer made."""
+        return frozenset(self._timer.get(self.hand_no, ()))
+
+    def _note_timer(self) -> None:
+        """The current hand's last move was the turn timer's."""
+        assert self.hands is not None
+        number = self.hands.number
+        moves = self._timer.get(number, set())
+        moves.add(len(self.hands.game.history) - 1)
+        self._timer = {number: moves}
 
     def _keys_shown(self) -> list[frozenset[str]]:
         """Each seated name's keys as any reader sees it (a bot's "Bot 1" is also "Máy 1")."""
@@ -536,8 +597,10 @@ class TableState:
                 if not is_decline(move):
                     return self._stage(asked.seat, move, at)
                 self.turns.decline(asked.seat)
-            elif self.bot_controlled(asked.seat, now) or out_of_time:
+            elif self.bot_controlled(asked.seat, now):
                 return self._stage(asked.seat, self.choose(asked.seat), at)
+            elif out_of_time:  # logged as the timer's move: the page marks it, the player is told
+                return self._stage(asked.seat, self.choose(asked.seat), at, timer=True)
             else:
                 return None
         return None
@@ -579,13 +642,13 @@ class TableState:
                       ended=self._ended(hand, number))
         return Staged(write, None, None, at, hand)
 
-    def _stage(self, seat: int, move: Play | Action, at: float) -> Staged:
+    def _stage(self, seat: int, move: Play | Action, at: float, timer: bool = False) -> Staged:
         """A legal move (one of ``legal_plays(seat)``, or ``pass`` out of turn) tried on a copy
-        of the game."""
+        of the game (``timer``: the turn timer's, for a player out of time)."""
         assert self.game is not None
         trial = self.game.copy()
         trial.push(move, seat)
-        entry = Entry(self.version, "move", seat, str(move))
+        entry = Entry(self.version, "timer" if timer else "move", seat, str(move))
         write = Write(self.id, entry, None, self._record_if_over(trial), ended=self._ended(trial))
         return Staged(write, seat, move, at)
 
@@ -600,6 +663,8 @@ class TableState:
         else:
             assert staged.seat is not None
             self.hands.push(staged.move, staged.seat)
+            if staged.write.entry.kind == "timer":
+                self._note_timer()
         self.version += 1
         self._note_over()
 

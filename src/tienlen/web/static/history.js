@@ -64,10 +64,14 @@ export function renderHistory(box, view, names, me = null) {
       winner !== null ? h("span.round-won", { text: t("web.history.won_by", { name: names[winner] }) }) : null);
     const list = h("ol.moves", {}, moves.map((e, i) => {
       const played = e.kind === "play";
-      const move = h(`li.move${played ? "" : ".quiet"}`, {
-        "aria-label": `${names[e.seat]}: ${played ? playLabel(e.cards) : eventWords(e, names)}`,
+      const words = `${names[e.seat]}: ${played ? playLabel(e.cards) : eventWords(e, names)}`;
+      // a move the turn timer made for its player: marked, and said so
+      const timer = e.timed_out ? t("web.room.timer_mark") : "";
+      const move = h(`li.move${played ? "" : ".quiet"}${timer ? ".timed-out" : ""}`, {
+        "aria-label": timer ? `${words} (${timer})` : words,
       }, h("span.move-who", { text: names[e.seat] }),
-      played ? cardsRow(e.cards, "hist") : h("span.move-text", { text: eventWords(e, names) }));
+      played ? cardsRow(e.cards, "hist") : h("span.move-text", { text: eventWords(e, names) }),
+      timer ? h("span.timer-mark", { testid: "timer-mark", role: "img", title: timer, "aria-label": timer, text: "⏱" }) : null);
       const pays = (paid.get(start + i + 1) || []).map((p) => h("li.move.pay", { testid: "history-payment" },
         h("span.pay-text", { text: paymentLine(p, names, me) })));
       return [move, ...pays];

@@ -61,10 +61,11 @@ function seatMarks(s, view, info) {
 
 /**
  * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat), onSit(seat) (when watching),
- * onReport(seat, name) (another person's seat: report or block them) }.
+ * onReport(seat, name) (another person's seat: report or block them), back (the seats you left
+ * that a bot plays now: yours to take back), onBack(seat) }.
  */
 export function renderSeats(box, ctx) {
-  const { info, view, me, onRemove, onSit, onReport } = ctx;
+  const { info, view, me, onRemove, onSit, onReport, back = [], onBack } = ctx;
   const n = info.players;
   const base = me ?? 0;
   const canRemove = info.host_seat !== undefined && info.host_seat !== null && info.host_seat === me &&
@@ -124,6 +125,12 @@ export function renderSeats(box, ctx) {
       div.append(h("button.small.sit", {
         testid: "sit-here", dataset: { key: `sit-${s.seat}` }, text: t("web.seat.sit"),
         "aria-label": t("web.seat.sit_label", { n: s.seat + 1 }), onclick: () => onSit(s.seat),
+      }));
+    }
+    if (onBack && s.kind === "bot" && back.includes(s.seat)) {
+      div.append(h("button.sit.take-back", {
+        type: "button", testid: "take-back", dataset: { key: `back-${s.seat}` }, text: t("web.room.back"),
+        "aria-label": t("web.room.back_label", { n: s.seat + 1 }), onclick: () => onBack(s.seat),
       }));
     }
     if (onReport && !mine && s.kind === "human") {

@@ -100,6 +100,7 @@ export class Table {
     if (ev.type === "welcome") {
       const was = this.seat;
       this.seat = ev.seat;
+      this.back = ev.seat === null ? ev.back || [] : [];  // the seats left that we may take back
       if (ev.token) localStorage.setItem(tokenKey(this.id), ev.token);
       if (ev.seat === null && was !== null) localStorage.removeItem(tokenKey(this.id));
       if (this.state) this.render(this.state);
@@ -128,6 +129,8 @@ export class Table {
       this.showReason(ev.reason);  // every reason comes in the page's language (hello, ?lang=)
     } else if (ev.type === "hint") {
       this.showHint(ev.move);
+    } else if (ev.type === "timed_out") {
+      this.notice(ev.reason);  // what the turn timer played for us, in our language
     }
   }
 
@@ -193,6 +196,7 @@ export class Table {
     keepFocus($("seats"), () => renderSeats($("seats"), {
       info, view, me: this.seat, onRemove: (seat) => this.send({ type: "remove_seat", seat }),
       onSit: this.seat === null ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || t("web.default_name") }) : null,
+      back: this.seat === null ? this.back || [] : [], onBack: (seat) => this.send({ type: "back", seat }),
       onReport: (seat, name) => openReport({ table: this.id, seat }, name, { hand: info.hand_no || undefined }),
     }));
     this.renderScores();
@@ -313,8 +317,13 @@ export class Table {
   /** Chop payments just made, said for a few seconds at the table (and kept in the history). */
   toast(payments, names) {
     if (!payments.length) return;
+    this.notice(...payments.map((p) => paymentLine(p, names, this.seat)));
+  }
+
+  /** Lines said for a while above the felt (read out: the toast is a polite status). */
+  notice(...lines) {
     const box = $("toast");
-    box.replaceChildren(...payments.map((p) => h("p", { text: paymentLine(p, names, this.seat) })));
+    box.replaceChildren(...lines.map((line) => h("p", { text: line })));
     box.hidden = false;
     clearTimeout(this.toastTimer);
     this.toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
