@@ -23,6 +23,7 @@ from ..i18n import msg, pick_lang, t
 from .clock import Clock
 from .driver import Driver, Staged
 from .hands import Hands
+from .ladder import check_level
 from .protocol import (
     AddBot,
     Command,
@@ -321,6 +322,8 @@ class Room:
             client.send(Welcome(table=self.id, seat=seat, token=token))
             return True
         if isinstance(cmd, AddBot):
+            if cmd.level is not None:
+                check_level(self.table.rules.name, cmd.level)
             self.table.add_bot(cmd.seat, cmd.level, by=self._seated(client))
             return True
         if isinstance(cmd, RemoveSeat):
