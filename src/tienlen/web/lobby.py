@@ -14,6 +14,7 @@ from ..errors import reason_of
 from ..i18n import Msg, Num, msg, toml_reason
 from ..tomltext import TOMLDecodeError
 from ..tomltext import loads as toml_loads
+from .botpool import BotPool
 from .driver import Driver
 from .ladder import check_level
 from .limits import Limits
@@ -100,7 +101,8 @@ class Lobby:
         self.repo = repo
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
-        self.driver = Driver(repo)  # every table's bot moves, stored in group commits
+        # every table's bot moves, stored in group commits; the strongest decided in a pool
+        self.driver = Driver(repo, pool=BotPool(self.limits.bot_workers))
         self.rooms: dict[str, Room] = {}
         # the open tables each creator (player key) and each address made: a table counts while
         # its creator still hosts it (TableState.creator is cleared when the creator leaves)
