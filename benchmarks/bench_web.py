@@ -33,7 +33,8 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --search         # the bot tables beside search-bot tables
 
 Search: the load above twice, each on a server of its own with a one-worker bot pool
-(--bot-workers 1): first as it is (the baseline), then with --search-tables more tables of
+(--bot-workers 1; 0: a server of before the pool, whose search bots decide on its event loop):
+first as it is (the baseline), then with --search-tables more tables of
 four search bots, each watched by one spectator (the search bots decide in the pool). Prints
 the other tables' latency percentiles beside the baseline's and their ratio (target: p99 at
 most 2x the baseline's), the search tables' own move lag (from the move's due time to its
@@ -396,13 +397,15 @@ def search_part(args: argparse.Namespace) -> bool:
         runner = uvloop.run
     except ImportError:
         pass
+    workers = args.bot_workers or None  # 0: a server of before the pool (search on the loop)
+    pool = f"--bot-workers {workers}" if workers else "no bot pool"
     print(f"-- baseline: {args.tables} bot tables, {args.players} tables with a player, "
-          "no search tables (--bot-workers 1)")
-    runner(run(args, 0, 1))
+          f"no search tables ({pool})")
+    runner(run(args, 0, workers))
     base = args.last_stats
-    print(f"-- with {args.search_tables} search-bot tables besides (--bot-workers 1)")
+    print(f"-- with {args.search_tables} search-bot tables besides ({pool})")
     searched = Stats()
-    runner(run(args, args.search_tables, 1, searched))
+    runner(run(args, args.search_tables, workers, searched))
     loaded = args.last_stats
     p99, p99_base = pct(loaded.latencies, 0.99), pct(base.latencies, 0.99)
     ratio = p99 / p99_base if p99_base > 0 else float("nan")
@@ -682,6 +685,8 @@ def main() -> None:
     parser.add_argument("--search", action="store_true",
                         help="the bot tables' latency beside search-bot tables, alone")
     parser.add_argument("--search-tables", type=int, default=5)
+    parser.add_argument("--bot-workers", type=int, default=1,
+                        help="the server's bot pool in --search (0: a server without one)")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     if args.signin_client:

@@ -7,9 +7,10 @@ pool makes it in one of ``workers`` processes (``tienlen serve --bot-workers N``
 cores less one, at least 1), started when first needed. Work waits in a queue when every
 worker is busy, first come first served, a player's hint ahead of the bots' decisions. A
 worker is given only the seat's view (``Game.view(seat)``: its own hand, the others' counts,
-what was played), never the deal; it keeps each table seat's bot between decisions (a
-``search`` bot keeps the deals it inferred within a hand) while that bot is among its last
-:data:`KEPT`.
+what was played), never the deal. A worker runs at a lower CPU priority than the server
+(``nice`` :data:`NICE`), so that where cores are short the search bots wait, not the other
+tables; it keeps each table seat's bot between decisions (a ``search`` bot keeps the deals it
+inferred within a hand) while that bot is among its last :data:`KEPT`.
 
 The cheap levels (random, greedy, heuristic, learned) decide on the event loop: a round trip
 to a worker (about 0.6 ms) costs more than their decision (0.1 ms for heuristic, about 1 ms for
@@ -21,8 +22,10 @@ raises :class:`Pending` until the pool's answer for that very view is back; the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import multiprocessing
+import os
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -39,6 +42,16 @@ HINT_BOT = "heuristic"  # the level whose choice a hint is (the bot that plays f
 
 
 # ---------------------------------------------------------------------- in the worker process
+NICE = 10  # the workers' lower CPU priority: where cores are short, the event loop goes first
+
+
+def start_worker() -> None:
+    """A worker's start: a lower priority than the server's event loop, so that on a machine
+    short of cores the search bots wait for CPU, not every table."""
+    with contextlib.suppress(AttributeError, OSError):  # not on this system: the same priority
+        os.nice(NICE)
+
+
 _bots: OrderedDict[tuple[str, int, str, int], Bot] = OrderedDict()
 
 
@@ -137,7 +150,8 @@ class BotPool:
 
     def _processes(self) -> Executor:
         # spawned, not forked: the server's threads stay behind
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=start_worker)
 
     def close(self) -> None:
         if self._executor is not None:
