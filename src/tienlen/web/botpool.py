@@ -170,7 +170,7 @@ class PooledBot:
 
     def choose(self, view: View) -> Move:
         answer, self._answer = self._answer, None
-        if answer is not None and answer[0] == view:
+        if answer is not None and _same(answer[0], view):
             if isinstance(answer[1], BaseException):
                 raise RuntimeError(f"the bot's decision failed: {answer[1]!r}")
             return answer[1]
@@ -179,3 +179,10 @@ class PooledBot:
     def answered(self, view: View, move: Move | BaseException) -> None:
         """The pool's answer for ``view`` (a failure: the table's fallback move is made)."""
         self._answer = (view, move)
+
+
+def _same(asked: View, now: View) -> bool:
+    """Whether ``now`` is the decision ``asked`` was (the same seat at the same point of the
+    hand; the driver has checked that the table did not move on)."""
+    return (asked.seat, asked.turn, asked.phase, asked.history, asked.free_chop) == (
+        now.seat, now.turn, now.phase, now.history, now.free_chop)
