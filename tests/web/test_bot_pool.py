@@ -187,13 +187,21 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
     run(play)
 
 
-def test_the_pool_is_sized_by_serve_bot_workers(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_pool_is_sized_by_serve_bot_workers(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
     assert Limits().bot_workers == max(1, (os.cpu_count() or 1) - 1)
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--bot-workers N" in text
     assert f"(default: {Limits().bot_workers}, the cores less one" in text
+    monkeypatch.setenv("LC_ALL", "vi_VN.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--bot-workers N số tiến trình phụ" in text
+    assert f"(mặc định: {Limits().bot_workers}, số lõi trừ một" in text
+    monkeypatch.delenv("LC_ALL")
     args = build_parser().parse_args(["serve", "--bot-workers", "3"])
     limits = limits_from(args)
     assert limits.bot_workers == 3
