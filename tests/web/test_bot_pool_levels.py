@@ -3,6 +3,7 @@ named for players in both languages; a level a family did not measure is refused
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -17,9 +18,13 @@ from .conftest import Server
 I18N = Path(__file__).resolve().parents[2] / "src" / "tienlen" / "i18n"
 
 
+NUMPY = importlib.util.find_spec("numpy") is not None  # the learned bot's network needs it
+
+
 def test_each_family_offers_the_levels_measured_for_it_weakest_first() -> None:
     # pagat's family measured learned at or above heuristic (docs/bots.md): Hard is there
-    assert levels_for("pagat") == ("random", "greedy", "heuristic", "learned", "search")
+    hard = ("learned",) if NUMPY else ()
+    assert levels_for("pagat") == ("random", "greedy", "heuristic", *hard, "search")
     assert levels_for("kenneth-lu") == levels_for("pagat")
     # the southern and northern families have no figure for learned: not offered
     assert levels_for("mien-nam") == ("random", "greedy", "heuristic", "search")
@@ -30,15 +35,18 @@ def test_each_family_offers_the_levels_measured_for_it_weakest_first() -> None:
 def test_the_levels_have_player_names_in_both_languages() -> None:
     en = json.loads((I18N / "en.json").read_text("utf-8"))
     vi = json.loads((I18N / "vi.json").read_text("utf-8"))
-    names = [en[f"bot.level.{level}"] for level in levels_for("pagat")]
-    assert names == ["Beginner", "Easy", "Normal", "Hard", "Expert"]
-    assert all(vi[f"bot.level.{level}"] for level in levels_for("pagat"))
+    levels = ("random", "greedy", "heuristic", "learned", "search")
+    assert [en[f"bot.level.{level}"] for level in levels] == [
+        "Beginner", "Easy", "Normal", "Hard", "Expert"]
+    assert [vi[f"bot.level.{level}"] for level in levels] == [
+        "Mới chơi", "Dễ", "Vừa", "Khó", "Cao thủ"]
 
 
 def test_the_presets_say_what_each_rules_set_offers(server: Server) -> None:
     data = server.get("/api/presets").json()
     assert data["bots"] == ["random", "greedy", "heuristic", "learned", "search"]
-    assert data["levels"]["pagat"][-2:] == ["learned", "search"]
+    assert data["levels"]["pagat"][-2:] == (["learned", "search"] if NUMPY else
+                                             ["heuristic", "search"])
     assert "learned" not in data["levels"]["mien-nam"]
     assert data["levels"]["mien-bac"][-1] == "search"
 
