@@ -30,6 +30,16 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --replays-only   # the event loop's lag while replays run
     python benchmarks/bench_web.py --ratings        # the rating update's cost
     python benchmarks/bench_web.py --signin         # argon2's cost, the loop's lag while signing in
+    python benchmarks/bench_web.py --search         # the bot tables beside search-bot tables
+
+Search: the load above twice, each on a server of its own with a one-worker bot pool
+(--bot-workers 1; 0: a server of before the pool, whose search bots decide on its event loop):
+first as it is (the baseline), then with --search-tables more tables of
+four search bots, each watched by one spectator (the search bots decide in the pool). Prints
+the other tables' latency percentiles beside the baseline's and their ratio (target: p99 at
+most 2x the baseline's), the search tables' own move lag (from the move's due time to its
+receipt: the pool's queue and the decision count), and, with --players, the players' round
+trip (move sent -> its state received; p95) in both runs.
 
 Ratings: the cost of rating one finished hand (openskill's Plackett-Luce update of every
 seat, two players and the rest bots at their anchors) alone, and with the store's
@@ -82,9 +92,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: str, bot_delay: float) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, bot_delay: float,
+                 bot_workers: int | None = None) -> subprocess.Popen[bytes]:
     cmd = [sys.executable, "-m", "tienlen.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--bot-delay", str(bot_delay), *NO_CLIENT_LIMITS]
+    if bot_workers is not None:
+        cmd += ["--bot-workers", str(bot_workers)]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -102,14 +115,16 @@ async def wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
     raise SystemExit("the server did not start")
 
 
-async def create_tables(base: str, n: int, player: bool = False) -> list[tuple[str, str]]:
-    """``n`` quick tables of greedy bots (with ``player``: seat 0 is a player's); (id, token) each."""
+async def create_tables(base: str, n: int, player: bool = False,
+                        level: str = "greedy") -> list[tuple[str, str]]:
+    """``n`` quick tables of ``level`` bots (with ``player``: seat 0 is a player's); (id, token)
+    each."""
     made: list[tuple[str, str]] = []
     async with httpx.AsyncClient(timeout=120) as http:
         sem = asyncio.Semaphore(16)
 
         async def one(k: int) -> None:
-            body: dict[str, object] = {"quick": True, "players": 4, "level": "greedy"}
+            body: dict[str, object] = {"quick": True, "players": 4, "level": level}
             if player:
                 body["name"] = "Player"
             async with sem:
@@ -301,32 +316,39 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def run(args: argparse.Namespace) -> bool:
+async def run(args: argparse.Namespace, search: int = 0, bot_workers: int | None = None,
+              searched: Stats | None = None) -> bool:
+    """The load figures; with ``search``, that many tables of search bots besides, their
+    spectators' figures in ``searched``."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     folder = Path(tempfile.mkdtemp(prefix="tienlen-bench-"))
     db = args.db or f"sqlite:///{folder / 'bench.sqlite3'}"
-    proc = start_server(port, db, args.bot_delay)
+    proc = start_server(port, db, args.bot_delay, bot_workers)
     try:
         await wait_up(base, proc)
         t0 = time.perf_counter()
         bots = await create_tables(base, args.tables)
         players = await create_tables(base, args.players, player=True)
-        print(f"created {len(bots)} bot tables and {len(players)} tables with a player "
-              f"in {time.perf_counter() - t0:.1f} s")
+        experts = await create_tables(base, search, level="search")
+        print(f"created {len(bots)} bot tables, {len(players)} tables with a player and "
+              f"{len(experts)} search-bot tables in {time.perf_counter() - t0:.1f} s")
         stats = Stats()
+        args.last_stats = stats
         ws = f"ws://127.0.0.1:{port}/ws/"
         tasks = [asyncio.create_task(watch(ws + bots[k % len(bots)][0], stats))
                  for k in range(args.clients if bots else 0)]
         tasks += [asyncio.create_task(play(ws + table_id, token, stats)) for table_id, token in players]
+        searched = searched if searched is not None else Stats()
+        tasks += [asyncio.create_task(watch(ws + table_id, searched)) for table_id, _ in experts]
         await asyncio.sleep(args.warmup)
         async with httpx.AsyncClient(timeout=60) as http:
             before = (await http.get(base + "/healthz")).json()
-            stats.measuring = True
+            stats.measuring = searched.measuring = True
             t0 = time.perf_counter()
             cpu0, mine0 = cpu_seconds(proc.pid), time.process_time()
             await asyncio.sleep(args.seconds)
-            stats.measuring = False
+            stats.measuring = searched.measuring = False
             elapsed = time.perf_counter() - t0
             server_cpu, client_cpu = cpu_seconds(proc.pid) - cpu0, time.process_time() - mine0
             health = (await http.get(base + "/healthz")).json()
@@ -364,6 +386,41 @@ async def run(args: argparse.Namespace) -> bool:
         for f in folder.iterdir():
             f.unlink()
         folder.rmdir()
+
+
+def search_part(args: argparse.Namespace) -> bool:
+    """The bot tables' latency with and without --search-tables search-bot tables beside them,
+    on a one-worker bot pool; True when the others' p99 stays within 2x the baseline's."""
+    runner = asyncio.run
+    try:
+        import uvloop
+        runner = uvloop.run
+    except ImportError:
+        pass
+    workers = args.bot_workers or None  # 0: a server of before the pool (search on the loop)
+    pool = f"--bot-workers {workers}" if workers else "no bot pool"
+    print(f"-- baseline: {args.tables} bot tables, {args.players} tables with a player, "
+          f"no search tables ({pool})")
+    runner(run(args, 0, workers))
+    base = args.last_stats
+    print(f"-- with {args.search_tables} search-bot tables besides ({pool})")
+    searched = Stats()
+    runner(run(args, args.search_tables, workers, searched))
+    loaded = args.last_stats
+    p99, p99_base = pct(loaded.latencies, 0.99), pct(base.latencies, 0.99)
+    ratio = p99 / p99_base if p99_base > 0 else float("nan")
+    print(f"other tables' event latency: p99 {p99 * 1000:.1f} ms beside the baseline's "
+          f"{p99_base * 1000:.1f} ms ({ratio:.2f}x; target at most 2x): "
+          f"{'MET' if ratio <= 2 else 'NOT MET'}")
+    print(f"other tables, p50: {pct(loaded.latencies, 0.5) * 1000:.1f} ms (baseline "
+          f"{pct(base.latencies, 0.5) * 1000:.1f} ms)")
+    print(f"search tables' move lag (due -> received), {len(searched.latencies)} moves: "
+          f"{summary(searched.latencies)}")
+    if args.players:
+        print(f"a player's move acknowledged (sent -> its state): p95 "
+              f"{pct(loaded.round_trips, 0.95) * 1000:.1f} ms with the search tables, "
+              f"{pct(base.round_trips, 0.95) * 1000:.1f} ms without")
+    return ratio <= 2
 
 
 def best(fn: Callable[[], object], n: int = 20) -> float:
@@ -625,6 +682,11 @@ def main() -> None:
                         help="argon2's cost and the event loop's lag while clients sign in, alone")
     parser.add_argument("--signin-clients", type=int, default=50)
     parser.add_argument("--signin-client", default=None, help=argparse.SUPPRESS)  # the clients' process
+    parser.add_argument("--search", action="store_true",
+                        help="the bot tables' latency beside search-bot tables, alone")
+    parser.add_argument("--search-tables", type=int, default=5)
+    parser.add_argument("--bot-workers", type=int, default=1,
+                        help="the server's bot pool in --search (0: a server without one)")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
     if args.signin_client:
@@ -636,6 +698,8 @@ def main() -> None:
     if args.ratings:
         ratings_cost(args.rating_updates)
         sys.exit(0)
+    if args.search:
+        sys.exit(0 if search_part(args) else 1)
     if args.replays_only:
         replay_cost()
         asyncio.run(replay_lag(args))

@@ -12,7 +12,6 @@ from tienlen.bots import get_bot
 from tienlen.game import Game
 from tienlen.rules import PRESETS, Rules
 from tienlen.web.lobby import make_rules
-from tienlen.web.protocol import BOT_LEVELS
 from tienlen.web.ratings import (
     FAMILIES,
     PROVISIONAL_HANDS,
@@ -44,7 +43,12 @@ def test_every_preset_has_exactly_one_family() -> None:
     assert family_of("kenneth-lu") == "published"
 
 
-def test_every_bot_level_has_a_measured_anchor_in_every_family() -> None:
+# the levels the arena measured anchors for (scripts/ratings_anchors.py); learned and search
+# have none yet: at a rated table they are stand-in newcomers (played.seated)
+BOT_LEVELS = ("random", "greedy", "heuristic")
+
+
+def test_every_anchored_bot_level_has_a_measured_anchor_in_every_family() -> None:
     for family in FAMILIES:
         levels = {level: anchor(family, level) for level in BOT_LEVELS}
         # the arena's measured order: random is far below the others in every family

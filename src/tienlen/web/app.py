@@ -72,6 +72,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         yield
         sweeper.cancel()
         services.offload.close()
+        services.lobby.driver.pool.close()
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         services.repo.close()

@@ -9,6 +9,12 @@ the write, no move of the batch is made and the tables try again a little
 later. A pass stages moves for a bounded time before it stores and broadcasts
 them, so a crowd of tables due at once cannot hold one table's event back for
 long.
+
+A bot whose decisions the bot pool makes (botpool.py: ``search``) raises
+:class:`~.botpool.Pending` when asked: the driver sends its seat's view to the pool and goes on
+with the other tables; when the answer comes back (on the event loop) and the table is still
+where it was asked (its version), the table is due again and the bot's move is staged with the
+others. An answer for a table that moved on meanwhile is dropped, and the table asked again.
 """
 
 from __future__ import annotations
@@ -20,10 +26,13 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from .botpool import BotPool, Pending
 from .storage import Repository, StorageError, Write
 
 if TYPE_CHECKING:
-    from .. import Action, Game, Play
+    from concurrent.futures import Future
+
+    from .. import Action, Game, Move, Play
 
 log = logging.getLogger("tienlen.web")
 
@@ -69,13 +78,18 @@ class DriverStats:
     moves: int = 0
     batches: int = 0
     refused: int = 0  # batches the database refused
+    pooled: int = 0  # decisions sent to the bot pool
+    stale: int = 0  # the pool's answers dropped: their table had moved on
 
 
 class Driver:
     """The one place where bot moves are made, in batches that are stored before anyone hears."""
 
-    def __init__(self, repo: Repository, budget: float = BUDGET, retry: float = RETRY) -> None:
+    def __init__(self, repo: Repository, budget: float = BUDGET, retry: float = RETRY,
+                 pool: BotPool | None = None) -> None:
         self.repo = repo
+        self.pool = pool or BotPool()  # where the strongest bots decide (started when needed)
+        self._thinking: set[Table] = set()  # tables whose bot's decision the pool is making
         self.budget = budget
         self.retry = retry
         self.stats = DriverStats()
@@ -85,7 +99,7 @@ class Driver:
 
     def due(self, room: Table, version: int) -> None:
         """``room`` (at ``version``) owes a bot move now: make it in the next batch."""
-        if room in self._waiting:
+        if room in self._waiting or room in self._thinking:  # the pool's answer will ask again
             return
         self._waiting.add(room)
         self._due.append((room, version))
@@ -106,6 +120,9 @@ class Driver:
                 continue
             try:
                 action = room.bot_action()
+            except Pending as pending:  # decided in the pool: the others go on meanwhile
+                self._think(room, version, pending)
+                continue
             except Exception:  # a failure must not stop the table, nor the others: wait
                 log.exception("table %s: the bot's move failed", room.id)
                 room.schedule(at_least=self.retry)
@@ -120,6 +137,28 @@ class Driver:
             if self._due and not self._flush_soon:  # the rest once this batch is on its way
                 self._flush_soon = True
                 asyncio.get_running_loop().call_soon(self.flush)
+
+    def _think(self, room: Table, version: int, pending: Pending) -> None:
+        self._thinking.add(room)
+        self.stats.pooled += 1
+        loop = asyncio.get_running_loop()
+        answer = self.pool.decide(pending.bot.key, pending.view)
+        answer.add_done_callback(
+            lambda done: loop.call_soon_threadsafe(self._thought, room, version, pending, done))
+
+    def _thought(self, room: Table, version: int, pending: Pending,
+                 done: Future[Move]) -> None:
+        """The pool's answer for ``room`` at ``version``: staged now, unless the table moved on."""
+        self._thinking.discard(room)
+        if room.version != version:  # a decision for a state gone: dropped, the table asks anew
+            self.stats.stale += 1
+            room.schedule()
+            return
+        exc = done.exception()
+        if exc is not None:
+            log.warning("table %s: the bot pool's decision failed (%r)", room.id, exc)
+        pending.bot.answered(pending.view, exc if exc is not None else done.result())
+        self.due(room, version)
 
     def _store_and_tell(self, staged: list[tuple[Table, Staged]]) -> None:
         if not staged:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import os
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ArgumentError, error
 from ..i18n import Msg, msg
@@ -28,6 +29,12 @@ LIMIT_NAMES = ("max_tables", "tables_per_client", "tables_per_address", "creates
                "creates_per_address", "messages_per_second", "messages_per_address",
                "connections_per_address", "max_body", "replays_per_client", "signins_per_name",
                "signins_per_address")
+
+
+def default_bot_workers() -> int:
+    """The bot pool's worker processes by default: the cores less one (the event loop's), at
+    least 1."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 @dataclass(frozen=True)
@@ -50,15 +57,18 @@ class Limits:
     sweep_every: float = 60.0  # seconds between looks for idle tables (and old reports)
     keep_reports: float = 180.0  # days a report is kept (0: for ever; the audit log stays)
     keep_chat: float = 30.0  # days chat is kept (0: for ever; chat comes with the next issue)
+    # worker processes making the strongest bots' decisions and the hints (botpool.py)
+    bot_workers: int = field(default_factory=default_bot_workers)
 
     def __post_init__(self) -> None:
         for name in LIMIT_NAMES:
             if getattr(self, name) < 0:
                 raise error(ArgumentError, "err.limits.at_least_zero", name=name,
                             value=getattr(self, name))
-        if self.max_tables < 1:
-            raise error(ArgumentError, "err.limits.at_least_one", name="max_tables",
-                        value=self.max_tables)
+        for name in ("max_tables", "bot_workers"):
+            if getattr(self, name) < 1:
+                raise error(ArgumentError, "err.limits.at_least_one", name=name,
+                            value=getattr(self, name))
         for name in ("keep_reports", "keep_chat"):
             if getattr(self, name) < 0:
                 raise error(ArgumentError, "err.limits.at_least_zero", name=name,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,9 +14,12 @@ from ..errors import reason_of
 from ..i18n import Msg, Num, msg, toml_reason
 from ..tomltext import TOMLDecodeError
 from ..tomltext import loads as toml_loads
+from .botpool import BotPool
 from .driver import Driver
+from .ladder import check_level
 from .limits import Limits
 from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
+from .protocol import BotLevel
 from .room import Refused, Room
 from .storage import NEXT_HAND_AFTER, Repository, TableSettings
 
@@ -41,7 +44,7 @@ class NewTable(BaseModel):
     seed: int | None = Field(default=None, ge=0, lt=2**63)
     quick: bool = False  # fill every empty seat with bots and start at once
     name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME * RAW_FACTOR)
-    level: Literal["random", "greedy", "heuristic"] = "heuristic"  # every bot's at this table
+    level: BotLevel = "heuristic"  # every bot's at this table (one of ladder.levels_for(rules))
     table_name: str | None = Field(default=None, min_length=1,
                                    max_length=MAX_TABLE_NAME * RAW_FACTOR)
     private: bool = False  # unlisted: joinable by its link only
@@ -98,7 +101,8 @@ class Lobby:
         self.repo = repo
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
-        self.driver = Driver(repo)  # every table's bot moves, stored in group commits
+        # every table's bot moves, stored in group commits; the strongest decided in a pool
+        self.driver = Driver(repo, pool=BotPool(self.limits.bot_workers))
         self.rooms: dict[str, Room] = {}
         # the open tables each creator (player key) and each address made: a table counts while
         # its creator still hosts it (TableState.creator is cleared when the creator leaves)
@@ -162,6 +166,7 @@ class Lobby:
         hosts it; ``owner`` the identity seat 0 belongs to, ``device`` its browser."""
         self.check_room_for(creator, address)
         rules = make_rules(spec.rules, spec.options)
+        check_level(rules.name, spec.level)
         if spec.seed is not None and not spec.quick:
             raise Refused(msg("lobby.seed_practice"))
         name = _clean(spec.name, "the player's name", MAX_NAME) if spec.name is not None else None

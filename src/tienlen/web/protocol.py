@@ -51,7 +51,9 @@ from ..i18n import Msg, Parts, msg, render, validation_reason
 from .names import MAX_NAME, RAW_FACTOR
 
 MAX_MESSAGE = 4096  # bytes in one client message
-BOT_LEVELS = ("random", "greedy", "heuristic")
+# every bot level, weakest first (the ladder; which a table offers: ladder.levels_for)
+BotLevel = Literal["random", "greedy", "heuristic", "learned", "search"]
+BOT_LEVELS: tuple[BotLevel, ...] = ("random", "greedy", "heuristic", "learned", "search")
 
 
 class _Command(BaseModel):
@@ -83,7 +85,7 @@ class AddBot(_Command):
 
     type: Literal["add_bot"]
     seat: int | None = Field(default=None, ge=0, le=7)
-    level: Literal["random", "greedy", "heuristic"] | None = None
+    level: BotLevel | None = None
 
 
 class RemoveSeat(_Command):

@@ -11,18 +11,23 @@ each distinct view serialised once. Bot moves are stored in batches across table
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import secrets
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 
 from .. import PASS, Game
-from ..bots import get_bot
+from ..bots import Bot
 from ..i18n import msg, pick_lang, t
+from ..view import View
+from .botpool import PooledBot
 from .clock import Clock
 from .driver import Driver, Staged
 from .hands import Hands
+from .ladder import POOLED, check_level
 from .protocol import (
     AddBot,
     Back,
@@ -50,7 +55,7 @@ from .protocol import (
     with_seq,
 )
 from .storage import Repository, StorageError, StoredTable, TableSettings, Write
-from .table import AWAY_BOT, Refused, TableState
+from .table import Refused, TableState
 from .views import PlayTexts, seat_view
 
 __all__ = ["Client", "Refused", "Room"]
@@ -107,6 +112,8 @@ class Room:
         self.seed = settings.seed
         self.fixed_seed = settings.fixed_seed
         self.table = table if table is not None else TableState(settings, _writer(repo))
+        self._table_bot = self.table.make_bot
+        self.table.make_bot = self._make_bot
         self.clients: set[Client] = set()
         self.clock = Clock(self.table, bot_delay, self._due, lambda: bool(self.clients))
         self.last_active = time.monotonic()  # when a client last came, went or acted
@@ -212,22 +219,48 @@ class Room:
                     (owner is not None and client.owner == owner and client.seat is None):
                 client.send(Welcome(table=self.id, seat=None, back=back))
 
-    def hint(self, seat: int) -> str:
+    def _make_bot(self, seat: int, level: str, seed: int) -> Bot:
+        """A seat's bot: the strongest levels' decisions are made in the bot pool (botpool.py)."""
+        if level in POOLED:
+            return PooledBot((self.id, seat, level, seed))
+        return self._table_bot(seat, level, seed)
+
+    def hint_view(self, seat: int) -> View:
+        """What a hint for ``seat`` is chosen from: its own view (``pass`` added when it is
+        asked out of turn); refused when it has nothing to play."""
         game = self.game
         if game is None or game.is_over:
             raise Refused(msg("room.nothing_to_play"))
+        view = game.view(seat)
         if game.turn != seat:
-            if game.legal_plays(seat):
-                return self._choose_hint(seat, with_pass=True)
-            raise Refused(msg("room.not_your_turn"))
-        return self._choose_hint(seat)
-
-    def _choose_hint(self, seat: int, with_pass: bool = False) -> str:
-        assert self.game is not None
-        view = self.game.view(seat)
-        if with_pass:
+            if not game.legal_plays(seat):
+                raise Refused(msg("room.not_your_turn"))
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        return str(get_bot(AWAY_BOT, seed=secrets.randbits(64)).choose(view))
+        return view
+
+    def hint(self, client: Client, seat: int, ref: int) -> None:
+        """Send ``client`` a hint for ``seat``, chosen in the bot pool (off the event loop): the
+        heuristic's move from the seat's view; for a state the table has left meanwhile, a
+        stale refusal instead."""
+        view = self.hint_view(seat)
+        version = self.version
+        loop = asyncio.get_running_loop()
+        answer = self.driver.pool.hint(view, secrets.randbits(64))
+
+        def done(answer: Future[str]) -> None:
+            if client not in self.clients:
+                return
+            if self.version != version or client.seat != seat:
+                client.send(Error(reason=t("room.stale", client.lang, version=version,
+                                           now=self.version), ref=ref, code="stale"))
+                return
+            exc = answer.exception()
+            if exc is not None:
+                log.warning("table %s: a hint failed in the bot pool (%r)", self.id, exc)
+            move = str(view.legal[0]) if exc is not None else answer.result()
+            client.send(HintEvent(move=move, ref=ref))
+
+        answer.add_done_callback(lambda answer: loop.call_soon_threadsafe(done, answer))
 
     # ------------------------------------------------------------------ telling
     def info(self) -> TableInfo:
@@ -352,6 +385,8 @@ class Room:
             self._tell_back(client.owner)
             return True
         if isinstance(cmd, AddBot):
+            if cmd.level is not None:
+                check_level(self.table.rules.name, cmd.level)
             self.table.add_bot(cmd.seat, cmd.level, by=self._seated(client))
             return True
         if isinstance(cmd, RemoveSeat):
@@ -365,7 +400,7 @@ class Room:
             return True
         seat = self._seated(client)
         if isinstance(cmd, Hint):
-            client.send(HintEvent(move=self.hint(seat), ref=cmd.seq))
+            self.hint(client, seat, cmd.seq)
             return False
         if isinstance(cmd, NextHand):
             self.table.ask_next_hand(seat, cmd.version)

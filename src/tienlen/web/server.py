@@ -33,6 +33,8 @@ def add_limit_options(parser: argparse.ArgumentParser, lang: str = "en") -> None
     for name, metavar, kind in _OPTIONS:
         group.add_argument("--" + name.replace("_", "-"), type=kind, default=getattr(_D, name),
                            metavar=metavar, help=h(name))
+    group.add_argument("--bot-workers", type=int, default=_D.bot_workers, metavar="N",
+                       help=h("bot_workers"))
     # how long what players wrote is kept: reports and chat (the audit log is kept for ever)
     kept = parser.add_argument_group(h("retention"))
     for name in _RETENTION:
@@ -45,6 +47,7 @@ def limits_from(args: argparse.Namespace) -> Limits:
     try:
         return Limits(**{name: getattr(args, name) for name, _, _ in _OPTIONS},
                       **{name: getattr(args, name) for name in _RETENTION},
+                      bot_workers=args.bot_workers,
                       sweep_every=min(_D.sweep_every, max(1.0, args.idle_expiry / 4)))
     except ArgumentError as exc:  # named as the option is: max-tables
         reason = exc.reason

@@ -40,6 +40,7 @@ from ..bots import Bot, get_bot
 from ..errors import reason_of
 from ..i18n import Msg, Said, bot_name, msg, render
 from ..turns import Decision, Turns, is_decline
+from .botpool import Pending
 from .driver import Staged
 from .hands import Hands
 from .names import BOT_NUMBERS, BadName, bot_number, clean_name, confusable_key, name_key, shown_keys
@@ -102,6 +103,9 @@ class TableState:
         self.away_timeout = settings.away_timeout
         self.turn_timer = settings.turn_timer
         self.seats = [Seat() for _ in range(self.players)]
+        # a seat's bot of a level, with a seed (the room's bot pool makes the strongest ones)
+        self.make_bot: Callable[[int, str, int], Bot] = lambda seat, level, seed: get_bot(
+            level, seed=seed)
         self.rated = rated_family(settings)  # the rating family of its hands (None: unrated)
         self.hands: Hands | None = None  # once the game has started
         self.version = 0  # the length of the log
@@ -611,7 +615,7 @@ class TableState:
             level = self.seats[seat].level or AWAY_BOT
             # a practice table's bots follow its seed; elsewhere only the server knows theirs
             seed = self.seed + 7919 * seat if self.fixed_seed else secrets.randbits(64)
-            bot = self._bots[seat] = get_bot(level, seed=seed)
+            bot = self._bots[seat] = self.make_bot(seat, level, seed)
         return bot
 
     def choose(self, seat: int, with_pass: bool = False) -> Move:
@@ -626,6 +630,8 @@ class TableState:
         fallback = PASS if with_pass else view.legal[0]
         try:
             move = self._bot(seat).choose(view)
+        except Pending:  # a pooled bot's decision, made in a worker (botpool.py): not a failure
+            raise
         except Exception:
             return fallback
         return move if move in view.legal else fallback

@@ -11,6 +11,7 @@ from ... import Rules, TienLenError
 from ...bots import bot_names
 from ...i18n import pick_lang, render, say_error, t
 from ...rules_text import explain_text
+from ..ladder import offered
 from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key, wait_text
 from ..lobby import NewTable, TooMany
 from ..problems import answers, request_lang
@@ -27,7 +28,9 @@ PlayerKey = Annotated[str | None, Header(alias="X-Tienlen-Player", min_length=MI
 
 @router.get("/api/presets")
 async def presets() -> dict[str, Any]:
-    return {"presets": Rules.presets(), "bots": [b for b in bot_names() if b in BOT_LEVELS]}
+    """The presets, the bot levels (weakest first) and the levels each preset's tables offer."""
+    return {"presets": Rules.presets(), "bots": [b for b in BOT_LEVELS if b in bot_names()],
+            "levels": offered()}
 
 
 @router.get("/api/presets/{name}", responses=answers(404, 422))

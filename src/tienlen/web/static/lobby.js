@@ -17,7 +17,7 @@ function tableRow(t) {
   const humans = t.seats.filter((s) => s.kind === "human").map((s) => s.name);
   const title = t.name || tr("web.table_default", { id: t.id });
   const state = playing ? tr("web.lobby.playing_hand", { n: t.hand_no }) : (free ? tn("web.seats_free", free) : tr("web.lobby.full"));
-  const bots = t.bot_level ? tr("web.lobby.bots", { level: tr(`bot.${t.bot_level}`) }) : null;
+  const bots = t.bot_level ? tr("web.lobby.bots", { level: tr(`bot.level.${t.bot_level}`) }) : null;
   const who = humans.length ? humans.join(", ") : null;
   const go = playing ? tr("web.lobby.watch") : tr("web.lobby.sit");
   // the link is named by the words it shows, in their order, with pauses between them
@@ -41,10 +41,26 @@ export async function lobby() {
   name.value = localStorage.getItem("tienlen-name") || t("web.default_name");
   name.addEventListener("change", () => localStorage.setItem("tienlen-name", name.value));
   const fail = (err) => { $("lobby-error").textContent = err.message; };
-  const { presets } = await api("/api/presets");
+  const { presets, levels } = await api("/api/presets");
   for (const p of presets) $("rules").append(new Option(p, p));
   const savedLevel = localStorage.getItem("tienlen-level");
   if (savedLevel) $("level").value = savedLevel;
+  // the levels the chosen rules' tables offer, weakest first (the others hidden; the choice
+  // kept where it is offered, else the strongest offered below it)
+  const offerLevels = () => {
+    const offered = (levels && levels[$("rules").value || "pagat"]) || null;
+    if (!offered) return;
+    const select = $("level");
+    const chosen = select.selectedIndex;
+    let keep = offered[0];
+    for (const option of select.options) {
+      option.hidden = option.disabled = !offered.includes(option.value);
+      if (!option.disabled && option.index <= chosen) keep = option.value;
+    }
+    select.value = keep;
+  };
+  offerLevels();
+  $("rules").addEventListener("change", offerLevels);
   const showPreset = async () => {
     const data = await api(`/api/presets/${$("rules").value}?lang=${lang}`);
     $("preset-text").textContent = data.explain || (data.toml + "\n" + data.describe);

@@ -88,7 +88,7 @@ export function renderSeats(box, ctx) {
     if (x < 20) classes.push("at-left"); else if (x > 80) classes.push("at-right");
     const name = s.kind === "empty" ? t("web.seat.empty") : (mine ? t("web.you_suffix", { name: seatName(s) }) : seatName(s));
     const who = [];
-    if (s.kind === "bot") who.push(t("web.seat.bot", { level: t(`bot.${s.level}`) }));
+    if (s.kind === "bot") who.push(t("web.seat.bot", { level: t(`bot.level.${s.level}`) }));
     if (s.kind === "human") who.push(s.connected ? t("web.seat.here") : t("web.seat.away"));
     if (s.bot_playing) who.push(t("web.seat.bot_playing"));
     const count = view ? view.counts[s.seat] : null;

@@ -63,6 +63,8 @@ export class Table {
       if (err.status === 404 || err.status === 410) { this.missing(err.status === 410 ? err.message : ""); return; }
     }
     $("room").hidden = false;
+    // the bot levels each rules set offers, weakest first (the setup's "Add a bot" offers them)
+    api("/api/presets").then((p) => { this.levels = p.levels || null; if (this.state) this.render(this.state); }).catch(() => {});
     const asked = Number(new URLSearchParams(location.search).get("replay"));  // a profile's link
     if (asked > 0) this.replay(asked);
     this.conn.connect();
@@ -182,6 +184,7 @@ export class Table {
     $("join").hidden = this.seat !== null;
     $("join-name").closest("label").hidden = this.seat !== null;
     $("add-bot").hidden = !hosting;
+    this.offerLevels(info, !hosting);
     $("start").hidden = !hosting;
     const empty = info.seats.filter((s) => s.kind === "empty").length;
     const hostName = host !== null && info.seats[host] ? seatName(info.seats[host]) : "";
@@ -501,14 +504,30 @@ export class Table {
     if (view && view.is_over) this.tickNext();
   }
 
+  /** The setup's level select: the levels the table's rules offer, the table's own chosen
+   * until the host picks another. */
+  offerLevels(info, hidden) {
+    const select = $("add-level");
+    const offered = this.levels && this.levels[info.rules];
+    select.hidden = hidden || !offered;
+    if (!offered) return;
+    for (const option of select.options) option.hidden = option.disabled = !offered.includes(option.value);
+    if (!this.levelPicked || !offered.includes(select.value)) {
+      const own = info.bot_level || sessionStorage.getItem(levelKey(this.id));
+      select.value = offered.includes(own) ? own : "heuristic";
+    }
+  }
+
   // ------------------------------------------------------------------ input
   wire() {
     $("join").addEventListener("click", () => this.send({ type: "join", name: $("join-name").value || t("web.default_name") }));
     $("join-name").value = localStorage.getItem("tienlen-name") || t("web.default_name");
     $("join-name").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("join").click(); });
     const guard = (btn, fn) => btn.addEventListener("click", () => { if (usable(btn)) fn(); });
+    $("add-level").addEventListener("change", () => { this.levelPicked = true; });
     guard($("add-bot"), () => {
-      const level = (this.state && this.state.info.bot_level) || sessionStorage.getItem(levelKey(this.id));
+      const picked = $("add-level").hidden ? null : $("add-level").value;
+      const level = picked || (this.state && this.state.info.bot_level) || sessionStorage.getItem(levelKey(this.id));
       this.send(level ? { type: "add_bot", level } : { type: "add_bot" });
     });
     guard($("start"), () => this.send({ type: "start" }));

@@ -1,0 +1,188 @@
+"""The strongest bots' decisions and the players' hints, made in worker processes, so that a
+table of ``search`` bots never holds another table back.
+
+Every table lives on the event loop. A ``search`` decision takes tens to hundreds of
+milliseconds of CPU (docs/bots.md): made there, it would hold every table back that long. The
+pool makes it in one of ``workers`` processes (``tienlen serve --bot-workers N``; default: the
+cores less one, at least 1), started when first needed. Work waits in a queue when every
+worker is busy, first come first served, a player's hint ahead of the bots' decisions. A
+worker is given only the seat's view (``Game.view(seat)``: its own hand, the others' counts,
+what was played), never the deal. A worker runs at a lower CPU priority than the server
+(``nice`` :data:`NICE`), so that where cores are short the search bots wait, not the other
+tables; it keeps each table seat's bot between decisions (a ``search`` bot keeps the deals it
+inferred within a hand) while that bot is among its last :data:`KEPT`.
+
+The cheap levels (random, greedy, heuristic, learned) decide on the event loop: a round trip
+to a worker (about 0.6 ms) costs more than their decision (0.1 ms for heuristic, about 1 ms for
+learned). A level decided here is a :class:`PooledBot` at the table: asked for a move, it
+raises :class:`Pending` until the pool's answer for that very view is back; the driver
+(driver.py) sends it and stages the move once the answer comes, unless the table moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import multiprocessing
+import os
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from .. import Move
+from ..bots import Bot, get_bot
+from ..view import View
+from .limits import default_bot_workers
+
+KEPT = 256  # table seats' bots a worker keeps between their decisions
+HINT_BOT = "heuristic"  # the level whose choice a hint is (the bot that plays for an absent player)
+
+
+# ---------------------------------------------------------------------- in the worker process
+NICE = 10  # the workers' lower CPU priority: where cores are short, the event loop goes first
+
+
+def start_worker() -> None:
+    """A worker's start: a lower priority than the server's event loop, so that on a machine
+    short of cores the search bots wait for CPU, not every table."""
+    with contextlib.suppress(AttributeError, OSError):  # not on this system: the same priority
+        os.nice(NICE)
+
+
+_bots: OrderedDict[tuple[str, int, str, int], Bot] = OrderedDict()
+
+
+def decide(key: tuple[str, int, str, int], view: View) -> Move:
+    """The move of the bot ``key`` (table, seat, level, seed) for ``view``, in a worker."""
+    bot = _bots.pop(key, None)
+    if bot is None:
+        bot = get_bot(key[2], seed=key[3])
+    _bots[key] = bot
+    while len(_bots) > KEPT:
+        _bots.popitem(last=False)
+    return bot.choose(view)
+
+
+def hint(view: View, seed: int) -> str:
+    """What the hint bot would play from ``view``, in a worker."""
+    return str(get_bot(HINT_BOT, seed=seed).choose(view))
+
+
+# ---------------------------------------------------------------------- on the event loop
+class Pending(Exception):
+    """A pooled bot's decision for ``view`` is not made yet: the driver asks the pool."""
+
+    def __init__(self, bot: PooledBot, view: View) -> None:
+        super().__init__(bot.key)
+        self.bot = bot
+        self.view = view
+
+
+class BotPool:
+    """Runs decisions and hints in worker processes, at most ``workers`` at once, the rest
+    queued (hints first)."""
+
+    def __init__(self, workers: int | None = None,
+                 executor: Callable[[], Executor] | None = None) -> None:
+        self.workers = workers if workers is not None else default_bot_workers()
+        self._make = executor or self._processes
+        self._executor: Executor | None = None
+        self._queue: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
+        self._hints: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
+        self._running = 0
+
+    @property
+    def queued(self) -> int:
+        return len(self._queue) + len(self._hints)
+
+    def decide(self, key: tuple[str, int, str, int], view: View) -> Future[Move]:
+        """The bot ``key``'s move for ``view``, once a worker has made it."""
+        return self._submit(self._queue, decide, key, view)
+
+    def hint(self, view: View, seed: int) -> Future[str]:
+        """A hint for ``view``, ahead of every bot's decision in the queue."""
+        return self._submit(self._hints, hint, view, seed)
+
+    def _submit(self, queue: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]],
+                fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        answer: Future[Any] = Future()
+        queue.append((answer, fn, args))
+        self._next()
+        return answer
+
+    def _next(self) -> None:
+        while self._running < self.workers and (self._hints or self._queue):
+            answer, fn, args = (self._hints or self._queue).popleft()
+            if not answer.set_running_or_notify_cancel():
+                continue
+            self._running += 1
+            try:
+                work = self._pool().submit(fn, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool
+                self._executor = None
+                work = self._pool().submit(fn, *args)
+            loop = asyncio.get_running_loop()  # the pool's state is the event loop's alone
+            work.add_done_callback(functools.partial(self._back, loop, answer))
+
+    def _back(self, loop: asyncio.AbstractEventLoop, answer: Future[Any],
+              work: Future[Any]) -> None:
+        """A worker's answer (in the executor's thread): dealt with on the event loop."""
+        loop.call_soon_threadsafe(self._done, work, answer)
+
+    def _done(self, work: Future[Any], answer: Future[Any]) -> None:
+        self._running -= 1
+        exc = work.exception()
+        if isinstance(exc, BrokenProcessPool):
+            self._executor = None
+        if exc is not None:
+            answer.set_exception(exc)
+        else:
+            answer.set_result(work.result())
+        self._next()
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            self._executor = self._make()
+        return self._executor
+
+    def _processes(self) -> Executor:
+        # spawned, not forked: the server's threads stay behind
+        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=start_worker)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+class PooledBot:
+    """A table seat's bot whose decisions the pool makes: it answers a view only once the pool
+    answered that view (:meth:`answered`); until then it raises :class:`Pending`."""
+
+    def __init__(self, key: tuple[str, int, str, int]) -> None:
+        self.key = key
+        self.name = key[2]
+        self._answer: tuple[View, Move | BaseException] | None = None
+
+    def choose(self, view: View) -> Move:
+        answer, self._answer = self._answer, None
+        if answer is not None and _same(answer[0], view):
+            if isinstance(answer[1], BaseException):
+                raise RuntimeError(f"the bot's decision failed: {answer[1]!r}")
+            return answer[1]
+        raise Pending(self, view)
+
+    def answered(self, view: View, move: Move | BaseException) -> None:
+        """The pool's answer for ``view`` (a failure: the table's fallback move is made)."""
+        self._answer = (view, move)
+
+
+def _same(asked: View, now: View) -> bool:
+    """Whether ``now`` is the decision ``asked`` was (the same seat at the same point of the
+    hand; the driver has checked that the table did not move on)."""
+    return (asked.seat, asked.turn, asked.phase, asked.history, asked.free_chop) == (
+        now.seat, now.turn, now.phase, now.history, now.free_chop)

@@ -1,0 +1,210 @@
+"""The strongest bots decide in the bot pool's worker processes, off the event loop: a table of
+search bots waiting for its decision holds no other table back, the worker is given the seat's
+view and nothing more, an answer for a table that moved on is dropped, a player's hint is
+chosen there too, and ``tienlen serve --bot-workers N`` sizes the pool.
+
+The pool's worker is stood in for by an executor the test releases by hand (the same functions
+run, in this process), so what is shown is the order of events, not a timing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor, Future
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from tienlen.cli import build_parser, main
+from tienlen.view import View
+from tienlen.web import botpool
+from tienlen.web.botpool import BotPool
+from tienlen.web.limits import Limits
+from tienlen.web.lobby import Lobby, NewTable
+from tienlen.web.protocol import AddBot, Hello, Hint, PlayMove, Start
+from tienlen.web.room import Client, Room
+from tienlen.web.server import limits_from
+from tienlen.web.storage import Repository
+
+
+class Held(Executor):
+    """A worker that runs nothing until the test lets it (:meth:`release`)."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        done: Future[Any] = Future()
+        self.jobs.append((fn, args, done))
+        return done
+
+    def release(self) -> None:
+        """Run the oldest job held (its answer goes back as a worker's would)."""
+        fn, args, done = self.jobs.pop(0)
+        done.set_result(fn(*args))
+
+
+def run(main_: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """``asyncio.run`` in a thread of its own (the browser tests keep a loop in this one)."""
+    failure: list[BaseException] = []
+
+    def go() -> None:
+        try:
+            asyncio.run(main_())
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=go)
+    thread.start()
+    thread.join(120)
+    if failure:
+        raise failure[0]
+
+
+class Outbox:
+    def __init__(self) -> None:
+        self.bodies: list[str] = []
+
+    def client(self) -> Client:
+        return Client(self.bodies.append)
+
+
+def lobby_with(held: Held) -> Lobby:
+    lobby = Lobby(Repository("sqlite://"), bot_delay=0.0)
+    lobby.driver.pool = BotPool(1, executor=lambda: held)
+    return lobby
+
+
+def watch(room: Room) -> Outbox:
+    out = Outbox()
+    room.attach(out.client())
+    room.schedule()
+    return out
+
+
+async def until(check: Callable[[], bool], seconds: float = 30.0) -> None:
+    for _ in range(int(seconds / 0.005)):
+        if check():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("not within the time")
+
+
+def test_a_search_table_waiting_for_its_decision_holds_no_heuristic_table_back() -> None:
+    held = Held()
+
+    async def play() -> None:
+        lobby = lobby_with(held)
+        search, _, _ = lobby.create(NewTable(quick=True, level="search", players=4))
+        normal, _, _ = lobby.create(NewTable(quick=True, level="heuristic", players=4))
+        watch(search)
+        watch(normal)
+        await until(lambda: len(held.jobs) == 1)  # the search table's first decision asked
+        start = search.version
+        await until(lambda: normal.version >= 12)  # the heuristic table plays on meanwhile
+        assert search.version == start and len(held.jobs) == 1  # one decision, still waited for
+        fn, args, _ = held.jobs[0]
+        assert fn is botpool.decide
+        key, view = args
+        assert key[:3] == (search.id, search.game.turn, "search")  # type: ignore[union-attr]
+        # the worker is told the seat's view: its own hand, the others' card counts only
+        assert isinstance(view, View) and view.seat == key[1]
+        assert list(view.hand) == search.game.hand(key[1])  # type: ignore[union-attr]
+        assert view.revealed is None
+        held.release()
+        await until(lambda: search.version == start + 1)  # its move, once the answer is back
+        assert lobby.driver.stats.stale == 0
+        for room in (search, normal):
+            room.stop()
+        lobby.driver.pool.close()
+
+    run(play)
+
+
+def test_an_answer_for_a_table_that_moved_on_is_dropped() -> None:
+    held = Held()
+
+    async def play() -> None:
+        lobby = lobby_with(held)
+        room, seat, _ = lobby.create(NewTable(quick=True, name="Ann", level="search", players=4))
+        assert seat == 0 and room.game is not None
+        out = Outbox()
+        ann = out.client()
+        room.attach(ann)
+        room.handle(ann, Hello(type="hello", seq=1))
+        if room.game.turn == 0:  # Ann leads: then a bot is on turn
+            room.handle(ann, PlayMove(type="play", seq=2, version=room.version,
+                                      move=str(room.game.legal_plays(0)[0])))
+        await until(lambda: len(held.jobs) == 1)
+        version = room.version
+        room.leave(0)  # the table moves on (Ann's seat is a bot's now) before the answer
+        assert room.version == version + 1
+        held.release()  # the answer for the state gone
+        await until(lambda: lobby.driver.stats.stale == 1)
+        assert room.version == version + 1  # nothing made from it
+        await until(lambda: len(held.jobs) == 1)  # asked anew, for the table as it is
+        assert held.jobs[0][1][1].history == room.game.view(room.game.turn).history  # type: ignore[union-attr]
+        held.release()
+        await until(lambda: room.version == version + 2)
+        room.stop()
+        lobby.driver.pool.close()
+
+    run(play)
+
+
+def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
+    held = Held()
+
+    async def play() -> None:
+        lobby = lobby_with(held)
+        room, _, token = lobby.create(NewTable(name="Ann", players=2, level="heuristic"))
+        out = Outbox()
+        ann = out.client()
+        room.attach(ann)
+        room.handle(ann, Hello(type="hello", seq=1, token=token))
+        room.handle(ann, AddBot(type="add_bot", seq=2))
+        room.handle(ann, Start(type="start", seq=3))
+        assert room.game is not None
+        await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
+        sent = len(out.bodies)
+        room.handle(ann, Hint(type="hint", seq=4))
+        assert len(held.jobs) == 1 and len(out.bodies) == sent  # asked, not answered on the loop
+        fn, args, _ = held.jobs[0]
+        assert fn is botpool.hint
+        assert isinstance(args[0], View) and args[0].seat == 0
+        assert list(args[0].hand) == room.game.hand(0)
+        held.release()
+        await until(lambda: any('"hint"' in b for b in out.bodies[sent:]))
+        hint = next(b for b in out.bodies[sent:] if '"hint"' in b)
+        assert any(f'"move":"{m}"' in hint for m in room.game.legal_plays(0))
+        room.stop()
+        lobby.driver.pool.close()
+
+    run(play)
+
+
+def test_the_pool_is_sized_by_serve_bot_workers(capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Limits().bot_workers == max(1, (os.cpu_count() or 1) - 1)
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--bot-workers N" in text
+    assert f"(default: {Limits().bot_workers}, the cores less one" in text
+    monkeypatch.setenv("LC_ALL", "vi_VN.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--bot-workers N số tiến trình phụ" in text
+    assert f"(mặc định: {Limits().bot_workers}, số lõi trừ một" in text
+    monkeypatch.delenv("LC_ALL")
+    args = build_parser().parse_args(["serve", "--bot-workers", "3"])
+    limits = limits_from(args)
+    assert limits.bot_workers == 3
+    assert Lobby(Repository("sqlite://"), limits=limits).driver.pool.workers == 3
+    assert main(["serve", "--bot-workers", "0"]) == 2
+    assert "bot-workers must be 1 or more, not 0" in capsys.readouterr().err
