@@ -142,8 +142,10 @@ def test_the_timer_tells_the_player_and_the_history_marks_its_move(server: Serve
     event = after["view"]["events"][n]
     assert event["seat"] == 0 and event["timed_out"] is True
     assert after["view"]["history"][n] == [0, told["move"]]
-    # only that move is marked (a bot's, a person's are not)
-    assert [e for e in after["view"]["events"] if e.get("timed_out")] == [event]
+    # only the timer's moves are marked (the bots' are not); on a slow machine the timer may
+    # have played Lan's next turn too before this state was sent
+    marked = [e for e in after["view"]["events"] if e.get("timed_out")]
+    assert marked[0] == event and all(e["seat"] == 0 for e in marked)
 
 
 def test_the_mark_stays_after_a_restart(server: Server) -> None:
