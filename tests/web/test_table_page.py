@@ -245,7 +245,7 @@ def test_the_bot_level_chosen_for_a_table_is_the_level_of_every_bot_added(
     for k in (1, 2):
         page.get_by_test_id("add-bot").click()
         expect(page.get_by_test_id("seats")).to_contain_text(f"Bot {k}")
-    expect(page.locator("[data-testid=seat]", has_text="bot · random")).to_have_count(2)
+    expect(page.locator("[data-testid=seat]", has_text="bot · Beginner")).to_have_count(2)
     info = server.get(f"/api/tables/{table_id(page)}").json()
     assert [s["level"] for s in info["seats"] if s["kind"] == "bot"] == ["random", "random"]
 
