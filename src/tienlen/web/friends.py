@@ -12,17 +12,16 @@ this process serves (:meth:`~.lobby.Lobby.tables_of`).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from sqlalchemy import and_, delete, insert, or_, select
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..errors import error
-from .storage import FriendRow, IdentityRow, InvitationRow, StorageError
+from .storage import FriendRow, IdentityRow, InvitationRow, StorageError, transaction
 
 INVITATION_SECONDS = 600.0  # an invitation is shown this long
 MAX_FRIENDS = 200  # friends and open requests one player may hold
@@ -76,14 +75,6 @@ class SqlFriendStore:
         self.engine = engine
         self.clock = clock
 
-    @contextmanager
-    def _begin(self) -> Iterator[Connection]:
-        try:
-            with self.engine.begin() as conn:
-                yield conn
-        except SQLAlchemyError as exc:
-            raise error(StorageError, "err.storage.refused", error=str(exc)[:200]) from None
-
     def ask(self, identity: str, friend: str) -> bool:
         try:
             with self.engine.begin() as conn:
@@ -96,14 +87,14 @@ class SqlFriendStore:
         return self.friends(identity, friend)
 
     def remove(self, identity: str, friend: str) -> bool:
-        with self._begin() as conn:
+        with transaction(self.engine) as conn:
             gone = conn.execute(delete(FriendRow).where(or_(
                 and_(FriendRow.identity == identity, FriendRow.friend == friend),
                 and_(FriendRow.identity == friend, FriendRow.friend == identity))))
         return bool(gone.rowcount)
 
     def of(self, identity: str) -> list[Friendship]:
-        with self._begin() as conn:
+        with transaction(self.engine) as conn:
             asked = {f for (f,) in conn.execute(select(FriendRow.friend)
                                                 .where(FriendRow.identity == identity))}
             asking = {i for (i,) in conn.execute(select(FriendRow.identity)
@@ -118,26 +109,26 @@ class SqlFriendStore:
         return sorted(out, key=lambda f: (order[f.state], f.name.casefold()))
 
     def friends(self, a: str, b: str) -> bool:
-        with self._begin() as conn:
+        with transaction(self.engine) as conn:
             n = conn.execute(select(FriendRow.at).where(or_(
                 and_(FriendRow.identity == a, FriendRow.friend == b),
                 and_(FriendRow.identity == b, FriendRow.friend == a)))).all()
         return len(n) == 2
 
     def count(self, identity: str) -> int:
-        with self._begin() as conn:
+        with transaction(self.engine) as conn:
             return len(conn.execute(select(FriendRow.friend)
                                     .where(FriendRow.identity == identity)).all())
 
     def invite(self, sender: str, recipient: str, table_id: str) -> int:
-        with self._begin() as conn:
+        with transaction(self.engine) as conn:
             made = conn.execute(insert(InvitationRow).returning(InvitationRow.id),
                                 {"sender": sender, "recipient": recipient,
                                  "table_id": table_id, "at": self.clock()})
             return int(made.scalar_one())
 
     def invitations(self, recipient: str, since: float) -> list[Invitation]:
-        with self._begin() as conn:
+        with transaction(self.engine) as conn:
             rows = conn.execute(select(InvitationRow.id, IdentityRow.name, InvitationRow.table_id,
                                        InvitationRow.at)
                                 .join(IdentityRow, IdentityRow.id == InvitationRow.sender)

@@ -23,7 +23,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..errors import error
-from .storage import IdentityRow, PlayedRow, RecordRow, RecoveryCodeRow, SessionRow, StorageError
+from .storage import IdentityRow, PlayedRow, RecordRow, RecoveryCodeRow, SessionRow, StorageError, transaction
 
 SEEN_EVERY = 300.0  # seconds: a session's "last seen" is written at most this often
 MAX_AGENT = 160  # characters of a browser's User-Agent kept with its session
@@ -186,161 +186,116 @@ class SqlIdentityStore:
         self.engine = engine
         self.clock = clock
 
-    def _fail(self, exc: SQLAlchemyError) -> StorageError:
-        return error(StorageError, "err.storage.refused", error=str(exc)[:200])
-
     def by_session(self, digest: str) -> Identity | None:
         now = self.clock()
-        try:
-            with self.engine.begin() as conn:
-                row = conn.execute(
-                    select(*_COLUMNS, SessionRow.seen)
-                    .join(SessionRow, SessionRow.identity == IdentityRow.id)
-                    .where(SessionRow.digest == digest)).first()
-                if row is None:
-                    return None
-                if now - row.seen >= SEEN_EVERY:
-                    conn.execute(update(SessionRow).where(SessionRow.digest == digest)
-                                 .values(seen=now))
-                if row.deleted is not None:
-                    return None
-                return _identity(row)
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            row = conn.execute(
+                select(*_COLUMNS, SessionRow.seen)
+                .join(SessionRow, SessionRow.identity == IdentityRow.id)
+                .where(SessionRow.digest == digest)).first()
+            if row is None:
+                return None
+            if now - row.seen >= SEEN_EVERY:
+                conn.execute(update(SessionRow).where(SessionRow.digest == digest)
+                             .values(seen=now))
+            if row.deleted is not None:
+                return None
+            return _identity(row)
 
     def get(self, identity_id: str) -> Identity | None:
-        try:
-            with self.engine.connect() as conn:
-                row = conn.execute(select(*_COLUMNS)
-                                   .where(IdentityRow.id == identity_id)).first()
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            row = conn.execute(select(*_COLUMNS)
+                               .where(IdentityRow.id == identity_id)).first()
         return None if row is None else _identity(row)
 
     def by_account(self, key: str) -> Identity | None:
-        try:
-            with self.engine.connect() as conn:
-                row = conn.execute(select(*_COLUMNS).where(IdentityRow.account_key == key,
-                                                           IdentityRow.deleted.is_(None))).first()
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            row = conn.execute(select(*_COLUMNS).where(IdentityRow.account_key == key,
+                                                       IdentityRow.deleted.is_(None))).first()
         return None if row is None else _identity(row)
 
     def name_conflict(self, key: str, look: str, other_than: str | None = None) -> Identity | None:
         where = [or_(IdentityRow.account_key == key, IdentityRow.look_key == look)]
         if other_than is not None:
             where.append(IdentityRow.id != other_than)
-        try:
-            with self.engine.connect() as conn:
-                row = conn.execute(select(*_COLUMNS).where(*where).limit(1)).first()
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            row = conn.execute(select(*_COLUMNS).where(*where).limit(1)).first()
         return None if row is None else _identity(row)
 
     def new_guest(self, name: str, digest: str, agent: str = "",
                   identity_id: str | None = None) -> Identity:
         now = self.clock()
         identity = Identity(identity_id or new_id(), name, created=now)
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(insert(IdentityRow), {"id": identity.id, "name": name,
-                                                   "created": now, "role": "player"})
-                conn.execute(insert(SessionRow), {"digest": digest, "identity": identity.id,
-                                                  "created": now, "seen": now,
-                                                  "agent": agent[:MAX_AGENT]})
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            conn.execute(insert(IdentityRow), {"id": identity.id, "name": name,
+                                               "created": now, "role": "player"})
+            conn.execute(insert(SessionRow), {"digest": digest, "identity": identity.id,
+                                              "created": now, "seen": now,
+                                              "agent": agent[:MAX_AGENT]})
         return identity
 
     def rename_guest(self, identity_id: str, name: str) -> None:
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id,
-                                                       IdentityRow.account_key.is_(None))
-                             .values(name=name))
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id,
+                                                   IdentityRow.account_key.is_(None))
+                         .values(name=name))
 
     def add_session(self, identity_id: str, digest: str, agent: str = "") -> None:
         now = self.clock()
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(insert(SessionRow), {"digest": digest, "identity": identity_id,
-                                                  "created": now, "seen": now,
-                                                  "agent": agent[:MAX_AGENT]})
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            conn.execute(insert(SessionRow), {"digest": digest, "identity": identity_id,
+                                              "created": now, "seen": now,
+                                              "agent": agent[:MAX_AGENT]})
 
     def drop_session(self, digest: str) -> None:
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(delete(SessionRow).where(SessionRow.digest == digest))
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            conn.execute(delete(SessionRow).where(SessionRow.digest == digest))
 
     def drop_sessions(self, identity_id: str, keep: str | None = None) -> int:
-        try:
-            with self.engine.begin() as conn:
-                return _drop_sessions(conn, identity_id, keep)
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            return _drop_sessions(conn, identity_id, keep)
 
     def sessions(self, identity_id: str) -> list[SessionInfo]:
-        try:
-            with self.engine.connect() as conn:
-                rows = conn.execute(select(SessionRow.digest, SessionRow.created, SessionRow.seen,
-                                           SessionRow.agent)
-                                    .where(SessionRow.identity == identity_id)
-                                    .order_by(SessionRow.seen.desc())).all()
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            rows = conn.execute(select(SessionRow.digest, SessionRow.created, SessionRow.seen,
+                                       SessionRow.agent)
+                                .where(SessionRow.identity == identity_id)
+                                .order_by(SessionRow.seen.desc())).all()
         return [SessionInfo(d, c, s, a or "") for d, c, s, a in rows]
 
     def rename_account(self, identity_id: str, name: str, key: str, look: str) -> bool:
-        try:
-            with self.engine.begin() as conn:
-                done = conn.execute(update(IdentityRow)
-                                    .where(IdentityRow.id == identity_id,
-                                           IdentityRow.account_key.is_not(None),
-                                           IdentityRow.deleted.is_(None))
-                                    .values(name=name, account_key=key, look_key=look))
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            done = conn.execute(update(IdentityRow)
+                                .where(IdentityRow.id == identity_id,
+                                       IdentityRow.account_key.is_not(None),
+                                       IdentityRow.deleted.is_(None))
+                                .values(name=name, account_key=key, look_key=look))
         return bool(done.rowcount)
 
     def switch_session(self, identity_id: str, old: str | None, digest: str,
                        agent: str = "") -> None:
         now = self.clock()
-        try:
-            with self.engine.begin() as conn:
-                if old is not None:
-                    conn.execute(delete(SessionRow).where(SessionRow.digest == old))
-                conn.execute(insert(SessionRow), {"digest": digest, "identity": identity_id,
-                                                  "created": now, "seen": now,
-                                                  "agent": agent[:MAX_AGENT]})
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            if old is not None:
+                conn.execute(delete(SessionRow).where(SessionRow.digest == old))
+            conn.execute(insert(SessionRow), {"digest": digest, "identity": identity_id,
+                                              "created": now, "seen": now,
+                                              "agent": agent[:MAX_AGENT]})
 
     def account_hash(self, key: str) -> tuple[Identity, str] | None:
-        try:
-            with self.engine.connect() as conn:
-                row = conn.execute(select(*_COLUMNS, IdentityRow.password_hash)
-                                   .where(IdentityRow.account_key == key,
-                                          IdentityRow.deleted.is_(None))).first()
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            row = conn.execute(select(*_COLUMNS, IdentityRow.password_hash)
+                               .where(IdentityRow.account_key == key,
+                                      IdentityRow.deleted.is_(None))).first()
         if row is None or row.password_hash is None:
             return None
         return _identity(row), row.password_hash
 
     def password_hash(self, identity_id: str) -> str | None:
-        try:
-            with self.engine.connect() as conn:
-                found = conn.execute(select(IdentityRow.password_hash)
-                                     .where(IdentityRow.id == identity_id,
-                                            IdentityRow.deleted.is_(None))).scalar()
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            found = conn.execute(select(IdentityRow.password_hash)
+                                 .where(IdentityRow.id == identity_id,
+                                        IdentityRow.deleted.is_(None))).scalar()
         return None if found is None else str(found)
 
     def claim(self, claim: Claim) -> bool:
@@ -373,59 +328,47 @@ class SqlIdentityStore:
         except (IntegrityError, _Unclaimed):  # the unique account_key: taken just now
             return False
         except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+            raise error(StorageError, "err.storage.refused", error=str(exc)[:200]) from None
         return True
 
     def set_password(self, identity_id: str, password_hash: str, keep: str | None) -> int:
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id)
-                             .values(password_hash=password_hash))
-                return _drop_sessions(conn, identity_id, keep)
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id)
+                         .values(password_hash=password_hash))
+            return _drop_sessions(conn, identity_id, keep)
 
     def set_codes(self, identity_id: str, digests: list[str]) -> None:
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(delete(RecoveryCodeRow)
-                             .where(RecoveryCodeRow.identity == identity_id))
-                if digests:
-                    conn.execute(insert(RecoveryCodeRow), [{"identity": identity_id,
-                                                            "digest": d} for d in digests])
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            conn.execute(delete(RecoveryCodeRow)
+                         .where(RecoveryCodeRow.identity == identity_id))
+            if digests:
+                conn.execute(insert(RecoveryCodeRow), [{"identity": identity_id,
+                                                        "digest": d} for d in digests])
 
     def use_code(self, identity_id: str, digest: str) -> bool:
-        try:
-            with self.engine.begin() as conn:
-                done = conn.execute(delete(RecoveryCodeRow)
-                                    .where(RecoveryCodeRow.identity == identity_id,
-                                           RecoveryCodeRow.digest == digest))
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            done = conn.execute(delete(RecoveryCodeRow)
+                                .where(RecoveryCodeRow.identity == identity_id,
+                                       RecoveryCodeRow.digest == digest))
         return bool(done.rowcount == 1)
 
     def delete_account(self, identity_id: str, name: str,
                        rename: Callable[[str, int, str], str]) -> None:
         now = self.clock()
-        try:
-            with self.engine.begin() as conn:
-                played = conn.execute(select(PlayedRow.table_id, PlayedRow.hand_no, PlayedRow.seat)
-                                      .where(PlayedRow.identity == identity_id)).all()
-                for table_id, hand_no, seat in played:
-                    text = conn.execute(select(RecordRow.text)
-                                        .where(RecordRow.table_id == table_id,
-                                               RecordRow.hand_no == hand_no)).scalar()
-                    if text is not None:
-                        conn.execute(update(RecordRow).where(RecordRow.table_id == table_id,
-                                                             RecordRow.hand_no == hand_no)
-                                     .values(text=rename(text, seat, name)))
-                conn.execute(delete(SessionRow).where(SessionRow.identity == identity_id))
-                conn.execute(delete(RecoveryCodeRow)
-                             .where(RecoveryCodeRow.identity == identity_id))
-                conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id)
-                             .values(name=name, account_key=None, look_key=None,
-                                     password_hash=None, deleted=now))
-        except SQLAlchemyError as exc:
-            raise self._fail(exc) from None
+        with transaction(self.engine) as conn:
+            played = conn.execute(select(PlayedRow.table_id, PlayedRow.hand_no, PlayedRow.seat)
+                                  .where(PlayedRow.identity == identity_id)).all()
+            for table_id, hand_no, seat in played:
+                text = conn.execute(select(RecordRow.text)
+                                    .where(RecordRow.table_id == table_id,
+                                           RecordRow.hand_no == hand_no)).scalar()
+                if text is not None:
+                    conn.execute(update(RecordRow).where(RecordRow.table_id == table_id,
+                                                         RecordRow.hand_no == hand_no)
+                                 .values(text=rename(text, seat, name)))
+            conn.execute(delete(SessionRow).where(SessionRow.identity == identity_id))
+            conn.execute(delete(RecoveryCodeRow)
+                         .where(RecoveryCodeRow.identity == identity_id))
+            conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id)
+                         .values(name=name, account_key=None, look_key=None,
+                                 password_hash=None, deleted=now))

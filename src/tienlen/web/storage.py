@@ -295,6 +295,18 @@ _LOG_LAST = (select(LogRow.at).where(LogRow.table_id == bindparam("table_id"))
              .order_by(LogRow.idx.desc()).limit(1))
 
 
+@contextmanager
+def transaction(engine: Engine) -> Iterator[Connection]:
+    """One transaction on ``engine`` (committed at the end, rolled back on an error); a
+    database error is a :class:`StorageError` that names it. The stores' one way in."""
+    try:
+        with engine.begin() as conn:
+            yield conn
+    except SQLAlchemyError as exc:
+        raise error(StorageError, "err.storage.refused",
+                    error=(str(exc).splitlines() or [exc.__class__.__name__])[0][:200]) from None
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
