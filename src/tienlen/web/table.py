@@ -251,14 +251,7 @@ class TableState:
         name = check_name(name)
         if self.started:
             raise Refused(msg("room.started_watch"))
-        if self.rated is not None:
-            held = self.seat_owned(owner) if owner is not None else None
-            if held is not None:
-                raise Refused(msg("room.one_seat_rated", seat=held))
-            same = [i for i, s in enumerate(self.seats) if device is not None
-                    and s.kind == "human" and s.device == device]
-            if same:
-                raise Refused(msg("room.one_browser_rated", seat=same[0]))
+        self._refuse_second_seat(owner, device)
         self._refuse_lookalike(name)
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
@@ -331,6 +324,18 @@ class TableState:
             self.host_seat = host[0]
             self.creator = ""
 
+    def _refuse_second_seat(self, owner: str | None, device: str | None) -> None:
+        """At a rated table, refuse a seat to an identity, or a browser, that holds one."""
+        if self.rated is None:
+            return
+        held = self.seat_owned(owner) if owner is not None else None
+        if held is not None:
+            raise Refused(msg("room.one_seat_rated", seat=held))
+        same = [i for i, s in enumerate(self.seats) if device is not None
+                and s.kind == "human" and s.device == device]
+        if same:
+            raise Refused(msg("room.one_browser_rated", seat=same[0]))
+
     def _note_left(self, seat: int) -> None:
         """The player at ``seat`` left after the start: during the current hand (rated last in
         it), unless it is over (then the next hand is a bot's)."""
@@ -357,10 +362,7 @@ class TableState:
             raise Refused(msg("room.back_none"))
         if seat not in left:
             raise Refused(msg("room.back_not_yours", seat=seat))
-        if self.rated is not None and owner is not None:
-            held = self.seat_owned(owner)
-            if held is not None:
-                raise Refused(msg("room.one_seat_rated", seat=held))
+        self._refuse_second_seat(owner, device)
         s = self.seats[seat]
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
