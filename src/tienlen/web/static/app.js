@@ -6,11 +6,13 @@ import { friendsSection, watchInvitations } from "./friends.js";
 import { init } from "./i18n.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
+import { mountPrefs } from "./prefs.js";
 import { mePage, profilePage } from "./profile.js";
 import { table } from "./table.js";
 
 const path = location.pathname;
 await init();
+mountPrefs();
 account(path).catch((err) => { $("account").textContent = err.message; });
 watchInvitations();
 if (path.startsWith("/t/")) table(path.slice(3));

@@ -26,7 +26,7 @@ export function cardSvg(card) {
   const rank = card.slice(0, -1), suit = card.slice(-1);
   const shown = rank === "T" ? "10" : rank;
   const red = suit === "d" || suit === "h";
-  const color = red ? "card-red" : "card-black";
+  const color = `${red ? "card-red" : "card-black"} suit-${suit}`;  // suit-*: the four-colour deck
   const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", "aria-hidden": "true",
     focusable: "false" });
   svg.append(el("rect", { x: 0.75, y: 0.75, width: 58.5, height: 82.5, rx: 6, class: "card-face" }));

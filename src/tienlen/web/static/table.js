@@ -12,9 +12,11 @@ import { levelKey } from "./lobby.js";
 import { openReport, showBanned } from "./moderation.js";
 import { api, Connection, tokenKey } from "./net.js";
 import { cardsText, newChopPayments, paymentLine } from "./payments.js";
+import { motionOn } from "./prefs.js";
 import { renderSeats, seatPosition, tickCountdown } from "./seats.js";
+import { buzz, cues, sound } from "./sound.js";
 
-const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const reducedMotion = () => !motionOn();  // the page's switch, or the system's reduced motion
 
 function button(text, onClick, testid) {
   return h("button", { type: "button", testid, text, onclick: onClick });
@@ -121,6 +123,9 @@ export class Table {
         this.offsetKnown = true;
       }
       this.render(before);
+      const heard = cues(before && before.info.hand_no === ev.info.hand_no ? before.view : null, ev.view, this.seat);
+      for (const name of heard) sound(name);
+      if (heard.includes("turn")) buzz();
     } else if (ev.type === "error") {
       if (ev.code === "not_found") {  // the table closed: the server says why, in our language
         this.conn.gone = true;
@@ -502,6 +507,12 @@ export class Table {
     const view = this.state.view;
     tickCountdown($("seats"), view ? view.turn : null, this.deadline(), this.offset);
     if (view && view.is_over) this.tickNext();
+    // the timer's last five seconds, ticking for the player whose turn it is
+    const deadline = this.deadline();
+    if (deadline !== null && view && !view.is_over && view.turn === this.seat) {
+      const secs = Math.ceil(deadline - (Date.now() / 1000 + this.offset));
+      if (secs > 0 && secs <= 5 && secs !== this.ticked) { this.ticked = secs; sound("tick"); }
+    }
   }
 
   /** The setup's level select: the levels the table's rules offer, the table's own chosen
