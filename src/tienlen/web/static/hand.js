@@ -2,6 +2,7 @@
 // focus) survives the others' moves: a card stays selected until it leaves your hand.
 import { cardLabel, cardSvg } from "./cards.js";
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Keys for a hand's cards: the card, and which copy of it (two packs): "7h#0", "7h#1". */
 function keysOf(cards) {
@@ -17,6 +18,7 @@ export class Hand {
     this.keys = [];
     this.selected = new Set();  // keys
     this.focusKey = null;       // the card that takes the keyboard focus (roving tabindex)
+    this.usable = null;         // the cards some legal play holds (null: every card, undimmed)
     box.setAttribute("role", "group");
     box.addEventListener("keydown", (ev) => this.key(ev));
   }
@@ -38,7 +40,7 @@ export class Hand {
       return h("button.card", {
         type: "button", testid: "card", dataset: { card, key },
         onclick: () => { this.focusKey = key; this.toggle(key); },
-      }, h("span.sr-only", { text: cardLabel(card) }), cardSvg(card));
+      }, h("span.sr-only", { text: cardLabel(card) }), h("span.sr-only.unusable-why"), cardSvg(card));
     }));
     this.box.style.setProperty("--n", String(cards.length));
     this.sync();
@@ -50,7 +52,18 @@ export class Hand {
       const key = b.dataset.key;
       b.setAttribute("aria-pressed", this.selected.has(key) ? "true" : "false");
       b.tabIndex = key === this.focusKey ? 0 : -1;
+      const dim = this.usable !== null && !this.usable.has(b.dataset.card);
+      b.classList.toggle("unusable", dim);
+      const why = b.querySelector(".unusable-why");
+      if (why) why.textContent = dim ? `, ${t("web.hand.unusable")}` : "";
     }
+  }
+
+  /** Dim the cards that no play of ``legal`` (the moves' texts) holds (null: none dimmed).
+   * The cards stay selectable: a player may still pick them to see why. */
+  dim(legal) {
+    this.usable = legal === null ? null : new Set(legal.flatMap((m) => m.split(" ")));
+    this.sync();
   }
 
   toggle(key) {

@@ -84,6 +84,8 @@ export function renderSeats(box, ctx) {
     if (view && view.finish_order.includes(s.seat)) classes.push("done");
     if (view && view.passed[s.seat] && !view.is_over) classes.push("passed");
     if (view && view.table_seat === s.seat && view.table) classes.push("owns-table");
+    const last = view && !view.is_over && view.counts[s.seat] === 1;  // one card left: watch out
+    if (last) classes.push("last-card");
     if (y < 25) classes.push("at-top"); else if (y > 75) classes.push("at-bottom");
     if (x < 20) classes.push("at-left"); else if (x > 80) classes.push("at-right");
     const name = s.kind === "empty" ? t("web.seat.empty") : (mine ? t("web.you_suffix", { name: seatName(s) }) : seatName(s));
@@ -94,6 +96,7 @@ export function renderSeats(box, ctx) {
     const count = view ? view.counts[s.seat] : null;
     const labelBits = [name, ...who];
     if (count !== null) labelBits.push(tn("web.cards", count));
+    if (last) labelBits.push(t("web.seat.last_card"));
     if (turn) labelBits.push(t("web.seat.to_play"));
     if (view && view.dealer === s.seat) labelBits.push(t("web.seat.dealer"));
     if (view && view.passed[s.seat] && !view.is_over) labelBits.push(t("web.seat.passed"));
@@ -118,6 +121,7 @@ export function renderSeats(box, ctx) {
         h("small", { text: who.join(" · ") })),
       h("div.marks", {}, seatMarks(s, view, info)));
     if (view && view.dealer === s.seat) plate.append(h("span.mark.dealer", { title: t("web.seat.dealer"), text: t("web.seat.dealer_mark") }));
+    if (last) plate.append(h("span.last-mark", { testid: "last-card", "aria-hidden": "true", text: t("web.seat.last_card_mark") }));
     if (turn) plate.append(h("span.turn-mark", { testid: "turn-mark", text: mine ? t("web.seat.your_turn") : t("web.seat.to_play") }));
     plate.append(h("span.countdown", { testid: "countdown", hidden: true, role: "timer", "aria-live": "off" }));
     div.append(plate);

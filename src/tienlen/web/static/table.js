@@ -16,6 +16,7 @@ import { motionOn } from "./prefs.js";
 import { renderSeats, seatPosition, tickCountdown } from "./seats.js";
 import { buzz, cues, sound } from "./sound.js";
 
+const MAX_LEGAL = 400;  // the server's cap on the legal plays it lists (views.MAX_LEGAL)
 const reducedMotion = () => !motionOn();  // the page's switch, or the system's reduced motion
 
 function button(text, onClick, testid) {
@@ -39,6 +40,16 @@ function promptWords(view, names) {
   if (!view.prompt || !d) return "";
   const params = { name: names[d.to ?? -1] ?? "", cards: cardsText(view.table) };
   return d.count ? tn(`web.prompt.${view.prompt}`, d.count, params) : t(`web.prompt.${view.prompt}`, params);
+}
+
+/** Your lead: anything, or (the first lead of some rules) a play that holds the card every
+ * legal play holds ("lead with 3♠ in your play"). */
+function leadWords(view) {
+  const held = new Set(view.hand);
+  const plays = view.legal.map((m) => m.split(" ")).filter((cards) => cards.every((c) => held.has(c)));
+  if (!plays.length || view.legal.length >= MAX_LEGAL) return t("web.status.your_lead");
+  const needed = plays[0].filter((c) => plays.every((p) => p.includes(c)));
+  return needed.length && plays.length > 1 ? t("web.status.your_lead_with", { cards: cardsText(needed.join(" ")) }) : t("web.status.your_lead");
 }
 
 export class Table {
@@ -233,6 +244,11 @@ export class Table {
     status.classList.remove("refused");
     status.textContent = this.statusText(view, names);
     this.hand.show(view.hand);
+    // at your turn to play, the cards no legal play holds are dimmed (not when the legal list
+    // was cut at its length limit, nor at a decision of another kind)
+    const mine = view.phase === "play" && this.seat !== null && (view.turn === this.seat || view.free_chop);
+    const whole = view.legal.length > 0 && view.legal.length < MAX_LEGAL;
+    this.hand.dim(mine && whole && !view.is_over ? view.legal : null);
     this.renderActions();
     keepFocus($("decisions"), () => this.renderDecisions(view, names));
     renderHistory($("history"), view, names, this.seat);
@@ -366,7 +382,7 @@ export class Table {
       text = mine ? t("web.status.your_turn_phase", { phase: t(`web.phase_word.${view.phase}`) })
         : t("web.status.turn_phase", { name: names[view.turn], phase: t(`web.phase_word.${view.phase}`) });
     } else if (mine) {
-      text = view.table ? t("web.status.your_turn") : t("web.status.your_lead");
+      text = view.table ? t("web.status.your_turn") : leadWords(view);
     } else {
       text = t("web.status.turn", { name: names[view.turn] });
     }

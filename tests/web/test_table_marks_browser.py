@@ -1,0 +1,86 @@
+"""In real headless Chromium: at your turn the cards no legal play holds are dimmed (and said
+to be so to a screen reader), none while another player is to play; a seat with one card
+left is marked."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Page, expect
+
+from tienlen.web.views import MAX_LEGAL
+
+from .conftest import Server
+from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "tienlen" / "web" / "static"
+DIMMED = "[...document.querySelectorAll('[data-testid=card].unusable')].map((b) => b.dataset.card)"
+
+
+def test_the_page_knows_the_servers_cap_on_legal_plays() -> None:
+    found = re.search(r"const MAX_LEGAL = (\d+);", (STATIC / "table.js").read_text())
+    assert found is not None and int(found.group(1)) == MAX_LEGAL
+
+
+def test_cards_no_legal_play_holds_are_dimmed_at_your_turn(page: Page, server: Server) -> None:
+    quick_game(page, server)
+    seen_dimmed = False
+    for _ in range(30):  # turns until one where a play must be beaten
+        if wait_turn_or_over(page):
+            break
+        state = page.evaluate(f"{TABLE}.state.view")
+        hand, legal = state["hand"], state["legal"]
+        usable = {c for m in legal if m != "pass" for c in m.split(" ")}
+        expected = sorted(c for c in hand if c not in usable)
+        assert sorted(page.evaluate(DIMMED)) == expected
+        if expected:
+            seen_dimmed = True
+            card = page.locator(f"[data-testid=card][data-card='{expected[0]}']").first
+            expect(card).to_contain_text("cannot be played now")  # for a screen reader
+            expect(card).to_be_enabled()  # still selectable
+        take_turn(page)
+        if not page.evaluate(f"{TABLE}.state.view.is_over") and \
+                page.evaluate(f"{TABLE}.state.view.turn !== {TABLE}.seat"):
+            assert page.evaluate(DIMMED) == []  # another's turn: nothing dimmed
+    assert seen_dimmed
+
+
+def test_a_seat_with_one_card_left_is_marked(page: Page, server: Server) -> None:
+    quick_game(page, server)
+    marked = page.evaluate("""async () => {
+        const { renderSeats } = await import("/static/seats.js");
+        const box = document.createElement("div");
+        const seat = (i) => ({ seat: i, kind: "bot", name: `Bot ${i}`, level: "greedy" });
+        const info = { players: 3, status: "playing", seats: [0, 1, 2].map(seat), ready: [] };
+        const view = { is_over: false, turn: 0, counts: [5, 1, 2], finish_order: [],
+                       passed: [false, false, false], table: null, table_seat: null, dealer: 0 };
+        renderSeats(box, { info, view, me: null });
+        return [...box.querySelectorAll("[data-testid=seat]")].map((s) => [
+            s.classList.contains("last-card"), s.getAttribute("aria-label"),
+            s.querySelector("[data-testid=last-card]")?.textContent ?? null]);
+    }""")
+    assert [m[0] for m in marked] == [False, True, False]
+    assert "one card left" in marked[1][1] and marked[1][2] == "1 card left"
+    assert marked[0][2] is None and "one card left" not in marked[2][1]
+
+
+def test_the_first_lead_says_the_card_it_must_hold(page: Page, server: Server) -> None:
+    page.goto(server.base + "/")
+    for seed in range(40):  # a practice deal where Lan, at seat 0, leads the first round
+        made = page.evaluate("""async (seed) => (await fetch("/api/tables", {method: "POST",
+            headers: {"Content-Type": "application/json"}, body: JSON.stringify(
+            {name: "Lan", players: 4, rules: "pagat", quick: true, seed})})).json()""", seed)
+        game = server.app.state.lobby.get(made["id"]).game
+        if game.turn == 0 and len(game.legal_plays(0)) > 1:
+            break
+    else:
+        pytest.fail("no deal of 40 where seat 0 leads first")
+    page.goto(server.base + f"/t/{made['id']}")
+    expect(page.get_by_test_id("status")).to_have_text("Your turn: lead a play with 3♠ in it")
+    assert page.evaluate(DIMMED) and "3s" not in page.evaluate(DIMMED)
