@@ -84,3 +84,28 @@ def test_the_first_lead_says_the_card_it_must_hold(page: Page, server: Server) -
     page.goto(server.base + f"/t/{made['id']}")
     expect(page.get_by_test_id("status")).to_have_text("Your turn: lead a play with 3♠ in it")
     assert page.evaluate(DIMMED) and "3s" not in page.evaluate(DIMMED)
+
+
+def test_the_turn_timer_drains_a_ring_round_the_seat_and_counts_in_your_dock(
+        page: Page, server: Server) -> None:
+    page.goto(server.base + "/")
+    made = page.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify(
+        {name: "Lan", players: 2, rules: "pagat", quick: true, turn_timer: 40})})).json()""")
+    page.goto(server.base + f"/t/{made['id']}")
+    ring = "() => { const s = document.querySelector('[data-testid=seat].timed');" \
+           " return s ? [Number(s.dataset.seat), Number(s.style.getPropertyValue('--left'))] : null; }"
+    page.wait_for_function(ring)
+    if wait_turn_or_over(page):
+        pytest.skip("the deal was an instant win")
+    seat, first = page.evaluate(ring)
+    assert seat == page.evaluate(f"{TABLE}.seat") and 0.5 < first <= 1  # our turn: ours drains
+    timer = page.get_by_test_id("dock-timer")
+    expect(timer).to_be_visible()
+    expect(timer).to_have_text(re.compile(r"^0:[0-4]\d$"))
+    page.wait_for_timeout(1300)
+    assert page.evaluate(ring)[1] < first  # the ring drains as the time runs out
+    take_turn(page)
+    others = page.evaluate(f"!{TABLE}.state.view.is_over && {TABLE}.state.view.turn !== {TABLE}.seat")
+    if others:
+        expect(timer).to_be_hidden()  # the bot's turn: no timer for a bot, none in our dock

@@ -156,10 +156,15 @@ export function renderSeats(box, ctx) {
 }
 
 /** Show the countdown on the seat whose turn it is; ``deadline`` in server seconds (null: none). */
-export function tickCountdown(box, turnSeat, deadline, offset) {
+export function tickCountdown(box, turnSeat, deadline, offset, total = 0) {
   for (const c of box.querySelectorAll("[data-testid=countdown]")) {
-    const seat = Number(c.closest("[data-seat]").dataset.seat);
-    if (deadline === null || seat !== turnSeat) { c.hidden = true; continue; }
+    const seatBox = c.closest("[data-seat]");
+    const seat = Number(seatBox.dataset.seat);
+    if (deadline === null || seat !== turnSeat) {
+      c.hidden = true;
+      seatBox.classList.remove("timed", "low");
+      continue;
+    }
     const left = Math.max(0, deadline - (Date.now() / 1000 + offset));
     const secs = Math.ceil(left);
     const text = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
@@ -167,5 +172,9 @@ export function tickCountdown(box, turnSeat, deadline, offset) {
     if (c.textContent !== text) c.textContent = text;
     c.classList.toggle("low", left <= 5);
     c.setAttribute("aria-label", tn("web.seat.seconds_left", secs));
+    // the ring around the plate: the share of the turn's time still left
+    seatBox.classList.add("timed");
+    seatBox.classList.toggle("low", left <= 5);
+    seatBox.style.setProperty("--left", String(total > 0 ? Math.min(1, left / total) : 1));
   }
 }

@@ -521,14 +521,21 @@ export class Table {
   tick() {
     if (!this.state) return;
     const view = this.state.view;
-    tickCountdown($("seats"), view ? view.turn : null, this.deadline(), this.offset);
-    if (view && view.is_over) this.tickNext();
-    // the timer's last five seconds, ticking for the player whose turn it is
     const deadline = this.deadline();
-    if (deadline !== null && view && !view.is_over && view.turn === this.seat) {
-      const secs = Math.ceil(deadline - (Date.now() / 1000 + this.offset));
-      if (secs > 0 && secs <= 5 && secs !== this.ticked) { this.ticked = secs; sound("tick"); }
-    }
+    tickCountdown($("seats"), view ? view.turn : null, deadline, this.offset, this.state.info.turn_timer || 0);
+    if (view && view.is_over) this.tickNext();
+    // your turn against the clock: a large timer in your dock, ticking in its last five seconds
+    const box = $("dock-timer");
+    const mine = deadline !== null && view && !view.is_over && view.turn === this.seat;
+    box.hidden = !mine;
+    if (!mine) return;
+    const left = Math.max(0, deadline - (Date.now() / 1000 + this.offset));
+    const secs = Math.ceil(left);
+    const text = `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
+    if (box.textContent !== text) box.textContent = text;
+    box.classList.toggle("low", left <= 5);
+    box.setAttribute("aria-label", tn("web.seat.seconds_left", secs));
+    if (secs > 0 && secs <= 5 && secs !== this.ticked) { this.ticked = secs; sound("tick"); }
   }
 
   /** The setup's level select: the levels the table's rules offer, the table's own chosen
