@@ -12,12 +12,12 @@ import { levelKey } from "./lobby.js";
 import { openReport, showBanned } from "./moderation.js";
 import { api, Connection, tokenKey } from "./net.js";
 import { cardsText, newChopPayments, paymentLine } from "./payments.js";
+import { celebrate, chips, deal, land, stamp, sweep } from "./motion.js";
 import { motionOn } from "./prefs.js";
-import { renderSeats, seatPosition, tickCountdown } from "./seats.js";
+import { renderSeats, tickCountdown } from "./seats.js";
 import { buzz, cues, sound } from "./sound.js";
 
 const MAX_LEGAL = 400;  // the server's cap on the legal plays it lists (views.MAX_LEGAL)
-const reducedMotion = () => !motionOn();  // the page's switch, or the system's reduced motion
 
 function button(text, onClick, testid) {
   return h("button", { type: "button", testid, text, onclick: onClick });
@@ -253,7 +253,9 @@ export class Table {
     keepFocus($("decisions"), () => this.renderDecisions(view, names));
     renderHistory($("history"), view, names, this.seat);
     const sameHand = before && before.view && before.info.hand_no === info.hand_no;
-    this.toast(newChopPayments(sameHand ? before.view : null, view), names);
+    const chopped = newChopPayments(sameHand ? before.view : null, view);
+    this.toast(chopped, names);
+    this.moments(before, chopped, names);
     if (view.is_over) $("toast").hidden = true;  // the end panel lists every payment
     if (view.is_over) {
       renderEnd($("end"), view, names, this.seat);
@@ -307,7 +309,7 @@ export class Table {
       if (changed) {
         const row = cardsRow(view.table, "big");
         play.replaceChildren(row);
-        if (prev && !reducedMotion()) this.land(row, view.table_seat);
+        if (prev) land(row, view.table_seat, this.seat, this.state.info.players);
       }
       const byName = view.table_seat === this.seat ? t("web.trick.you") : names[view.table_seat];
       by.textContent = t(view.stacking ? "web.trick.by_stacking" : "web.trick.by", { name: byName });
@@ -330,11 +332,36 @@ export class Table {
         by.textContent = leads === this.seat ? t("web.trick.won_you_lead", { name: names[won] })
           : t("web.trick.won_leads", { name: names[won], lead: names[leads] });
       }
-      if (prev && prev.table && !reducedMotion()) {
+      if (prev && prev.table) sweep(cardsRow(prev.table, "big"), won, this.seat, this.state.info.players);
+      if (prev && prev.table && motionOn()) {
         $("trick").classList.remove("cleared");
         void $("trick").offsetWidth;
         $("trick").classList.add("cleared");
       }
+    }
+  }
+
+  /** The moments a new state makes (motion.js; nothing when motion is off): the deal of a new
+   * hand, a chop's stamp and its chips, the first player out. */
+  moments(before, chopped, names) {
+    const { info, view } = this.state;
+    const n = info.players;
+    // a hand this tab has not shown yet (a reload mid-hand has): the deal
+    const key = `tienlen-dealt-${this.id}`;
+    const fresh = this.seat !== null && sessionStorage.getItem(key) !== String(info.hand_no);
+    if (fresh) {
+      sessionStorage.setItem(key, String(info.hand_no));
+      deal($("hand"), $("seats"));
+    }
+    if (!before) return;  // a page opened mid-hand: no other moment replayed
+    for (const p of chopped) {
+      stamp(t("web.moment.chop"));
+      chips(p.payer, p.payee, p.units, this.seat, n);
+    }
+    const out = before.view && before.info.hand_no === info.hand_no ? before.view.finish_order.length : 0;
+    if (out === 0 && view.finish_order.length > 0) {
+      const first = view.finish_order[0];
+      celebrate(first, this.seat, n, first === this.seat ? t("web.moment.you_first") : t("web.moment.first", { name: names[first] }));
     }
   }
 
@@ -354,16 +381,6 @@ export class Table {
   }
 
   /** A short motion from the seat that played to the middle of the felt. */
-  land(row, seat) {
-    const n = this.state.info.players;
-    const r = ((seat - (this.seat ?? 0)) % n + n) % n;
-    const [x, y] = seatPosition(r, n);
-    const felt = $("felt").getBoundingClientRect();
-    row.style.setProperty("--dx", `${((x - 50) / 100) * felt.width * 0.7}px`);
-    row.style.setProperty("--dy", `${((y - 50) / 100) * felt.height * 0.7}px`);
-    row.classList.add("landing");
-  }
-
   statusText(view, names) {
     if (view.is_over) {
       const parts = [t("web.status.over", { name: names[placesOf(view)[0]] })];
