@@ -14,6 +14,16 @@ over the table's seats; at the measured table (4 anchors) that gives
 with ``MU`` openskill's default (25: a new player starts level with the bots' mean) and
 ``sigma_a`` the level's standard error (observed Fisher information) on the same scale.
 
+The levels above ``heuristic`` that a family offers (``ladder.MEASURED``: ``learned`` in the
+published family, ``search`` in every one) are slower, so each is measured at a table of its
+own, one of it against three ``heuristic`` bots (``--strong-deals`` deals, each once per
+rotation): its log-strength is fitted by maximum likelihood with the ``heuristic``'s held at
+its measured value, and put on the same scale (the same ``c`` and mean), so the first table's
+anchors stay as they were. They are measured as the web server plays them: ``search`` on the
+pure path (``TIENLEN_PURE=1``; the web extra brings no numba), where it is weaker than on the
+fast path (docs/bots.md: 29.4% against 39.4% of first places against three ``heuristic``
+bots), so on a server with the ``fast`` extra its anchor is an underestimate.
+
     python scripts/ratings_anchors.py --deals 1000 --seed 1          # prints the anchors
     python scripts/ratings_anchors.py --deals 1000 --seed 1 --write  # and writes the data file
 """
@@ -22,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import pprint
 import sys
 import time
@@ -29,8 +40,9 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from tienlen.arena import Tournament
+from tienlen.arena import Tournament, run_local
 from tienlen.rules import Rules
+from tienlen.web.ladder import MEASURED as STRONGER
 from tienlen.web.ratings import BETA, FAMILIES, MEASURED_PRESET, MU
 
 LEVELS = ("random", "greedy", "heuristic")
@@ -38,15 +50,41 @@ TABLE = ("random", "greedy", "heuristic", "heuristic")
 DATA = Path(__file__).resolve().parent.parent / "src" / "tienlen" / "web" / "ratings_anchors.py"
 
 
-def orders(preset: str, deals: int, seed: int) -> list[list[str]]:
+def orders(preset: str, deals: int, seed: int, table: Sequence[str] = TABLE,
+           workers: int = 1) -> list[list[str]]:
     """Every hand's finish order, as the levels that took the places (first first)."""
-    tour = Tournament(Rules.preset(preset), len(TABLE), TABLE, deals, seed=seed)
+    tour = Tournament(Rules.preset(preset), len(table), list(table), deals, seed=seed)
     out = []
-    for deal in range(deals):
-        for hand in tour.play_deal(deal):
-            by_place = sorted(range(len(TABLE)), key=lambda seat: hand.places[seat])
+    for results in run_local(tour, workers):
+        for hand in results:
+            by_place = sorted(range(len(table)), key=lambda seat: hand.places[seat])
             out.append([hand.bots[seat] for seat in by_place])
     return out
+
+
+def fit_one(hands: Sequence[Sequence[str]], level: str,
+            known: dict[str, float]) -> tuple[float, float]:
+    """``level``'s log-strength (and its standard error) by maximum likelihood (Newton), the
+    other levels' held at ``known``."""
+    counted = Counter(tuple(order) for order in hands)
+    theta = 0.0
+    for _ in range(100):
+        score = info = 0.0
+        for order, times in counted.items():
+            for place in range(len(order) - 1):
+                rest = order[place:]
+                if level not in rest:
+                    break
+                strengths = [math.exp(theta if w == level else known[w]) for w in rest]
+                p = sum(x for w, x in zip(rest, strengths, strict=True) if w == level) \
+                    / sum(strengths)
+                score += times * ((order[place] == level) - p)
+                info += times * p * (1 - p)
+        step = score / info
+        theta += step
+        if abs(step) < 1e-12:
+            break
+    return theta, 1 / math.sqrt(info)
 
 
 def fit(hands: Sequence[Sequence[str]], rounds: int = 10_000) -> dict[str, float]:
@@ -113,43 +151,63 @@ def _inverse(m: list[list[float]]) -> list[list[float]]:
     return [row[n:] for row in a]
 
 
-def anchors(theta: dict[str, float], se: dict[str, float]) -> dict[str, tuple[float, float]]:
-    """(mu, sigma) per level on openskill's scale (the formula in the module's text)."""
+def scale(se: dict[str, float]) -> float:
+    """``c`` of the module's text, at the first table."""
     sigma = dict.fromkeys(LEVELS, 0.0)
+    c = 0.0
     for _ in range(50):  # c depends on the anchors' sigma, which depends on c: a fixed point
         c = math.sqrt(sum(sigma[w] ** 2 + BETA ** 2 for w in TABLE))
         sigma = {w: c * se[w] for w in LEVELS}
-    mean = sum(theta.values()) / len(theta)
-    return {w: (round(MU + c * (theta[w] - mean), 3), round(sigma[w], 3)) for w in LEVELS}
+    return c
+
+
+def anchors(theta: dict[str, float], se: dict[str, float]) -> dict[str, tuple[float, float]]:
+    """(mu, sigma) per level on openskill's scale (the formula in the module's text)."""
+    c = scale(se)
+    mean = sum(theta[w] for w in LEVELS) / len(LEVELS)
+    return {w: (round(MU + c * (theta[w] - mean), 3), round(c * se[w], 3)) for w in theta}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--strong-deals", type=int, default=100,
+                        help="deals of each stronger level against three heuristic bots")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing the deals")
     parser.add_argument("--write", action="store_true", help=f"write {DATA.name}")
     args = parser.parse_args(argv)
+    os.environ["TIENLEN_PURE"] = "1"  # search as the web server plays it (no fast extra)
     measured: dict[str, dict[str, object]] = {}
     for family in FAMILIES:
         preset = MEASURED_PRESET[family]
         start = time.perf_counter()
-        hands = orders(preset, args.deals, args.seed)
+        hands = orders(preset, args.deals, args.seed, workers=args.workers)
         theta = fit(hands)
         se = standard_errors(hands, theta)
-        levels = anchors(theta, se)
         firsts = {w: sum(o[0] == w for o in hands) / (len(hands) * TABLE.count(w)) for w in LEVELS}
+        stronger: dict[str, dict[str, object]] = {}
+        for level in STRONGER[family]:
+            table = (level, "heuristic", "heuristic", "heuristic")
+            played = orders(preset, args.strong_deals, args.seed, table, args.workers)
+            theta[level], se[level] = fit_one(played, level, theta)
+            firsts[level] = sum(o[0] == level for o in played) / len(played)
+            stronger[level] = {"table": table, "deals": args.strong_deals, "hands": len(played)}
+        levels = anchors(theta, se)
         measured[family] = {
             "preset": preset, "deals": args.deals, "seed": args.seed, "hands": len(hands),
-            "anchors": levels, "first_rate": {w: round(r, 4) for w, r in firsts.items()}}
+            "anchors": levels, "first_rate": {w: round(r, 4) for w, r in firsts.items()},
+            "stronger": stronger}
         print(f"{family} ({preset}, {len(hands)} hands, {time.perf_counter() - start:.0f} s): "
               + ", ".join(f"{w} mu {m:.2f} sigma {s:.2f} first {firsts[w]:.1%}"
                           for w, (m, s) in levels.items()), file=sys.stderr)
     pprint.pprint(measured, sort_dicts=False, width=100)
     if args.write:
-        command = f"python scripts/ratings_anchors.py --deals {args.deals} --seed {args.seed} --write"
+        command = (f"python scripts/ratings_anchors.py --deals {args.deals} --seed {args.seed} "
+                   f"--strong-deals {args.strong_deals} --write")
         DATA.write_text(
             '"""The bots\' anchors, measured by the arena (scripts/ratings_anchors.py says how),\n'
-            f'written by ``{command}``; not edited by hand."""\n\n'
+            f'written by\n``{command}``;\nnot edited by hand."""\n\n'
             "from typing import Any, Final\n\n"
             "TABLE: Final = " + repr(TABLE) + "\n"
             "MEASURED: Final[dict[str, dict[str, Any]]] = "

@@ -11,6 +11,7 @@ from tienlen.arena import play_out
 from tienlen.bots import get_bot
 from tienlen.game import Game
 from tienlen.rules import PRESETS, Rules
+from tienlen.web.ladder import MEASURED as LADDER
 from tienlen.web.lobby import make_rules
 from tienlen.web.ratings import (
     FAMILIES,
@@ -23,6 +24,7 @@ from tienlen.web.ratings import (
     rate_hand,
     rated_family,
 )
+from tienlen.web.ratings_anchors import MEASURED
 from tienlen.web.ratings_store import TREND_HANDS, MemoryRatingStore, record_hand
 from tienlen.web.storage import TableSettings
 
@@ -43,8 +45,8 @@ def test_every_preset_has_exactly_one_family() -> None:
     assert family_of("kenneth-lu") == "published"
 
 
-# the levels the arena measured anchors for (scripts/ratings_anchors.py); learned and search
-# have none yet: at a rated table they are stand-in newcomers (played.seated)
+# the levels the arena measured anchors for at its first table (scripts/ratings_anchors.py);
+# the stronger ones a family offers (ladder.MEASURED) each at a table of their own
 BOT_LEVELS = ("random", "greedy", "heuristic")
 
 
@@ -54,6 +56,15 @@ def test_every_anchored_bot_level_has_a_measured_anchor_in_every_family() -> Non
         # the arena's measured order: random is far below the others in every family
         assert levels["random"].mu < levels["greedy"].mu < levels["heuristic"].mu
         assert all(0 < r.sigma < 1 for r in levels.values())  # measured over thousands of hands
+
+
+def test_every_level_a_family_offers_has_an_anchor_and_search_is_above_heuristic() -> None:
+    for family, stronger in LADDER.items():
+        for level in stronger:
+            rated = anchor(family, level)
+            assert 0 < rated.sigma < 1  # measured over hundreds of hands
+            assert rated.mu > anchor(family, "heuristic").mu  # as the ladder measured it
+    assert set(MEASURED["published"]["stronger"]) == {"learned", "search"}
 
 
 def test_a_win_against_stronger_bots_raises_the_rating_more() -> None:
