@@ -31,7 +31,7 @@ from .explain import explain_message
 from .i18n import render
 from .legal import free_open, legal_now, out_of_turn_asked, out_of_turn_seats
 from .movegen import MoveGenerator
-from .payments import ChopLedger, Payment
+from .payments import Chop, ChopLedger, Payment
 from .playing import apply_play
 from .record import game_record, load_game
 from .rules import Rules
@@ -157,6 +157,13 @@ class Game:
         """Every payment of the hand so far (chop payments as they happen; places, stakes and
         penalties once it is over): who pays whom, how many units, and why."""
         return list(self.state.payments)
+
+    @property
+    def chops_at_stake(self) -> list[Chop]:
+        """The chops of the round in play not paid yet: under ``chop_pay = "chain"`` (chặt
+        chồng, §11) the owner of the last one pays the last chopper the worth of all of them
+        when the round ends; empty under the other rules."""
+        return list(self.state.ledger.chops)
 
     @property
     def cong(self) -> list[int]:

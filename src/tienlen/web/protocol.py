@@ -383,6 +383,8 @@ class SeatView(BaseModel):
     revealed: list[list[str]] | None
     instant_win: str | None = None
     payments: list[PaymentView] = []  # every payment so far, chops as they are paid (public)
+    # the round's chops not paid yet (chop_pay "chain": paid together when the round ends)
+    at_stake: list[ChopView] = Field(default_factory=list, exclude_if=_no_flag)
     free_chop: bool = False  # this seat is offered a free chop now (§11 free_chops)
 
 

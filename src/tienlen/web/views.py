@@ -16,7 +16,7 @@ from typing import Final, get_args
 from .. import Action, Game, Move, Play
 from ..actions import ActionKind, Hidden, TradeOffers
 from ..cards import cards_text
-from ..payments import Payment
+from ..payments import Chop, Payment
 from ..shapes import PASS
 from ..turns import Decision, Kind, Turns, is_decline
 from ..view import events_for
@@ -107,11 +107,14 @@ def event_view(seat: int, move: Play | Action | Hidden) -> EventView:
                      count=len(move.cards), other=move.other, win=move.win)
 
 
+def chop_view(c: Chop) -> ChopView:
+    return ChopView(chopper=c.chopper, owner=c.owner, target=str(c.target), bomb=str(c.bomb),
+                    bomb_shape=c.bomb.shape or "", bomb_ranks=c.bomb.length, units=c.units)
+
+
 def payment_view(p: Payment) -> PaymentView:
     """A payment as the page gets it: the structured facts, not the record's English."""
-    chops = [ChopView(chopper=c.chopper, owner=c.owner, target=str(c.target), bomb=str(c.bomb),
-                      bomb_shape=c.bomb.shape or "", bomb_ranks=c.bomb.length, units=c.units)
-             for c in p.chops]
+    chops = [chop_view(c) for c in p.chops]
     return PaymentView(payer=p.payer, payee=p.payee, units=p.units, kind=p.kind,
                        item=p.item or p.kind, cards=p.cards, count=p.count,
                        places=list(p.places) if p.item == "place" else [], win=p.win,
@@ -177,5 +180,6 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
         else None,
         instant_win=f"{game.names[instant[0]]}: {instant[1]}" if instant else None,
         payments=[payment_view(p) for p in game.payments],
+        at_stake=[chop_view(c) for c in game.chops_at_stake],
         free_chop=decision is not None and decision.kind is Kind.FREE_CHOP,
     )

@@ -240,6 +240,7 @@ export class Table {
       return;
     }
     this.renderTrick(before && before.view, view, names);
+    this.renderStake(view, names);
     const status = $("status");
     status.classList.remove("refused");
     status.textContent = this.statusText(view, names);
@@ -341,6 +342,18 @@ export class Table {
     }
   }
 
+  /** Under chặt chồng the round's chops are paid when it ends: what is at stake meanwhile. */
+  renderStake(view, names) {
+    const box = $("at-stake");
+    const stake = view.at_stake || [];
+    box.hidden = !stake.length || view.is_over;
+    if (box.hidden) { box.textContent = ""; return; }
+    const last = stake[stake.length - 1];
+    const units = tn("pay.units", stake.reduce((sum, c) => sum + c.units, 0));
+    const key = last.owner === this.seat ? "web.stake.line_you_owe" : last.chopper === this.seat ? "web.stake.line_you_get" : "web.stake.line";
+    box.textContent = t(key, { units, owner: names[last.owner], chopper: names[last.chopper] });
+  }
+
   /** The moments a new state makes (motion.js; nothing when motion is off): the deal of a new
    * hand, a chop's stamp and its chips, the first player out. */
   moments(before, chopped, names) {
@@ -354,10 +367,14 @@ export class Table {
       deal($("hand"), $("seats"));
     }
     if (!before) return;  // a page opened mid-hand: no other moment replayed
-    for (const p of chopped) {
-      stamp(t("web.moment.chop"));
-      chips(p.payer, p.payee, p.units, this.seat, n);
-    }
+    for (const p of chopped) chips(p.payer, p.payee, p.units, this.seat, n);
+    // the bomb lands: paid at once (chop_pay "each"), or put at stake until the round ends
+    const staked = (v) => (v && v.at_stake ? v.at_stake.length : 0);
+    const sameHand = before.view && before.info.hand_no === info.hand_no;
+    const newStake = staked(view) > (sameHand ? staked(before.view) : 0);
+    const lastPlay = view.events[view.events.length - 1];
+    const landed = lastPlay && lastPlay.kind === "play" && chopped.some((p) => p.chops.some((c) => c.bomb === lastPlay.cards));
+    if (newStake || landed) stamp(t("web.moment.chop"));
     const out = before.view && before.info.hand_no === info.hand_no ? before.view.finish_order.length : 0;
     if (out === 0 && view.finish_order.length > 0) {
       const first = view.finish_order[0];
