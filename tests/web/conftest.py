@@ -260,3 +260,13 @@ def base_url() -> None:
     pytest-playwright's own ``base_url``, a fixture written as a method of a plugin class, which
     pytest deprecates (PytestRemovedIn10Warning) in every run that opens a page."""
     return None
+
+
+@pytest.fixture(autouse=True)
+def close_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After a browser test, close every context it opened (``browser.new_context()``): a page
+    left open keeps its socket and its animations running, and slows every later test."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()
