@@ -155,6 +155,10 @@ export class Table {
   showReason(text) {
     this.reason = text;
     $("reason").textContent = text;
+    // said where the player is looking: the dock while playing, the setup before the start,
+    // above the felt for a spectator of a hand in play
+    if ($("dock").hidden && !$("setup").hidden) $("setup-error").textContent = text;
+    else if ($("dock").hidden) this.notice(text);
     $("status").textContent = t("web.status.not_allowed", { reason: text });
     $("status").classList.add("refused");
   }
@@ -221,6 +225,7 @@ export class Table {
     this.renderScores();
     this.renderRecords();
     $("reason").textContent = this.reason;
+    $("setup-error").textContent = open ? this.reason : "";
     const playing = view !== null;
     $("room").classList.toggle("playing", playing);
     $("room").classList.toggle("seated", this.seat !== null);
@@ -397,7 +402,6 @@ export class Table {
     this.toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
   }
 
-  /** A short motion from the seat that played to the middle of the felt. */
   statusText(view, names) {
     if (view.is_over) {
       const parts = [t("web.status.over", { name: names[placesOf(view)[0]] })];
