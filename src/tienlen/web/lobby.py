@@ -240,6 +240,12 @@ class Lobby:
                 if any(s.kind == "human" and s.owner == identity_id and s.clients
                        for s in room.table.seats)]
 
+    def seated(self, identity_id: str) -> list[Room]:
+        """The open tables where ``identity_id`` holds a seat, connected or not (a seat it left
+        after the start, a bot playing it, included: its to take back), private ones too."""
+        return [room for room in self.rooms.values()
+                if any(s.owner == identity_id for s in room.table.seats)]
+
     def listing(self) -> list[Room]:
         """Public tables: open ones (with an empty seat) first, then the tables being played."""
         rooms = [r for r in self.rooms.values() if not r.private]

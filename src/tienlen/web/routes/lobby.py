@@ -50,6 +50,14 @@ async def tables(svc: Svc) -> list[TableInfo]:
     return [room.info() for room in svc.lobby.listing()[:200]]
 
 
+@router.get("/api/me/tables")
+async def my_tables(request: Request, svc: Svc) -> list[TableInfo]:
+    """The open tables where this browser's identity holds a seat (or one it left, a bot
+    playing it), private ones too: the lobby offers to resume them."""
+    me = identity_of(request, svc.identities)
+    return [room.info() for room in svc.lobby.seated(me.id)] if me is not None else []
+
+
 @router.post("/api/tables", responses=answers(400, 403, 413, 422, 429))
 async def create_table(spec: NewTable, request: Request, svc: Svc,
                        player: PlayerKey = None) -> dict[str, Any]:

@@ -11,7 +11,7 @@ const tr = t;
  * row reads as words ("pagat 4 players"), not "pagat4 players". */
 const spaced = (...items) => items.filter(Boolean).flatMap((x, i) => (i ? [" ", x] : [x]));
 
-function tableRow(t) {
+function tableRow(t, mine = false) {
   const free = t.seats.filter((s) => s.kind === "empty").length;
   const playing = t.status !== "open";
   const humans = t.seats.filter((s) => s.kind === "human").map((s) => s.name);
@@ -19,7 +19,7 @@ function tableRow(t) {
   const state = playing ? tr("web.lobby.playing_hand", { n: t.hand_no }) : (free ? tn("web.seats_free", free) : tr("web.lobby.full"));
   const bots = t.bot_level ? tr("web.lobby.bots", { level: tr(`bot.level.${t.bot_level}`) }) : null;
   const who = humans.length ? humans.join(", ") : null;
-  const go = playing ? tr("web.lobby.watch") : tr("web.lobby.sit");
+  const go = mine ? tr("web.lobby.resume") : playing ? tr("web.lobby.watch") : tr("web.lobby.sit");
   // the link is named by the words it shows, in their order, with pauses between them
   const label = [title, t.rules, tn("web.lobby.players", t.players), bots, state, who, go].filter(Boolean).join(", ");
   return h("li.table-row", { testid: "table-row", dataset: { id: t.id } },
@@ -115,8 +115,13 @@ export async function lobby() {
 }
 
 async function refreshTables() {
-  const tables = (await api("/api/tables")).filter((t) => !t.private);
+  const [listed, mine] = await Promise.all([api("/api/tables"), api("/api/me/tables").catch(() => [])]);
+  // your own tables (private ones too) first, to resume; the others' below
+  const yours = new Set(mine.map((x) => x.id));
+  $("my-tables-box").hidden = !mine.length;
+  $("my-tables").replaceChildren(...mine.map((x) => tableRow(x, true)));
+  const tables = listed.filter((x) => !x.private && !yours.has(x.id));
   const list = $("tables");
-  list.replaceChildren(...tables.map(tableRow));
+  list.replaceChildren(...tables.map((x) => tableRow(x)));
   if (!tables.length) list.append(h("li.empty", { text: t("web.lobby.no_tables") }));
 }
