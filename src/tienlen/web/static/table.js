@@ -2,6 +2,7 @@
 // hand, the history, the scores and the records; played over the table's WebSocket.
 import { mountBell, turnTitle } from "./attention.js";
 import { cardsRow, playLabel } from "./cards.js";
+import { Chat } from "./chat.js";
 import { mountInvite } from "./friends.js";
 import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
@@ -51,6 +52,7 @@ export class Table {
     this.offsetKnown = false;
     this.conn = new Connection(id, (ev) => this.receive(ev), (s) => this.connStatus(s));
     this.hand = new Hand($("hand"), () => this.renderActions());
+    this.chat = new Chat(id, (cmd) => this.send(cmd), () => (this.state ? this.names() : []));
   }
 
   get ws() { return this.conn.ws; }
@@ -102,6 +104,7 @@ export class Table {
     if (ev.type === "welcome") {
       const was = this.seat;
       this.seat = ev.seat;
+      this.formerSeat = ev.seat === null ? was : null;  // a "removed" event for it is about us
       this.back = ev.seat === null ? ev.back || [] : [];  // the seats left that we may take back
       if (ev.token) localStorage.setItem(tokenKey(this.id), ev.token);
       if (ev.seat === null && was !== null) localStorage.removeItem(tokenKey(this.id));
@@ -133,6 +136,15 @@ export class Table {
       this.showHint(ev.move);
     } else if (ev.type === "timed_out") {
       this.notice(ev.reason);  // what the turn timer played for us, in our language
+    } else if (ev.type === "chat") {
+      this.chat.receive(ev);
+    } else if (ev.type === "removed") {
+      const name = ev.name;
+      const text = ev.how === "kicked" ? t("web.room.kicked", { name, n: ev.seat + 1 })
+        : (this.seat === null && this.formerSeat === ev.seat ? t("web.room.removed_you") : t("web.room.removed", { name }));
+      this.notice(text);
+      this.chat.note(text);
+      if (ev.how === "removed") this.chat.mute(ev.seat, false);  // the seat is someone else's next
     }
   }
 
@@ -201,7 +213,10 @@ export class Table {
       onSit: this.seat === null ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || t("web.default_name") }) : null,
       back: this.seat === null ? this.back || [] : [], onBack: (seat) => this.send({ type: "back", seat }),
       onReport: (seat, name) => openReport({ table: this.id, seat }, name, { hand: info.hand_no || undefined }),
+      muted: this.chat.muted, onMute: (seat, on) => { this.chat.mute(seat, on); this.render(this.state); },
+      onKick: (seat) => this.send({ type: "kick", seat }),
     }));
+    this.chat.render(info, this.seat);
     this.renderScores();
     this.renderRecords();
     $("reason").textContent = this.reason;
@@ -546,6 +561,7 @@ export class Table {
     });
     mountBell();
     mountInvite(this.id);
+    this.chat.mount();
     $("copy").addEventListener("click", async () => {
       try { await navigator.clipboard.writeText($("invite").href); $("copy").textContent = t("web.room.copied"); } catch { $("copy").textContent = t("web.room.copy_failed"); }
       setTimeout(() => { $("copy").textContent = t("web.room.copy"); }, 1500);
