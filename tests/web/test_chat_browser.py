@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from .conftest import Server
 from .test_browser import TABLE
 from .test_chat import away
+from .test_moderation_browser import admin_page, no_serious_axe_finding
 from .test_rated_hands import IN_PLAY
 
 
@@ -68,7 +69,10 @@ def test_talking_muting_and_kicking_in_both_languages(browser: Browser, server: 
     expect(lan.locator("[data-testid=chat-bubble][data-seat='1']")).to_have_text("👏")
 
     # Lan mutes Minh: Minh's words are hidden from Lan, and stay hidden after a reload
-    menu(lan, 1).get_by_test_id("seat-mute").click()
+    opened = menu(lan, 1)
+    for page in (lan, minh):  # the chat, its bubbles and the seat's menu open, in both languages
+        no_serious_axe_finding(page)
+    opened.get_by_test_id("seat-mute").click()
     expect(line(lan, "xin chào")).to_have_count(0)
     minh.locator("[data-testid=chat-phrase][data-phrase=thanks]").click()
     expect(line(minh, "Cảm ơn")).to_be_visible()
@@ -86,6 +90,13 @@ def test_talking_muting_and_kicking_in_both_languages(browser: Browser, server: 
     expect(line(lan, "Sorry")).to_have_count(0)
     expect(lan.locator("[data-testid=chat-bubble][data-seat='1']")).to_have_count(0)
 
+    # Lan reports Minh from the ⋯ menu: the admin reads the hand's chat with the report
+    menu(lan, 1).get_by_test_id("seat-report").click()
+    lan.get_by_test_id("report-reason").select_option("abuse")
+    lan.get_by_test_id("report-send").click()
+    expect(lan.get_by_test_id("report-done")).to_be_visible()
+    lan.get_by_test_id("report-cancel").click()
+
     # Minh goes away; the host kicks Minh (confirmed) and every page is told who
     minh.close()
     lan_seat = lan.locator("[data-testid=seat][data-seat='1']")
@@ -102,3 +113,11 @@ def test_talking_muting_and_kicking_in_both_languages(browser: Browser, server: 
     again.wait_for_function(f"() => {TABLE} && {TABLE}.state !== null")
     expect(again.get_by_test_id("chat")).to_contain_text("Hãy ngồi vào bàn để trò chuyện.")
     expect(again.get_by_test_id("take-back")).to_have_count(0)
+
+    boss = admin_page(browser, server)
+    boss.get_by_test_id("report-item").get_by_test_id("report-chat-show").click()
+    chat = boss.get_by_test_id("report-chat")
+    expect(chat).to_contain_text("Lan: Good game")
+    expect(chat).to_contain_text("Minh: <i>xin chào</i> cả nhà")
+    expect(chat).to_contain_text("Minh: 👏")
+    expect(chat.locator("i")).to_have_count(0)

@@ -22,9 +22,9 @@ history marks it after a restart too (:meth:`TableState.timer_moves`).
 The host (the creator, or the first player to sit at a table made without a name) alone starts
 the table, seats bots and removes seats (a player's too, before the start), and kicks a player
 who is away after it (the seat a bot's, as a leave makes it); a removed or kicked identity never
-sits at the table again, nor takes the seat back ("remove" and "kick" in the log name it). At the end of a hand each player asks for the next
-one (the asks are stored in the log, so a restart keeps them); when it is dealt is the
-clock's (:mod:`.clock`). Nothing here runs on the event loop.
+sits at the table again, nor takes the seat back ("remove" and "kick" in the log name it). At
+the end of a hand each player asks for the next one (the asks are stored in the log, so a
+restart keeps them); when it is dealt is the clock's (:mod:`.clock`). Nothing here runs on the event loop.
 """
 
 from __future__ import annotations

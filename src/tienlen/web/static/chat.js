@@ -87,9 +87,9 @@ export class Chat {
   drawLog() {
     const log = $("chat-log");
     const shown = this.lines.filter((l) => l.note || !this.muted.has(l.seat));
-    if (!shown.length) { log.replaceChildren(h("li.none", { text: t("web.chat.none") })); return; }
-    log.replaceChildren(...shown.map((l) => (l.note ? h("li.note", { testid: "chat-note", text: l.note })
-      : h("li", { testid: "chat-line", dataset: { seat: l.seat } },
+    if (!shown.length) { log.replaceChildren(h("p.none", { text: t("web.chat.none") })); return; }
+    log.replaceChildren(...shown.map((l) => (l.note ? h("p.note", { testid: "chat-note", text: l.note })
+      : h("p", { testid: "chat-line", dataset: { seat: l.seat } },
         h("b", { text: l.name }), " ", h("span", { text: l.words })))));
     log.scrollTop = log.scrollHeight;
   }
