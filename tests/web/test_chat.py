@@ -19,6 +19,7 @@ from tienlen.web.limits import Limits
 from tienlen.web.storage import ChatRow
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, WsClient, running
+from .test_moderation import admin
 from .test_rated_hands import IN_PLAY, browser, owners, play, played, room_of, two_people
 
 
@@ -241,8 +242,6 @@ def test_chat_older_than_the_retention_is_swept(sqlite_url: str) -> None:
 
 
 def test_an_admin_reads_the_chat_of_a_reported_hand(server: Server) -> None:
-    from .test_moderation import admin
-
     lan_browser, minh_browser = browser(server), browser(server)
     table_id, lan, minh = two_people(server, lan=lan_browser, minh=minh_browser,
                                      rules=IN_PLAY, private=True)
