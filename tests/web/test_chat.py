@@ -148,7 +148,8 @@ def test_the_host_removes_a_player_who_is_here_and_they_cannot_sit_again(server:
     minh.send(type="remove_seat", seat=0)  # the host alone removes
     assert minh.error()["reason"] == "only the table's host (seat 0) can remove a seat"
     host.send(type="remove_seat", seat=1)
-    assert minh.until(lambda m: m["type"] == "welcome")["seat"] is None  # Minh watches now
+    welcome = minh.until(lambda m: m["type"] == "welcome")
+    assert welcome["seat"] is None and welcome["barred"]  # Minh watches now
     for ws in (host, minh):
         told = ws.until(lambda m: m["type"] == "removed")
         assert (told["seat"], told["name"], told["how"]) == (1, "Minh", "removed")
@@ -158,11 +159,12 @@ def test_the_host_removes_a_player_who_is_here_and_they_cannot_sit_again(server:
     server.restart()  # the removal is read back from the log
     page = minh_browser.ws(made["id"])
     page.send(type="hello", lang="vi")
-    page.until(lambda m: m["type"] == "welcome")
+    assert page.until(lambda m: m["type"] == "welcome")["barred"]
     page.send(type="join", name="Minh 2", seat=2)
     assert page.error()["reason"] == "chủ bàn đã mời bạn ra khỏi bàn này: bạn không thể ngồi lại đây"
     other = browser(server).ws(made["id"])  # the seat is free for anyone else
-    other.hello()
+    other.send(type="hello")
+    assert "barred" not in other.until(lambda m: m["type"] == "welcome")
     other.send(type="join", name="Hoa", seat=1)
     assert other.until(lambda m: m["type"] == "welcome")["seat"] == 1
 
@@ -203,7 +205,7 @@ def test_the_host_kicks_an_away_player_who_cannot_come_back(server: Server) -> N
     page = minh_browser.ws(table_id)
     page.send(type="hello")
     welcome = page.until(lambda m: m["type"] == "welcome")
-    assert welcome["seat"] is None and "back" not in welcome
+    assert welcome["seat"] is None and "back" not in welcome and welcome["barred"]
     page.send(type="back", seat=1)
     assert page.error()["reason"] == "the host kicked you from this table: you cannot take the seat back"
     server.restart()  # the kick is read back from the log: still refused, still the hand's leaver

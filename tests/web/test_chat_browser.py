@@ -113,6 +113,7 @@ def test_talking_muting_and_kicking_in_both_languages(browser: Browser, server: 
     again.wait_for_function(f"() => {TABLE} && {TABLE}.state !== null")
     expect(again.get_by_test_id("chat")).to_contain_text("Hãy ngồi vào bàn để trò chuyện.")
     expect(again.get_by_test_id("take-back")).to_have_count(0)
+    expect(again.get_by_test_id("toast")).to_contain_text("Chủ bàn đã mời bạn ra khỏi bàn này")
 
     boss = admin_page(browser, server)
     boss.get_by_test_id("report-item").get_by_test_id("report-chat-show").click()

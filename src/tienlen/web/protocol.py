@@ -428,6 +428,8 @@ class Welcome(_Event):
     # the seats this connection's identity left after the start, a bot playing them: its to
     # take back (the ``back`` command); left out of the JSON when there are none
     back: list[int] = Field(default_factory=list, exclude_if=_no_flag)
+    # the host removed or kicked this connection's identity: it may only watch this table
+    barred: bool = Field(default=False, exclude_if=_no_flag)
 
 
 class State(_Event):

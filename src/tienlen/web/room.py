@@ -246,7 +246,12 @@ class Room:
         for client in self.clients:
             if client in (told or ()) or \
                     (owner is not None and client.owner == owner and client.seat is None):
-                client.send(Welcome(table=self.id, seat=None, back=back))
+                client.send(Welcome(table=self.id, seat=None, back=back,
+                                    barred=self._barred(owner)))
+
+    def _barred(self, owner: str | None) -> bool:
+        """Whether the host removed or kicked the identity ``owner``: it only watches here."""
+        return owner is not None and owner in self.table.barred
 
     def _make_bot(self, seat: int, level: str, seed: int) -> Bot:
         """A seat's bot: the strongest levels' decisions are made in the bot pool (botpool.py)."""
@@ -459,12 +464,12 @@ class Room:
         else:
             self.table.remove_seat(by, seat)
         assert was is not None
-        for client in [c for c in self.clients if c.seat == seat]:
-            client.seat = None
-            client.send(Welcome(table=self.id, seat=None))
         if was.kind != "human":
             return
-        self._tell_back(was.owner)  # the seat is no longer theirs to take back
+        told = [c for c in self.clients if c.seat == seat]
+        for client in told:
+            client.seat = None
+        self._tell_back(was.owner, told)  # they watch; nothing is theirs to take back
         body = event_body(Removed(seat=seat, name=was.name or f"Seat {seat + 1}",
                                   how="kicked" if kick else "removed"))
         for client in list(self.clients):
@@ -514,7 +519,7 @@ class Room:
         if token is not None:
             seat = self.table.seat_of(token)
             if seat is None:
-                client.send(Welcome(table=self.id, seat=None))
+                client.send(Welcome(table=self.id, seat=None, barred=self._barred(client.owner)))
                 client.send(self.state_for(client))
                 raise Refused(msg("room.bad_token"))
             self._sit(client, seat)
@@ -523,7 +528,8 @@ class Room:
             if owned is not None:
                 self._sit(client, owned)
         back = self.table.seats_left_by(client.owner) if client.seat is None else []
-        client.send(Welcome(table=self.id, seat=client.seat, back=back))
+        client.send(Welcome(table=self.id, seat=client.seat, back=back,
+                            barred=self._barred(client.owner)))
         self.broadcast()  # the others see who is connected; this client gets its view
         self.schedule()  # a bots-only table that was paused deals again
 

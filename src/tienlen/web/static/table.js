@@ -105,6 +105,8 @@ export class Table {
       const was = this.seat;
       this.seat = ev.seat;
       this.formerSeat = ev.seat === null ? was : null;  // a "removed" event for it is about us
+      if (ev.barred && !this.barred) this.notice(t("web.room.barred_you"));
+      this.barred = Boolean(ev.barred);  // removed or kicked by the host: we only watch
       this.back = ev.seat === null ? ev.back || [] : [];  // the seats left that we may take back
       if (ev.token) localStorage.setItem(tokenKey(this.id), ev.token);
       if (ev.seat === null && was !== null) localStorage.removeItem(tokenKey(this.id));
@@ -193,8 +195,8 @@ export class Table {
     const host = hostFeatures ? info.host_seat ?? null : this.seat;
     const hosting = this.seat !== null && host === this.seat;
     $("setup").hidden = !open;
-    $("join").hidden = this.seat !== null;
-    $("join-name").closest("label").hidden = this.seat !== null;
+    $("join").hidden = this.seat !== null || this.barred;
+    $("join-name").closest("label").hidden = this.seat !== null || this.barred;
     $("add-bot").hidden = !hosting;
     this.offerLevels(info, !hosting);
     $("start").hidden = !hosting;
@@ -210,7 +212,7 @@ export class Table {
 
     keepFocus($("seats"), () => renderSeats($("seats"), {
       info, view, me: this.seat, onRemove: (seat) => this.send({ type: "remove_seat", seat }),
-      onSit: this.seat === null ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || t("web.default_name") }) : null,
+      onSit: this.seat === null && !this.barred ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || t("web.default_name") }) : null,
       back: this.seat === null ? this.back || [] : [], onBack: (seat) => this.send({ type: "back", seat }),
       onReport: (seat, name) => openReport({ table: this.id, seat }, name, { hand: info.hand_no || undefined }),
       muted: this.chat.muted, onMute: (seat, on) => { this.chat.mute(seat, on); this.render(this.state); },
