@@ -68,7 +68,8 @@ def test_a_report_from_the_table_is_read_and_acted_on_at_admin(browser: Browser,
     sit_with_bots(minh, lan, "Lan")
 
     # Minh reports Lan from Lan's seat
-    minh.locator("[data-testid=seat][data-seat='1'] [data-testid=report-seat]").click()
+    minh.locator("[data-testid=seat][data-seat='1'] [data-testid=report-seat]").click()  # ⋯
+    minh.get_by_test_id("seat-menu").get_by_test_id("seat-report").click()
     dialog = minh.get_by_test_id("report-dialog")
     expect(dialog).to_be_visible()
     expect(dialog).to_contain_text("Report Lan")

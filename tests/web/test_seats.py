@@ -56,11 +56,9 @@ def test_the_host_removes_a_bot_and_an_absent_player_before_the_start(server: Se
     carol = join(server, made["id"], "Carol")
     alice.send(type="add_bot", seat=3)
     alice.until(lambda m: m["type"] == "state" and m["info"]["seats"][3]["kind"] == "bot")
-    # nobody but the host, and never a player who is here
+    # nobody but the host (a player who is here may be removed too: tests/web/test_chat.py)
     bob.send(type="remove_seat", seat=3)
     assert "only the table's host" in bob.error()["reason"]
-    alice.send(type="remove_seat", seat=2)
-    assert "Carol (seat 2) is here" in alice.error()["reason"]
     alice.send(type="remove_seat", seat=0)
     assert "your own seat" in alice.error()["reason"]
     # a bot, then a player who went away

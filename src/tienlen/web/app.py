@@ -29,8 +29,8 @@ GC_THRESHOLDS = (10_000, 10, 100)  # the garbage collector's, while serving (Pyt
 
 
 async def sweep(services: Services) -> None:
-    """Close the idle tables and delete the reports kept long enough (``--keep-reports``),
-    every ``sweep_every`` seconds."""
+    """Close the idle tables and delete the reports and the chat kept long enough
+    (``--keep-reports``, ``--keep-chat``), every ``sweep_every`` seconds."""
     while True:
         await asyncio.sleep(services.limits.sweep_every)
         try:
@@ -38,9 +38,9 @@ async def sweep(services: Services) -> None:
         except Exception:  # the next sweep tries again; serving goes on
             log.exception("closing idle tables failed")
         try:
-            services.moderation.sweep(services.limits.keep_reports)
+            services.moderation.sweep(services.limits.keep_reports, services.limits.keep_chat)
         except Exception:
-            log.exception("deleting old reports failed")
+            log.exception("deleting old reports and chat failed")
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,

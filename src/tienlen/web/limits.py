@@ -56,7 +56,7 @@ class Limits:
     idle_expiry: float = 7200.0  # seconds with nobody connected and nothing done: the table closes
     sweep_every: float = 60.0  # seconds between looks for idle tables (and old reports)
     keep_reports: float = 180.0  # days a report is kept (0: for ever; the audit log stays)
-    keep_chat: float = 30.0  # days chat is kept (0: for ever; chat comes with the next issue)
+    keep_chat: float = 30.0  # days what was said at the tables is kept (0: for ever; chat.py)
     # worker processes making the strongest bots' decisions and the hints (botpool.py)
     bot_workers: int = field(default_factory=default_bot_workers)
 

@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 
 from ..errors import TienLenError, error
 from ..i18n import Msg, msg
+from .chat import ChatStore
 from .identity import Identity, IdentityStore, SqlIdentityStore
 from .limits import RateLimit
 from .moderation_store import COMMAND_LINE, Ban, ModerationStore, SqlModerationStore
@@ -74,8 +75,10 @@ class Moderation:
 
     def __init__(self, store: ModerationStore, identities: IdentityStore,
                  clock: Callable[[], float] = time.time,
-                 rate_clock: Callable[[], float] = time.monotonic) -> None:
+                 rate_clock: Callable[[], float] = time.monotonic,
+                 chat: ChatStore | None = None) -> None:
         self.store = store
+        self.chat = chat  # what was said at the tables (chat.py), read with a report, swept
         self.identities = identities
         self.clock = clock
         self._key = store.server_key()
@@ -153,12 +156,15 @@ class Moderation:
         return lifted
 
     # ------------------------------------------------------------------ retention
-    def sweep(self, keep_reports: float) -> int:
-        """Delete the reports older than ``keep_reports`` days (0: keep them); how many. Chat
-        (the next issue) is swept by its own store, under ``--keep-chat``."""
-        if keep_reports <= 0:
-            return 0
-        return self.store.forget_reports(self.clock() - keep_reports * DAY)
+    def sweep(self, keep_reports: float, keep_chat: float = 0.0) -> int:
+        """Delete the reports older than ``keep_reports`` days and what was said at the tables
+        older than ``keep_chat`` days, by its own store (0: keep them); how many rows."""
+        gone = 0
+        if keep_reports > 0:
+            gone += self.store.forget_reports(self.clock() - keep_reports * DAY)
+        if keep_chat > 0 and self.chat is not None:
+            gone += self.chat.forget(self.clock() - keep_chat * DAY)
+        return gone
 
 
 # ---------------------------------------------------------------------- the command line

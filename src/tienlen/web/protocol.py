@@ -24,7 +24,8 @@ watches from then on.
 
 The host (``TableInfo.host_seat``: the creator; at a table made without a
 name, the first player to sit) alone may ``start`` the table, ``add_bot`` and
-``remove_seat`` (a bot's, or an absent player's) before the game starts; any
+``remove_seat`` (a bot's, or a player's, who cannot sit there again) before the game starts, and
+``kick`` a player who is away after it; any
 other player is refused (``error``: "only the table's host (seat 0) can …").
 When the host leaves before the start, the role passes to the first player
 still seated.
@@ -48,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..actions import ActionKind
 from ..i18n import Msg, Parts, msg, render, validation_reason
+from .chat import MAX_TEXT, Emoji, Kind, Phrase
 from .names import MAX_NAME, RAW_FACTOR
 
 MAX_MESSAGE = 4096  # bytes in one client message
@@ -89,7 +91,8 @@ class AddBot(_Command):
 
 
 class RemoveSeat(_Command):
-    """The host empties a seat before the game starts: a bot's, or an absent player's."""
+    """The host empties a seat before the game starts: a bot's, or a player's (who then
+    cannot sit at this table again)."""
 
     type: Literal["remove_seat"]
     seat: int = Field(ge=0, le=7)
@@ -134,8 +137,39 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
+class Kick(_Command):
+    """The host gives the seat of a player who is away (a bot plays for them: the table's
+    ``away_timeout`` passed) to a bot for the rest of the table; that player cannot take it
+    back, nor sit at the table again."""
+
+    type: Literal["kick"]
+    seat: int = Field(ge=0, le=7)
+
+
+class Say(_Command):
+    """A seated player says a canned phrase (``chat.PHRASES``: its key, each reader sees it
+    in their own language)."""
+
+    type: Literal["say"]
+    phrase: Phrase
+
+
+class React(_Command):
+    """A seated player reacts with one of ``chat.EMOJI``."""
+
+    type: Literal["react"]
+    emoji: Emoji
+
+
+class Talk(_Command):
+    """A seated player's own words: at a private table only (``chat.clean_text``)."""
+
+    type: Literal["chat"]
+    text: str = Field(min_length=1, max_length=MAX_TEXT * RAW_FACTOR)
+
+
 Command = Annotated[Hello | Join | AddBot | RemoveSeat | Leave | Back | Start | PlayMove | Hint
-                    | NextHand | Ping,
+                    | NextHand | Ping | Kick | Say | React | Talk,
                     Field(discriminator="type")]
 _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
@@ -196,8 +230,8 @@ def _describe(exc: ValidationError) -> Msg:
     return msg("err.proto.bad", parts=Parts(tuple(parts)))
 
 
-COMMAND_TYPES = ("hello", "join", "add_bot", "remove_seat", "leave", "start", "play", "hint",
-                 "next_hand", "ping")
+COMMAND_TYPES = ("hello", "join", "add_bot", "remove_seat", "leave", "back", "start", "play",
+                 "hint", "next_hand", "ping", "kick", "say", "react", "chat")
 
 
 # ---------------------------------------------------------------------- server events
@@ -396,6 +430,8 @@ class Welcome(_Event):
     # the seats this connection's identity left after the start, a bot playing them: its to
     # take back (the ``back`` command); left out of the JSON when there are none
     back: list[int] = Field(default_factory=list, exclude_if=_no_flag)
+    # the host removed or kicked this connection's identity: it may only watch this table
+    barred: bool = Field(default=False, exclude_if=_no_flag)
 
 
 class State(_Event):
@@ -436,4 +472,30 @@ class Pong(_Event):
     ref: int | None = None
 
 
-Event = Welcome | State | Error | HintEvent | TimedOut | Pong
+class ChatEvent(_Event):
+    """Something a seat said: a phrase (``phrase``: its key, ``chat.phrase.<key>`` in the
+    reader's language), a reaction (``emoji``) or free text (``text``, at a private table: the
+    page shows it as text). Not sent to a player who blocked the one who said it."""
+
+    type: Literal["chat"] = "chat"
+    seat: int
+    name: str  # the seat's name when it was said
+    kind: Kind
+    phrase: str | None = Field(default=None, exclude_if=_none)
+    emoji: str | None = Field(default=None, exclude_if=_none)
+    text: str | None = Field(default=None, exclude_if=_none)
+    at: float  # server time, Unix seconds
+
+
+class Removed(_Event):
+    """Told to everyone at the table: the host removed the player at ``seat`` before the start
+    (``how`` "removed": the seat is empty) or kicked them while away (``how`` "kicked": a bot
+    plays the seat for the rest of the table); ``name`` the player's."""
+
+    type: Literal["removed"] = "removed"
+    seat: int
+    name: str
+    how: Literal["removed", "kicked"]
+
+
+Event = Welcome | State | Error | HintEvent | TimedOut | Pong | ChatEvent | Removed

@@ -19,35 +19,43 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from .. import PASS, Game
+from .. import PASS, Game, TienLenError
 from ..bots import Bot
 from ..i18n import msg, pick_lang, t
 from ..view import View
 from .botpool import PooledBot
+from .chat import PER_SECONDS, SAYS, BadText, ChatStore, Kind, Line, SqlChatStore, clean_text
 from .clock import Clock
 from .driver import Driver, Staged
 from .hands import Hands
 from .ladder import POOLED, check_level
+from .limits import RateLimit, wait_text
 from .protocol import (
     AddBot,
     Back,
+    ChatEvent,
     Command,
     Error,
     Hello,
     Hint,
     HintEvent,
     Join,
+    Kick,
     Leave,
     NextHand,
     Ping,
     PlayMove,
     Pong,
+    React,
+    Removed,
     RemoveSeat,
+    Say,
     SeatInfo,
     SeatView,
     Start,
     State,
     TableInfo,
+    Talk,
     TimedOut,
     Welcome,
     _Event,
@@ -60,6 +68,7 @@ from .views import PlayTexts, seat_view
 
 __all__ = ["Client", "Refused", "Room"]
 log = logging.getLogger("tienlen.web")
+BLOCKS_CACHE_SECONDS = 5.0  # how long a connection trusts the blocks of its identity it read
 
 
 class Client:
@@ -82,6 +91,24 @@ class Client:
         self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0
         self.in_seq = 0
+        # the identities its identity blocked (moderation_store.blocked_by), read again at most
+        # every BLOCKS_CACHE_SECONDS (None: nobody to ask, a script's)
+        self.blocks: Callable[[], set[str]] | None = None
+        self._blocked: frozenset[str] = frozenset()
+        self._blocked_at: float | None = None
+
+    def blocked(self) -> frozenset[str]:
+        """The identities this connection's player blocked: their chat is not sent to it."""
+        if self.blocks is None:
+            return frozenset()
+        now = time.monotonic()
+        if self._blocked_at is None or now - self._blocked_at >= BLOCKS_CACHE_SECONDS:
+            try:
+                self._blocked = frozenset(self.blocks())
+            except TienLenError:  # the database is away: the blocks read last stay
+                log.exception("the blocks of a connection could not be read")
+            self._blocked_at = now
+        return self._blocked
 
     def send(self, event: _Event) -> None:
         self.send_body(event_body(event))
@@ -122,6 +149,8 @@ class Room:
         self._plays = PlayTexts()
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
         self._changed_at = time.time()
+        self.chat: ChatStore = SqlChatStore(repo.engine)  # what is said, kept for moderation
+        self._says = RateLimit(SAYS, PER_SECONDS)  # per seat
 
     @classmethod
     def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
@@ -217,7 +246,12 @@ class Room:
         for client in self.clients:
             if client in (told or ()) or \
                     (owner is not None and client.owner == owner and client.seat is None):
-                client.send(Welcome(table=self.id, seat=None, back=back))
+                client.send(Welcome(table=self.id, seat=None, back=back,
+                                    barred=self._barred(owner)))
+
+    def _barred(self, owner: str | None) -> bool:
+        """Whether the host removed or kicked the identity ``owner``: it only watches here."""
+        return owner is not None and owner in self.table.barred
 
     def _make_bot(self, seat: int, level: str, seed: int) -> Bot:
         """A seat's bot: the strongest levels' decisions are made in the bot pool (botpool.py)."""
@@ -389,9 +423,18 @@ class Room:
                 check_level(self.table.rules.name, cmd.level)
             self.table.add_bot(cmd.seat, cmd.level, by=self._seated(client))
             return True
-        if isinstance(cmd, RemoveSeat):
-            self.table.remove_seat(self._seated(client), cmd.seat)
+        if isinstance(cmd, RemoveSeat | Kick):
+            self._remove(self._seated(client), cmd.seat, isinstance(cmd, Kick))
             return True
+        if isinstance(cmd, Say):
+            self._say(client, "phrase", cmd.phrase)
+            return False
+        if isinstance(cmd, React):
+            self._say(client, "emoji", cmd.emoji)
+            return False
+        if isinstance(cmd, Talk):
+            self._say(client, "text", cmd.text)
+            return False
         if isinstance(cmd, Leave):
             self.leave(self._seated(client))
             return True
@@ -411,6 +454,55 @@ class Room:
         self.table.apply_move(seat, cmd.move)
         return True
 
+    def _remove(self, by: int, seat: int, kick: bool) -> None:
+        """The host (seat ``by``) removes the player or bot at ``seat`` before the start, or
+        kicks the away player at ``seat`` after it (:meth:`TableState.kick`); a player's own
+        connections watch from then on, and everyone is told who it was."""
+        was = self.table.seats[seat] if 0 <= seat < self.players else None
+        if kick:
+            self.table.kick(by, seat)
+        else:
+            self.table.remove_seat(by, seat)
+        assert was is not None
+        if was.kind != "human":
+            return
+        told = [c for c in self.clients if c.seat == seat]
+        for client in told:
+            client.seat = None
+        self._tell_back(was.owner, told)  # they watch; nothing is theirs to take back
+        body = event_body(Removed(seat=seat, name=was.name or f"Seat {seat + 1}",
+                                  how="kicked" if kick else "removed"))
+        for client in list(self.clients):
+            client.send_body(body)
+
+    def _say(self, client: Client, kind: Kind, said: str) -> None:
+        """The seated ``client`` says a phrase (its key), a reaction (its emoji) or free text
+        (at a private table only, cleaned); at most SAYS things in PER_SECONDS seconds a seat.
+        It is stored, then sent to every connection but those of players who blocked the
+        speaker; a refusal stores and sends nothing."""
+        seat = self._seated(client)
+        if kind == "text":
+            if not self.private:
+                raise Refused(msg("chat.private_only"))
+            try:
+                said = clean_text(said)
+            except BadText as exc:
+                raise Refused(exc.reason) from None
+        wait = self._says.take(str(seat))
+        if wait:
+            raise Refused(msg("chat.rate_limited", n=SAYS, s=int(PER_SECONDS),
+                              wait=wait_text(wait)), code="rate_limited")
+        s = self.table.seats[seat]
+        line = Line(self.id, self.table.hand_no, seat, s.owner, kind, said, round(time.time(), 3))
+        self.chat.add(line)
+        body = event_body(ChatEvent(seat=seat, name=s.name or f"Seat {seat + 1}", kind=kind,
+                                    at=line.at, phrase=said if kind == "phrase" else None,
+                                    emoji=said if kind == "emoji" else None,
+                                    text=said if kind == "text" else None))
+        for other in list(self.clients):
+            if s.owner is None or s.owner not in other.blocked():
+                other.send_body(body)
+
     def _seated(self, client: Client) -> int:
         if client.seat is None:
             raise Refused(msg("room.spectator"))
@@ -427,7 +519,7 @@ class Room:
         if token is not None:
             seat = self.table.seat_of(token)
             if seat is None:
-                client.send(Welcome(table=self.id, seat=None))
+                client.send(Welcome(table=self.id, seat=None, barred=self._barred(client.owner)))
                 client.send(self.state_for(client))
                 raise Refused(msg("room.bad_token"))
             self._sit(client, seat)
@@ -436,7 +528,8 @@ class Room:
             if owned is not None:
                 self._sit(client, owned)
         back = self.table.seats_left_by(client.owner) if client.seat is None else []
-        client.send(Welcome(table=self.id, seat=client.seat, back=back))
+        client.send(Welcome(table=self.id, seat=client.seat, back=back,
+                            barred=self._barred(client.owner)))
         self.broadcast()  # the others see who is connected; this client gets its view
         self.schedule()  # a bots-only table that was paused deals again
 

@@ -42,6 +42,7 @@ from fastapi import Depends, HTTPException
 from starlette.requests import HTTPConnection
 
 from ..i18n import Msg, msg, render, t
+from .chat import SqlChatStore
 from .friends import FriendStore, SqlFriendStore
 from .identity import IdentityStore, SqlIdentityStore
 from .limits import Limits, RateLimit, client_key
@@ -114,7 +115,7 @@ class Services:
                    identities=identities, ratings=ratings,
                    friends=SqlFriendStore(repo.engine),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
-                                         rate_clock=clock))
+                                         rate_clock=clock, chat=SqlChatStore(repo.engine)))
 
     # ------------------------------------------------------------------ tables by id
     def missing(self, table_id: str) -> tuple[int, Msg]:

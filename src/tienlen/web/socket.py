@@ -103,6 +103,8 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
     client.account_name = identity.name if identity is not None and identity.account else None
     client.session = digest(secret) if secret is not None else None
     client.hang_up = lambda: outbox.put_nowait(HANG_UP)
+    # whose chat it is not sent (read through the connection's cache: room.Client.blocked)
+    client.blocks = lambda: mod.store.blocked_by(identity.id) if identity is not None else set()
     client.lang = lang
     room.attach(client)
     sender = asyncio.create_task(_pump(websocket, outbox))

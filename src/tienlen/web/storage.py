@@ -105,8 +105,9 @@ class LogRow(Base):
     __tablename__ = "tienlen_log"
     table_id: Mapped[str] = mapped_column(ForeignKey("tienlen_tables.id"), primary_key=True)
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
-    # join | bot | remove | leave | back | start | move | timer (a move the turn timer made) |
-    # ask (for the next hand) | next
+    # join | bot | remove | leave | back | kick (the host gave an away player's seat to a bot) |
+    # start | move | timer (a move the turn timer made) | ask (for the next hand) | next; a remove
+    # and a kick of a player name the identity in ``text``: it never sits at the table again
     kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(Text, default="")
@@ -251,6 +252,22 @@ class ReportRow(Base):
     hand_no: Mapped[int | None] = mapped_column(Integer, nullable=True)
     at: Mapped[float] = mapped_column(Float, index=True)
     handled: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class ChatRow(Base):
+    """One thing said at a table (``chat.py``): a phrase's key, a reaction's emoji or free
+    text, by the seat and identity that said it, during hand ``hand_no`` (0: before the start);
+    kept for the admins reading a report of that hand, swept after ``--keep-chat`` days."""
+
+    __tablename__ = "tienlen_chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    hand_no: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    identity: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    kind: Mapped[str] = mapped_column(String(8))  # phrase | emoji | text
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class BanRow(Base):

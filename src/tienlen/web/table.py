@@ -20,9 +20,11 @@ in the log). A move the turn timer made for a player is logged as "timer", not "
 history marks it after a restart too (:meth:`TableState.timer_moves`).
 
 The host (the creator, or the first player to sit at a table made without a name) alone starts
-the table, seats bots and removes seats. At the end of a hand each player asks for the next
-one (the asks are stored in the log, so a restart keeps them); when it is dealt is the
-clock's (:mod:`.clock`). Nothing here runs on the event loop.
+the table, seats bots and removes seats (a player's too, before the start), and kicks a player
+who is away after it (the seat a bot's, as a leave makes it); a removed or kicked identity never
+sits at the table again, nor takes the seat back ("remove" and "kick" in the log name it). At
+the end of a hand each player asks for the next one (the asks are stored in the log, so a
+restart keeps them); when it is dealt is the clock's (:mod:`.clock`). Nothing here runs on the event loop.
 """
 
 from __future__ import annotations
@@ -118,6 +120,9 @@ class TableState:
         self.held: list[Write] = []
         self._over: tuple[int, int] | None = None  # (hand number, version first showing it over)
         self._left: dict[int, int] = {}  # seat -> the hand its player left during (see ended)
+        # the identities the host removed or kicked: they never sit here again, nor take back
+        # the seat they were kicked from ("remove"/"kick" entries of the log name them)
+        self.barred: set[str] = set()
         self._timer: dict[int, set[int]] = {}  # hand number -> its moves the turn timer made
         # when (Unix seconds) the newest log entry was stored, for a restored table: its turn
         # timer runs from then (None: a new table, its timer from now)
@@ -158,6 +163,11 @@ class TableState:
             assert entry.seat is not None
             self.asks[entry.seat] = float(entry.text)
         elif entry.kind == "leave" and entry.seat is not None:
+            self._note_left(entry.seat)
+        elif entry.kind == "remove" and entry.text:  # an older release's removals name nobody
+            self.barred.add(entry.text)
+        elif entry.kind == "kick" and entry.seat is not None:
+            self.barred.add(entry.text)
             self._note_left(entry.seat)
         elif entry.kind == "back" and entry.seat is not None:
             self._left.pop(entry.seat, None)
@@ -251,6 +261,8 @@ class TableState:
         name = check_name(name)
         if self.started:
             raise Refused(msg("room.started_watch"))
+        if owner is not None and owner in self.barred:
+            raise Refused(msg("room.barred"))
         self._refuse_second_seat(owner, device)
         self._refuse_lookalike(name)
         seat = self._empty_seat(seat)
@@ -282,21 +294,52 @@ class TableState:
         return seat
 
     def remove_seat(self, by: int, seat: int) -> None:
-        """The host (seat ``by``) empties ``seat`` before the start: a bot's or an absent player's."""
+        """The host (seat ``by``) empties ``seat`` before the start: a bot's, or a player's
+        (here or not), who then cannot sit at this table again (the log's entry names them)."""
         if self.started:
             raise Refused(msg("room.started_remove"))
         self._check_host(by, "room.host_only")
-        if not 0 <= seat < self.players:
-            raise Refused(msg("room.no_seat", last=self.players - 1, seat=seat))
-        s = self.seats[seat]
+        s = self._other_seat(by, seat)
         if s.kind == "empty":
             raise Refused(msg("room.already_empty", seat=seat))
+        barred = s.owner if s.kind == "human" and s.owner is not None else ""
+        self._write("remove", seat, barred, SeatChange(seat, "empty", ""))
+        self.seats[seat] = Seat()
+        if barred:
+            self.barred.add(barred)
+
+    def kick(self, by: int, seat: int) -> None:
+        """The host (seat ``by``) gives the seat of a player who is away (a bot plays for them:
+        :meth:`bot_controlled`) to a bot for the rest of the table, as a leave does; but the
+        kicked identity may not take it back (:meth:`come_back`) nor sit here again. Kicked
+        during a hand, the player is rated as its leaver."""
+        if not self.started:
+            raise Refused(msg("room.kick_not_started"))
+        self._check_host(by, "room.host_only_kick")
+        s = self._other_seat(by, seat)
+        if s.kind != "human":
+            raise Refused(msg("room.kick_no_player", seat=seat))
+        if s.clients:
+            raise Refused(msg("room.kick_here", name=s.name, seat=seat))
+        if not self.bot_controlled(seat):
+            raise Refused(msg("room.kick_not_away", name=s.name, seat=seat,
+                              s=f"{self.away_timeout:g}"))
+        name = s.name or f"Seat {seat + 1}"
+        self._write("kick", seat, s.owner or "",
+                    SeatChange(seat, "bot", name, self.bot_level, owner=s.owner))
+        self.seats[seat] = Seat("bot", name, self.bot_level, owner=s.owner)
+        self._bots.pop(seat, None)
+        self._note_left(seat)
+        if s.owner is not None:
+            self.barred.add(s.owner)
+
+    def _other_seat(self, by: int, seat: int) -> Seat:
+        """Another seat than the host's own (``by``), which the host acts on."""
+        if not 0 <= seat < self.players:
+            raise Refused(msg("room.no_seat", last=self.players - 1, seat=seat))
         if seat == by:
             raise Refused(msg("room.own_seat"))
-        if s.kind == "human" and s.clients:
-            raise Refused(msg("room.is_here", name=s.name, seat=seat))
-        self._write("remove", seat, "", SeatChange(seat, "empty", ""))
-        self.seats[seat] = Seat()
+        return self.seats[seat]
 
     def leave(self, seat: int) -> None:
         """The player at ``seat`` leaves: before the start the seat is emptied (its token stops
@@ -345,7 +388,7 @@ class TableState:
     def seats_left_by(self, owner: str | None) -> list[int]:
         """The seats a bot plays because the identity ``owner`` left them after the start: the
         owner's to take back while the table is open (a seat held by a token alone is nobody's)."""
-        if owner is None or not self.started:
+        if owner is None or not self.started or owner in self.barred:
             return []
         return [i for i, s in enumerate(self.seats) if s.kind == "bot" and s.owner == owner]
 
@@ -358,6 +401,8 @@ class TableState:
         left = self.seats_left_by(owner)
         if seat is None and left:
             seat = left[0]
+        if owner is not None and owner in self.barred:
+            raise Refused(msg("room.kicked_back"))
         if seat is None:
             raise Refused(msg("room.back_none"))
         if seat not in left:

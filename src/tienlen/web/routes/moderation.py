@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 
@@ -214,6 +214,21 @@ async def admin_reports(request: Request, svc: Svc, handled: bool = False) -> li
     """Open reports, the newest first (with ``handled``: the handled ones too)."""
     _admin(request, svc)
     return [_report(r) for r in svc.moderation.store.reports(include_handled=handled)]
+
+
+@router.get("/api/admin/chat", responses=answers(403, 422))
+async def admin_chat(request: Request, svc: Svc,
+                     table: Annotated[str, Query(min_length=1, max_length=MAX_TABLE_ID)],
+                     hand: Annotated[int, Query(ge=0, le=1_000_000)]) -> list[dict[str, Any]]:
+    """What was said at ``table`` during ``hand`` (a report's), in order: each line's seat, the
+    speaker's name as it is now, its kind (phrase: a catalogue key; emoji; text) and words."""
+    _admin(request, svc)
+    chat = svc.moderation.chat
+    names: dict[str, str] = {}
+    return [{"seat": line.seat, "identity": line.identity,
+             "name": _name_of(svc, line.identity, names), "kind": line.kind, "text": line.text,
+             "at": line.at}
+            for line in (chat.of_hand(table, hand) if chat is not None else [])]
 
 
 @router.post("/api/admin/reports/{report_id}/handled", responses=answers(403, 404, 422))

@@ -92,6 +92,17 @@ export async function admin() {
       about ? h("p", {}, r.table_page ? h("a", { href: r.table_page, text: about }) : about,
         r.record ? [" · ", h("a", { href: r.record, testid: "report-record", text: t("web.admin.record") })] : null) : null,
       h("div.admin-actions", {},
+        r.table && r.hand ? h("button.small", {
+          type: "button", testid: "report-chat-show", text: t("web.admin.chat"),
+          onclick: async (ev) => {  // what was said at that table during that hand, as text
+            const lines = await api(`/api/admin/chat?table=${encodeURIComponent(r.table)}&hand=${r.hand}`);
+            const words = (l) => (l.kind === "phrase" ? t(`chat.phrase.${l.text}`) : l.text);
+            ev.target.closest("li").querySelector("[data-testid=report-chat]")?.remove();
+            ev.target.closest("li").append(h("ol.admin-chat", { testid: "report-chat" }, lines.length
+              ? lines.map((l) => h("li", { text: t("web.chat.line", { name: l.name || t("web.seat.numbered", { n: l.seat + 1 }), said: words(l) }) }))
+              : h("li.muted", { text: t("web.admin.chat_none") })));
+          },
+        }) : null,
         h("button.small", {
           type: "button", testid: "report-ban", text: t("web.admin.ban_this", { name: r.reported }),
           onclick: () => { banWhom.value = r.reported_id; reason.focus(); },

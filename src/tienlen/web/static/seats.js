@@ -1,7 +1,7 @@
 // The seats around the felt: yourself at the bottom, the others in the order of play
 // (anticlockwise, so the next player sits on your right), each with a fan of card backs.
 import { backsFan } from "./cards.js";
-import { h } from "./dom.js";
+import { h, keepFocus } from "./dom.js";
 import { seatName, t, tn } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -59,10 +59,39 @@ function seatMarks(s, view, info) {
   return marks;
 }
 
+let menuOpen = null;  // the seat whose ⋯ menu is open (kept open across the seats' redrawing)
+
+/** The ⋯ menu of another person's seat: report or block, mute or unmute, and for the host
+ * remove (before the start) or kick (after it, a player who is away), each with a confirm. */
+function seatMenu(s, ctx, host) {
+  const { info, onReport, muted = new Set(), onMute, onRemove, onKick } = ctx;
+  const name = seatName(s);
+  const items = [h("button", { type: "button", testid: "seat-report", dataset: { key: `report-${s.seat}` }, role: "menuitem",
+    text: t("web.seat.report"), onclick: () => { menuOpen = null; onReport(s.seat, name); } })];
+  if (onMute) {
+    const on = muted.has(s.seat);
+    items.push(h("button", { type: "button", testid: "seat-mute", dataset: { key: `mute-${s.seat}` }, role: "menuitem",
+      text: on ? t("web.seat.unmute") : t("web.seat.mute"), onclick: () => onMute(s.seat, !on) }));
+  }
+  if (host && info.status === "open" && onRemove) {
+    items.push(h("button.danger", { type: "button", testid: "seat-remove", role: "menuitem", text: t("web.seat.remove_player"),
+      onclick: () => { if (window.confirm(t("web.seat.remove_confirm", { name }))) { menuOpen = null; onRemove(s.seat); } } }));
+  }
+  if (host && info.status !== "open" && !s.connected && onKick) {  // the server checks the away timeout
+    items.push(h("button.danger", { type: "button", testid: "seat-kick", role: "menuitem", text: t("web.seat.kick"),
+      onclick: () => { if (window.confirm(t("web.seat.kick_confirm", { name }))) { menuOpen = null; onKick(s.seat); } } }));
+  }
+  return h("div.seat-menu", {
+    testid: "seat-menu", role: "menu", id: `seat-menu-${s.seat}`, "aria-label": t("web.seat.menu_label", { name }),
+    onkeydown: (ev) => { if (ev.key === "Escape") { menuOpen = null; ev.currentTarget.remove(); } },
+  }, items);
+}
+
 /**
  * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat), onSit(seat) (when watching),
  * onReport(seat, name) (another person's seat: report or block them), back (the seats you left
- * that a bot plays now: yours to take back), onBack(seat) }.
+ * that a bot plays now: yours to take back), onBack(seat), muted (the seats you muted),
+ * onMute(seat, on), onKick(seat) (the host: a player who is away) }.
  */
 export function renderSeats(box, ctx) {
   const { info, view, me, onRemove, onSit, onReport, back = [], onBack } = ctx;
@@ -138,11 +167,15 @@ export function renderSeats(box, ctx) {
       }));
     }
     if (onReport && !mine && s.kind === "human") {
+      const open = menuOpen === s.seat;
       plate.append(h("button.small.report-seat", {
-        type: "button", testid: "report-seat", dataset: { key: `report-${s.seat}` }, "aria-haspopup": "dialog",
-        "aria-label": t("web.report.menu_label", { name: seatName(s) }), title: t("web.report.menu_label", { name: seatName(s) }),
-        text: "⋯", onclick: () => onReport(s.seat, seatName(s)),
+        type: "button", testid: "report-seat", dataset: { key: `menu-${s.seat}` }, "aria-haspopup": "menu",
+        "aria-expanded": open ? "true" : "false", "aria-controls": open ? `seat-menu-${s.seat}` : undefined,
+        "aria-label": t("web.seat.menu_label", { name: seatName(s) }), title: t("web.seat.menu_label", { name: seatName(s) }),
+        text: "⋯", onclick: () => { menuOpen = open ? null : s.seat; keepFocus(box, () => renderSeats(box, ctx)); },
       }));
+      if (open) div.append(seatMenu(s, ctx, info.host_seat === me && me !== null));
+      if (ctx.muted && ctx.muted.has(s.seat)) plate.classList.add("muted-seat");
     }
     if (canRemove && !mine && s.kind !== "empty" && (s.kind === "bot" || !s.connected)) {
       div.append(h("button.small.remove", {

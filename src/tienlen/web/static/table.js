@@ -2,6 +2,7 @@
 // hand, the history, the scores and the records; played over the table's WebSocket.
 import { mountBell, turnTitle } from "./attention.js";
 import { cardsRow, playLabel } from "./cards.js";
+import { Chat } from "./chat.js";
 import { mountInvite } from "./friends.js";
 import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
@@ -64,6 +65,7 @@ export class Table {
     this.offsetKnown = false;
     this.conn = new Connection(id, (ev) => this.receive(ev), (s) => this.connStatus(s));
     this.hand = new Hand($("hand"), () => this.renderActions());
+    this.chat = new Chat(id, (cmd) => this.send(cmd), () => (this.state ? this.names() : []));
   }
 
   get ws() { return this.conn.ws; }
@@ -115,6 +117,9 @@ export class Table {
     if (ev.type === "welcome") {
       const was = this.seat;
       this.seat = ev.seat;
+      this.formerSeat = ev.seat === null ? was : null;  // a "removed" event for it is about us
+      if (ev.barred && !this.barred) this.notice(t("web.room.barred_you"));
+      this.barred = Boolean(ev.barred);  // removed or kicked by the host: we only watch
       this.back = ev.seat === null ? ev.back || [] : [];  // the seats left that we may take back
       if (ev.token) localStorage.setItem(tokenKey(this.id), ev.token);
       if (ev.seat === null && was !== null) localStorage.removeItem(tokenKey(this.id));
@@ -149,6 +154,15 @@ export class Table {
       this.showHint(ev.move);
     } else if (ev.type === "timed_out") {
       this.notice(ev.reason);  // what the turn timer played for us, in our language
+    } else if (ev.type === "chat") {
+      this.chat.receive(ev);
+    } else if (ev.type === "removed") {
+      const name = ev.name;
+      const text = ev.how === "kicked" ? t("web.room.kicked", { name, n: ev.seat + 1 })
+        : (this.seat === null && this.formerSeat === ev.seat ? t("web.room.removed_you") : t("web.room.removed", { name }));
+      this.notice(text);
+      this.chat.note(text);
+      if (ev.how === "removed") this.chat.mute(ev.seat, false);  // the seat is someone else's next
     }
   }
 
@@ -201,8 +215,8 @@ export class Table {
     const host = hostFeatures ? info.host_seat ?? null : this.seat;
     const hosting = this.seat !== null && host === this.seat;
     $("setup").hidden = !open;
-    $("join").hidden = this.seat !== null;
-    $("join-name").closest("label").hidden = this.seat !== null;
+    $("join").hidden = this.seat !== null || this.barred;
+    $("join-name").closest("label").hidden = this.seat !== null || this.barred;
     $("add-bot").hidden = !hosting;
     this.offerLevels(info, !hosting);
     $("start").hidden = !hosting;
@@ -218,10 +232,13 @@ export class Table {
 
     keepFocus($("seats"), () => renderSeats($("seats"), {
       info, view, me: this.seat, onRemove: (seat) => this.send({ type: "remove_seat", seat }),
-      onSit: this.seat === null ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || t("web.default_name") }) : null,
+      onSit: this.seat === null && !this.barred ? (seat) => this.send({ type: "join", seat, name: $("join-name").value || t("web.default_name") }) : null,
       back: this.seat === null ? this.back || [] : [], onBack: (seat) => this.send({ type: "back", seat }),
       onReport: (seat, name) => openReport({ table: this.id, seat }, name, { hand: info.hand_no || undefined }),
+      muted: this.chat.muted, onMute: (seat, on) => { this.chat.mute(seat, on); this.render(this.state); },
+      onKick: (seat) => this.send({ type: "kick", seat }),
     }));
+    this.chat.render(info, this.seat);
     this.renderScores();
     this.renderRecords();
     $("reason").textContent = this.reason;
@@ -618,6 +635,7 @@ export class Table {
     });
     mountBell();
     mountInvite(this.id);
+    this.chat.mount();
     $("copy").addEventListener("click", async () => {
       try { await navigator.clipboard.writeText($("invite").href); $("copy").textContent = t("web.room.copied"); } catch { $("copy").textContent = t("web.room.copy_failed"); }
       setTimeout(() => { $("copy").textContent = t("web.room.copy"); }, 1500);
