@@ -49,3 +49,23 @@ def test_a_friend_is_invited_from_the_table_and_joins_it(browser: Browser, serve
     minh.wait_for_url(f"**/t/{table}")
     minh.get_by_test_id("join").click()
     expect(lan.get_by_test_id("seats")).to_contain_text("Minh")
+
+
+def test_two_players_at_one_table_become_friends_from_the_seats_menu(browser: Browser,
+                                                                      server: Server) -> None:
+    lan, minh = browser.new_context().new_page(), browser.new_context().new_page()
+    lan.goto(server.base + "/")
+    table = post(lan, "/api/tables", {"name": "Lan", "players": 3})["id"]
+    lan.goto(server.base + f"/t/{table}")
+    minh.goto(server.base + f"/t/{table}")
+    minh.get_by_test_id("join-name").fill("Minh")
+    minh.get_by_test_id("join").click()
+    expect(lan.get_by_test_id("seats")).to_contain_text("Minh")
+    for page, other, said in ((lan, "Minh", "Minh is asked: friends once they ask you back"),
+                              (minh, "Lan", "You and Lan are friends")):
+        seat = page.get_by_test_id("seat").filter(has_text=other)
+        seat.get_by_test_id("report-seat").click()
+        page.get_by_test_id("seat-friend").click()
+        expect(page.get_by_test_id("toast")).to_contain_text(said)
+    minh.goto(server.base + "/me")
+    expect(minh.get_by_test_id("friend")).to_contain_text("Lan")

@@ -61,13 +61,18 @@ function seatMarks(s, view, info) {
 
 let menuOpen = null;  // the seat whose ⋯ menu is open (kept open across the seats' redrawing)
 
-/** The ⋯ menu of another person's seat: report or block, mute or unmute, and for the host
+/** The ⋯ menu of another person's seat: add as a friend, report or block, mute or unmute, and for the host
  * remove (before the start) or kick (after it, a player who is away), each with a confirm. */
 function seatMenu(s, ctx, host) {
-  const { info, onReport, muted = new Set(), onMute, onRemove, onKick } = ctx;
+  const { info, onReport, muted = new Set(), onMute, onRemove, onKick, onFriend } = ctx;
   const name = seatName(s);
-  const items = [h("button", { type: "button", testid: "seat-report", dataset: { key: `report-${s.seat}` }, role: "menuitem",
-    text: t("web.seat.report"), onclick: () => { menuOpen = null; onReport(s.seat, name); } })];
+  const items = [];
+  if (onFriend) {
+    items.push(h("button", { type: "button", testid: "seat-friend", dataset: { key: `friend-${s.seat}` }, role: "menuitem",
+      text: t("web.friends.add"), onclick: () => { menuOpen = null; onFriend(s.seat, name); } }));
+  }
+  items.push(h("button", { type: "button", testid: "seat-report", dataset: { key: `report-${s.seat}` }, role: "menuitem",
+    text: t("web.seat.report"), onclick: () => { menuOpen = null; onReport(s.seat, name); } }));
   if (onMute) {
     const on = muted.has(s.seat);
     items.push(h("button", { type: "button", testid: "seat-mute", dataset: { key: `mute-${s.seat}` }, role: "menuitem",
@@ -91,7 +96,7 @@ function seatMenu(s, ctx, host) {
  * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat), onSit(seat) (when watching),
  * onReport(seat, name) (another person's seat: report or block them), back (the seats you left
  * that a bot plays now: yours to take back), onBack(seat), muted (the seats you muted),
- * onMute(seat, on), onKick(seat) (the host: a player who is away) }.
+ * onMute(seat, on), onKick(seat) (the host: a player who is away), onFriend(seat, name) }.
  */
 export function renderSeats(box, ctx) {
   const { info, view, me, onRemove, onSit, onReport, back = [], onBack } = ctx;

@@ -237,6 +237,9 @@ export class Table {
       onReport: (seat, name) => openReport({ table: this.id, seat }, name, { hand: info.hand_no || undefined }),
       muted: this.chat.muted, onMute: (seat, on) => { this.chat.mute(seat, on); this.render(this.state); },
       onKick: (seat) => this.send({ type: "kick", seat }),
+      onFriend: (seat, name) => api("/api/friends", { table: this.id, seat })
+        .then((done) => this.notice(t(done.state === "friend" ? "web.friends.now" : "web.friends.sent", { name })))
+        .catch((err) => this.notice(err.message)),
     }));
     this.chat.render(info, this.seat);
     this.renderScores();
