@@ -169,7 +169,9 @@ from .test_payments import DESKTOP, practice_table  # noqa: E402
 
 READ = """() => ({
   status: document.querySelector("[data-testid=status]").textContent,
-  history: [...document.querySelectorAll("#history li.move")].map((li) => li.getAttribute("aria-label")),
+  // the page lists the newest first: read back in the order the moves were made
+  history: [...document.querySelectorAll("#history li.move")]
+    .map((li) => li.getAttribute("aria-label")).reverse(),
   buttons: [...document.querySelectorAll("#decisions button")].map((b) => b.textContent),
 })"""
 SHOW = f"""([view, seat]) => {{ const t = {TABLE}; t.seat = seat;

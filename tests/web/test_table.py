@@ -12,6 +12,7 @@ pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 from tienlen import Rules
 from tienlen.web.storage import SeatChange, StoredTable, TableSettings, Write
 from tienlen.web.table import Refused, TableState
+from tienlen.web.views import seat_view
 
 
 def settings(players: int = 3, host: int | None = None, seed: int = 7,
@@ -117,7 +118,7 @@ def test_a_staged_bot_move_changes_nothing_until_it_is_installed() -> None:
     staged = table.bot_move(at=time.time())
     assert staged is not None and staged.seat == game.turn
     assert (len(log), table.version, game.record()) == (before, version, record)
-    assert staged.write.entry.idx == version and staged.write.entry.kind == "move"
+    assert staged.write.entry.idx == version and staged.write.entry.kind == "bot_move"
     table.install(staged)
     assert table.version == version + 1 and len(game.history) == moves + 1
     assert game.history[-1] == (staged.seat, staged.move)
@@ -185,3 +186,38 @@ def test_the_asks_for_the_next_hand_are_kept_in_the_log() -> None:
     table.ask_next_hand(1, table.version - 1)  # it saw the end: not stale, and deals
     assert table.hand_no == 2 and table.asks == {} and log[-1].entry.kind == "next"
     assert log[-1].snapshot == table.snapshot()
+
+
+def test_the_moves_bots_made_are_marked_for_a_bots_seat_and_an_away_player() -> None:
+    table, log = started()
+    game = table.game
+    assert game is not None
+    table.seats[0].clients.add(object())  # Lan is here: she plays her own moves
+    made_by: list[str] = []
+    for _ in range(12):
+        if game.turn == 0:
+            table.apply_move(0, str(game.legal_plays()[0]))
+            made_by.append("Lan")
+        else:
+            staged = table.bot_move(at=time.time())
+            assert staged is not None
+            table.install(staged)
+            log.append(staged.write)  # as the driver stores it
+            made_by.append("bot")
+    table.seats[0].clients.clear()  # Lan goes away: past the away timeout a bot plays for her
+    table.seats[0].away_since = time.monotonic() - 120
+    while game.turn != 0:
+        staged = table.bot_move(at=time.time())
+        assert staged is not None
+        table.install(staged)
+        log.append(staged.write)
+        made_by.append("bot")
+    staged = table.bot_move(at=time.time())
+    assert staged is not None and staged.seat == 0  # played for Lan, who is away
+    table.install(staged)
+    log.append(staged.write)
+    made_by.append("bot")
+    events = seat_view(game, 0, timer=table.timer_moves(), bots=table.bot_moves()).events
+    assert ["bot" if e.bot else "Lan" for e in events] == made_by
+    again = TableState.restore(stored(table, log), lambda w: None)
+    assert again.bot_moves() == table.bot_moves()  # the log says so after a restart too

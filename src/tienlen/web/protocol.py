@@ -389,6 +389,7 @@ class EventView(BaseModel):
     other: int | None = Field(default=None, exclude_if=_none)  # seat 0 is a seat: kept
     win: str | None = Field(default=None, exclude_if=_none)
     timed_out: bool = Field(default=False, exclude_if=_no_flag)  # made by the turn timer
+    bot: bool = Field(default=False, exclude_if=_no_flag)  # made by a bot (for an away player too)
 
 
 class SeatView(BaseModel):

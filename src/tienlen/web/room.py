@@ -336,7 +336,7 @@ class Room:
         if seat not in self._views:
             hands = self.table.hands
             self._views[seat] = seat_view(hands.game, seat, self._plays, hands.round_starts,
-                                          self.table.timer_moves()) \
+                                          self.table.timer_moves(), self.table.bot_moves()) \
                 if hands is not None else None
         return self._views[seat]
 

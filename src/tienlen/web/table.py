@@ -16,8 +16,9 @@ the table's ``away_timeout``, until they return.
 
 A player who leaves after the start may come back (:meth:`TableState.come_back`): the seat a
 bot holds because its owner left is the owner's to take back, until the table closes ("back"
-in the log). A move the turn timer made for a player is logged as "timer", not "move", so the
-history marks it after a restart too (:meth:`TableState.timer_moves`).
+in the log). A move the turn timer made for a player is logged as "timer", and a bot's move
+(a bot's seat's, or a bot's for a player who is away) as "bot_move", not "move", so that the history
+marks them after a restart too (:meth:`TableState.timer_moves`, :meth:`TableState.bot_moves`).
 
 The host (the creator, or the first player to sit at a table made without a name) alone starts
 the table, seats bots and removes seats (a player's too, before the start), and kicks a player
@@ -123,7 +124,9 @@ class TableState:
         # the identities the host removed or kicked: they never sit here again, nor take back
         # the seat they were kicked from ("remove"/"kick" entries of the log name them)
         self.barred: set[str] = set()
-        self._timer: dict[int, set[int]] = {}  # hand number -> its moves the turn timer made
+        # the current hand's moves (indices into its history) made by the turn timer ("timer")
+        # and by a bot ("bot_move"): (hand number, kind -> moves)
+        self._made: tuple[int, dict[str, set[int]]] = (0, {})
         # when (Unix seconds) the newest log entry was stored, for a restored table: its turn
         # timer runs from then (None: a new table, its timer from now)
         self.last_change: float | None = None
@@ -154,11 +157,10 @@ class TableState:
     def _replay(self, entry: Entry) -> None:
         if entry.kind == "start":
             self.hands = Hands(self.rules, self._names(), entry.text, self.seed, self.fixed_seed)
-        elif entry.kind in ("move", "timer"):  # checked when it was made, before it was stored
+        elif entry.kind in ("move", "timer", "bot_move"):  # checked when made, before it was stored
             assert self.hands is not None and entry.seat is not None
             self.hands.push(parse_move(entry.text, self.rules), entry.seat)
-            if entry.kind == "timer":
-                self._note_timer()
+            self._note_made(entry.kind)
         elif entry.kind == "ask":
             assert entry.seat is not None
             self.asks[entry.seat] = float(entry.text)
@@ -421,15 +423,26 @@ class TableState:
 
     def timer_moves(self) -> frozenset[int]:
         """The moves of the current hand (indices into its history) the turn timer made."""
-        return frozenset(self._timer.get(self.hand_no, ()))
+        return self._moves_made("timer")
 
-    def _note_timer(self) -> None:
-        """The current hand's last move was the turn timer's."""
+    def bot_moves(self) -> frozenset[int]:
+        """The moves of the current hand a bot made (for a bot's seat, or an away player's)."""
+        return self._moves_made("bot_move")
+
+    def _moves_made(self, kind: str) -> frozenset[int]:
+        number, made = self._made
+        return frozenset(made.get(kind, ())) if number == self.hand_no else frozenset()
+
+    def _note_made(self, kind: str) -> None:
+        """The current hand's last move was made by ``kind`` (its log entry's: "move" is a
+        person's, noted nowhere)."""
         assert self.hands is not None
+        if kind == "move":
+            return
         number = self.hands.number
-        moves = self._timer.get(number, set())
-        moves.add(len(self.hands.game.history) - 1)
-        self._timer = {number: moves}
+        made = self._made[1] if self._made[0] == number else {}
+        made.setdefault(kind, set()).add(len(self.hands.game.history) - 1)
+        self._made = (number, made)
 
     def _keys_shown(self) -> list[frozenset[str]]:
         """Each seated name's keys as any reader sees it (a bot's "Bot 1" is also "Máy 1")."""
@@ -646,12 +659,12 @@ class TableState:
             if asked.out_of_turn:
                 move = self.choose(asked.seat, with_pass=True)
                 if not is_decline(move):
-                    return self._stage(asked.seat, move, at)
+                    return self._stage(asked.seat, move, at, "bot_move")
                 self.turns.decline(asked.seat)
             elif self.bot_controlled(asked.seat, now):
-                return self._stage(asked.seat, self.choose(asked.seat), at)
+                return self._stage(asked.seat, self.choose(asked.seat), at, "bot_move")
             elif out_of_time:  # logged as the timer's move: the page marks it, the player is told
-                return self._stage(asked.seat, self.choose(asked.seat), at, timer=True)
+                return self._stage(asked.seat, self.choose(asked.seat), at, "timer")
             else:
                 return None
         return None
@@ -695,13 +708,13 @@ class TableState:
                       ended=self._ended(hand, number))
         return Staged(write, None, None, at, hand)
 
-    def _stage(self, seat: int, move: Play | Action, at: float, timer: bool = False) -> Staged:
+    def _stage(self, seat: int, move: Play | Action, at: float, made: str) -> Staged:
         """A legal move (one of ``legal_plays(seat)``, or ``pass`` out of turn) tried on a copy
-        of the game (``timer``: the turn timer's, for a player out of time)."""
+        of the game; ``made``: by a bot ("bot_move"), or the "timer" for a player out of time."""
         assert self.game is not None
         trial = self.game.copy()
         trial.push(move, seat)
-        entry = Entry(self.version, "timer" if timer else "move", seat, str(move))
+        entry = Entry(self.version, made, seat, str(move))
         write = Write(self.id, entry, None, self._record_if_over(trial), ended=self._ended(trial))
         return Staged(write, seat, move, at)
 
@@ -716,8 +729,7 @@ class TableState:
         else:
             assert staged.seat is not None
             self.hands.push(staged.move, staged.seat)
-            if staged.write.entry.kind == "timer":
-                self._note_timer()
+            self._note_made(staged.write.entry.kind)
         self.version += 1
         self._note_over()
 

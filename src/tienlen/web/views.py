@@ -141,18 +141,20 @@ class PlayTexts:
 
 def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
               round_starts: list[int] | None = None,
-              timer: frozenset[int] = frozenset()) -> SeatView:
+              timer: frozenset[int] = frozenset(),
+              bots: frozenset[int] = frozenset()) -> SeatView:
     """What ``seat`` may know of ``game`` (a spectator when ``seat`` is None); ``round_starts``:
     where each round begins in its history (kept by the table as the moves are made);
-    ``timer``: the moves of its history the turn timer made (marked ``timed_out``, for all)."""
+    ``timer``: the moves of its history the turn timer made (marked ``timed_out``, for all);
+    ``bots``: those a bot made (marked ``bot``)."""
     seen = events_for(game, seat)
     kept = plays.of(game, game.history) if plays is not None else [None] * len(seen)
     events: list[EventView] = []
     history: list[tuple[int, str]] = []
     for i, ((s, move), play) in enumerate(zip(seen, kept, strict=True)):
         event, text = play if play is not None else (event_view(s, move), str(move))
-        if i in timer:
-            event = event.model_copy(update={"timed_out": True})
+        if i in timer or i in bots:
+            event = event.model_copy(update={"timed_out": i in timer, "bot": i in bots})
         events.append(event)
         history.append((s, text))
     decision = asked(game, seat) if seat is not None else None

@@ -65,17 +65,21 @@ export function renderHistory(box, view, names, me = null) {
     const list = h("ol.moves", {}, moves.map((e, i) => {
       const played = e.kind === "play";
       const words = `${names[e.seat]}: ${played ? playLabel(e.cards) : eventWords(e, names)}`;
-      // a move the turn timer made for its player: marked, and said so
+      // a move the turn timer made for its player, or a bot (a bot's seat, an away player's):
+      // marked, and said so
       const timer = e.timed_out ? t("web.room.timer_mark") : "";
-      const move = h(`li.move${played ? "" : ".quiet"}${timer ? ".timed-out" : ""}`, {
-        "aria-label": timer ? `${words} (${timer})` : words,
+      const bot = e.bot && !timer ? t("web.history.bot_mark") : "";
+      const mark = timer || bot;
+      const move = h(`li.move${played ? "" : ".quiet"}${timer ? ".timed-out" : ""}${bot ? ".by-bot" : ""}`, {
+        "aria-label": mark ? `${words} (${mark})` : words,
       }, h("span.move-who", { text: names[e.seat] }),
       played ? cardsRow(e.cards, "hist") : h("span.move-text", { text: eventWords(e, names) }),
-      timer ? h("span.timer-mark", { testid: "timer-mark", role: "img", title: timer, "aria-label": timer, text: "⏱" }) : null);
+      timer ? h("span.timer-mark", { testid: "timer-mark", role: "img", title: timer, "aria-label": timer, text: "⏱" }) : null,
+      bot ? h("span.bot-mark", { testid: "bot-mark", role: "img", title: bot, "aria-label": bot, text: "🤖" }) : null);
       const pays = (paid.get(start + i + 1) || []).map((p) => h("li.move.pay", { testid: "history-payment" },
         h("span.pay-text", { text: paymentLine(p, names, me) })));
       return [move, ...pays];
-    }).flat());
+    }).reverse().flat());  // the newest move first, its payments under it
     return h(`li.round${last && !view.is_over ? ".current" : ""}`, {}, head, list);
   });
   box.replaceChildren(...items.reverse());  // the round being played first: readable at a glance
