@@ -1,7 +1,8 @@
 """The strongest bots decide in the bot pool's worker processes, off the event loop: a table of
 search bots waiting for its decision holds no other table back, the worker is given the seat's
 view and nothing more, an answer for a table that moved on is dropped, a player's hint is
-chosen there too, and ``tienlen serve --bot-workers N`` sizes the pool.
+chosen there too, a player's move is acknowledged while a search decision is being made, and
+``tienlen serve --bot-workers N`` sizes the pool.
 
 The pool's worker is stood in for by an executor the test releases by hand (the same functions
 run, in this process), so what is shown is the order of events, not a timing."""
@@ -120,6 +121,39 @@ def test_a_search_table_waiting_for_its_decision_holds_no_heuristic_table_back()
         assert lobby.driver.stats.stale == 0
         for room in (search, normal):
             room.stop()
+        lobby.driver.pool.close()
+
+    run(play)
+
+
+def test_a_players_move_is_acknowledged_while_a_search_decision_is_being_made() -> None:
+    held = Held()
+
+    async def play() -> None:
+        lobby = lobby_with(held)
+        search, _, _ = lobby.create(NewTable(quick=True, level="search", players=4))
+        watch(search)
+        await until(lambda: len(held.jobs) == 1)  # a search decision in the worker, unanswered
+        room, _, token = lobby.create(NewTable(name="Ann", players=2, level="greedy"))
+        out = Outbox()
+        ann = out.client()
+        room.attach(ann)
+        room.handle(ann, Hello(type="hello", seq=1, token=token))
+        room.handle(ann, AddBot(type="add_bot", seq=2))
+        room.handle(ann, Start(type="start", seq=3))
+        game = room.game
+        assert game is not None
+        await until(lambda: game.turn == 0)
+        version, sent = room.version, len(out.bodies)
+        move = str(game.legal_plays(0)[0])
+        room.handle(ann, PlayMove(type="play", seq=4, version=version, move=move))
+        # Ann's move is made and her state sent before the search table's answer is back
+        assert room.version == version + 1
+        assert any(f'"version":{version + 1}' in b for b in out.bodies[sent:])
+        assert len(held.jobs) == 1 and not held.jobs[0][2].done()
+        held.release()
+        for r in (search, room):
+            r.stop()
         lobby.driver.pool.close()
 
     run(play)

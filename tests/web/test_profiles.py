@@ -54,7 +54,10 @@ def test_a_profile_shows_ratings_curve_totals_and_the_last_hands(server: Server)
     assert hand["players"][:2] == ["Lan", "Minh"] and len(hand["players"]) == 4
     assert server.get(hand["record"]).status_code == 200
     assert hand["replay"] == f"/t/{table_id}?replay=1"
-    assert lan.get("/api/me/profile").json() == seen  # the player's own profile: the same
+    own = lan.get("/api/me/profile").json()  # the player's own profile: the same, and with
+    assert own["opponents"] == [{"name": "Minh", "account": True, "profile": "/p/Minh",
+                                 "hands": 1, "at": hand["at"]}]  # whom Lan played with,
+    assert seen["opponents"] == [] and own == {**seen, "opponents": own["opponents"]}
     # once the table has closed, its page is gone: the hand keeps its record, not the link
     server.app.state.services.repo.close_table(table_id, 1.0)
     [closed] = server.visitor().get("/api/players/lan").json()["recent"]
@@ -76,7 +79,7 @@ def test_ones_own_profile_as_a_guest_and_as_nobody(server: Server) -> None:
     nobody = browser(server)
     assert nobody.get("/api/me/profile").json() == {
         "name": None, "account": False, "profile": None, "ratings": [], "hands": 0,
-        "firsts": 0, "recent": []}
+        "firsts": 0, "recent": [], "opponents": []}
     guest = browser(server)
     practice = guest.post("/api/tables", {"name": "Hoa", "players": 4, "rules": "mien-nam",
                                           "quick": True, "seed": 3}).json()
@@ -86,6 +89,28 @@ def test_ones_own_profile_as_a_guest_and_as_nobody(server: Server) -> None:
     assert mine["ratings"] == []  # a practice table is not rated, its hand still listed
     assert [(h["table"], h["family"]) for h in mine["recent"]] == [(practice["id"], None)]
     assert server.get("/api/players/Hoa").status_code == 404  # a guest has no public profile
+
+
+def test_recent_opponents_are_the_people_one_sat_with_latest_first(server: Server) -> None:
+    first, lan, minh, _ = people_at(server, private=True)
+    play(server, first)
+    assert [o["name"] for o in lan.get("/api/me/profile").json()["opponents"]] == ["Minh"]
+    hoa = browser(server)  # a guest at Lan's next table: named, with no profile to link
+    second = lan.post("/api/tables", {"name": "Lan", "players": 2, "rules": "mien-nam"}).json()
+    host, guest = lan.ws(second["id"]), hoa.ws(second["id"])
+    host.hello()
+    guest.hello()
+    guest.send(type="join", name="Hoa")
+    guest.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
+    host.send(type="start")
+    host.until(lambda m: m["type"] == "state" and m["view"] is not None)
+    play(server, second["id"])
+    mine = lan.get("/api/me/profile").json()["opponents"]
+    assert [(o["name"], o["hands"], o["profile"]) for o in mine] == [
+        ("Hoa", 1, None), ("Minh", 1, "/p/Minh")]  # the latest first; bots are nobody
+    assert [o["name"] for o in minh.get("/api/me/profile").json()["opponents"]] == ["Lan"]
+    make_account(server, owners(server, first)[1], "Minh", deleted=True)
+    assert [o["name"] for o in lan.get("/api/me/profile").json()["opponents"]] == ["Hoa"]
 
 
 def test_an_unknown_player_is_a_404_problem(server: Server) -> None:

@@ -1,9 +1,10 @@
 """What a profile and the leaderboard show, read from the stored hands and ratings.
 
 A profile is an identity's ratings per family (with the curve of each), the hands it played
-(at any table: ``PlayedRow``) and the first places among them, and its last hands. A private
-table's hands count in the totals, but are listed only to a viewer who sat at that table (the
-player themself included); to anyone else they are not there. The leaderboard is the rating
+(at any table: ``PlayedRow``) and the first places among them, and its last hands; the
+player's own profile also lists the people it played with lately. A private table's hands
+count in the totals, but are listed only to a viewer who sat at that table (the player
+themself included); to anyone else they are not there. The leaderboard is the rating
 store's (mu - 3 sigma, players with at least 20 rated hands), its players named as they are
 now (a deleted account as "deleted player", in the reader's language).
 """
@@ -25,6 +26,7 @@ from .ratings_store import RatingStore
 from .storage import IdentityRow, PlayedRow, RecordRow, TableRow
 
 RECENT: Final = 20  # hands a profile lists
+OPPONENTS: Final = 12  # recent opponents the player's own profile lists
 CURVE: Final = 100  # points of a rating's curve
 _HEAD: Final = 1200  # characters of a record that hold its header (the players' names)
 
@@ -37,7 +39,7 @@ def profile_link(identity: Identity) -> str | None:
 def empty_profile() -> dict[str, Any]:
     """The profile of a browser the room does not know yet."""
     return {"name": None, "account": False, "profile": None, "ratings": [], "hands": 0,
-            "firsts": 0, "recent": []}
+            "firsts": 0, "recent": [], "opponents": []}
 
 
 def _names(head: str) -> list[str]:
@@ -86,7 +88,32 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
               for table, hand, seat, place, family, at, head, closed in rows]
     return {"name": who.name, "account": who.account, "profile": profile_link(who),
             "ratings": ratings_out, "hands": int(hands), "firsts": int(firsts or 0),
-            "recent": recent}
+            "recent": recent,
+            "opponents": recent_opponents(engine, who.id) if viewer == who.id else []}
+
+
+def recent_opponents(engine: Engine, identity_id: str,
+                     limit: int = OPPONENTS) -> list[dict[str, Any]]:
+    """The people ``identity_id`` sat with lately (bots are no identities), the latest first:
+    each one's name as it is now, profile (an account's), hands together and the last one's
+    time. A deleted account is left out. Only the player's own profile lists them (who one
+    played with is theirs to see, a private table's companions included)."""
+    mine, theirs = PlayedRow.__table__.alias("mine"), PlayedRow.__table__.alias("theirs")
+    last = func.max(theirs.c.at)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(theirs.c.identity, func.count(), last)
+            .join(mine, and_(mine.c.table_id == theirs.c.table_id,
+                             mine.c.hand_no == theirs.c.hand_no))
+            .where(mine.c.identity == identity_id, theirs.c.identity != identity_id)
+            .group_by(theirs.c.identity).order_by(last.desc()).limit(limit)).all()
+        ids = [i for i, _, _ in rows]
+        found = {i: Identity(i, name, key is not None) for i, name, key in conn.execute(
+            select(IdentityRow.id, IdentityRow.name, IdentityRow.account_key)
+            .where(IdentityRow.id.in_(ids), IdentityRow.deleted.is_(None)))}
+    return [{"name": found[i].name, "account": found[i].account,
+             "profile": profile_link(found[i]), "hands": int(n), "at": at}
+            for i, n, at in rows if i in found]
 
 
 def leaderboard(engine: Engine, ratings: RatingStore, family: str, lang: str,

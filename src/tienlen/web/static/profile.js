@@ -113,8 +113,22 @@ function recentTable(recent) {
         h("a.record-link", { href: r.record, download: "", text: t("web.profile.record"), "aria-label": t("web.profile.record_label", { n: r.hand, table: r.table }) })))))));
 }
 
-/** A profile's sections: who, the totals, the ratings, the last hands. */
-export function renderProfile(box, p, heading = "h1") {
+/** The people the player sat with lately (their own profile only): a link to an account's
+ * profile, the hands played together, the last one's time. */
+function opponentsTable(opponents) {
+  if (!opponents.length) return h("p.muted", { testid: "no-opponents", text: t("web.profile.no_opponents") });
+  return h("div.table-scroll", {}, h("table.scores.opponents", { testid: "recent-opponents" },
+    h("thead", {}, h("tr", {}, ...["web.profile.opponent", "web.profile.together", "web.profile.last_together"]
+      .map((k) => h("th", { scope: "col", text: t(k) })))),
+    h("tbody", {}, opponents.map((o) => h("tr", {},
+      h("th", { scope: "row" }, o.profile ? h("a", { href: o.profile, text: o.name }) : o.name),
+      h("td", { text: num(o.hands, 0) }),
+      h("td.when", { text: when(o.at) }))))));
+}
+
+/** A profile's sections: who, the totals, the ratings, the last hands (and, on the player's
+ * own, the recent opponents). */
+export function renderProfile(box, p, heading = "h1", own = false) {
   box.replaceChildren(
     h("section.panel.profile-head", {},
       h(heading, { testid: "profile-name", text: p.name }),
@@ -126,6 +140,8 @@ export function renderProfile(box, p, heading = "h1") {
       p.ratings.length ? h("div.rating-cards", {}, p.ratings.map(ratingCard))
         : h("p.muted", { text: t("web.profile.no_ratings") })),
     h("section.panel", {}, h("h2", { text: t("web.profile.recent") }), recentTable(p.recent)),
+    own ? h("section.panel", { testid: "opponents" }, h("h2", { text: t("web.profile.opponents") }),
+      opponentsTable(p.opponents)) : "",
     h("p", {}, h("a", { href: "/leaderboard", text: t("web.board.link") }), " · ", h("a", { href: "/", text: t("web.profile.lobby") })));
 }
 
@@ -161,5 +177,5 @@ export async function mePage() {
       h("p", {}, h("a", { href: "/", text: t("web.profile.lobby") }))));
     return;
   }
-  renderProfile(box, p);
+  renderProfile(box, p, "h1", true);
 }
