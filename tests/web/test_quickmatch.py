@@ -221,3 +221,17 @@ def test_the_lobby_counts_players_online_playing_and_waiting(server: Server) -> 
     matched(minh)
     counts = server.get("/api/lobby").json()
     assert counts["playing"] >= 2 and counts["waiting"] == 1
+
+
+def test_a_blocked_player_does_not_take_a_bots_seat_at_the_blockers_table(quick: Server) -> None:
+    lan, minh = browser(quick), browser(quick)
+    play_now(lan, "Lan", players=2)
+    play_now(minh, "Minh", players=2)
+    first = matched(lan)
+    assert lan.post("/api/blocks", {"table": first["table"],
+                                    "seat": 1 - first["seat"]}).status_code == 200
+    play_now(lan, "Lan", players=2)
+    own = matched(lan)  # alone: with a bot, after the wait
+    play_now(minh, "Minh", players=2)
+    other = matched(minh)
+    assert other["table"] != own["table"] and other["next_hand"] is False

@@ -233,8 +233,12 @@ def match_once(services: Services, now: float) -> Plan:
     if not waiting:
         return Plan()
     store = services.moderation.store
-    blocks = {e.identity: frozenset(store.blocked_by(e.identity)) for e in waiting}
-    made = plan(waiting, blocks, now, services.limits.match_wait, open_seats(services))
+    seats = open_seats(services)
+    # the blocks of everyone who might sit together: the waiting, and the players at the tables
+    # whose bots' seats may be given (a block either way keeps two apart)
+    who = {e.identity for e in waiting} | {p for s in seats for p, _ in s.players}
+    blocks = {identity: frozenset(store.blocked_by(identity)) for identity in who}
+    made = plan(waiting, blocks, now, services.limits.match_wait, seats)
     lobby = services.lobby
     for take in made.takes:
         room = lobby.get(take.table_id)

@@ -7,13 +7,14 @@ import { init } from "./i18n.js";
 import { leaderboardPage } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
 import { mePage, profilePage } from "./profile.js";
+import { seatNote } from "./quickmatch.js";
 import { table } from "./table.js";
 
 const path = location.pathname;
 await init();
 account(path).catch((err) => { $("account").textContent = err.message; });
 watchInvitations();
-if (path.startsWith("/t/")) table(path.slice(3));
+if (path.startsWith("/t/")) { table(path.slice(3)); seatNote(path.slice(3)); }
 else if (path.startsWith("/p/")) profilePage(decodeURIComponent(path.slice(3)));
 else if (path === "/leaderboard") leaderboardPage();
 else if (path === "/me") mePage().then(friendsSection);
