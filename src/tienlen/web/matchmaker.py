@@ -210,14 +210,16 @@ def open_seats(services: Services) -> list[OpenSeat]:
         table = room.table
         if not table.settings.quick_match or not table.started or table.rated is None:
             continue
+        free = [i for i, s in enumerate(table.seats)
+                if s.kind == "bot" and s.owner is None and i not in table.reserved]
+        if not free:
+            continue
         owners = [s.owner for s in table.seats if s.kind == "human" and s.owner is not None]
         owners += [r.owner for r in table.reserved.values()]
         players = tuple((o, _mu(services, o, table.rated)) for o in owners)
         devices = frozenset(d for d in [s.device for s in table.seats]
                             + [r.device for r in table.reserved.values()] if d is not None)
-        for number, seat in enumerate(table.seats):
-            if seat.kind == "bot" and seat.owner is None and number not in table.reserved:
-                out.append(OpenSeat(room.id, table.rated, table.players, number, players, devices))
+        out += [OpenSeat(room.id, table.rated, table.players, i, players, devices) for i in free]
     return out
 
 
