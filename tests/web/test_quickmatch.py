@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tienlen import Rules
 from tienlen.web.matchqueue import QueueEntry, SqlMatchQueue
-from tienlen.web.storage import Repository
+from tienlen.web.storage import Repository, TableSettings, Write
+from tienlen.web.table import Refused, TableState
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
 from .test_rated_hands import play, room_of
@@ -235,3 +238,34 @@ def test_a_blocked_player_does_not_take_a_bots_seat_at_the_blockers_table(quick:
     play_now(minh, "Minh", players=2)
     other = matched(minh)
     assert other["table"] != own["table"] and other["next_hand"] is False
+
+
+def test_the_deal_the_driver_stages_gives_the_kept_seat_first() -> None:
+    writes: list[Write] = []
+    settings = TableSettings("T", Rules.preset("mien-nam").to_toml(), 2, 5, 30.0, 0.0,
+                             quick_match=True)
+    table = TableState(settings, writes.append)
+    table.join_seat("Lan", 0, "lan")
+    table.add_bot()
+    table.start()
+    with pytest.raises(Refused):
+        table.reserve(0, "minh", "Minh")  # a player's seat is not a bot's to give
+    table.reserve(1, "minh", "Minh")
+    with pytest.raises(Refused):
+        table.reserve(1, "hoa", "Hoa")  # kept already
+    while not table.game.is_over:  # the hand, the bot's in seat 1 to its end
+        asked = table.asked()
+        if table.seats[asked.seat].kind == "human":
+            table.apply_move(asked.seat, str(table.choose(asked.seat)))
+        elif (staged := table.bot_move(time.time())) is not None:
+            writes.append(staged.write)
+            table.install(staged)
+    assert table.seats[1].kind == "bot"
+    staged = table.stage_deal(time.time())  # as the countdown's deal is made
+    writes.append(staged.write)
+    table.install(staged)
+    assert (table.seats[1].kind, table.seats[1].name, table.seats[1].owner) == ("human", "Minh",
+                                                                                 "minh")
+    kinds = [w.entry.kind for w in writes]
+    assert kinds.index("reserve") < kinds.index("take") < kinds.index("next")
+    assert table.reserved == {} and table.taken == [1]

@@ -105,3 +105,27 @@ def test_a_waiting_page_counts_the_seconds_and_may_cancel(browser: Browser, serv
     expect(lan.get_by_test_id("play-now")).to_be_enabled()
     assert lan.evaluate("fetch('/api/quickmatch').then(r => r.json())")["state"] == "none"
 
+
+
+def test_a_stranger_who_comes_later_plays_a_bots_seat_from_the_next_hand(browser: Browser,
+                                                                         quick: Server) -> None:
+    lan = stranger(browser, quick, "Lan")
+    play_now(lan, players=2)
+    table_id = seated(lan)  # alone: with a bot, after the wait
+    hoa = stranger(browser, quick, "Hoa")
+    play_now(hoa, players=2)
+    assert seated(hoa) == table_id
+    note = hoa.get_by_test_id("next-hand-seat")
+    expect(note).to_contain_text("You play from the next hand")
+    expect(hoa.locator("[data-testid=seat].me")).to_have_count(0)  # watching this hand
+    play(quick, table_id)
+
+    def deal() -> None:
+        room = quick.app.state.lobby.get(table_id)
+        room.table.next_hand()
+        room.changed()
+
+    quick.call(deal)
+    expect(hoa.locator("[data-testid=seat].me")).to_contain_text("Hoa")
+    expect(note).to_have_count(0)
+    expect(lan.get_by_test_id("seats")).to_contain_text("Hoa")

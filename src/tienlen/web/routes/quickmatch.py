@@ -4,7 +4,7 @@ lobby's counts (players online, playing, waiting)."""
 from __future__ import annotations
 
 import time
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,13 +15,14 @@ from ..matchqueue import QueueEntry
 from ..names import MAX_NAME, RAW_FACTOR, BadName, clean_name
 from ..presence import counts
 from ..problems import answers, request_lang
-from ..ratings import Rating
+from ..ratings import FAMILIES, Rating
 from ..services import Services, Svc
 from ..session import device_of, identity_of, owner_for, seated_as
 
 router = APIRouter()
 
 Family = Literal["southern", "northern", "published"]  # ratings.FAMILIES
+assert set(get_args(Family)) == set(FAMILIES)
 
 
 class PlayNow(BaseModel):
