@@ -269,3 +269,12 @@ def test_the_deal_the_driver_stages_gives_the_kept_seat_first() -> None:
     kinds = [w.entry.kind for w in writes]
     assert kinds.index("reserve") < kinds.index("take") < kinds.index("next")
     assert table.reserved == {} and table.taken == [1]
+
+
+def test_two_strangers_of_one_name_are_told_apart_at_their_table(server: Server) -> None:
+    first, second = browser(server), browser(server)
+    play_now(first, "Lan", players=2)
+    play_now(second, "Lan", players=2)
+    table_id = matched(first)["table"]
+    names = sorted(s["name"] for s in server.get(f"/api/tables/{table_id}").json()["seats"])
+    assert names == ["Lan", "Lan 2"]

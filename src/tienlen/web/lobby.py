@@ -29,7 +29,6 @@ log = logging.getLogger("tienlen.web")
 
 QUICK_AWAY = 30.0  # a quick-match table's away_timeout (seconds before a bot plays for one away)
 QUICK_TURN_TIMER = 60.0  # and its turn timer: strangers do not wait for one another for ever
-_LOOKALIKE = ("room.name_taken", "name.looks_like")  # refusals a number after the name avoids
 MAX_OPTION = 1_000_000  # the largest number a table's rule changes may hold (a stake, a penalty)
 
 
@@ -241,15 +240,7 @@ class Lobby:
 
         def seat_them(table: TableState) -> None:
             for number, (name, owner, device) in enumerate(players):
-                for shown in [name, *(f"{name[:MAX_NAME - 2]} {n}" for n in range(2, 10))]:
-                    try:
-                        table.join_seat(shown, number, owner, device)
-                        break
-                    except Refused as exc:
-                        if not isinstance(exc.reason, Msg) or exc.reason.key not in _LOOKALIKE:
-                            raise
-                else:
-                    raise Refused(msg("room.name_taken", name=repr(name)))
+                table.join_seat(table.name_apart(name), number, owner, device)
             while any(s.kind == "empty" for s in table.seats):
                 table.add_bot(None)
             table.start()

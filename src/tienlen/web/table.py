@@ -19,6 +19,10 @@ bot holds because its owner left is the owner's to take back, until the table cl
 in the log). A move the turn timer made for a player is logged as "timer", not "move", so the
 history marks it after a restart too (:meth:`TableState.timer_moves`).
 
+At a quick-match table a bot's seat that nobody owns may be kept for a later player
+(:meth:`TableState.reserve`, "reserve" in the log): the hand in play stays the bot's, and the
+seat becomes the player's as the next hand is dealt ("take", stored before the deal).
+
 The host (the creator, or the first player to sit at a table made without a name) alone starts
 the table, seats bots and removes seats. At the end of a hand each player asks for the next
 one (the asks are stored in the log, so a restart keeps them); when it is dealt is the
