@@ -31,6 +31,7 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --ratings        # the rating update's cost
     python benchmarks/bench_web.py --signin         # argon2's cost, the loop's lag while signing in
     python benchmarks/bench_web.py --search         # the bot tables beside search-bot tables
+    python benchmarks/bench_web.py --match          # quick match: 200 players over a minute
 
 Search: the load above twice, each on a server of its own with a one-worker bot pool
 (--bot-workers 1; 0: a server of before the pool, whose search bots decide on its event loop):
@@ -40,6 +41,15 @@ the other tables' latency percentiles beside the baseline's and their ratio (tar
 most 2x the baseline's), the search tables' own move lag (from the move's due time to its
 receipt: the pool's queue and the decision count), and, with --players, the players' round
 trip (move sent -> its state received; p95) in both runs.
+
+Quick match: --match-players players (ratings drawn around a new player's, mu 25 +- 5) press
+Play now for 4-seat southern tables over --match-arrivals seconds (a Poisson process), in
+this process: the server's queue (SQLite), matchmaker, lobby and tables, the matchmaker
+looking every 0.5 s and bots filling after --match-wait seconds, as ``tienlen serve`` does.
+--match-speed N runs the clock N times faster (arrivals, the wait and the matchmaker's looks
+all divided by N; the figures are given back in the players' seconds). Prints the wait from
+Play now to a seat (p50, p95, max), the share seated with bots (at a table made with bots, or
+given a bot's seat from its next hand), the tables made and the matchmaker's cost per look.
 
 Ratings: the cost of rating one finished hand (openskill's Plackett-Luce update of every
 seat, two players and the rest bots at their anchors) alone, and with the store's
@@ -546,6 +556,75 @@ def ratings_cost(updates: int) -> None:
         repo.close()
 
 
+async def match_run(args: argparse.Namespace) -> None:
+    """Quick match's waits (see the module's text)."""
+    import dataclasses
+    import random
+
+    from tienlen.web.limits import Limits
+    from tienlen.web.matchmaker import EVERY, Plan, match_once
+    from tienlen.web.matchqueue import QueueEntry
+    from tienlen.web.ratings import Rating
+    from tienlen.web.services import Services
+    from tienlen.web.storage import Repository
+
+    speed = args.match_speed
+    rng = random.Random(1)
+    with tempfile.TemporaryDirectory() as folder:
+        repo = Repository(args.db or f"sqlite:///{Path(folder) / 'match.sqlite3'}")
+        limits = dataclasses.replace(Limits(), match_wait=args.match_wait / speed, bot_workers=1)
+        svc = Services.make(repo, args.bot_delay / speed, limits)
+        players = []
+        for i in range(args.match_players):
+            who = svc.identities.new_guest(f"P{i}", f"{i:064x}", "bench")
+            svc.ratings.put(who.id, "southern", Rating(rng.gauss(25.0, 5.0), rng.uniform(2.0, 8.3)))
+            players.append(who)
+        arrivals, at = [], 0.0
+        for _ in players:  # a Poisson process: as many arrivals on average over the minute
+            at += rng.expovariate(args.match_players / args.match_arrivals)
+            arrivals.append(at / speed)
+        looks: list[float] = []
+        plans: list[Plan] = []  # one process: every claim it makes is won, its plans are what was done
+        start = time.time()
+
+        async def matcher() -> None:
+            while True:
+                await asyncio.sleep(EVERY / speed)
+                began = time.perf_counter()
+                plans.append(match_once(svc, time.time()))
+                looks.append(time.perf_counter() - began)
+
+        task = asyncio.create_task(matcher())
+        for who, when in zip(players, arrivals, strict=True):
+            await asyncio.sleep(max(0.0, start + when - time.time()))
+            rating = svc.ratings.get(who.id, "southern") or Rating()
+            svc.queue.join(QueueEntry(who.id, who.name, "southern", 4, rating.mu, rating.sigma,
+                                      time.time()))
+        while svc.queue.count() and time.time() - start < 10 * args.match_arrivals / speed:
+            await asyncio.sleep(EVERY / speed)
+        task.cancel()
+        kept = sum(len(p.takes) for p in plans)
+        with_bots = kept + sum(len(g.players) for p in plans for g in p.groups if g.bots)
+        entries = [svc.queue.get(who.id) for who in players]
+        seated = [e for e in entries if e is not None and e.matched is not None]
+        waits = [(e.matched - e.joined) * speed for e in seated if e.matched is not None]
+        rooms = {r.id: r for r in svc.lobby.rooms.values() if r.settings.quick_match}
+        for room in rooms.values():
+            room.stop()
+        svc.lobby.driver.pool.close()
+        repo.close()
+    print(f"quick match: {len(players)} players over {args.match_arrivals:g} s (Poisson), "
+          f"4-seat southern tables, --match-wait {args.match_wait:g} s, clock x{speed:g}")
+    print(f"  seated {len(seated)} of {len(players)}; wait p50 {pct(waits, 0.5):.1f} s, "
+          f"p95 {pct(waits, 0.95):.1f} s, max {max(waits, default=float('nan')):.1f} s")
+    print(f"  seated with bots: {with_bots / max(1, len(seated)):.0%} ({with_bots}); "
+          f"tables made: {len(rooms)}; given a bot's seat from the next hand: {kept}")
+    slowest = max(range(len(looks)), key=looks.__getitem__, default=None)
+    most = "" if slowest is None else (f"; the slowest made {len(plans[slowest].groups)} tables "
+                                       f"and gave {len(plans[slowest].takes)} seats")
+    print(f"  the matchmaker's look: {summary(looks)} ({len(looks)} looks{most})")
+
+
 def signin_cost() -> None:
     """One argon2id hash and one check, the best of 10, on this thread."""
     from tienlen.web.passwords import hash_now, verify_now
@@ -685,6 +764,13 @@ def main() -> None:
     parser.add_argument("--search", action="store_true",
                         help="the bot tables' latency beside search-bot tables, alone")
     parser.add_argument("--search-tables", type=int, default=5)
+    parser.add_argument("--match", action="store_true", help="quick match's waits, alone")
+    parser.add_argument("--match-players", type=int, default=200)
+    parser.add_argument("--match-arrivals", type=float, default=60.0,
+                        help="seconds over which the players arrive")
+    parser.add_argument("--match-wait", type=float, default=20.0)
+    parser.add_argument("--match-speed", type=float, default=1.0,
+                        help="run the clock this many times faster (figures in the players' seconds)")
     parser.add_argument("--bot-workers", type=int, default=1,
                         help="the server's bot pool in --search (0: a server without one)")
     args = parser.parse_args()
@@ -700,6 +786,9 @@ def main() -> None:
         sys.exit(0)
     if args.search:
         sys.exit(0 if search_part(args) else 1)
+    if args.match:
+        asyncio.run(match_run(args))
+        sys.exit(0)
     if args.replays_only:
         replay_cost()
         asyncio.run(replay_lag(args))

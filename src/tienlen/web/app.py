@@ -1,6 +1,7 @@
 """The FastAPI application: the routers (``routes/``, ``socket.py``) wired to one
 :class:`~.services.Services`, the exception handlers (``problems.py``), the body limit, the
-static files, and the server's life: rebuilding the tables, the idle sweep, the collector."""
+static files, and the server's life: rebuilding the tables, the idle sweep, quick match's
+matchmaker, the collector."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from collections.abc import AsyncIterator, Callable
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from . import problems, socket
+from . import matchmaker, problems, socket
 from .accounts import Accounts
 from .bodylimit import BodyLimit
 from .limits import Limits
 from .origin import OriginCheck
-from .routes import accounts, friends, lobby, moderation, pages, players, records
+from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records
 from .routes.pages import STATIC
 from .services import Services
 from .storage import DEFAULT_DB, Repository
@@ -60,6 +61,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         for room in services.lobby.rooms.values():
             room.schedule()
         sweeper = asyncio.create_task(sweep(services))
+        matcher = asyncio.create_task(matchmaker.matchmaking(services))
         # Garbage collection pauses the whole server. What startup built (the rebuilt tables)
         # lives as long as the server: leave it out of every later collection. Collect the young
         # generation less often, so that the many short-lived objects of each move die before
@@ -71,6 +73,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
         gc.set_threshold(*GC_THRESHOLDS)
         yield
         sweeper.cancel()
+        matcher.cancel()
         services.offload.close()
         services.lobby.driver.pool.close()
         gc.set_threshold(*thresholds)
@@ -89,5 +92,5 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     problems.install(app, (pages.router, lobby.router, records.router, players.router,
                            accounts.router, moderation.router, friends.router,
-                           socket.router))
+                           quickmatch.router, socket.router))
     return app

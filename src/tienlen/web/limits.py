@@ -57,6 +57,8 @@ class Limits:
     sweep_every: float = 60.0  # seconds between looks for idle tables (and old reports)
     keep_reports: float = 180.0  # days a report is kept (0: for ever; the audit log stays)
     keep_chat: float = 30.0  # days what was said at the tables is kept (0: for ever; chat.py)
+    # seconds quick match waits for players before bots fill a table's empty seats
+    match_wait: float = 20.0
     # worker processes making the strongest bots' decisions and the hints (botpool.py)
     bot_workers: int = field(default_factory=default_bot_workers)
 
@@ -69,7 +71,7 @@ class Limits:
             if getattr(self, name) < 1:
                 raise error(ArgumentError, "err.limits.at_least_one", name=name,
                             value=getattr(self, name))
-        for name in ("keep_reports", "keep_chat"):
+        for name in ("keep_reports", "keep_chat", "match_wait"):
             if getattr(self, name) < 0:
                 raise error(ArgumentError, "err.limits.at_least_zero", name=name,
                             value=getattr(self, name))

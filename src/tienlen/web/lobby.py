@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,9 +23,12 @@ from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
 from .protocol import BotLevel
 from .room import Refused, Room
 from .storage import NEXT_HAND_AFTER, Repository, TableSettings
+from .table import AWAY_BOT, TableState
 
 log = logging.getLogger("tienlen.web")
 
+QUICK_AWAY = 30.0  # a quick-match table's away_timeout (seconds before a bot plays for one away)
+QUICK_TURN_TIMER = 60.0  # and its turn timer: strangers do not wait for one another for ever
 MAX_OPTION = 1_000_000  # the largest number a table's rule changes may hold (a stake, a penalty)
 
 
@@ -170,9 +174,7 @@ class Lobby:
         if spec.seed is not None and not spec.quick:
             raise Refused(msg("lobby.seed_practice"))
         name = _clean(spec.name, "the player's name", MAX_NAME) if spec.name is not None else None
-        table_id = secrets.token_urlsafe(6)
-        while table_id in self.rooms or self.repo.table_exists(table_id):
-            table_id = secrets.token_urlsafe(6)
+        table_id = self.new_id()
         if spec.table_name is not None:
             table_name = _clean(spec.table_name, "the table's name", MAX_TABLE_NAME)
         else:
@@ -184,23 +186,66 @@ class Lobby:
             table_id, rules.to_toml(), spec.players, seed,
             spec.away_timeout, spec.turn_timer, table_name, spec.private, spec.level,
             0 if name is not None else None, fixed, creator, spec.next_hand_after)
+        seat: int | None = None
+        token: str | None = None
+
+        def seat_them(table: TableState) -> None:
+            nonlocal seat, token
+            if name is not None:
+                seat, token = table.join_seat(name, 0, owner, device)
+            if spec.quick:
+                while any(s.kind == "empty" for s in table.seats):
+                    table.add_bot(None)
+                table.start()
+
+        room = self._make(settings, seat_them, address)
+        return room, seat, token
+
+    def new_id(self) -> str:
+        """An id no table has had here."""
+        table_id = secrets.token_urlsafe(6)
+        while table_id in self.rooms or self.repo.table_exists(table_id):
+            table_id = secrets.token_urlsafe(6)
+        return table_id
+
+    def _make(self, settings: TableSettings, seat_them: Callable[[TableState], None],
+              address: str = "") -> Room:
+        """A new table whose first seats ``seat_them`` takes (and which it may start), stored
+        in one transaction with them: all of it, or nothing if one is refused."""
         room = Room(self.repo, settings, self.bot_delay, self.driver)
         table = room.table
         table.hold_writes()
-        seat: int | None = None
-        token: str | None = None
-        if name is not None:
-            seat, token = table.join_seat(name, 0, owner, device)
-        if spec.quick:
-            while any(s.kind == "empty" for s in table.seats):
-                table.add_bot(None)
-            table.start()
+        seat_them(table)
         entries, seats = table.take_writes()
         snapshot = (table.version, table.snapshot()) if table.started else None
         records = [w.record for w in table.held if w.record is not None]
         self.repo.create_table(settings, seats, entries, snapshot, records)
         self._add(room, address)
-        return room, seat, token
+        return room
+
+    def create_match(self, table_id: str, preset: str, size: int,
+                     players: Sequence[tuple[str, str, str | None]],
+                     level: str | None = None) -> Room:
+        """A quick-match table (``table_id``, from :meth:`new_id`): a rated table of ``preset``
+        with ``size`` seats, each of ``players`` (name, identity, browser) seated in turn, bots
+        of ``level`` in the seats left, started at once; one transaction. A name that looks
+        like one seated before it is told apart by a number ("Lan 2")."""
+        self.check_room_for("")
+        level = level or AWAY_BOT
+        check_level(preset, level)
+        settings = TableSettings(
+            table_id, Rules.preset(preset).to_toml(), size, secrets.randbits(62),
+            QUICK_AWAY, QUICK_TURN_TIMER, f"Quick match {table_id}", False, level, None, False,
+            "", NEXT_HAND_AFTER, quick_match=True)
+
+        def seat_them(table: TableState) -> None:
+            for number, (name, owner, device) in enumerate(players):
+                table.join_seat(table.name_apart(name), number, owner, device)
+            while any(s.kind == "empty" for s in table.seats):
+                table.add_bot(None)
+            table.start()
+
+        return self._make(settings, seat_them)
 
     def expire_idle(self, now: float | None = None) -> list[str]:
         """Close every table idle longer than the limits allow (its records stay); their ids."""

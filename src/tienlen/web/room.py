@@ -212,11 +212,24 @@ class Room:
         arrange the next bot move."""
         if self.table.held:
             self._write_held()
+        if self.table.taken:
+            self._seat_takers()
         self.clock.restart()
         self.last_active = time.monotonic()
         self._changed_at = time.time() if at is None else at
         self.broadcast()
         self.clock.schedule()
+
+    def _seat_takers(self) -> None:
+        """Seats that became players' at this deal (quick match: kept for them from a bot):
+        their owners' pages watching the table are seated there now."""
+        taken, self.table.taken = self.table.taken, []
+        for seat in taken:
+            owner = self.table.seats[seat].owner
+            for client in self.clients:
+                if owner is not None and client.owner == owner and client.seat is None:
+                    self._sit(client, seat)
+                    client.send(Welcome(table=self.id, seat=seat))
 
     def _write_held(self) -> None:
         """A new table's first hand ended by its deal: its record was stored with the table,

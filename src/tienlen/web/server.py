@@ -35,6 +35,8 @@ def add_limit_options(parser: argparse.ArgumentParser, lang: str = "en") -> None
                            metavar=metavar, help=h(name))
     group.add_argument("--bot-workers", type=int, default=_D.bot_workers, metavar="N",
                        help=h("bot_workers"))
+    group.add_argument("--match-wait", type=float, default=_D.match_wait, metavar="SECONDS",
+                       help=h("match_wait"))
     # how long what players wrote is kept: reports and chat (the audit log is kept for ever)
     kept = parser.add_argument_group(h("retention"))
     for name in _RETENTION:
@@ -47,7 +49,7 @@ def limits_from(args: argparse.Namespace) -> Limits:
     try:
         return Limits(**{name: getattr(args, name) for name, _, _ in _OPTIONS},
                       **{name: getattr(args, name) for name in _RETENTION},
-                      bot_workers=args.bot_workers,
+                      bot_workers=args.bot_workers, match_wait=args.match_wait,
                       sweep_every=min(_D.sweep_every, max(1.0, args.idle_expiry / 4)))
     except ArgumentError as exc:  # named as the option is: max-tables
         reason = exc.reason

@@ -23,6 +23,8 @@ is behind them:
 - **moderation**: a :class:`~.moderation_store.ModerationStore` in the database; each process
   keeps the bans in force for a few seconds (``moderation.BAN_CACHE_SECONDS``) and the address
   each identity used last (for an address ban: per process);
+- **quick match's queue**: a :class:`~.matchqueue.MatchQueue` in the database (each
+  process's matchmaker claims a group in one transaction, so a player is seated once);
 - **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
   the process that serves it; what outlives the process is in the :class:`~.storage.Repository`
   (the log and snapshots each table is rebuilt from).
@@ -47,6 +49,7 @@ from .friends import FriendStore, SqlFriendStore
 from .identity import IdentityStore, SqlIdentityStore
 from .limits import Limits, RateLimit, client_key
 from .lobby import Lobby
+from .matchqueue import MatchQueue, SqlMatchQueue
 from .moderation import Moderation
 from .moderation_store import SqlModerationStore
 from .offload import Offload
@@ -97,6 +100,7 @@ class Services:
     ratings: RatingStore  # the players' ratings (each finished rated hand updates them)
     moderation: Moderation  # blocks, reports, bans (read through a short cache), the audit log
     friends: FriendStore  # who asked whom, and the invitations to tables
+    queue: MatchQueue  # quick match: who waits for a table, and the tables they were given
     started: float = field(default_factory=time.time)
 
     @classmethod
@@ -113,7 +117,7 @@ class Services:
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
                    connections=Connections(limits.connections_per_address),
                    identities=identities, ratings=ratings,
-                   friends=SqlFriendStore(repo.engine),
+                   friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
                                          rate_clock=clock, chat=SqlChatStore(repo.engine)))
 

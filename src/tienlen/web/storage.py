@@ -74,6 +74,8 @@ class TableRow(Base):
     creator: Mapped[str] = mapped_column(String(64), default="")
     # seconds the next hand waits, once a player has asked for it, for the others (0: for all)
     next_hand_after: Mapped[float] = mapped_column(Float, default=NEXT_HAND_AFTER)
+    # made by quick match (matchmaker.py): a human who comes later may take a bot's seat
+    quick_match: Mapped[bool] = mapped_column(Boolean, default=False)
     closed: Mapped[float | None] = mapped_column(Float, nullable=True)  # when it expired
 
 
@@ -81,7 +83,8 @@ class TableRow(Base):
 _ADDED_COLUMNS = (("name", "VARCHAR(64)", "''"), ("private", "BOOLEAN", "FALSE"),
                   ("bot_level", "VARCHAR(16)", "'heuristic'"), ("host_seat", "INTEGER", "NULL"),
                   ("fixed_seed", "BOOLEAN", "FALSE"), ("creator", "VARCHAR(64)", "''"),
-                  ("closed", "FLOAT", "NULL"), ("next_hand_after", "FLOAT", str(NEXT_HAND_AFTER)))
+                  ("closed", "FLOAT", "NULL"), ("next_hand_after", "FLOAT", str(NEXT_HAND_AFTER)),
+                  ("quick_match", "BOOLEAN", "FALSE"))
 
 
 class SeatRow(Base):
@@ -106,8 +109,10 @@ class LogRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tienlen_tables.id"), primary_key=True)
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
     # join | bot | remove | leave | back | kick (the host gave an away player's seat to a bot) |
-    # start | move | timer (a move the turn timer made) | ask (for the next hand) | next; a remove
-    # and a kick of a player name the identity in ``text``: it never sits at the table again
+    # start | move | timer (a move the turn timer made) | bot_move (a bot's move) | ask (for the
+    # next hand) | next | reserve (a bot's seat kept for a player from quick match) | take (the
+    # seat becomes that player's, as the next hand is dealt); a remove and a kick of a player
+    # name the identity in ``text``: it never sits at the table again
     kind: Mapped[str] = mapped_column(String(8))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(Text, default="")
@@ -295,6 +300,24 @@ class AuditRow(Base):
     detail: Mapped[str] = mapped_column(Text, default="")
 
 
+class QueueRow(Base):
+    """A player waiting in quick match (``matchqueue.py``) for a table of ``size`` seats of a
+    rating family, with the rating it waits with; once matched, the table and seat given."""
+
+    __tablename__ = "tienlen_queue"
+    identity: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))  # the name it sits under
+    device: Mapped[str | None] = mapped_column(String(32), nullable=True)  # session.device_of
+    family: Mapped[str] = mapped_column(String(16), index=True)
+    size: Mapped[int] = mapped_column(Integer)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    joined: Mapped[float] = mapped_column(Float)
+    table_id: Mapped[str | None] = mapped_column(String(32), nullable=True)  # None: waiting
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    matched: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
 class ServerKeyRow(Base):
     """A secret the server makes once and keeps (``moderation_store``): the key of the address
     hashes that bans store, the same in every process and after a restart."""
@@ -400,6 +423,7 @@ class TableSettings:
     fixed_seed: bool = False
     creator: str = ""
     next_hand_after: float = NEXT_HAND_AFTER
+    quick_match: bool = False  # made by quick match: a bot's seat may be taken at a next hand
 
 
 @dataclass(frozen=True)
@@ -507,7 +531,7 @@ class Repository:
                            seed=t.seed, away_timeout=t.away_timeout, turn_timer=t.turn_timer,
                            name=t.name, private=t.private, bot_level=t.bot_level,
                            host_seat=t.host_seat, fixed_seed=t.fixed_seed, creator=t.creator,
-                           next_hand_after=t.next_hand_after))
+                           next_hand_after=t.next_hand_after, quick_match=t.quick_match))
             s.flush()
             now = time.time()
             for change in seats:
@@ -674,7 +698,8 @@ def _settings(t: TableRow) -> TableSettings:
     return TableSettings(t.id, t.rules_toml, t.players, t.seed, t.away_timeout, t.turn_timer,
                          t.name or f"Table {t.id}", bool(t.private), t.bot_level or "heuristic",
                          t.host_seat, bool(t.fixed_seed), t.creator or "",
-                         NEXT_HAND_AFTER if t.next_hand_after is None else t.next_hand_after)
+                         NEXT_HAND_AFTER if t.next_hand_after is None else t.next_hand_after,
+                         bool(t.quick_match))
 
 
 def _migrate(engine: Engine) -> None:

@@ -20,6 +20,10 @@ in the log). A move the turn timer made for a player is logged as "timer", and a
 (a bot's seat's, or a bot's for a player who is away) as "bot_move", not "move", so that the history
 marks them after a restart too (:meth:`TableState.timer_moves`, :meth:`TableState.bot_moves`).
 
+At a quick-match table a bot's seat that nobody owns may be kept for a later player
+(:meth:`TableState.reserve`, "reserve" in the log): the hand in play stays the bot's, and the
+seat becomes the player's as the next hand is dealt ("take", stored before the deal).
+
 The host (the creator, or the first player to sit at a table made without a name) alone starts
 the table, seats bots and removes seats (a player's too, before the start), and kicks a player
 who is away after it (the seat a bot's, as a leave makes it); a removed or kicked identity never
@@ -32,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import secrets
 import time
 from collections.abc import Callable
@@ -46,7 +51,16 @@ from ..turns import Decision, Turns, is_decline
 from .botpool import Pending
 from .driver import Staged
 from .hands import Hands
-from .names import BOT_NUMBERS, BadName, bot_number, clean_name, confusable_key, name_key, shown_keys
+from .names import (
+    BOT_NUMBERS,
+    MAX_NAME,
+    BadName,
+    bot_number,
+    clean_name,
+    confusable_key,
+    name_key,
+    shown_keys,
+)
 from .ratings import rated_family
 from .snapshot import Snapshot
 from .storage import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write, hash_token
@@ -77,6 +91,15 @@ class Seat:
     device: str | None = None  # the browser it was taken from (session.device_of)
     clients: set[object] = field(default_factory=set)  # the room's connections seated here
     away_since: float | None = None  # monotonic seconds: since when a player is not connected
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """A bot's seat kept for a player from quick match: theirs when the next hand is dealt."""
+
+    owner: str
+    name: str
+    device: str | None = None
 
 
 def check_name(name: str) -> str:
@@ -132,6 +155,8 @@ class TableState:
         self.last_change: float | None = None
         self._bots: dict[int, Bot] = {}
         self._turns: Turns | None = None
+        self.reserved: dict[int, Reservation] = {}  # bots' seats kept for players (quick match)
+        self.taken: list[int] = []  # seats taken from their bots since the room last looked
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -173,6 +198,10 @@ class TableState:
             self._note_left(entry.seat)
         elif entry.kind == "back" and entry.seat is not None:
             self._left.pop(entry.seat, None)
+        elif entry.kind == "reserve" and entry.seat is not None:
+            self.reserved[entry.seat] = Reservation(**json.loads(entry.text))
+        elif entry.kind == "take" and entry.seat is not None:  # the seat's row says whose now
+            self.reserved.pop(entry.seat, None)
         elif entry.kind == "next":
             assert self.hands is not None
             self.hands.install(self.hands.deal_next(entry.text))
@@ -421,6 +450,46 @@ class TableState:
         self._left.pop(seat, None)
         return seat, token
 
+    def reserve(self, seat: int, owner: str, name: str, device: str | None = None) -> None:
+        """Keep the bot's ``seat`` (no player's: not a leaver's) for the identity ``owner``
+        from quick match: the hand in play stays the bot's (its record and ratings as they
+        would be), the seat becomes the player's, named ``name``, when the next hand is dealt
+        ("reserve" in the log; "take" when it is dealt)."""
+        s = self.seats[seat] if 0 <= seat < self.players else None
+        if not self.started or s is None or s.kind != "bot" or s.owner is not None \
+                or seat in self.reserved:
+            raise Refused(msg("room.seat_taken", seat=seat))
+        if any(r.owner == owner for r in self.reserved.values()):
+            raise Refused(msg("room.one_seat_rated", seat=seat))
+        self._refuse_second_seat(owner, device)
+        kept = Reservation(owner, self.name_apart(name), device)
+        self._write("reserve", seat, json.dumps(dataclasses.asdict(kept), ensure_ascii=False))
+        self.reserved[seat] = kept
+
+    def name_apart(self, name: str) -> str:
+        """``name`` (cleaned), or with a number after it ("Lan 2") when it looks like a name
+        seated here."""
+        name = check_name(name)
+        for shown in [name, *(f"{name[:MAX_NAME - 2]} {n}" for n in range(2, 10))]:
+            try:
+                self._refuse_lookalike(shown)
+            except Refused:
+                continue
+            return shown
+        return name
+
+    def _take_reserved(self) -> None:
+        """Before a deal: each seat kept for a player becomes theirs ("take", stored first)."""
+        for seat, kept in sorted(self.reserved.items()):
+            digest = hash_token(secrets.token_urlsafe(24))  # found by its owner, not a token
+            self._write("take", seat, "", SeatChange(seat, "human", kept.name, None, digest,
+                                                       kept.owner, kept.device))
+            self.seats[seat] = Seat("human", kept.name, None, digest, kept.owner, kept.device,
+                                    away_since=time.monotonic())
+            self._bots.pop(seat, None)
+            self.taken.append(seat)
+        self.reserved = {}
+
     def timer_moves(self) -> frozenset[int]:
         """The moves of the current hand (indices into its history) the turn timer made."""
         return self._moves_made("timer")
@@ -603,6 +672,7 @@ class TableState:
             raise Refused(msg("room.not_started"))
         if not hands.game.is_over:
             raise Refused(msg("room.not_over"))
+        self._take_reserved()
         seed = hands.next_seed()
         hand = hands.deal_next(seed)
         number = hands.number + 1
@@ -700,6 +770,7 @@ class TableState:
     def stage_deal(self, at: float) -> Staged:
         """The next hand, dealt (its seed drawn) but not installed."""
         assert self.hands is not None
+        self._take_reserved()  # stored now: the deal after them is stored by the driver
         seed = self.hands.next_seed()
         hand = self.hands.deal_next(seed)
         number = self.hands.number + 1

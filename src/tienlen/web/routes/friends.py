@@ -16,6 +16,7 @@ from ...i18n import msg, t
 from ..friends import INVITATION_SECONDS, MAX_FRIENDS, Friendship
 from ..identity import Identity
 from ..limits import RateLimit, wait_text
+from ..presence import online
 from ..problems import Refusal, answers, request_lang
 from ..services import MAX_TABLE_ID, Services, Svc
 from ..session import identity_of
@@ -23,7 +24,6 @@ from .moderation import Target, player_asking, refused, target_of
 
 router = APIRouter()
 
-ONLINE_SECONDS = 300.0  # a friend whose browser was seen this recently is online
 INVITES_PER_MINUTE = 20  # invitations one player may send in a minute
 _invites = RateLimit(INVITES_PER_MINUTE, 60.0)  # per sender (each process its own)
 
@@ -44,8 +44,7 @@ def _where(svc: Services, identity_id: str) -> dict[str, Any]:
     """A friend's presence: online (a table, or a browser seen lately), and at which tables."""
     tables = [{"id": r.id, "name": r.table.settings.name, "url": f"/t/{r.id}"}
               for r in svc.lobby.tables_of(identity_id) if not r.private]
-    seen = max((s.seen for s in svc.identities.sessions(identity_id)), default=0.0)
-    return {"online": bool(tables) or time.time() - seen < ONLINE_SECONDS, "tables": tables}
+    return {"online": online(svc, identity_id), "tables": tables}
 
 
 @router.get("/api/friends")

@@ -8,6 +8,7 @@ import { leaderboardPage } from "./leaderboard.js";
 import { lobby } from "./lobby.js";
 import { mountPrefs } from "./prefs.js";
 import { mePage, profilePage } from "./profile.js";
+import { seatNote } from "./quickmatch.js";
 import { table } from "./table.js";
 
 const path = location.pathname;
@@ -15,7 +16,7 @@ await init();
 mountPrefs();
 account(path).catch((err) => { $("account").textContent = err.message; });
 watchInvitations();
-if (path.startsWith("/t/")) table(path.slice(3));
+if (path.startsWith("/t/")) { table(path.slice(3)); seatNote(path.slice(3)); }
 else if (path.startsWith("/p/")) profilePage(decodeURIComponent(path.slice(3)));
 else if (path === "/leaderboard") leaderboardPage();
 else if (path === "/me") mePage().then(friendsSection);

@@ -1,7 +1,9 @@
-// The lobby: your name, a quick game, a new table, and the open tables listed by their names.
+// The lobby: your name, a quick game, Play now (quickmatch.js), a new table, the players online,
+// playing and waiting, and the open tables listed by their names.
 import { $, h } from "./dom.js";
 import { lang, t, tn } from "./i18n.js";
 import { api, tokenKey } from "./net.js";
+import { quickMatch } from "./quickmatch.js";
 
 export const levelKey = (id) => `tienlen-level-${id}`;
 
@@ -109,12 +111,14 @@ export async function lobby() {
     if (!form.hidden) $("table-name").focus();
   });
   $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); create(false); });
+  await quickMatch().catch(() => {});
   $("lobby").hidden = false;
   await refreshTables();
   setInterval(() => { if (!document.hidden) refreshTables().catch(() => {}); }, 10000);
 }
 
 async function refreshTables() {
+  api("/api/lobby").then((counts) => { $("lobby-counts").textContent = t("web.lobby.counts", counts); }).catch(() => {});
   const [listed, mine] = await Promise.all([api("/api/tables"), api("/api/me/tables").catch(() => [])]);
   // your own tables (private ones too) first, to resume; the others' below
   const yours = new Set(mine.map((x) => x.id));

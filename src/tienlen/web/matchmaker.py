@@ -1,0 +1,284 @@
+"""Quick match's matchmaker: who sits with whom.
+
+:func:`plan` is a pure function of the waiting entries, the blocks, the tables with a bot's
+seat to give and the clock: it says which players take a bot's seat at a quick-match table
+(from its next hand), which groups make a table now, and with which bots. :func:`match_once`
+carries a plan out (claiming each group in the queue first, atomically, so that two processes
+never seat a player twice); :func:`matchmaking` runs it every :data:`EVERY` seconds beside the
+server's other sweeps.
+
+The rules, per queue (a rating family and a table size):
+
+- a player who finds a quick-match table of that queue with a bot's seat nobody owns, whose
+  players are close in rating (:data:`CLOSE`) and none blocked by them nor blocking them, is
+  given that seat (it becomes theirs when the next hand is dealt);
+- the others are sorted by rating (mu) and grouped with their neighbours, the group of the
+  smallest spread first; a full group makes a table at once;
+- once the oldest waiter has waited ``wait`` seconds, it is seated with the closest players
+  waiting (none if there is none) and bots fill the empty seats, at the level whose anchor is
+  nearest the group's mean rating;
+- two players one of whom blocked the other never sit together, nor two entries from one
+  browser (a rated table gives one browser one seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .ladder import levels_for
+from .matchqueue import MATCHED_KEPT, QueueEntry, by_queue
+from .ratings import BETA, MEASURED_PRESET, anchor
+
+if TYPE_CHECKING:
+    from .services import Services
+
+log = logging.getLogger("tienlen.web")
+
+EVERY = 0.5  # seconds between two looks at the queue
+FORGET_EVERY = 120  # looks between two deletions of the matched entries kept long enough
+CLOSE = 4 * BETA  # the most a player's rating may differ from a table's mean to take its seat
+Blocks = Mapping[str, frozenset[str]]  # identity -> the identities it blocked
+
+
+@dataclass(frozen=True)
+class OpenSeat:
+    """A quick-match table's seat a bot plays and no player owns or was promised."""
+
+    table_id: str
+    family: str
+    size: int
+    seat: int
+    players: tuple[tuple[str, float], ...]  # the identities seated (or promised) and their mu
+    devices: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Group:
+    """Players to seat together at a new table of ``size`` seats, the rest bots of ``level``."""
+
+    family: str
+    size: int
+    players: tuple[QueueEntry, ...]
+    level: str | None = None  # None: a full table, no bots
+
+    @property
+    def bots(self) -> int:
+        return self.size - len(self.players)
+
+
+@dataclass(frozen=True)
+class Take:
+    """A player given a bot's seat at a quick-match table (theirs from its next hand)."""
+
+    entry: QueueEntry
+    table_id: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    takes: tuple[Take, ...] = ()
+    groups: tuple[Group, ...] = ()
+
+
+def preset_of(family: str) -> str:
+    """The preset a quick-match table of ``family`` plays: the one its ratings are measured in."""
+    return MEASURED_PRESET[family]
+
+
+def bot_level(family: str, mus: Sequence[float]) -> str:
+    """The bot level offered at the family's tables whose anchor is nearest the mean of ``mus``."""
+    mean = sum(mus) / len(mus)
+    levels = [lv for lv in levels_for(preset_of(family)) if _anchored(family, lv)]
+    return min(levels, key=lambda lv: (abs(anchor(family, lv).mu - mean), -levels.index(lv)))
+
+
+def _anchored(family: str, level: str) -> bool:
+    try:
+        anchor(family, level)
+    except KeyError:
+        return False
+    return True
+
+
+def blocked(blocks: Blocks, a: str, b: str) -> bool:
+    """Whether either of ``a`` and ``b`` blocked the other."""
+    return b in blocks.get(a, frozenset()) or a in blocks.get(b, frozenset())
+
+
+def _fits(entry: QueueEntry, group: Sequence[QueueEntry], blocks: Blocks) -> bool:
+    return all(not blocked(blocks, entry.identity, other.identity)
+               and (entry.device is None or entry.device != other.device) for other in group)
+
+
+def _full_group(ordered: Sequence[QueueEntry], start: int, size: int,
+                blocks: Blocks) -> list[QueueEntry] | None:
+    """``ordered[start]`` and the next players by rating that fit with it, ``size`` in all."""
+    group = [ordered[start]]
+    for entry in ordered[start + 1:]:
+        if len(group) == size:
+            break
+        if _fits(entry, group, blocks):
+            group.append(entry)
+    return group if len(group) == size else None
+
+
+def _closest(first: QueueEntry, others: Sequence[QueueEntry], most: int,
+             blocks: Blocks) -> list[QueueEntry]:
+    """``first`` and up to ``most - 1`` of ``others`` nearest it in rating that fit together."""
+    group = [first]
+    for entry in sorted(others, key=lambda e: (abs(e.mu - first.mu), e.joined)):
+        if len(group) == most:
+            break
+        if entry is not first and _fits(entry, group, blocks):
+            group.append(entry)
+    return group
+
+
+def _takes(entries: list[QueueEntry], seats: Sequence[OpenSeat], blocks: Blocks) -> list[Take]:
+    """Bots' seats given to waiting players, the oldest first, each to the table nearest in
+    rating among those they may sit at; ``entries`` loses the players placed."""
+    taken: list[Take] = []
+    free = list(seats)
+    promised: dict[str, list[tuple[str, float]]] = {}  # table -> the players promised a seat
+    for entry in sorted(entries, key=lambda e: e.joined):
+        best: tuple[float, OpenSeat] | None = None
+        for seat in free:
+            players = list(seat.players) + promised.get(seat.table_id, [])
+            if not players or any(blocked(blocks, entry.identity, p) or p == entry.identity
+                                  for p, _ in players):
+                continue
+            if entry.device is not None and entry.device in seat.devices:
+                continue
+            gap = abs(entry.mu - sum(mu for _, mu in players) / len(players))
+            if gap <= CLOSE and (best is None or gap < best[0]):
+                best = (gap, seat)
+        if best is not None:
+            seat = best[1]
+            free = [s for s in free if (s.table_id, s.seat) != (seat.table_id, seat.seat)]
+            promised.setdefault(seat.table_id, []).append((entry.identity, entry.mu))
+            taken.append(Take(entry, seat.table_id, seat.seat))
+    placed = {t.entry.identity for t in taken}
+    entries[:] = [e for e in entries if e.identity not in placed]
+    return taken
+
+
+def plan(waiting: Sequence[QueueEntry], blocks: Blocks, now: float, wait: float,
+         seats: Sequence[OpenSeat] = ()) -> Plan:
+    """Who sits where (see the module's text): ``waiting`` the queue's waiting entries,
+    ``blocks`` who blocked whom, ``now`` and ``wait`` in Unix seconds, ``seats`` the bots'
+    seats quick-match tables may give."""
+    takes: list[Take] = []
+    groups: list[Group] = []
+    open_by_queue: dict[tuple[str, int], list[OpenSeat]] = {}
+    for seat in seats:
+        open_by_queue.setdefault((seat.family, seat.size), []).append(seat)
+    for (family, size), entries in by_queue(waiting).items():
+        entries = list(entries)
+        takes += _takes(entries, open_by_queue.get((family, size), []), blocks)
+        ordered = sorted(entries, key=lambda e: (e.mu, e.joined))
+        while len(ordered) >= size:  # full tables, the closest group first
+            candidates = [g for i in range(len(ordered))
+                          if (g := _full_group(ordered, i, size, blocks)) is not None]
+            if not candidates:
+                break
+            best = min(candidates, key=lambda g: (max(e.mu for e in g) - min(e.mu for e in g),
+                                                  min(e.joined for e in g)))
+            groups.append(Group(family, size, tuple(best)))
+            ordered = [e for e in ordered if e not in best]
+        while ordered:  # the oldest who waited long enough, with bots
+            oldest = min(ordered, key=lambda e: e.joined)
+            if now - oldest.joined < wait:
+                break
+            group = _closest(oldest, ordered, size, blocks)
+            level = bot_level(family, [e.mu for e in group]) if len(group) < size else None
+            groups.append(Group(family, size, tuple(group), level))
+            ordered = [e for e in ordered if e not in group]
+    return Plan(tuple(takes), tuple(groups))
+
+
+# ---------------------------------------------------------------------- carrying a plan out
+def open_seats(services: Services) -> list[OpenSeat]:
+    """The bots' seats this process's quick-match tables may give."""
+    out: list[OpenSeat] = []
+    for room in services.lobby.rooms.values():
+        table = room.table
+        if not table.settings.quick_match or not table.started or table.rated is None:
+            continue
+        free = [i for i, s in enumerate(table.seats)
+                if s.kind == "bot" and s.owner is None and i not in table.reserved]
+        if not free:
+            continue
+        owners = [s.owner for s in table.seats if s.kind == "human" and s.owner is not None]
+        owners += [r.owner for r in table.reserved.values()]
+        players = tuple((o, _mu(services, o, table.rated)) for o in owners)
+        devices = frozenset(d for d in [s.device for s in table.seats]
+                            + [r.device for r in table.reserved.values()] if d is not None)
+        out += [OpenSeat(room.id, table.rated, table.players, i, players, devices) for i in free]
+    return out
+
+
+def _mu(services: Services, identity: str, family: str) -> float:
+    rating = services.ratings.get(identity, family)
+    return rating.mu if rating is not None else 25.0
+
+
+def match_once(services: Services, now: float) -> Plan:
+    """Look at the queue once and seat whom it can (this process's tables); the plan made."""
+    queue = services.queue
+    waiting = queue.waiting()
+    if not waiting:
+        return Plan()
+    store = services.moderation.store
+    seats = open_seats(services)
+    # the blocks of everyone who might sit together: the waiting, and the players at the tables
+    # whose bots' seats may be given (a block either way keeps two apart)
+    who = {e.identity for e in waiting} | {p for s in seats for p, _ in s.players}
+    blocks = {identity: frozenset(store.blocked_by(identity)) for identity in who}
+    made = plan(waiting, blocks, now, services.limits.match_wait, seats)
+    lobby = services.lobby
+    for take in made.takes:
+        room = lobby.get(take.table_id)
+        if room is None or not queue.claim({take.entry.identity: (take.table_id, take.seat)}):
+            continue
+        try:
+            room.table.reserve(take.seat, take.entry.identity, take.entry.name, take.entry.device)
+        except Exception:
+            log.exception("quick match: seat %d of table %s not kept", take.seat, take.table_id)
+            queue.release([take.entry.identity])
+            continue
+        room.changed()
+    for group in made.groups:
+        table_id = lobby.new_id()
+        if not queue.claim({e.identity: (table_id, i) for i, e in enumerate(group.players)}):
+            continue  # another process seated one of them: the others wait for the next look
+        try:
+            room = lobby.create_match(table_id, preset_of(group.family), group.size,
+                                      [(e.name, e.identity, e.device) for e in group.players],
+                                      group.level)
+        except Exception:
+            log.exception("quick match: a table could not be made")
+            queue.release([e.identity for e in group.players])
+            continue
+        room.changed()
+    return made
+
+
+async def matchmaking(services: Services) -> None:
+    """Match the queue every :data:`EVERY` seconds; forget the matched entries kept long enough."""
+    looks = 0
+    while True:
+        await asyncio.sleep(EVERY)
+        looks += 1
+        try:
+            match_once(services, time.time())
+            if looks % FORGET_EVERY == 0:
+                services.queue.forget_matched(time.time() - MATCHED_KEPT)
+        except Exception:  # the next look tries again; serving goes on
+            log.exception("quick match failed")
+

@@ -1,0 +1,101 @@
+"""Quick match's API: "Play now" (join the queue), where one stands in it, cancel; and the
+lobby's counts (players online, playing, waiting)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal, get_args
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...i18n import render, t
+from ..identity import Identity
+from ..matchqueue import QueueEntry
+from ..names import MAX_NAME, RAW_FACTOR, BadName, clean_name
+from ..presence import counts
+from ..problems import answers, request_lang
+from ..ratings import FAMILIES, Rating
+from ..services import Services, Svc
+from ..session import device_of, identity_of, owner_for, seated_as
+
+router = APIRouter()
+
+Family = Literal["southern", "northern", "published"]  # ratings.FAMILIES
+assert set(get_args(Family)) == set(FAMILIES)
+
+
+class PlayNow(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    family: Family = "southern"
+    players: int = Field(default=4, ge=2, le=8)
+    # the name a browser not known yet sits under (it becomes a guest of that name)
+    name: str | None = Field(default=None, min_length=1, max_length=MAX_NAME * RAW_FACTOR)
+
+
+def _state(svc: Services, me: Identity | None) -> dict[str, Any]:
+    """Where ``me`` stands in quick match: waiting (how long, with how many in its queue),
+    matched (the table, and whether the seat is theirs only from the next hand), or none."""
+    entry = svc.queue.get(me.id) if me is not None else None
+    if entry is None:
+        return {"state": "none", "waited": 0.0, "table": None, "waiting": 0}
+    out: dict[str, Any] = {"family": entry.family, "players": entry.size,
+                           "waited": round(max(0.0, (entry.matched or time.time()) - entry.joined), 1),
+                           "waiting": svc.queue.count(entry.family, entry.size)}
+    if entry.waiting:
+        return {"state": "waiting", "table": None, **out}
+    room = svc.lobby.get(entry.table_id or "")
+    kept = room.table.reserved.get(entry.seat) if room is not None and entry.seat is not None \
+        else None
+    return {"state": "matched", "table": entry.table_id, "seat": entry.seat,
+            "url": f"/t/{entry.table_id}", "next_hand": kept is not None and kept.owner == entry.identity,
+            **out}
+
+
+@router.post("/api/quickmatch", responses=answers(400, 403, 413, 422))
+async def play_now(body: PlayNow, request: Request, svc: Svc) -> dict[str, Any]:
+    """Join the queue of ``family`` for a table of ``players`` seats (asking again moves the
+    entry). The browser's identity waits: an account under its name, a guest under the name
+    it sends (or its own), a browser not known yet becomes a guest of the name it sends."""
+    lang = request_lang(request)
+    me = identity_of(request, svc.identities)
+    ban = svc.moderation.banned(request, me)
+    if ban is not None:  # a banned player or address may only watch
+        raise HTTPException(403, render(svc.moderation.words(ban), lang))
+    owner = owner_for(request, me)
+    if owner is None:  # a script with no cookie has nobody to seat by
+        raise HTTPException(403, t("err.web.quick.cookie", lang))
+    raw = me.name if me is not None and (me.account or body.name is None) else body.name
+    if raw is None:
+        raise HTTPException(400, t("err.web.quick.name", lang))
+    try:
+        name = clean_name(raw, "the player's name", MAX_NAME)
+    except BadName as exc:
+        raise HTTPException(400, render(exc.reason, lang)) from None
+    me = seated_as(request, svc.identities, me, owner, name)
+    rating = svc.ratings.get(me.id, body.family) or Rating()
+    svc.queue.join(QueueEntry(me.id, me.name, body.family, body.players, rating.mu, rating.sigma,
+                              time.time(), device_of(request)))
+    svc.moderation.seen(me.id, svc.moderation.address_key(request))
+    return _state(svc, me)
+
+
+@router.get("/api/quickmatch")
+async def where(request: Request, svc: Svc) -> dict[str, Any]:
+    """``{"state": "waiting"|"matched"|"none", "waited", "table", "waiting"}``."""
+    return _state(svc, identity_of(request, svc.identities))
+
+
+@router.post("/api/quickmatch/cancel")
+async def cancel(request: Request, svc: Svc) -> dict[str, Any]:
+    """Leave the queue (a matched entry is forgotten too: its table stays)."""
+    me = identity_of(request, svc.identities)
+    gone = svc.queue.cancel(me.id) if me is not None else False
+    return {"cancelled": gone, **_state(svc, me)}
+
+
+@router.get("/api/lobby")
+async def lobby_counts(svc: Svc) -> dict[str, int]:
+    """Players online (at a table, or seen in the last 5 minutes), playing (seated at a
+    started table) and waiting (in quick match)."""
+    return counts(svc)

@@ -1,0 +1,74 @@
+// Quick match: in the lobby, Play now (a rules family and a table size), the wait (seconds
+// waited, players waiting, Cancel) and then the table; at a table, a seat kept for the next
+// hand says so until it is the player's.
+import { $, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { api } from "./net.js";
+
+const EVERY = 1000;  // ms between two looks at the queue while waiting
+let timer = null;
+
+function show(state) {
+  const waiting = state.state === "waiting";
+  $("qm-waiting").hidden = !waiting;
+  $("play-now").disabled = waiting;
+  if (waiting) {
+    $("qm-waiting-text").textContent = t("web.lobby.qm_waiting", { s: Math.floor(state.waited), n: state.waiting });
+  }
+}
+
+async function look() {
+  const state = await api("/api/quickmatch");
+  show(state);
+  if (state.state === "waiting") timer = setTimeout(() => look().catch(fail), EVERY);
+  else if (state.state === "matched" && state.url) {
+    $("qm-said").textContent = t("web.lobby.qm_found");
+    location.assign(state.url);
+  }
+}
+
+function fail(err) { $("qm-error").textContent = err.message; }
+
+function wait(state) {
+  clearTimeout(timer);
+  show(state);
+  if (state.state === "waiting") $("qm-said").textContent = t("web.lobby.qm_waiting", { s: 0, n: state.waiting });
+  timer = setTimeout(() => look().catch(fail), state.state === "waiting" ? EVERY : 0);
+}
+
+/** The lobby's Play now; a page opened while its browser waits goes on waiting. */
+export async function quickMatch() {
+  $("play-now").addEventListener("click", async () => {
+    $("qm-error").textContent = "";
+    const name = $("name").value;
+    localStorage.setItem("tienlen-name", name);
+    try {
+      wait(await api("/api/quickmatch", { family: $("qm-family").value, players: Number($("qm-players").value), name }));
+    } catch (err) { fail(err); }
+  });
+  $("qm-cancel").addEventListener("click", async () => {
+    clearTimeout(timer);
+    try {
+      show(await api("/api/quickmatch/cancel", {}));
+      $("qm-said").textContent = "";
+      $("play-now").focus();
+    } catch (err) { fail(err); }
+  });
+  const state = await api("/api/quickmatch");
+  if (state.state === "waiting") wait(state);
+}
+
+/** At table ``id``: while the seat quick match kept here is the player's only from the next
+ * hand, say so above the felt. */
+export async function seatNote(id) {
+  const state = await api("/api/quickmatch").catch(() => null);
+  if (!state || state.table !== id || !state.next_hand) return;
+  const note = h("p.seat-note", { role: "status", testid: "next-hand-seat", text: t("web.table.next_hand_seat") });
+  $("felt").before(note);
+  const again = async () => {
+    const now = await api("/api/quickmatch").catch(() => null);
+    if (now && now.table === id && now.next_hand) setTimeout(again, 2 * EVERY);
+    else note.remove();
+  };
+  setTimeout(again, 2 * EVERY);
+}
