@@ -81,6 +81,7 @@ def test_a_player_who_blocked_another_is_never_seated_with_them(browser: Browser
                 if s["name"] == "Minh")
     # Lan blocks Minh from the table (the seat's "Report or block" dialog)
     lan.locator(f"[data-testid=seat][data-seat='{seat}']").get_by_test_id("report-seat").click()
+    lan.get_by_test_id("seat-report").click()  # the seat's ⋯ menu
     dialog = lan.get_by_test_id("report-dialog")
     dialog.get_by_test_id("block").click()
     expect(dialog.get_by_test_id("report-done")).to_contain_text("Minh")

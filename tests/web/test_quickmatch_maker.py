@@ -66,9 +66,11 @@ def test_one_browser_is_never_seated_twice_at_a_rated_table() -> None:
 
 def test_the_bots_level_is_the_one_anchored_nearest_the_players() -> None:
     weak = anchor("southern", "random").mu
-    strong = anchor("southern", "heuristic").mu
+    normal = anchor("southern", "heuristic").mu
+    expert = anchor("southern", "search").mu
     assert bot_level("southern", [weak - 1, weak + 1]) == "random"
-    assert bot_level("southern", [strong + 3]) == "heuristic"
+    assert bot_level("southern", [normal + 0.5]) == "heuristic"
+    assert bot_level("southern", [expert + 3]) == "search"  # the strongest measured
     made = plan([entry("w", weak, waited=WAIT + 1)], {}, NOW, WAIT)
     assert made.groups[0].level == "random"
 

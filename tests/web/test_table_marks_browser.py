@@ -42,7 +42,7 @@ def test_cards_no_legal_play_holds_are_dimmed_at_your_turn(page: Page, server: S
         if expected:
             seen_dimmed = True
             card = page.locator(f"[data-testid=card][data-card='{expected[0]}']").first
-            expect(card).to_contain_text("cannot be played now")  # for a screen reader
+            expect(card).to_have_accessible_description("cannot be played now")  # said so
             expect(card).to_be_enabled()  # still selectable
         take_turn(page)
         theirs, dimmed = page.evaluate(f"""() => [!{TABLE}.state.view.is_over &&

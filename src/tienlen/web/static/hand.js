@@ -20,6 +20,8 @@ export class Hand {
     this.focusKey = null;       // the card that takes the keyboard focus (roving tabindex)
     this.usable = null;         // the cards some legal play holds (null: every card, undimmed)
     box.setAttribute("role", "group");
+    this.why = h("span.sr-only", { id: `${box.id}-unusable`, text: t("web.hand.unusable") });
+    box.after(this.why);
     box.addEventListener("keydown", (ev) => this.key(ev));
   }
 
@@ -40,7 +42,7 @@ export class Hand {
       return h("button.card", {
         type: "button", testid: "card", dataset: { card, key },
         onclick: () => { this.focusKey = key; this.toggle(key); },
-      }, h("span.sr-only", { text: cardLabel(card) }), h("span.sr-only.unusable-why"), cardSvg(card));
+      }, h("span.sr-only", { text: cardLabel(card) }), cardSvg(card));
     }));
     this.box.style.setProperty("--n", String(cards.length));
     this.sync();
@@ -54,8 +56,8 @@ export class Hand {
       b.tabIndex = key === this.focusKey ? 0 : -1;
       const dim = this.usable !== null && !this.usable.has(b.dataset.card);
       b.classList.toggle("unusable", dim);
-      const why = b.querySelector(".unusable-why");
-      if (why) why.textContent = dim ? `, ${t("web.hand.unusable")}` : "";
+      // a dimmed card keeps its name ("4 of hearts"); its description says why
+      if (dim) b.setAttribute("aria-describedby", this.why.id); else b.removeAttribute("aria-describedby");
     }
   }
 
@@ -63,6 +65,7 @@ export class Hand {
    * The cards stay selectable: a player may still pick them to see why. */
   dim(legal) {
     this.usable = legal === null ? null : new Set(legal.flatMap((m) => m.split(" ")));
+    this.why.textContent = t("web.hand.unusable");  // in the page's language now
     this.sync();
   }
 

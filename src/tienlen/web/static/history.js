@@ -75,7 +75,8 @@ export function renderHistory(box, view, names, me = null) {
       }, h("span.move-who", { text: names[e.seat] }),
       played ? cardsRow(e.cards, "hist") : h("span.move-text", { text: eventWords(e, names) }),
       timer ? h("span.timer-mark", { testid: "timer-mark", role: "img", title: timer, "aria-label": timer, text: "⏱" }) : null,
-      bot ? h("span.bot-mark", { testid: "bot-mark", role: "img", title: bot, "aria-label": bot, text: "🤖" }) : null);
+      // (its words are in the move's label already)
+      bot ? h("span.bot-mark", { testid: "bot-mark", title: bot, "aria-hidden": "true", text: "🤖" }) : null);
       const pays = (paid.get(start + i + 1) || []).map((p) => h("li.move.pay", { testid: "history-payment" },
         h("span.pay-text", { text: paymentLine(p, names, me) })));
       return [move, ...pays];
