@@ -26,7 +26,7 @@ from tienlen.web import botpool
 from tienlen.web.botpool import BotPool
 from tienlen.web.limits import Limits
 from tienlen.web.lobby import Lobby, NewTable
-from tienlen.web.protocol import AddBot, Hello, Hint, PlayMove, Start
+from tienlen.web.protocol import AddBot, BotLevel, Hello, Hint, PlayMove, Start
 from tienlen.web.room import Client, Room
 from tienlen.web.server import limits_from
 from tienlen.web.storage import Repository
@@ -87,6 +87,18 @@ def watch(room: Room) -> Outbox:
     return out
 
 
+def ann_and_a_bot(lobby: Lobby, level: BotLevel) -> tuple[Room, Outbox, Client]:
+    """Ann at a started 2-seat table with a bot of ``level``, her page's outbox and client."""
+    room, _, token = lobby.create(NewTable(name="Ann", players=2, level=level))
+    out = Outbox()
+    ann = out.client()
+    room.attach(ann)
+    room.handle(ann, Hello(type="hello", seq=1, token=token))
+    room.handle(ann, AddBot(type="add_bot", seq=2))
+    room.handle(ann, Start(type="start", seq=3))
+    return room, out, ann
+
+
 async def until(check: Callable[[], bool], seconds: float = 30.0) -> None:
     for _ in range(int(seconds / 0.005)):
         if check():
@@ -134,13 +146,7 @@ def test_a_players_move_is_acknowledged_while_a_search_decision_is_being_made() 
         search, _, _ = lobby.create(NewTable(quick=True, level="search", players=4))
         watch(search)
         await until(lambda: len(held.jobs) == 1)  # a search decision in the worker, unanswered
-        room, _, token = lobby.create(NewTable(name="Ann", players=2, level="greedy"))
-        out = Outbox()
-        ann = out.client()
-        room.attach(ann)
-        room.handle(ann, Hello(type="hello", seq=1, token=token))
-        room.handle(ann, AddBot(type="add_bot", seq=2))
-        room.handle(ann, Start(type="start", seq=3))
+        room, out, ann = ann_and_a_bot(lobby, "greedy")
         game = room.game
         assert game is not None
         await until(lambda: game.turn == 0)
@@ -195,13 +201,7 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
 
     async def play() -> None:
         lobby = lobby_with(held)
-        room, _, token = lobby.create(NewTable(name="Ann", players=2, level="heuristic"))
-        out = Outbox()
-        ann = out.client()
-        room.attach(ann)
-        room.handle(ann, Hello(type="hello", seq=1, token=token))
-        room.handle(ann, AddBot(type="add_bot", seq=2))
-        room.handle(ann, Start(type="start", seq=3))
+        room, out, ann = ann_and_a_bot(lobby, "heuristic")
         assert room.game is not None
         await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
         sent = len(out.bodies)
