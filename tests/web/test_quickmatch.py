@@ -278,3 +278,15 @@ def test_two_strangers_of_one_name_are_told_apart_at_their_table(server: Server)
     table_id = matched(first)["table"]
     names = sorted(s["name"] for s in server.get(f"/api/tables/{table_id}").json()["seats"])
     assert names == ["Lan", "Lan 2"]
+
+
+def test_a_flood_of_browsers_from_one_address_is_refused_in_the_queue(sqlite_url: str) -> None:
+    # each wait ends in a table (bots fill it): counted as one made for the address
+    limits = dataclasses.replace(NO_CLIENT_LIMITS, match_wait=3600.0, creates_per_address=3)
+    for srv in running(sqlite_url, limits=limits):
+        for n in range(3):
+            play_now(browser(srv), f"Guest {n}", players=8)
+        answer = browser(srv).post("/api/quickmatch", {"players": 8, "name": "Guest 4"})
+        assert answer.status_code == 429 and answer.headers["Retry-After"]
+        assert "at most 3 new tables a minute from one address" in answer.json()["detail"]
+        assert srv.get("/api/lobby").json()["waiting"] == 3  # the refused one is not queued

@@ -47,7 +47,7 @@ from ..i18n import Msg, msg, render, t
 from .chat import SqlChatStore
 from .friends import FriendStore, SqlFriendStore
 from .identity import IdentityStore, SqlIdentityStore
-from .limits import Limits, RateLimit, client_key
+from .limits import Limits, RateLimit, client_key, wait_text
 from .lobby import Lobby
 from .matchqueue import MatchQueue, SqlMatchQueue
 from .moderation import Moderation
@@ -136,6 +136,20 @@ class Services:
             status, reason = self.missing(table_id)
             raise HTTPException(status, render(reason, lang))
         return room
+
+    def take_a_table(self, creator: str, address: str, lang: str) -> None:
+        """Count a table made for ``creator`` (a player key) at ``address`` (a new table, or a
+        wait in quick match, which ends in one): refused (429, in ``lang``) past the tables a
+        minute each may make."""
+        limits = self.limits
+        for bucket, key, words, n in ((self.address_creates, address, "err.web.creates_address",
+                                       limits.creates_per_address),
+                                      (self.creates, creator, "err.web.creates",
+                                       limits.creates_per_minute)):
+            wait = bucket.take(key)
+            if wait:
+                raise HTTPException(429, t(words, lang, n=n, wait=wait_text(wait)),
+                                    headers={"Retry-After": str(max(1, round(wait)))})
 
     def known_or_404(self, table_id: str, lang: str) -> None:
         """Tables open or closed (a closed table's records stay downloadable)."""

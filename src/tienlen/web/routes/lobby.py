@@ -9,10 +9,10 @@ from fastapi import Path as PathParam
 
 from ... import Rules, TienLenError
 from ...bots import bot_names
-from ...i18n import pick_lang, render, say_error, t
+from ...i18n import pick_lang, render, say_error
 from ...rules_text import explain_text
 from ..ladder import offered
-from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key, wait_text
+from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key
 from ..lobby import NewTable, TooMany
 from ..problems import answers, request_lang
 from ..protocol import BOT_LEVELS, TableInfo
@@ -75,15 +75,7 @@ async def create_table(spec: NewTable, request: Request, svc: Svc,
     if me is not None and me.account and spec.name is not None:  # an account sits as itself
         spec = spec.model_copy(update={"name": me.name})
     creator = me.id if me is not None else player_key(player, address)
-    limits = svc.limits
-    for bucket, key, words, n in ((svc.address_creates, address, "err.web.creates_address",
-                                   limits.creates_per_address),
-                                  (svc.creates, creator, "err.web.creates",
-                                   limits.creates_per_minute)):
-        wait = bucket.take(key)
-        if wait:
-            raise HTTPException(429, t(words, lang, n=n, wait=wait_text(wait)),
-                                headers={"Retry-After": str(max(1, round(wait)))})
+    svc.take_a_table(creator, address, lang)
     try:
         room, seat, token = svc.lobby.create(spec, creator, address, owner,
                                              device_of(request))

@@ -16,7 +16,7 @@ from ..names import MAX_NAME, RAW_FACTOR, BadName, clean_name
 from ..presence import counts
 from ..problems import answers, request_lang
 from ..ratings import FAMILIES, Rating
-from ..services import Services, Svc
+from ..services import Services, Svc, address_of
 from ..session import device_of, identity_of, owner_for, seated_as
 
 router = APIRouter()
@@ -52,7 +52,7 @@ def _state(svc: Services, me: Identity | None) -> dict[str, Any]:
             **out}
 
 
-@router.post("/api/quickmatch", responses=answers(400, 403, 413, 422))
+@router.post("/api/quickmatch", responses=answers(400, 403, 413, 422, 429))
 async def play_now(body: PlayNow, request: Request, svc: Svc) -> dict[str, Any]:
     """Join the queue of ``family`` for a table of ``players`` seats (asking again moves the
     entry). The browser's identity waits: an account under its name, a guest under the name
@@ -72,6 +72,9 @@ async def play_now(body: PlayNow, request: Request, svc: Svc) -> dict[str, Any]:
         name = clean_name(raw, "the player's name", MAX_NAME)
     except BadName as exc:
         raise HTTPException(400, render(exc.reason, lang)) from None
+    # a wait ends in a table (bots fill it): counted as one, so that a flood of browsers
+    # from one address cannot fill the server with bot tables
+    svc.take_a_table(me.id if me is not None else owner, address_of(request), lang)
     me = seated_as(request, svc.identities, me, owner, name)
     rating = svc.ratings.get(me.id, body.family) or Rating()
     svc.queue.join(QueueEntry(me.id, me.name, body.family, body.players, rating.mu, rating.sigma,
