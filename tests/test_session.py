@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from helpers import deal_with
-from tienlen import Card, Game, IllegalPlay, Rules, parse_cards
+from tienlen import ArgumentError, Card, Game, IllegalPlay, Rules, parse_cards
 from tienlen.actions import Action
 from tienlen.cards import KEY_TEXT
 from tienlen.session import Session
@@ -69,6 +69,20 @@ def test_the_next_hand_waits_until_the_current_one_is_over() -> None:
     with pytest.raises(IllegalPlay, match="not over"):
         session.next_hand()
     assert len(session.games) == 1
+
+
+def test_a_seat_renamed_between_hands_is_named_so_from_the_next_hand_on() -> None:
+    session = Session(Rules.preset("pagat"), 3, seed=4, names=["Lan", "Bot 1", "Bot 2"])
+    finish(session.game)
+    session.rename(1, "Minh")  # Minh takes the bot's seat for the next hand
+    assert session.game.names == ("Lan", "Bot 1", "Bot 2")  # the hand played keeps its names
+    assert session.next_hand().names == ("Lan", "Minh", "Bot 2")
+    assert 'players = ["Lan", "Minh", "Bot 2"]' in session.game.record()
+    with pytest.raises(ArgumentError, match="seat must be a seat number from 0 to 2"):
+        session.rename(3, "Hoa")
+    with pytest.raises(ArgumentError, match="non-empty names"):
+        session.rename(0, "")
+    assert session.names == ("Lan", "Minh", "Bot 2")  # a refused rename changes nothing
 
 
 # ---------------------------------------------------------------------- dealer and leader

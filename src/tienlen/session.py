@@ -14,6 +14,7 @@ from .game import Game
 from .record import load_hands, session_record
 from .rules import Rules
 from .seats import check_names as _check_names
+from .seats import check_seat
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,16 @@ class Session:
         return Game.deal(self.rules, self.players, self.next_seed() if seed is None else seed,
                          dealer=dealer, leader=leader, first_hand=False,
                          names=self._given_names, exchange=exchange)
+
+    def rename(self, seat: int, name: str) -> None:
+        """Call the player at ``seat`` ``name`` from the next hand dealt on (another player
+        took the seat between two hands); the hands dealt already keep the names they had, and
+        :meth:`record` names each seat as it is called now."""
+        seat = check_seat(seat, self.players, "seat")
+        names = list(self.names)
+        names[seat] = name
+        self.names = _check_names(names, self.players)
+        self._given_names = self.names
 
     def add_hand(self, game: Game) -> Game:
         """Make ``game`` (from :meth:`deal_next`) the current hand; the sequence moves on one

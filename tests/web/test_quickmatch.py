@@ -205,9 +205,12 @@ def test_a_later_player_takes_a_bots_seat_at_the_next_hand_across_a_restart(quic
     assert records  # the finished hand was the bot's: kept as it was
     room = room_of(quick, table_id)
     assert room.table.seats[bot].owner == minh.get("/api/me").json()["id"]
+    assert room.table.game is not None and room.table.game.names[bot] == "Minh"  # its record's
     quick.restart()  # and after another restart the seat is Minh's
     info = quick.get(f"/api/tables/{table_id}").json()
     assert info["seats"][bot]["kind"] == "human" and info["seats"][bot]["name"] == "Minh"
+    again = room_of(quick, table_id).table.game
+    assert again is not None and again.names[bot] == "Minh"
     watch.close()
     host.close()
 

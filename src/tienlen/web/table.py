@@ -201,7 +201,9 @@ class TableState:
         elif entry.kind == "reserve" and entry.seat is not None:
             self.reserved[entry.seat] = Reservation(**json.loads(entry.text))
         elif entry.kind == "take" and entry.seat is not None:  # the seat's row says whose now
-            self.reserved.pop(entry.seat, None)
+            kept = self.reserved.pop(entry.seat, None)
+            if kept is not None and self.hands is not None:  # the next hands' records name them
+                self.hands.session.rename(entry.seat, kept.name)
         elif entry.kind == "next":
             assert self.hands is not None
             self.hands.install(self.hands.deal_next(entry.text))
@@ -488,6 +490,8 @@ class TableState:
                                     away_since=time.monotonic())
             self._bots.pop(seat, None)
             self.taken.append(seat)
+            if self.hands is not None:  # the next hand's record names the player, not the bot
+                self.hands.session.rename(seat, kept.name)
         self.reserved = {}
 
     def timer_moves(self) -> frozenset[int]:
