@@ -19,8 +19,7 @@ from .test_prefs_browser import switch
 WATCH = """() => { window.moments = [];
   new MutationObserver((changes) => { for (const c of changes) {
     for (const n of c.addedNodes) if (n.nodeType === 1 && n.parentElement &&
-        n.parentElement.id === "felt" && n.getAttribute("aria-hidden") === "true")
-      window.moments.push(n.className);
+        n.parentElement.classList.contains("moments")) window.moments.push(n.className);
     if (c.type === "attributes" && c.target.id === "hand" && c.target.classList.contains("dealing"))
       window.moments.push("deal"); } })
   .observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] }); }"""

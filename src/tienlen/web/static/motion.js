@@ -16,9 +16,17 @@ export function seatOffset(seat, me, n, scale = 1) {
   return [((x - 50) / 100) * felt.width * scale, ((y - 50) / 100) * felt.height * scale];
 }
 
+/** A moment's element, for ``ms``: in the felt's own layer, which clips what flies past its
+ * edge (confetti by a seat) so that the page never grows a sideways scroll. */
 function overlay(cls, children = [], ms = 1200) {
   const box = h(`div.${cls}`, { "aria-hidden": "true" }, ...children);
-  document.getElementById("felt").append(box);
+  const felt = document.getElementById("felt");
+  let layer = felt.querySelector(":scope > .moments");
+  if (!layer) {
+    layer = h("div.moments", { "aria-hidden": "true" });
+    felt.append(layer);
+  }
+  layer.append(box);
   setTimeout(() => box.remove(), ms);
   return box;
 }

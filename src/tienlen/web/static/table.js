@@ -13,6 +13,7 @@ import { levelKey } from "./lobby.js";
 import { openReport, showBanned } from "./moderation.js";
 import { api, Connection, tokenKey } from "./net.js";
 import { cardsText, newChopPayments, paymentLine } from "./payments.js";
+import { fitTable, watchLayout } from "./layout.js";
 import { celebrate, chips, deal, land, stamp, sweep } from "./motion.js";
 import { motionOn } from "./prefs.js";
 import { renderSeats, tickCountdown } from "./seats.js";
@@ -82,6 +83,7 @@ export class Table {
     api("/api/presets").then((p) => { this.levels = p.levels || null; if (this.state) this.render(this.state); }).catch(() => {});
     const asked = Number(new URLSearchParams(location.search).get("replay"));  // a profile's link
     if (asked > 0) this.replay(asked);
+    watchLayout();
     this.conn.connect();
     this.timer = setInterval(() => this.tick(), 250);
   }
@@ -252,6 +254,7 @@ export class Table {
     $("room").classList.toggle("over", playing && view.is_over);
     $("felt").dataset.players = String(info.players);
     $("dock").hidden = !playing;
+    fitTable();  // a phone: the felt above the dock, the setup below the felt
     $("end").hidden = !(playing && view.is_over);
     $("trick").hidden = !playing || view.is_over;
     if (!playing) {

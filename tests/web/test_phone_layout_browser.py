@@ -1,0 +1,55 @@
+"""In real headless Chromium at a phone's size (390x844): with eight seats nothing covers Start
+or Add a bot (the setup sits below the felt), and in play your own seat's plate and its timer
+sit above the hand's dock instead of under it."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import Server
+from .test_browser import TABLE
+
+PHONE = {"width": 390, "height": 844}
+# whether the element at the middle of ``el`` is ``el`` or inside it: nothing covers it
+UNCOVERED = """(el) => { const r = el.getBoundingClientRect();
+  const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return top !== null && (top === el || el.contains(top)); }"""
+
+
+def uncovered(page: Page, testid: str) -> bool:
+    target = page.get_by_test_id(testid).first
+    target.scroll_into_view_if_needed()
+    return bool(target.evaluate(UNCOVERED))
+
+
+def test_eight_seats_on_a_phone_cover_neither_start_nor_add_a_bot(browser: Browser,
+                                                                   server: Server) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    page.goto(server.base + "/")
+    made = page.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify(
+        {name: "Lan", players: 8, rules: "pagat", turn_timer: 60})})).json()""")
+    page.goto(server.base + f"/t/{made['id']}")
+    for bots in range(1, 8):
+        expect(page.get_by_test_id("add-bot")).to_be_visible()
+        for testid in ("add-bot", "start", "add-level"):
+            assert uncovered(page, testid), (testid, bots)
+        page.get_by_test_id("add-bot").click()
+        expect(page.get_by_test_id("seats")).to_contain_text(f"Bot {bots}")
+    assert uncovered(page, "start")
+    page.get_by_test_id("start").click()
+    page.wait_for_function(f"() => {TABLE}.state && {TABLE}.state.view && "
+                           f"{TABLE}.state.view.turn === {TABLE}.seat", timeout=30_000)
+    page.evaluate("window.scrollTo(0, 0)")
+    mine = page.locator("[data-testid=seat].me .plate")
+    dock_top = page.locator("#dock").evaluate("(d) => d.getBoundingClientRect().top")
+    box = mine.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= dock_top  # above the dock
+    assert bool(mine.evaluate(UNCOVERED))
+    assert bool(page.get_by_test_id("countdown").first.evaluate(UNCOVERED))  # its timer too
+    expect(page.get_by_test_id("dock-timer")).to_be_visible()
