@@ -30,4 +30,17 @@ export function renderEnd(box, view, names, me) {
   const payments = paymentList(view, names, me);
   box.querySelector("#end-payments").replaceChildren(...payments);
   box.querySelector("#end-pay").hidden = !payments.length;
+  moreBelow(box.querySelector(".end-scroll"));
+}
+
+/** Where the panel must scroll (a small screen, many payments): a fade and "more below" say
+ * so until the end is reached. */
+function moreBelow(scroll) {
+  if (!scroll) return;
+  const mark = () => scroll.classList.toggle("more", scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight > 4);
+  if (!scroll.dataset.watched) {
+    scroll.dataset.watched = "1";
+    scroll.addEventListener("scroll", mark, { passive: true });
+  }
+  requestAnimationFrame(mark);
 }

@@ -3,6 +3,7 @@ import { cardsRow, playLabel } from "./cards.js";
 import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { paymentLine } from "./payments.js";
+import { botFace } from "./seats.js";
 
 /** The history's rounds: [[start, end), …], from the server's round_starts when it sends them. */
 function rounds(view) {
@@ -76,7 +77,7 @@ export function renderHistory(box, view, names, me = null) {
       played ? cardsRow(e.cards, "hist") : h("span.move-text", { text: eventWords(e, names) }),
       timer ? h("span.timer-mark", { testid: "timer-mark", role: "img", title: timer, "aria-label": timer, text: "⏱" }) : null,
       // (its words are in the move's label already)
-      bot ? h("span.bot-mark", { testid: "bot-mark", title: bot, "aria-hidden": "true", text: "🤖" }) : null);
+      bot ? h("span.bot-mark", { testid: "bot-mark", title: bot, "aria-hidden": "true" }, botFace()) : null);
       const pays = (paid.get(start + i + 1) || []).map((p) => h("li.move.pay", { testid: "history-payment" },
         h("span.pay-text", { text: paymentLine(p, names, me) })));
       return [move, ...pays];

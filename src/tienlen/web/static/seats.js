@@ -7,7 +7,7 @@ import { seatName, t, tn } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 
 /** A bot's face, drawn (no emoji font needed). */
-function botFace() {
+export function botFace() {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("aria-hidden", "true");
