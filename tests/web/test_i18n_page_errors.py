@@ -57,9 +57,10 @@ def test_a_bad_house_rule_is_shown_in_vietnamese_on_a_phone(vi_phone: Page,
     page.goto(server.base + "/")
     page.get_by_test_id("name").fill("Lan")
     page.get_by_test_id("new-table").click()
+    page.get_by_test_id("advanced").locator("summary").first.click()  # the rule changes' box
     page.get_by_test_id("options").fill('stake = 0\nchops = ["quad > 2"]')
     page.get_by_test_id("create").click()
-    expect(page.get_by_test_id("lobby-error")).to_have_text(
+    expect(page.get_by_test_id("form-error")).to_have_text(
         re.compile("stake phải từ 1 trở lên"))
     shot(page, "rules-error-vi-phone.png")
 

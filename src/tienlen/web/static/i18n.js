@@ -45,6 +45,18 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** A preset by its display name in the page's language ("Miền Nam"), its id for one the
+ * catalogue does not name; and its one line of description ("" when there is none). */
+export function presetName(id) {
+  const key = `preset.name.${id}`;
+  return key in messages || key in fallback ? t(key) : id;
+}
+
+export function presetLine(id) {
+  const key = `preset.desc.${id}`;
+  return key in messages || key in fallback ? t(key) : "";
+}
+
 /** A seat's name as shown: a bot's "Bot N" (the name the records keep, in every language) in
  * the page's words ("Máy N"); a player's own name as it is. */
 export function seatName(seat) {

@@ -1,7 +1,7 @@
 // The lobby: your name, a quick game, Play now (quickmatch.js), a new table, the players online,
 // playing and waiting, and the open tables listed by their names.
 import { $, h } from "./dom.js";
-import { lang, t, tn } from "./i18n.js";
+import { lang, presetLine, presetName, t, tn } from "./i18n.js";
 import { api, tokenKey } from "./net.js";
 import { quickMatch } from "./quickmatch.js";
 
@@ -23,12 +23,12 @@ function tableRow(t, mine = false) {
   const who = humans.length ? humans.join(", ") : null;
   const go = mine ? tr("web.lobby.resume") : playing ? tr("web.lobby.watch") : tr("web.lobby.sit");
   // the link is named by the words it shows, in their order, with pauses between them
-  const label = [title, t.rules, tn("web.lobby.players", t.players), bots, state, who, go].filter(Boolean).join(", ");
+  const label = [title, presetName(t.rules), tn("web.lobby.players", t.players), bots, state, who, go].filter(Boolean).join(", ");
   return h("li.table-row", { testid: "table-row", dataset: { id: t.id } },
     h("a.table-link", { href: `/t/${t.id}`, "aria-label": label }, spaced(
       h("span.table-name", { text: title }),
       h("span.table-meta", {}, spaced(
-        h("span.tag", { text: t.rules }),
+        h("span.tag", { text: presetName(t.rules) }),
         h("span.tag", { text: tn("web.lobby.players", t.players) }),
         bots ? h("span.tag", { text: bots }) : null,
         h(`span.tag.${playing ? "playing" : "open"}`, { text: state }))),
@@ -44,7 +44,7 @@ export async function lobby() {
   name.addEventListener("change", () => localStorage.setItem("tienlen-name", name.value));
   const fail = (err) => { $("lobby-error").textContent = err.message; };
   const { presets, levels } = await api("/api/presets");
-  for (const p of presets) $("rules").append(new Option(p, p));
+  for (const p of presets) $("rules").append(new Option(presetName(p), p));
   const savedLevel = localStorage.getItem("tienlen-level");
   if (savedLevel) $("level").value = savedLevel;
   // the levels the chosen rules' tables offer, weakest first (the others hidden; the choice
@@ -64,6 +64,7 @@ export async function lobby() {
   offerLevels();
   $("rules").addEventListener("change", offerLevels);
   const showPreset = async () => {
+    $("rules-line").textContent = presetLine($("rules").value);
     const data = await api(`/api/presets/${$("rules").value}?lang=${lang}`);
     $("preset-text").textContent = data.explain || (data.toml + "\n" + data.describe);
   };
@@ -72,6 +73,7 @@ export async function lobby() {
 
   const create = async (quick) => {
     $("lobby-error").textContent = "";
+    $("form-error").textContent = "";
     localStorage.setItem("tienlen-name", name.value);
     const level = $("level").value;
     const spec = quick ? { quick: true, name: name.value, rules: $("rules").value || "pagat", level } : {
@@ -101,7 +103,10 @@ export async function lobby() {
       if (made.token) localStorage.setItem(tokenKey(made.id), made.token);
       sessionStorage.setItem(levelKey(made.id), level);
       location.assign(made.invite);
-    } catch (err) { fail(err); }
+    } catch (err) {
+      // said where the player is looking: beside the form's button, or under the quick game's
+      if (quick) fail(err); else $("form-error").textContent = err.message;
+    }
   };
   $("quick").addEventListener("click", () => create(true));
   $("new-table").addEventListener("click", () => {

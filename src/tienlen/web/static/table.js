@@ -8,7 +8,7 @@ import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
 import { actionParams, eventWords, instantWords, lastPlayer, renderHistory } from "./history.js";
-import { listAnd, seatName, t, tn } from "./i18n.js";
+import { listAnd, presetName, seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { openReport, showBanned } from "./moderation.js";
 import { api, Connection, tokenKey } from "./net.js";
@@ -202,7 +202,7 @@ export class Table {
     turnTitle(yours, t("web.title.table", { title }), t("web.title.your_turn", { title }), `${info.id}:${info.hand_no}:${this.state.version}`);
     $("table-title").textContent = title;
     $("table-id").textContent = info.id;
-    $("rules-name").textContent = Object.keys(info.options).length ? t("web.room.rules_changed", { rules: info.rules }) : info.rules;
+    $("rules-name").textContent = Object.keys(info.options).length ? t("web.room.rules_changed", { rules: presetName(info.rules) }) : presetName(info.rules);
     $("hand-no").textContent = info.hand_no ? t("web.room.hand_no", { n: info.hand_no }) : t("web.room.not_started");
     const extra = [info.private ? t("web.room.private") : "", info.seed !== undefined && info.seed !== null ? t("web.room.seed", { seed: info.seed }) : "",
       info.turn_timer ? t("web.room.timer", { s: info.turn_timer }) : "", info.paused ? t("web.room.paused") : ""].filter(Boolean);
