@@ -18,6 +18,7 @@ import { celebrate, chips, deal, land, stamp, sweep } from "./motion.js";
 import { motionOn } from "./prefs.js";
 import { renderSeats, tickCountdown } from "./seats.js";
 import { buzz, cues, sound } from "./sound.js";
+import { renderWatchDock } from "./watchdock.js";
 
 const MAX_LEGAL = 400;  // the server's cap on the legal plays it lists (views.MAX_LEGAL)
 
@@ -273,6 +274,11 @@ export class Table {
     status.classList.remove("refused");
     status.textContent = this.statusText(view, names);
     this.hand.show(view.hand);
+    // a watcher's dock: the seats, the units, the table's settings (no empty hand)
+    const watching = this.seat === null;
+    $("watch-dock").hidden = !watching;
+    $("dock").classList.toggle("watching", watching);
+    if (watching) renderWatchDock($("watch-dock"), info, view, this.back || [], (seat) => this.send({ type: "back", seat }));
     // at your turn to play, the cards no legal play holds are dimmed (not when the legal list
     // was cut at its length limit, nor at a decision of another kind)
     const mine = view.phase === "play" && this.seat !== null && (view.turn === this.seat || view.free_chop);
