@@ -40,3 +40,19 @@ def test_presets_by_name_with_a_line_and_the_toml_behind_advanced(page: Page,
     assert names["mien-nam"] == "Miền Nam" and names["mien-bac"] == "Miền Bắc"
     page.get_by_test_id("rules").select_option("mien-bac")
     expect(page.get_by_test_id("rules-line")).to_contain_text("Luật miền Bắc")
+
+
+def test_the_lobby_says_how_to_play_and_who_leads_in_both_languages(page: Page,
+                                                                    server: Server) -> None:
+    page.goto(server.base + "/")
+    howto = page.get_by_test_id("howto")
+    expect(howto.locator("li")).to_have_count(5)
+    expect(howto).to_contain_text("the aim is to be the first with none left")
+    picture = howto.get_by_role("img", name="A run of three, 3 4 5 of spades, beaten by 4 5 6")
+    expect(picture.locator("[data-card]")).to_have_count(6)
+    expect(page.get_by_test_id("top-none")).to_contain_text("No one has 20 rated hands yet")
+    expect(page.get_by_test_id("play-now")).to_be_visible()
+    expect(page.get_by_test_id("lobby-counts")).to_contain_text("online")
+    page.get_by_test_id("lang").select_option("vi")
+    expect(page.get_by_test_id("howto")).to_contain_text("Cách chơi")
+    expect(page.get_by_test_id("howto")).to_contain_text("Mỗi người 13 lá")

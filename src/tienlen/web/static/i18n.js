@@ -84,5 +84,17 @@ export function applyStatic(root) {
   if (sw) {
     sw.value = lang;
     sw.onchange = () => { setLang(sw.value); location.reload(); };
+    // a phone's header is narrow: the languages by their codes (each option keeps its name
+    // as its label, read out in full)
+    const narrow = window.matchMedia("(max-width: 420px)");
+    const label = () => {
+      for (const option of sw.options) {
+        option.dataset.name ??= option.textContent;
+        option.label = narrow.matches ? option.value.toUpperCase() : option.dataset.name;
+        option.setAttribute("aria-label", option.dataset.name);
+      }
+    };
+    label();
+    narrow.addEventListener?.("change", label);
   }
 }

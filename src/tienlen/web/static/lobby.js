@@ -1,5 +1,6 @@
 // The lobby: your name, a quick game, Play now (quickmatch.js), a new table, the players online,
 // playing and waiting, and the open tables listed by their names.
+import { cardsRow } from "./cards.js";
 import { $, h } from "./dom.js";
 import { lang, presetLine, presetName, t, tn } from "./i18n.js";
 import { api, tokenKey } from "./net.js";
@@ -118,8 +119,23 @@ export async function lobby() {
   $("new-form").addEventListener("submit", (ev) => { ev.preventDefault(); create(false); });
   await quickMatch().catch(() => {});
   $("lobby").hidden = false;
+  landing();
   await refreshTables();
   setInterval(() => { if (!document.hidden) refreshTables().catch(() => {}); }, 10000);
+}
+
+/** The landing's picture (a run beaten by a higher run) and the top of the leaderboard. */
+function landing() {
+  const picture = $("howto-picture");
+  picture.replaceChildren(cardsRow("3s 4s 5s", "big"), h("span.howto-arrow", { "aria-hidden": "true", text: "→" }),
+    cardsRow("4h 5h 6h", "big"));
+  api("/api/leaderboard?family=southern").then((board) => {
+    const rows = board.rows.slice(0, 5);
+    $("top-list").replaceChildren(...(rows.length ? rows.map((r) => h("li", { testid: "top-row" },
+      r.profile ? h("a", { href: r.profile, text: r.name }) : h("span", { text: r.name }),
+      h("span.muted", { text: ` ${r.conservative.toFixed(1)}` })))
+      : [h("li.muted.none", { testid: "top-none", text: t("web.lobby.top_none") })]));
+  }).catch(() => { $("top-list").replaceChildren(); });
 }
 
 async function refreshTables() {
