@@ -12,7 +12,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .test_browser import TABLE
+from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over
 
 PHONE = {"width": 390, "height": 844}
 # whether the element at the middle of ``el`` is ``el`` or inside it: nothing covers it
@@ -46,10 +46,28 @@ def test_eight_seats_on_a_phone_cover_neither_start_nor_add_a_bot(browser: Brows
     page.wait_for_function(f"() => {TABLE}.state && {TABLE}.state.view && "
                            f"{TABLE}.state.view.turn === {TABLE}.seat", timeout=30_000)
     page.evaluate("window.scrollTo(0, 0)")
-    mine = page.locator("[data-testid=seat].me .plate")
-    dock_top = page.locator("#dock").evaluate("(d) => d.getBoundingClientRect().top")
-    box = mine.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= dock_top  # above the dock
-    assert bool(mine.evaluate(UNCOVERED))
-    assert bool(page.get_by_test_id("countdown").first.evaluate(UNCOVERED))  # its timer too
+    # the felt is fitted as the dock settles (the last moves' strip fills in): then
+    page.wait_for_function(f"""() => {{ const p = document.querySelector("[data-testid=seat].me .plate");
+        const c = p.querySelector("[data-testid=countdown]");
+        return p.getBoundingClientRect().bottom <= document.getElementById("dock").getBoundingClientRect().top
+            && ({UNCOVERED})(p) && ({UNCOVERED})(c); }}""")  # above the dock, its timer too
     expect(page.get_by_test_id("dock-timer")).to_be_visible()
+
+
+def test_a_phone_shows_the_last_moves_above_the_hand(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    quick_game(page, server)
+    if not wait_turn_or_over(page):
+        take_turn(page)
+    page.wait_for_function(f"() => {TABLE}.state.view.events.length >= 2")
+    strip = page.get_by_test_id("last-moves")
+    expect(strip).to_be_visible()
+    moves = strip.get_by_test_id("strip-move")
+    assert 1 <= moves.count() <= 3
+    newest = page.evaluate(f"{TABLE}.state.view.events.at(-1).seat")
+    names = page.evaluate(f"{TABLE}.names()")
+    expect(moves.first.locator("b")).to_have_text(names[newest])  # the newest first
+    desk = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    desk.goto(page.url)
+    desk.wait_for_function(f"() => {TABLE} && {TABLE}.state && {TABLE}.state.view")
+    expect(desk.get_by_test_id("last-moves")).to_be_hidden()  # the history is in sight there

@@ -86,3 +86,13 @@ export function renderHistory(box, view, names, me = null) {
   });
   box.replaceChildren(...items.reverse());  // the round being played first: readable at a glance
 }
+
+/** On a phone, above the hand: the last three moves, the newest first (the whole history is
+ * further down the page there). */
+export function renderStrip(box, view, names) {
+  const last = view.events.slice(-3).reverse();
+  box.replaceChildren(...last.map((e) => h("span.strip-move", { testid: "strip-move" },
+    h("b", { text: names[e.seat] }),
+    e.kind === "play" ? cardsRow(e.cards, "hist") : h("span.move-text", { text: eventWords(e, names) }))));
+  box.setAttribute("aria-label", t("web.history.last_moves"));
+}

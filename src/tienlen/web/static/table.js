@@ -7,7 +7,7 @@ import { mountInvite } from "./friends.js";
 import { $, h, keepFocus } from "./dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
-import { actionParams, eventWords, instantWords, lastPlayer, renderHistory } from "./history.js";
+import { actionParams, eventWords, instantWords, lastPlayer, renderHistory, renderStrip } from "./history.js";
 import { listAnd, presetName, seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { openReport, showBanned } from "./moderation.js";
@@ -287,6 +287,7 @@ export class Table {
     this.renderActions();
     keepFocus($("decisions"), () => this.renderDecisions(view, names));
     renderHistory($("history"), view, names, this.seat);
+    renderStrip($("last-moves"), view, names);
     const sameHand = before && before.view && before.info.hand_no === info.hand_no;
     const chopped = newChopPayments(sameHand ? before.view : null, view);
     this.toast(chopped, names);
