@@ -28,7 +28,12 @@ LANGS = ["en", "vi"]
 SERIOUS = ("serious", "critical")
 
 # axe.run in the page: the serious and critical violations, each with the elements that fail
+# the page as it rests: the moments that fade in (a deal, a toast) finish first, so that axe-core
+# judges the colours a player reads, not a frame of an animation (the endless ones, a pulse, go on)
 RUN_AXE = """async () => {
+  await Promise.all(document.getAnimations()
+    .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+    .map((a) => a.finished.catch(() => {})));
   const result = await axe.run(document, { resultTypes: ["violations"] });
   return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => (
