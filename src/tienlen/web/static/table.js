@@ -278,7 +278,7 @@ export class Table {
     const watching = this.seat === null;
     $("watch-dock").hidden = !watching;
     $("dock").classList.toggle("watching", watching);
-    if (watching) renderWatchDock($("watch-dock"), info, view, this.back || [], (seat) => this.send({ type: "back", seat }));
+    if (watching) renderWatchDock($("watch-dock"), info, view, this.back || []);
     // at your turn to play, the cards no legal play holds are dimmed (not when the legal list
     // was cut at its length limit, nor at a decision of another kind)
     const mine = view.phase === "play" && this.seat !== null && (view.turn === this.seat || view.free_chop);
