@@ -20,7 +20,7 @@ from tienlen.web.storage import ChatRow
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, WsClient, running
 from .test_moderation import admin
-from .test_rated_hands import IN_PLAY, browser, owners, play, played, room_of, two_people
+from .test_rated_hands import IN_PLAY, browser, owners, play, played, room_of, sat_down, two_people
 
 
 def said(server: Server) -> list[tuple[int, int, str | None, str, str]]:
@@ -138,13 +138,7 @@ def test_a_blocked_players_words_do_not_reach_the_blocker(server: Server) -> Non
 # ------------------------------------------------------------------ removing and kicking
 def test_the_host_removes_a_player_who_is_here_and_they_cannot_sit_again(server: Server) -> None:
     lan, minh_browser = browser(server), browser(server)
-    made = lan.post("/api/tables", {"name": "Lan", "players": 3, "rules": IN_PLAY}).json()
-    host = lan.ws(made["id"])
-    host.hello()
-    minh = minh_browser.ws(made["id"])
-    minh.hello()
-    minh.send(type="join", name="Minh")
-    minh.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
+    table_id, host, minh = sat_down(server, lan, minh_browser, players=3, rules=IN_PLAY)
     minh.send(type="remove_seat", seat=0)  # the host alone removes
     assert minh.error()["reason"] == "only the table's host (seat 0) can remove a seat"
     host.send(type="remove_seat", seat=1)
@@ -153,16 +147,16 @@ def test_the_host_removes_a_player_who_is_here_and_they_cannot_sit_again(server:
     for ws in (host, minh):
         told = ws.until(lambda m: m["type"] == "removed")
         assert (told["seat"], told["name"], told["how"]) == (1, "Minh", "removed")
-    assert room_of(server, made["id"]).table.seats[1].kind == "empty"
+    assert room_of(server, table_id).table.seats[1].kind == "empty"
     minh.send(type="join", name="Minh")
     assert minh.error()["reason"] == "the host removed you from this table: you cannot sit here again"
     server.restart()  # the removal is read back from the log
-    page = minh_browser.ws(made["id"])
+    page = minh_browser.ws(table_id)
     page.send(type="hello", lang="vi")
     assert page.until(lambda m: m["type"] == "welcome")["barred"]
     page.send(type="join", name="Minh 2", seat=2)
     assert page.error()["reason"] == "chủ bàn đã mời bạn ra khỏi bàn này: bạn không thể ngồi lại đây"
-    other = browser(server).ws(made["id"])  # the seat is free for anyone else
+    other = browser(server).ws(table_id)  # the seat is free for anyone else
     other.send(type="hello")
     assert "barred" not in other.until(lambda m: m["type"] == "welcome")
     other.send(type="join", name="Hoa", seat=1)

@@ -17,7 +17,7 @@ from tienlen.web.ratings import Rating
 from tienlen.web.storage import IdentityRow
 
 from .conftest import Server, Visitor
-from .test_rated_hands import browser, owners, play, two_people
+from .test_rated_hands import browser, owners, play, sat_down, two_people
 
 
 def make_account(server: Server, identity: str | None, name: str, deleted: bool = False) -> None:
@@ -96,15 +96,10 @@ def test_recent_opponents_are_the_people_one_sat_with_latest_first(server: Serve
     play(server, first)
     assert [o["name"] for o in lan.get("/api/me/profile").json()["opponents"]] == ["Minh"]
     hoa = browser(server)  # a guest at Lan's next table: named, with no profile to link
-    second = lan.post("/api/tables", {"name": "Lan", "players": 2, "rules": "mien-nam"}).json()
-    host, guest = lan.ws(second["id"]), hoa.ws(second["id"])
-    host.hello()
-    guest.hello()
-    guest.send(type="join", name="Hoa")
-    guest.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
+    second, host, _ = sat_down(server, lan, hoa, "Hoa", players=2, rules="mien-nam")
     host.send(type="start")
     host.until(lambda m: m["type"] == "state" and m["view"] is not None)
-    play(server, second["id"])
+    play(server, second)
     mine = lan.get("/api/me/profile").json()["opponents"]
     assert [(o["name"], o["hands"], o["profile"]) for o in mine] == [
         ("Hoa", 1, None), ("Minh", 1, "/p/Minh")]  # the latest first; bots are nobody

@@ -30,24 +30,32 @@ def browser(server: Server) -> Visitor:
     return visitor
 
 
+def sat_down(server: Server, lan: Visitor, other: Visitor, name: str = "Minh",
+             **spec: Any) -> tuple[str, WsClient, WsClient]:
+    """Lan makes a table (``spec``: the request's fields) and hosts it at seat 0; ``other``
+    sits at seat 1 as ``name``; not started."""
+    made = lan.post("/api/tables", {"name": "Lan", **spec}).json()
+    host = lan.ws(made["id"])
+    host.hello()
+    guest = other.ws(made["id"])
+    guest.hello()
+    guest.send(type="join", name=name)
+    guest.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
+    return made["id"], host, guest
+
+
 def two_people(server: Server, players: int = 4, lan: Visitor | None = None,
                minh: Visitor | None = None, **spec: Any) -> tuple[str, WsClient, WsClient]:
     """Lan (a browser, the host at seat 0) and Minh (another, seat 1) at a table of ``players``
     seats, the rest bots, started."""
-    lan, minh = lan or browser(server), minh or browser(server)
-    made = lan.post("/api/tables", {"name": "Lan", "players": players, "rules": "mien-nam",
-                                    "away_timeout": 3600, **spec}).json()
-    host = lan.ws(made["id"])
-    host.hello()
-    guest = minh.ws(made["id"])
-    guest.hello()
-    guest.send(type="join", name="Minh")
-    guest.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
+    spec = {"rules": "mien-nam", "away_timeout": 3600, **spec}
+    table_id, host, guest = sat_down(server, lan or browser(server), minh or browser(server),
+                                     players=players, **spec)
     for _ in range(players - 2):
         host.send(type="add_bot", level="greedy")
     host.send(type="start")
     host.until(lambda m: m["type"] == "state" and m["view"] is not None)
-    return made["id"], host, guest
+    return table_id, host, guest
 
 
 def play(server: Server, table_id: str, moves: int | None = None) -> None:
