@@ -206,3 +206,51 @@ def test_a_guests_setup_and_the_wait_for_the_next_hand(browser: Browser, lang: s
     for ctx in contexts:
         ctx.close()
     audit.assert_clean()
+
+
+def test_the_settings_the_watchers_dock_the_stake_and_a_phones_end_panel(
+        browser: Browser, lang: str, site: Server) -> None:
+    """The parts that make the table feel alive, each judged open: the settings dialog, a
+    four-colour, high-contrast hand, a spectator's dock, the line of what is at stake under
+    chặt chồng (on a desk in the felt, on a phone in the dock) and the end panel on a phone."""
+    from .test_chop_moment_browser import SETUP, land
+
+    audit = Audit()
+    desk = open_context(browser, lang)
+    page = desk.new_page()
+    quick_game(page, site)
+    page.get_by_test_id("prefs-open").click()
+    expect(page.get_by_test_id("prefs-dialog")).to_be_visible()
+    audit.check(page, "settings dialog")
+    page.get_by_test_id("pref-deck").check()
+    page.get_by_test_id("pref-contrast").check()
+    page.get_by_test_id("prefs-close").click()
+    expect(page.locator("html")).to_have_attribute("data-deck", "four")
+    audit.check(page, "four-colour high-contrast hand")
+    other = open_context(browser, lang)
+    watcher = other.new_page()
+    watcher.goto(page.url)
+    expect(watcher.get_by_test_id("watch-dock")).to_be_visible()
+    audit.check(watcher, "spectator's dock")
+    other.close()
+    page.evaluate(SETUP)
+    land(page, stake=True)
+    expect(page.get_by_test_id("at-stake")).to_be_visible()
+    audit.check(page, "at stake (desk)")
+    desk.close()
+    phone = browser.new_context(extra_http_headers={"Accept-Language": lang},
+                                viewport={"width": 390, "height": 844}, reduced_motion="reduce",
+                                bypass_csp=True)
+    page = phone.new_page()
+    quick_game(page, site)
+    page.evaluate(SETUP)
+    land(page, stake=True)
+    expect(page.locator("#dock > #at-stake")).to_be_visible()  # in the dock, clear of the seats
+    audit.check(page, "at stake (phone)")
+    page.reload()
+    while not wait_turn_or_over(page):
+        take_turn(page)
+    expect(page.get_by_test_id("end-panel")).to_be_visible()
+    audit.check(page, "end of hand (phone)")
+    phone.close()
+    audit.assert_clean()
