@@ -120,6 +120,10 @@ export async function lobby() {
   await quickMatch().catch(() => {});
   $("lobby").hidden = false;
   landing();
+  $("tables-more").addEventListener("click", () => {
+    allTables = true;
+    refreshTables().catch(() => {});
+  });
   await refreshTables();
   setInterval(() => { if (!document.hidden) refreshTables().catch(() => {}); }, 10000);
 }
@@ -138,6 +142,17 @@ function landing() {
   }).catch(() => { $("top-list").replaceChildren(); });
 }
 
+// the open tables shown at first (a busy lobby's list would fill a phone's screens); a button
+// shows the rest, and the list stays opened through the refreshes
+const FIRST_TABLES = 10;
+let allTables = false;
+
+/** Tables with a free seat first (one can sit at once), then the ones being played. */
+function byWelcome(a, b) {
+  const free = (x) => (x.status === "open" && x.seats.some((s) => s.kind === "empty") ? 0 : 1);
+  return free(a) - free(b);
+}
+
 async function refreshTables() {
   api("/api/lobby").then((counts) => { $("lobby-counts").textContent = t("web.lobby.counts", counts); }).catch(() => {});
   const [listed, mine] = await Promise.all([api("/api/tables"), api("/api/me/tables").catch(() => [])]);
@@ -145,8 +160,12 @@ async function refreshTables() {
   const yours = new Set(mine.map((x) => x.id));
   $("my-tables-box").hidden = !mine.length;
   $("my-tables").replaceChildren(...mine.map((x) => tableRow(x, true)));
-  const tables = listed.filter((x) => !x.private && !yours.has(x.id));
+  const tables = listed.filter((x) => !x.private && !yours.has(x.id)).sort(byWelcome);
   const list = $("tables");
-  list.replaceChildren(...tables.map((x) => tableRow(x)));
+  const shown = allTables ? tables : tables.slice(0, FIRST_TABLES);
+  list.replaceChildren(...shown.map((x) => tableRow(x)));
   if (!tables.length) list.append(h("li.empty", { text: t("web.lobby.no_tables") }));
+  const more = $("tables-more");
+  more.hidden = shown.length === tables.length;
+  more.textContent = tn("web.lobby.more", tables.length - shown.length);
 }
