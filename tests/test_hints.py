@@ -3,10 +3,14 @@ player understands, on fixed positions."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from helpers import deal_with, twin_games
-from tienlen import Game, Play, Rules
+from tienlen import Game, Play, Rules, fast
 from tienlen.bots import get_bot
 from tienlen.hints import HINT_BOT, Reason, prepare, reason_for, reason_words, suggest
 from tienlen.view import View
@@ -136,7 +140,16 @@ def test_no_pass_with_two_runs_that_beat():
         assert suggest(view, seed=seed).move in runs
 
 
-def test_prepare_says_whether_it_compiled():
-    from tienlen import fast
-
-    assert prepare(Rules()) is fast.enabled(Rules())
+def test_prepare_loads_the_fast_kernels_or_says_it_did_not(monkeypatch):
+    monkeypatch.setenv("TIENLEN_PURE", "1")
+    assert prepare(Rules()) is False
+    monkeypatch.delenv("TIENLEN_PURE")
+    if not fast.enabled(Rules()):
+        assert prepare(Rules()) is False
+        return
+    # in a fresh process: after prepare, the compiled playouts the hint's search runs are loaded
+    code = ("import sys; from tienlen import Rules; from tienlen.hints import prepare; "
+            "print(prepare(Rules()), 'tienlen.fast.policies' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert out.stdout.split() == ["True", "True"]

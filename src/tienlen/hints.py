@@ -212,10 +212,13 @@ def prepare(rules: Rules) -> bool:
     if not fast.enabled(rules):
         return False
     game = Game.deal(rules, 4, seed=0)
-    while not game.is_over and game.phase != "play":
+    for _ in range(200):  # to the first decision with a choice (a search's own moment)
+        if game.is_over:
+            break
+        seat = game.turn
+        if game.phase == "play" and seat is not None and len(game.view(seat).legal) > 1:
+            get_bot(HINT_BOT, seed=0, steps=200, worlds=4).choose(game.view(seat))
+            return True
         game.play(game.legal_plays()[0])
-    if game.is_over or game.turn is None:
-        fast.load()
-        return True
-    get_bot(HINT_BOT, seed=0, steps=200, worlds=4).choose(game.view(game.turn))
+    fast.load()
     return True
