@@ -1,0 +1,76 @@
+"""The review of a finished hand (tienlen.review) and the search estimates it stands on."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tienlen import Game, Rules, fast
+from tienlen.bots.search import SearchBot, unsearched
+from tienlen.errors import TienLenError
+from tienlen.record import load_game
+from tienlen.shapes import Play
+from tienlen.stepping import states
+
+BLUNDER = (Path(__file__).parent / "data" / "review_blunder.toml").read_text(encoding="utf-8")
+
+
+def _opening(seed: int = 3, plays: int = 3) -> Game:
+    """A 4-player hand after ``plays`` moves or more, at a decision search evaluates with a
+    few choices."""
+    game = Game.deal(Rules.preset("pagat"), 4, seed=seed)
+    bot = SearchBot(seed=0, steps=300)
+    while len(game.history) < plays or unsearched(game.view(game.turn)) is not None \
+            or len(game.view(game.turn).legal) < 3:
+        game.play(bot.choose(game.view(game.turn)))
+    return game
+
+
+def _before(number: int) -> Game:
+    """The blunder record's 2-player hand just before its action ``number`` (from 1)."""
+    game = load_game(BLUNDER, Game)
+    return states(game)[number - 1]
+
+
+# ---------------------------------------------------------------------- the estimates
+def test_every_candidate_is_estimated_on_the_same_deals_with_the_move_added() -> None:
+    view = _before(4).view(0)
+    others = [m for m in view.legal if isinstance(m, Play) and m.keys]
+    extra = others[-1]
+    estimates = SearchBot(seed=1).estimates(view, [extra], fast=False)
+    assert extra in [e.move for e in estimates]
+    assert len({e.deals for e in estimates}) == 1  # common random numbers: every deal for all
+    for e in estimates:
+        assert e.first_ci[0] <= e.first <= e.first_ci[1]
+        assert e.units_ci[0] <= e.units <= e.units_ci[1]
+
+
+def test_the_deals_stop_once_every_first_place_interval_is_within_three_points() -> None:
+    game = _before(4)
+    estimates = SearchBot(seed=1).estimates(game.view(game.turn), fast=False)
+    deals = estimates[0].deals
+    assert deals < 2000  # it stopped before the cap
+    assert all((e.first_ci[1] - e.first_ci[0]) / 2 <= 0.03 for e in estimates)
+    capped = SearchBot(seed=1).estimates(game.view(game.turn), fast=False, deals=120)
+    assert capped[0].deals == 120
+    assert any((e.first_ci[1] - e.first_ci[0]) / 2 > 0.03 for e in capped)
+
+
+@pytest.mark.skipif(not fast.enabled(Rules.preset("pagat")), reason="the fast extra")
+def test_the_fast_path_estimates_as_the_pure_one() -> None:
+    game = _opening()
+    view = game.view(game.turn)
+    pure = SearchBot(seed=4).estimates(view, fast=False, deals=200)
+    compiled = SearchBot(seed=4).estimates(view, fast=True, deals=200)
+    assert [(str(e.move), e.first, e.units) for e in pure] == \
+        [(str(e.move), e.first, e.units) for e in compiled]
+
+
+def test_a_decision_search_does_not_evaluate_is_refused_in_words() -> None:
+    game = _opening()
+    waiting = (game.turn + 1) % 4
+    view = game.view(waiting)
+    assert unsearched(view) in ("out_of_turn", "forced")
+    with pytest.raises(TienLenError, match="does not evaluate"):
+        SearchBot(seed=0).estimates(view)
