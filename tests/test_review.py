@@ -10,6 +10,7 @@ from tienlen import Game, Rules, fast
 from tienlen.bots.search import SearchBot, unsearched
 from tienlen.errors import TienLenError
 from tienlen.record import load_game
+from tienlen.review import review_record
 from tienlen.shapes import Play
 from tienlen.stepping import states
 
@@ -74,3 +75,37 @@ def test_a_decision_search_does_not_evaluate_is_refused_in_words() -> None:
     assert unsearched(view) in ("out_of_turn", "forced")
     with pytest.raises(TienLenError, match="does not evaluate"):
         SearchBot(seed=0).estimates(view)
+
+
+# ---------------------------------------------------------------------- the review
+def test_a_two_broken_for_nothing_in_an_easy_win_is_marked_and_a_forced_pass_is_not() -> None:
+    review = review_record(BLUNDER, seat=0, fast=False)
+    by_number = {d.number: d for d in review.decisions}
+    blunder = by_number[4]  # 2c, out of the pair of twos, on a lead seat 0 was winning
+    assert str(blunder.move) == "2c" and blunder.loss
+    assert blunder.best is not None and blunder.played is not None
+    assert str(blunder.best.move) != "2c"
+    assert blunder.played.first_ci[1] < blunder.best.first_ci[0]
+    forced = by_number[6]  # a pass: nothing beats the three pairs
+    assert forced.kind == "forced" and not forced.loss and forced.played is None
+    assert all(d.played is None or d.played.deals == d.best.deals  # type: ignore[union-attr]
+               for d in review.decisions)
+    # the record holds every hand: each decision shows both seats' cards
+    assert [len(h) for h in by_number[2].hands] == [13, 11]
+
+
+def test_the_best_move_played_is_never_marked() -> None:
+    review = review_record(BLUNDER, seat=0, fast=False)
+    for d in review.decisions:
+        if d.played is not None and d.best is not None and d.played.move == d.best.move:
+            assert not d.loss
+
+
+def test_bad_seats_and_hands_are_refused_in_words() -> None:
+    with pytest.raises(TienLenError, match="no seat 5: the hand has 2 seats, 0 to 1"):
+        review_record(BLUNDER, seat=5)
+    with pytest.raises(TienLenError, match="no hand 3: the record holds 1 hand"):
+        review_record(BLUNDER, seat=0, hand=3)
+    unfinished = BLUNDER.replace('  "1 Qh",\n', "")
+    with pytest.raises(TienLenError, match="not finished"):
+        review_record(unfinished, seat=0)
