@@ -24,6 +24,7 @@ from .bots.search import Estimate, SearchBot, scores_units, unsearched
 from .cards import Card
 from .errors import ArgumentError, RecordError, error
 from .game import Game
+from .i18n import display_name, t
 from .record import load_hands
 from .shapes import Play
 from .stepping import iter_states
@@ -165,3 +166,68 @@ def review_json(review: Review) -> dict[str, Any]:
             "played": estimate_json(d.played), "best": estimate_json(d.best), "loss": d.loss,
         } for d in review.decisions],
     }
+
+
+def move_words(move: Move, lang: str = "en") -> str:
+    """A move as a review says it: its cards, or "pass" in ``lang``."""
+    if isinstance(move, Play) and not move.keys:
+        return t("move.pass", lang)
+    return str(move)
+
+
+def estimate_words(estimate: Estimate, lang: str = "en") -> str:
+    """An estimate in a line: first-place chance and units, each with its interval."""
+    return t("review.estimate", lang, first=f"{estimate.first:.1%}",
+             first_low=f"{estimate.first_ci[0]:.1%}", first_high=f"{estimate.first_ci[1]:.1%}",
+             units=f"{estimate.units:+.2f}", units_low=f"{estimate.units_ci[0]:+.2f}",
+             units_high=f"{estimate.units_ci[1]:+.2f}", deals=estimate.deals)
+
+
+def decision_lines(review: Review, decision: Decision, lang: str = "en",
+                   cards: bool = True) -> list[str]:
+    """One decision in words: the move and its estimate, search's best and its estimate, the
+    mark; or why it was not evaluated; with ``cards``, every seat's cards at that moment."""
+    move = move_words(decision.move, lang)
+    if decision.played is None or decision.best is None:
+        lines = [t(f"review.kind.{decision.kind}", lang, number=decision.number, move=move)]
+    else:
+        lines = [t("review.line", lang, number=decision.number, move=move,
+                   estimate=estimate_words(decision.played, lang))]
+        if decision.best is decision.played:
+            lines.append(t("review.best_same", lang))
+        else:
+            lines.append(t("review.best", lang, move=move_words(decision.best.move, lang),
+                           estimate=estimate_words(decision.best, lang)))
+        if decision.loss:
+            lines.append(t("review.loss", lang))
+    if cards:
+        names = [display_name(n, lang) for n in review.names]
+        lines.append(t("review.cards", lang, hands="; ".join(
+            f"{names[s]}: {' '.join(str(c) for c in hand) or '-'}"
+            for s, hand in enumerate(decision.hands))))
+    return lines
+
+
+def review_title(review: Review, lang: str = "en") -> str:
+    return t("review.title", lang, hand=review.hand, hands=review.hands, rules=review.rules,
+             name=display_name(review.names[review.seat], lang), seat=review.seat,
+             judged=t(f"review.judged.{'units' if review.units else 'first'}", lang))
+
+
+def review_summary(review: Review, lang: str = "en") -> str:
+    names = [display_name(n, lang) for n in review.names]
+    return t("review.summary", lang, losses=len(review.losses),
+             evaluated=sum(1 for d in review.decisions if d.played is not None),
+             order=", ".join(names[s] for s in review.finish_order),
+             units=", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(review.scores)))
+
+
+def review_text(review: Review, lang: str = "en") -> str:
+    """The whole review in words (``tienlen review``)."""
+    lines = [review_title(review, lang)]
+    for decision in review.decisions:
+        lines += decision_lines(review, decision, lang)
+    if not review.decisions:
+        lines.append(t("review.none", lang))
+    lines.append(review_summary(review, lang))
+    return "".join(line + "\n" for line in lines)
