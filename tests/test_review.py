@@ -10,7 +10,7 @@ from tienlen import Game, Rules, fast
 from tienlen.bots.search import SearchBot, unsearched
 from tienlen.errors import TienLenError
 from tienlen.record import load_game
-from tienlen.review import review_record
+from tienlen.review import Review, review_record
 from tienlen.shapes import Play
 from tienlen.stepping import states
 
@@ -78,8 +78,15 @@ def test_a_decision_search_does_not_evaluate_is_refused_in_words() -> None:
 
 
 # ---------------------------------------------------------------------- the review
-def test_a_two_broken_for_nothing_in_an_easy_win_is_marked_and_a_forced_pass_is_not() -> None:
-    review = review_record(BLUNDER, seat=0, fast=False)
+@pytest.fixture(scope="module")
+def blunder_review() -> Review:
+    """Seat 0's review of the blunder record, on the pure path (a few seconds: made once)."""
+    return review_record(BLUNDER, seat=0, fast=False)
+
+
+def test_a_two_broken_for_nothing_in_an_easy_win_is_marked_and_a_forced_pass_is_not(
+        blunder_review: Review) -> None:
+    review = blunder_review
     by_number = {d.number: d for d in review.decisions}
     blunder = by_number[4]  # 2c, out of the pair of twos, on a lead seat 0 was winning
     assert str(blunder.move) == "2c" and blunder.loss
@@ -94,8 +101,8 @@ def test_a_two_broken_for_nothing_in_an_easy_win_is_marked_and_a_forced_pass_is_
     assert [len(h) for h in by_number[2].hands] == [13, 11]
 
 
-def test_the_best_move_played_is_never_marked() -> None:
-    review = review_record(BLUNDER, seat=0, fast=False)
+def test_the_best_move_played_is_never_marked(blunder_review: Review) -> None:
+    review = blunder_review
     for d in review.decisions:
         if d.played is not None and d.best is not None and d.played.move == d.best.move:
             assert not d.loss

@@ -85,7 +85,7 @@ def review_game(game: Game, seat: int, *, hand: int = 1, hands: int = 1, seed: i
                     last=game.players - 1)
     if not game.is_over:
         raise error(ArgumentError, "review.err.unfinished", n=hand)
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = {"fast": fast}
     if target is not None:
         options["target"] = target
     if deals is not None:
