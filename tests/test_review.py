@@ -116,3 +116,93 @@ def test_bad_seats_and_hands_are_refused_in_words() -> None:
     unfinished = BLUNDER.replace('  "1 Qh",\n', "")
     with pytest.raises(TienLenError, match="not finished"):
         review_record(unfinished, seat=0)
+
+
+# ---------------------------------------------------------------------- the terminal's review
+def test_the_terminal_opens_the_review_from_the_results_and_steps_through_it() -> None:
+    pytest.importorskip("textual")
+    import asyncio
+
+    from tienlen.play.controller import Controller
+    from tienlen.tui.app import EndScreen, TienLenApp
+    from tienlen.tui.review import ReviewScreen
+
+    controller = Controller(Rules.preset("pagat"), 2, seed=1, name="Ana", hint_seconds=0.05)
+    controller.session.games[-1] = load_game(BLUNDER, Game)  # the hand just played: seat 0's
+    app = TienLenApp(controller, delay=0, save_dir=Path("."))
+
+    def text() -> str:
+        widget = app.screen.query_one("#review-text")
+        return str(widget.render())
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            app.action_results()
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)
+            await pilot.press("v")
+            await pilot.pause()
+            assert isinstance(app.screen, ReviewScreen)
+            for _ in range(600):
+                if app.screen.review is not None:  # type: ignore[attr-defined]
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause()
+            assert "Decision 1 of 8" in text() and "5s 5c: first " in text()
+            await pilot.press("right")
+            await pilot.pause()
+            shown = text()
+            assert "Decision 2 of 8" in shown and "4. 2c: first " in shown
+            assert "✗ a loss: the two intervals do not overlap" in shown
+            await pilot.press("right")
+            await pilot.pause()
+            assert "6. pass: forced" in text()
+            await pilot.press("left", "left")
+            await pilot.pause()
+            assert "Decision 1 of 8" in text()
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, EndScreen)  # back to the results
+
+    asyncio.run(main())
+
+
+def test_the_terminal_says_it_is_working_while_the_review_is_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("textual")
+    import asyncio
+    import threading
+
+    from textual.app import App
+
+    from tienlen.tui import review as tui_review
+
+    release = threading.Event()
+
+    def slow(game: Game, seat: int, **options: object) -> Review:
+        told = options["progress"]
+        assert callable(told)
+        told(3, 8)
+        release.wait(30)
+        return real(game, seat, deals=100)
+
+    real = tui_review.review_game
+    monkeypatch.setattr(tui_review, "review_game", slow)
+    screen = tui_review.ReviewScreen(load_game(BLUNDER, Game), 0)
+
+    async def main() -> None:
+        async with App[None]().run_test(size=(100, 30)) as pilot:
+            pilot.app.push_screen(screen)
+            await pilot.pause(0.2)
+            assert "Reviewing… 3 of 8 decisions" in str(screen.query_one("#review-text").render())
+            await pilot.press("right")  # the screen answers while the review is made
+            monkeypatch.setattr(tui_review, "review_game", real)
+            release.set()
+            for _ in range(400):
+                if screen.review is not None:
+                    break
+                await pilot.pause(0.05)
+            assert "Decision 1 of 8" in str(screen.query_one("#review-text").render())
+
+    asyncio.run(main())
