@@ -764,7 +764,8 @@ def test_review_says_each_decision_its_estimate_search_s_best_and_the_mark(
     assert lines[at + 2] == "    ✗ a loss: the two intervals do not overlap"
     assert lines[at + 3].startswith("    cards: Player 1: 4c 8s")  # every hand, as recorded
     assert "6. pass: forced (the only legal move), not evaluated" in lines
-    assert lines[-1].startswith("3 loss(es) marked among 7 decision(s) evaluated")
+    assert re.match(r"\d loss\(es\) marked among 7 decision\(s\) evaluated; finish: Player 2, "
+                    r"Player 1; units: Player 1 -1, Player 2 \+1$", lines[-1])
 
 
 def test_review_json_and_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:

@@ -58,6 +58,13 @@ def test_the_deals_stop_once_every_first_place_interval_is_within_three_points()
     assert any((e.first_ci[1] - e.first_ci[0]) / 2 > 0.03 for e in capped)
 
 
+def test_only_the_moves_given_are_estimated_when_asked() -> None:
+    view = _before(4).view(0)
+    played = next(m for m in view.legal if str(m) == "2c")
+    estimates = SearchBot(seed=2).estimates(view, [played], only=True, deals=150)
+    assert [str(e.move) for e in estimates] == ["2c"] and estimates[0].deals == 150
+
+
 @pytest.mark.skipif(not fast.enabled(Rules.preset("pagat")), reason="the fast extra")
 def test_the_fast_path_estimates_as_the_pure_one() -> None:
     game = _opening()

@@ -3,8 +3,10 @@ expects after the move made and after its own best move (``tienlen review RECORD
 
 For each decision of the seat the review asks search (:meth:`SearchBot.estimates
 <tienlen.bots.search.SearchBot.estimates>`) from the seat's view at that moment, the move made
-added to search's candidates, every candidate played out on the same sampled deals: the chance
-of going out first and the units, with their 95% intervals. A decision is marked a loss only
+added to search's candidates, every candidate played out on the same sampled deals: a first
+look on a few deals finds search's best; that move and the move made are then played out
+together on fresh deals until their intervals are within the target width: the chance of
+going out first and the units, with their 95% intervals. A decision is marked a loss only
 where the interval of the move made and that of search's best move do not overlap: first
 place, or the units where the rules pay for more than the finish order (search's ``rules``
 objective). A forced move (one legal move) is neither evaluated nor marked; the decisions
@@ -113,11 +115,21 @@ def review_game(game: Game, seat: int, *, hand: int = 1, hands: int = 1, seed: i
                   tuple(game.scores))
 
 
+SCREEN_DEALS = 100  # the first look at every candidate: deals each
+
+
 def _judged(bot: SearchBot, view: Any, move: Move, number: int,
             hands: tuple[tuple[Card, ...], ...], options: dict[str, Any]) -> Decision:
-    """A decision search evaluates: the move made against search's best."""
-    estimates = bot.estimates(view, [move], **options)
+    """A decision search evaluates: the move made against search's best. Every candidate is
+    looked at first on a few deals (:data:`SCREEN_DEALS`); the leader and the move made are
+    then estimated together, on deals of their own, to the target width (the cost of a
+    review is the deals of those two, not of every candidate)."""
     units = scores_units(view)
+    screen = bot.estimates(view, [move], **{**options, "deals": min(
+        SCREEN_DEALS, options.get("deals") or SCREEN_DEALS)})
+    leader = best_of(screen, units).move
+    estimates = bot.estimates(view, [leader] if leader == move else [leader, move], only=True,
+                              **options)
     best = best_of(estimates, units)
     played = next(e for e in estimates if e.move == move)
     worse = (played.units < best.units) if units else (played.first < best.first)

@@ -168,7 +168,7 @@ class SearchBot:
 
     def estimates(self, view: View, moves: Sequence[Move] = (), *, target: float = TARGET,
                   deals: int = MAX_DEALS, least: int = MIN_DEALS,
-                  fast: bool | None = None) -> list[Estimate]:
+                  fast: bool | None = None, only: bool = False) -> list[Estimate]:
         """What search expects after each of its candidates, and after each of ``moves`` added
         as candidates (a player's move), all played out on the same sampled deals (common
         random numbers): each one's first-place chance and units, with their 95% intervals.
@@ -177,11 +177,13 @@ class SearchBot:
         batches until every first-place interval is within ``target`` either side (and at
         least ``least`` deals were played), or ``deals`` were played. ``fast``: the compiled
         rollouts (None: wherever :func:`tienlen.fast.enabled` allows them). For a view that
-        search does not evaluate (:func:`unsearched`) it raises :class:`ArgumentError`."""
+        search does not evaluate (:func:`unsearched`) it raises :class:`ArgumentError`.
+        ``only``: ``moves`` alone are estimated, not search's candidates (a second look at a
+        few of them, on deals of their own)."""
         why = unsearched(view)
         if why is not None:
             raise error(ArgumentError, "review.err.unsearched", why=why)
-        candidates = self._candidates(view)
+        candidates = [] if only else self._candidates(view)
         for move in moves:
             if move not in view.legal:
                 raise error(ArgumentError, "review.err.not_legal", move=str(move))
