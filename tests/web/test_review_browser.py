@@ -14,6 +14,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, expect
 
 from .conftest import Server
+from .test_accessibility import AXE, Audit
 from .test_browser import take_turn, wait_turn_or_over
 
 
@@ -45,3 +46,10 @@ def test_review_steps_through_your_decisions_after_the_hand(browser: Browser,
     assert mark.startswith(("✗ A loss", "No loss", "Forced", "Not evaluated"))
     summary = page.get_by_test_id("review-summary").inner_text()
     assert re.fullmatch(r"\d+ loss\(es\) among \d+ decision\(s\) evaluated", summary)
+    if AXE.exists():  # axe-core judges the open review
+        audit = Audit()
+        audit.check(page, "review")
+        audit.assert_clean()
+    page.get_by_test_id("review-close").click()
+    expect(page.get_by_test_id("review-panel")).to_be_hidden()
+    expect(page.get_by_test_id("next-hand")).to_be_visible()

@@ -83,9 +83,9 @@ export function openReview(box, tableId, names, me) {
       } else {
         lines.push(h("p.review-fine", { testid: "review-mark", text: d.kind === "forced" ? t("review.web.forced") : t("review.web.unsearched", { why: d.kind }) }));
       }
-      if (d.table) lines.push(h("p.muted", {}, `${t("review.web.to_beat")} `, cardsRow(d.table, "hist")));
+      if (d.table) lines.push(h("p.muted", {}, `${t("review.web.to_beat")} `, cardsRow(d.table)));
       lines.push(...d.hands.map((hd, s) => h("div.replay-row", {},
-        h("span.move-who", { text: `${data.names[s]}${s === data.seat ? " ◀" : ""}` }), cardsRow(hd, "hist"))));
+        h("span.move-who", { text: `${data.names[s]}${s === data.seat ? " ◀" : ""}` }), cardsRow(hd))));
       body.replaceChildren(...lines);
     };
     const go = (by) => { i = Math.max(0, Math.min(decisions.length - 1, i + by)); render(); };
