@@ -815,3 +815,25 @@ def test_review_of_a_missing_broken_or_binary_file_says_so(capsys: pytest.Captur
                       encoding="utf-8")
     code, _, err = run(capsys, "review", str(broken))
     assert code == 2 and "hand 1, action 3" in err and "Traceback" not in err
+
+
+def test_review_of_a_session_s_hand_says_a_claim_is_not_evaluated(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from tienlen.arena import play_out
+    from tienlen.bots import get_bot
+
+    session = Session(Rules.preset("cardrules"), 4, seed=23)  # its second hand: four twos
+    for _ in range(2):
+        if session.game.is_over:
+            session.next_hand()
+        play_out(session.game, [get_bot("heuristic", seed=s) for s in range(4)])
+    assert str(session.game.history[0][1]) == "claim four_twos"
+    path = tmp_path / "session.toml"
+    path.write_text(session.record(), encoding="utf-8")
+    code, out, err = run(capsys, "review", str(path), "--seat", "3", "--hand", "2")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("Hand 2 of 2 (cardrules), reviewed for Player 4 (seat 3)")
+    assert lines[1] == ("1. claim four_twos: outside the play (an exchange, a trade or a claim), "
+                        "which search does not evaluate")
+    assert lines[-1].startswith("0 loss(es) marked among 0 decision(s) evaluated")
