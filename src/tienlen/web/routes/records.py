@@ -4,14 +4,16 @@ and a hand's replay (the last two computed in worker processes, see ``offload.py
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 
-from ...i18n import msg, render, t
+from ...i18n import Msg, msg, render, t
 from ..lobby import TooMany
 from ..problems import answers, request_lang
 from ..replays import replay_or_reason, session_text
@@ -90,6 +92,10 @@ async def replay(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc)
     return Response(steps, media_type="application/json")
 
 
+KEPT_REVIEWS = 64  # reviews kept (and shared while being made): (table, hand, seat), the latest
+_reviews: OrderedDict[tuple[str, int, int], Future[tuple[str | None, Msg | None]]] = OrderedDict()
+
+
 @router.get("/api/tables/{table_id}/records/{hand_no}/review",
             responses=answers(400, 403, 404, 422))
 async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
@@ -121,7 +127,14 @@ async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
     if asked >= room.players:
         raise HTTPException(400, t("review.err.seat", lang, seat=repr(asked), players=room.players,
                                    last=room.players - 1))
-    body, reason = await asyncio.wrap_future(svc.lobby.driver.pool.review(text, asked))
+    key = (table_id, hand_no, asked)
+    made = _reviews.pop(key, None)
+    if made is None or (made.done() and made.exception() is not None):
+        made = svc.lobby.driver.pool.review(text, asked)
+    _reviews[key] = made  # asked again (a second click, another watcher): the same review
+    while len(_reviews) > KEPT_REVIEWS:
+        _reviews.popitem(last=False)
+    body, reason = await asyncio.wrap_future(made)
     if body is None:
         raise HTTPException(400, render(reason or msg("err.web.replay", reason=""), lang))
     return Response(body, media_type="application/json")
