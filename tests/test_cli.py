@@ -747,3 +747,93 @@ def test_plain_quitting_without_saving_says_so() -> None:
     code = play_session(Rules.preset("pagat"), 4, 5, "Ana", stdin=io.StringIO("quit\n"), stdout=out)
     assert code == 0
     assert "You quit" in out.getvalue() and "The record was not saved" in out.getvalue()
+
+
+# ---------------------------------------------------------------------- tienlen review
+REVIEW_RECORD = Path(__file__).parent / "data" / "review_blunder.toml"
+
+
+def test_review_says_each_decision_its_estimate_search_s_best_and_the_mark(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "review", str(REVIEW_RECORD), "--seat", "0")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("Hand 1 of 1 (pagat), reviewed for Player 1 (seat 0)")
+    at = lines.index(next(line for line in lines if line.startswith("4. 2c: first ")))
+    assert lines[at + 1].startswith("    search's best, 4c: first ")
+    assert lines[at + 2] == "    ✗ a loss: the two intervals do not overlap"
+    assert lines[at + 3].startswith("    cards: Player 1: 4c 8s")  # every hand, as recorded
+    assert "6. pass: forced (the only legal move), not evaluated" in lines
+    assert re.match(r"\d loss\(es\) marked among 7 decision\(s\) evaluated; finish: Player 2, "
+                    r"Player 1; units: Player 1 -1, Player 2 \+1$", lines[-1])
+
+
+def test_review_json_and_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "review", str(REVIEW_RECORD), "--json")
+    assert code == 0
+    data = json.loads(out)
+    blunder = next(d for d in data["decisions"] if d["number"] == 4)
+    assert blunder["move"] == "2c" and blunder["loss"] and blunder["best"]["move"] == "4c"
+    assert blunder["played"]["first_ci"][1] < blunder["best"]["first_ci"][0]
+    assert next(d for d in data["decisions"] if d["number"] == 6)["kind"] == "forced"
+    code, out, _ = run(capsys, "review", str(REVIEW_RECORD), "--lang", "vi")
+    assert code == 0 and "xem lại cho Player 1" in out and "bắt buộc" in out
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--seat", "2"], "no seat 2: the hand has 2 seats, 0 to 1"),
+    (["--hand", "2"], "no hand 2: the record holds 1 hand(s)"),
+    (["--seat", "-1"], "--seat"),
+])
+def test_review_of_a_bad_seat_or_hand_says_so_and_exits_2(
+        capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    code, out, err = _exits(capsys, "review", str(REVIEW_RECORD), *args)
+    assert code == 2 and out == ""
+    assert said in err and "Traceback" not in err
+
+
+def _exits(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """The command's status, whether it returns it or argparse exits with it."""
+    try:
+        code = cli.main(list(argv))
+    except SystemExit as stopped:
+        code = int(stopped.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_review_of_a_missing_broken_or_binary_file_says_so(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path) -> None:
+    code, _, err = run(capsys, "review", str(tmp_path / "none.toml"))
+    assert code == 2 and "cannot read" in err and "none.toml" in err
+    binary = tmp_path / "cards.bin"
+    binary.write_bytes(b"\xff\xfe\x00")
+    code, _, err = run(capsys, "review", str(binary))
+    assert code == 2 and "is not a record" in err
+    broken = tmp_path / "broken.toml"
+    broken.write_text(REVIEW_RECORD.read_text(encoding="utf-8").replace('"0 2c"', '"0 3c"'),
+                      encoding="utf-8")
+    code, _, err = run(capsys, "review", str(broken))
+    assert code == 2 and "hand 1, action 3" in err and "Traceback" not in err
+
+
+def test_review_of_a_session_s_hand_says_a_claim_is_not_evaluated(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from tienlen.arena import play_out
+    from tienlen.bots import get_bot
+
+    session = Session(Rules.preset("cardrules"), 4, seed=23)  # its second hand: four twos
+    for _ in range(2):
+        if session.game.is_over:
+            session.next_hand()
+        play_out(session.game, [get_bot("heuristic", seed=s) for s in range(4)])
+    assert str(session.game.history[0][1]) == "claim four_twos"
+    path = tmp_path / "session.toml"
+    path.write_text(session.record(), encoding="utf-8")
+    code, out, err = run(capsys, "review", str(path), "--seat", "3", "--hand", "2")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("Hand 2 of 2 (cardrules), reviewed for Player 4 (seat 3)")
+    assert lines[1] == ("1. claim four_twos: outside the play (an exchange, a trade or a claim), "
+                        "which search does not evaluate")
+    assert lines[-1].startswith("0 loss(es) marked among 0 decision(s) evaluated")

@@ -355,6 +355,26 @@ def replay_text(session: Session, lang: str = "en") -> str:
     return "".join(line + "\n" for line in lines)
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    import json
+
+    from .review import review_json, review_record, review_text
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(TienLenError, "err.file.cannot_read", path=repr(args.file),
+                    error=os_reason(exc)) from None
+    except UnicodeDecodeError:
+        raise error(TienLenError, "err.file.not_record", path=repr(args.file)) from None
+    review = review_record(text, seat=args.seat, hand=args.hand)
+    if args.json:
+        print(json.dumps(review_json(review), ensure_ascii=False, indent=1))
+    else:
+        print(review_text(review, _lang(args)), end="")
+    return 0
+
+
 def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     """The command line's parser, its help in ``lang`` (argparse's own words: :func:`_argparse_words`)."""
     from .bots import bot_usage
@@ -471,6 +491,14 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--text", action="store_true", help=h("replay.text"))
     _lang_option(p, lang)
     p.set_defaults(func=_cmd_replay)
+
+    p = command("review")
+    p.add_argument("file", help=h("review.file"))
+    p.add_argument("--seat", type=_count(0, lang), default=0, metavar="N", help=h("review.seat"))
+    p.add_argument("--hand", type=_count(1, lang), default=None, metavar="K", help=h("review.hand"))
+    p.add_argument("--json", action="store_true", help=h("review.json"))
+    _lang_option(p, lang)
+    p.set_defaults(func=_cmd_review)
     return parser
 
 

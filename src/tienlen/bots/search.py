@@ -31,9 +31,11 @@ without it nothing changes.
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from ..actions import TRADE_KINDS, Action, Hidden
@@ -57,6 +59,11 @@ if TYPE_CHECKING:
 PURE_STEPS: Final = 3000  # the default budget on the pure engine (FAST_*: on the fast path)
 PURE_WORLDS: Final = 200
 PURE_INFERENCE: Final = 0.0
+TARGET: Final = 0.03  # estimates: the first-place intervals' half-width to reach (3 points)
+MIN_DEALS: Final = 100  # estimates: the deals played before the intervals are judged
+MAX_DEALS: Final = 2000  # estimates: the cap
+BATCH: Final = 50  # estimates: the intervals are judged every this many deals
+Z95: Final = 1.959964  # the normal quantile of a two-sided 95% interval
 
 
 class SearchBot:
@@ -107,9 +114,7 @@ class SearchBot:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if (view.phase != "play" or view.turn != view.seat
-                or any(isinstance(move, (Action, Hidden)) and move.kind in TRADE_KINDS
-                       for _, move in view.events)):
+        if unsearched(view) is not None:
             # trades move hidden cards, and an out-of-turn chop offer is a moment no replay
             # reaches: the heuristic decides those
             return self._fallback.choose(view)
@@ -141,16 +146,15 @@ class SearchBot:
             elif inference:
                 break  # every deal found is played
             else:
-                deal, _ = history.replay(history.random_deal(self._rng), judge=False)
+                deal = _blind_deal(history, self._rng)
                 if deal is None:
                     continue  # a deal the history rules out: the next one
             assert deal is not None
             if fast is not None:
                 spent += fast.play(deal, totals)
             for i, move in enumerate(candidates if fast is None else ()):
-                trial = deal.game.copy()
-                trial.push(move, view.seat)
-                spent += playout(trial, deal.aside) + 1
+                trial, steps = _played_out(deal, move, view.seat)
+                spent += steps
                 totals[i] += objective(trial, view.seat)
             done += 1
             if spent >= steps or (deadline is not None and time.perf_counter() > deadline):
@@ -161,6 +165,58 @@ class SearchBot:
         if totals[best] - totals[0] < self.margin * done:
             best = 0  # not clearly better than the heuristic's own choice: keep that
         return candidates[best]
+
+    def estimates(self, view: View, moves: Sequence[Move] = (), *, target: float = TARGET,
+                  deals: int = MAX_DEALS, least: int = MIN_DEALS,
+                  fast: bool | None = None, only: bool = False) -> list[Estimate]:
+        """What search expects after each of its candidates, and after each of ``moves`` added
+        as candidates (a player's move), all played out on the same sampled deals (common
+        random numbers): each one's first-place chance and units, with their 95% intervals.
+
+        Deals are sampled blind (consistent with the view, as by default on the pure path) in
+        batches until every first-place interval is within ``target`` either side (and at
+        least ``least`` deals were played), or ``deals`` were played. ``fast``: the compiled
+        rollouts (None: wherever :func:`tienlen.fast.enabled` allows them). For a view that
+        search does not evaluate (:func:`unsearched`) it raises :class:`ArgumentError`.
+        ``only``: ``moves`` alone are estimated, not search's candidates (a second look at a
+        few of them, on deals of their own)."""
+        why = unsearched(view)
+        if why is not None:
+            raise error(ArgumentError, "review.err.unsearched", why=why)
+        candidates = [] if only else self._candidates(view)
+        for move in moves:
+            if move not in view.legal:
+                raise error(ArgumentError, "review.err.not_legal", move=str(move))
+            if move not in candidates:
+                candidates.append(move)
+        compiled = usable(view.rules, "units") and fast is not False
+        rollouts = FastRollouts(view.rules, view.seat, view.players, candidates, 0.0) \
+            if compiled else None
+        history = (FastHistory(view) if rollouts is not None and fast_history_usable(view)
+                   else History(view))
+        tallies = [_Tally() for _ in candidates]
+        done = tries = 0
+        while done < deals and tries < deals * 4:
+            tries += 1
+            deal = _blind_deal(history, self._rng)
+            if deal is None:
+                continue  # a deal the history rules out: the next one
+            if rollouts is not None:
+                rollouts.play(deal, [0.0] * len(candidates))
+                for tally, place, units in zip(tallies, rollouts.places, rollouts.won,
+                                               strict=True):
+                    tally.add(int(place) == 0, float(units))
+            else:
+                for tally, move in zip(tallies, candidates, strict=True):
+                    trial, _ = _played_out(deal, move, view.seat)
+                    finish = trial.finish_order
+                    tally.add(bool(finish) and finish[0] == view.seat,
+                              float(trial.scores[view.seat]))
+            done += 1
+            if done >= least and done % BATCH == 0 and all(
+                    t.first_half() <= target for t in tallies):
+                break
+        return [t.estimate(move) for t, move in zip(tallies, candidates, strict=True)]
 
     def _candidates(self, view: View) -> list[Move]:
         """Diverse options: the heuristic's choice, a pass when allowed, then for each kind of
@@ -196,6 +252,100 @@ class SearchBot:
             if p not in out:
                 out.append(p)
         return out
+
+
+def unsearched(view: View) -> str | None:
+    """Why search does not evaluate this decision, in a word (None: it does): ``forced`` (one
+    legal move), ``phase`` (not the play: an exchange, a trade, a claim), ``out_of_turn`` (a
+    chop or free chop offered out of turn: a moment no replay of the history reaches), or
+    ``trades`` (the hand had trades, which move hidden cards)."""
+    if len(view.legal) == 1:
+        return "forced"
+    if view.phase != "play":
+        return "phase"
+    if view.turn != view.seat:
+        return "out_of_turn"
+    if any(isinstance(move, (Action, Hidden)) and move.kind in TRADE_KINDS
+           for _, move in view.events):
+        return "trades"
+    return None
+
+
+def scores_units(view: View) -> bool:
+    """Whether search plays for units at this table by default (the rules pay for more than
+    the finish order: ``objective=rules``), rather than for first place."""
+    return _objective_for("rules", view) == "units"
+
+
+def _blind_deal(history: History, rng: random.Random) -> Deal | None:
+    """A blind deal of the unseen cards with the history replayed on it (None: the history
+    rules it out)."""
+    deal, _ = history.replay(history.random_deal(rng), judge=False)
+    return deal
+
+
+def _played_out(deal: Deal, move: Move, seat: int) -> tuple[Game, int]:
+    """``move`` made by ``seat`` on a copy of the deal, played out to the end with the heuristic
+    everywhere: the finished game, and the steps simulated."""
+    trial = deal.game.copy()
+    trial.push(move, seat)
+    return trial, playout(trial, deal.aside) + 1
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What search expects after one move, over ``deals`` sampled deals: the chance of going
+    out first (``first``, 0 to 1) and the units won or paid (``units``), each with its 95%
+    interval (``first_ci``: Wilson's score interval; ``units_ci``: the normal one)."""
+
+    move: Move
+    first: float
+    first_ci: tuple[float, float]
+    units: float
+    units_ci: tuple[float, float]
+    deals: int
+
+    def overlaps(self, other: Estimate, units: bool = False) -> bool:
+        """Whether the two estimates' intervals (first place, or ``units``) overlap: the
+        difference between them may be noise."""
+        a, b = (self.units_ci, other.units_ci) if units else (self.first_ci, other.first_ci)
+        return a[0] <= b[1] and b[0] <= a[1]
+
+
+class _Tally:
+    """One candidate's results over the deals played so far."""
+
+    __slots__ = ("firsts", "n", "squares", "total")
+
+    def __init__(self) -> None:
+        self.n = self.firsts = 0
+        self.total = self.squares = 0.0
+
+    def add(self, first: bool, units: float) -> None:
+        self.n += 1
+        self.firsts += first
+        self.total += units
+        self.squares += units * units
+
+    def first_interval(self) -> tuple[float, float]:
+        n, p = self.n, self.firsts / self.n
+        centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
+        half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def first_half(self) -> float:
+        low, high = self.first_interval()
+        return (high - low) / 2
+
+    def estimate(self, move: Move) -> Estimate:
+        n = self.n
+        if not n:
+            return Estimate(move, 0.0, (0.0, 1.0), 0.0, (-math.inf, math.inf), 0)
+        mean = self.total / n
+        spread = math.sqrt(max(0.0, self.squares / n - mean * mean) / max(1, n - 1)) * Z95 \
+            if n > 1 else math.inf
+        return Estimate(move, self.firsts / n, self.first_interval(), mean,
+                        (mean - spread, mean + spread), n)
 
 
 def _by_place(weight: float) -> Callable[[Game, int], float]:

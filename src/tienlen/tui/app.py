@@ -97,6 +97,7 @@ class EndScreen(ModalScreen[str | None]):
         Binding("n", "choose('next')", "Next hand"),
         Binding("escape,e", "choose(None)", "Look at the table"),
         Binding("q", "choose('quit')", "Quit"),
+        Binding("v", "choose('review')", "Review"),
     ]
     DEFAULT_CSS = """
     EndScreen { align: center middle; }
@@ -364,9 +365,20 @@ class TienLenApp(App[Path | None]):
                 self.action_next_hand()
             elif choice == "quit":
                 self.action_quit_game()
+            elif choice == "review":
+                self._review()
 
         title = self.t("tui.end.title", n=c.hand_number)
         self.push_screen(EndScreen(self._end_lines(), title, self.lang), done)
+
+    def _review(self) -> None:
+        """The hand just played reviewed for the player (tui/review.py), from the results (v)."""
+        from .review import ReviewScreen
+
+        screen = ReviewScreen(self.controller.game, HUMAN, self.lang,
+                              hand=self.controller.hand_number)
+        localise_bindings(screen, self.lang)
+        self.push_screen(screen, lambda _: self.action_results())  # esc: the results again
 
     def _end_lines(self) -> list[Text]:
         """Places, units this hand and in the session, and the cards each player still held."""

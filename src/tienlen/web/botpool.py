@@ -37,7 +37,9 @@ from typing import Any
 
 from .. import Move
 from ..bots import Bot, get_bot
+from ..errors import TienLenError, reason_of
 from ..hints import Hint, suggest
+from ..i18n import Msg, msg
 from ..view import View
 from .limits import default_bot_workers
 
@@ -75,6 +77,21 @@ def hint(view: View, seed: int) -> Hint:
     return suggest(view, seed)
 
 
+def review(text: str, seat: int) -> tuple[str | None, Msg | None]:
+    """A finished hand's review for ``seat`` (its stored record, ``tienlen.review``), in a
+    worker: as JSON text, or why it cannot be made (a message, said in the asker's language
+    once back)."""
+    import json
+
+    from ..review import review_json, review_record
+
+    try:
+        made = review_record(text, seat=seat)
+    except TienLenError as exc:
+        return None, msg("err.web.replay", reason=reason_of(exc))
+    return json.dumps(review_json(made), ensure_ascii=False, separators=(",", ":")), None
+
+
 # ---------------------------------------------------------------------- on the event loop
 class Pending(Exception):
     """A pooled bot's decision for ``view`` is not made yet: the driver asks the pool."""
@@ -96,11 +113,13 @@ class BotPool:
         self._executor: Executor | None = None
         self._queue: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
         self._hints: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
+        # reviews of finished hands (seconds each): after every hint and bot decision
+        self._reviews: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
         self._running = 0
 
     @property
     def queued(self) -> int:
-        return len(self._queue) + len(self._hints)
+        return len(self._queue) + len(self._hints) + len(self._reviews)
 
     def decide(self, key: tuple[str, int, str, int], view: View) -> Future[Move]:
         """The bot ``key``'s move for ``view``, once a worker has made it."""
@@ -110,6 +129,11 @@ class BotPool:
         """A hint for ``view``, ahead of every bot's decision in the queue."""
         return self._submit(self._hints, hint, view, seed)
 
+    def review(self, text: str, seat: int) -> Future[tuple[str | None, Msg | None]]:
+        """A finished hand's review for ``seat`` (:func:`review`), behind every hint and bot
+        decision in the queue: the tables do not wait for it."""
+        return self._submit(self._reviews, review, text, seat)
+
     def _submit(self, queue: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]],
                 fn: Callable[..., Any], *args: Any) -> Future[Any]:
         answer: Future[Any] = Future()
@@ -118,8 +142,8 @@ class BotPool:
         return answer
 
     def _next(self) -> None:
-        while self._running < self.workers and (self._hints or self._queue):
-            answer, fn, args = (self._hints or self._queue).popleft()
+        while self._running < self.workers and (self._hints or self._queue or self._reviews):
+            answer, fn, args = (self._hints or self._queue or self._reviews).popleft()
             if not answer.set_running_or_notify_cancel():
                 continue
             self._running += 1

@@ -3,18 +3,22 @@ and a hand's replay (the last two computed in worker processes, see ``offload.py
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 
-from ...i18n import msg, render, t
+from ...i18n import Msg, msg, render, t
 from ..lobby import TooMany
 from ..problems import answers, request_lang
 from ..replays import replay_or_reason, session_text
 from ..services import Services, Svc, address_of
+from ..session import identity_of
 from .lobby import TableId
 
 router = APIRouter()
@@ -86,3 +90,51 @@ async def replay(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc)
     if steps is None:
         raise HTTPException(400, render(reason or msg("err.web.replay", reason=""), lang))
     return Response(steps, media_type="application/json")
+
+
+KEPT_REVIEWS = 64  # reviews kept (and shared while being made): (table, hand, seat), the latest
+_reviews: OrderedDict[tuple[str, int, int], Future[tuple[str | None, Msg | None]]] = OrderedDict()
+
+
+@router.get("/api/tables/{table_id}/records/{hand_no}/review",
+            responses=answers(400, 403, 404, 422))
+async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
+                 seat: Annotated[int | None, Query(ge=0, le=7)] = None,
+                 token: Annotated[str | None, Header(alias="X-Tienlen-Seat", max_length=200)] = None,
+                 ) -> Response:
+    """A finished hand reviewed for one seat (``tienlen.review``), made in the bot pool, off the
+    event loop: a seated player's own seat (its seat token in ``X-Tienlen-Seat``, or the seat
+    its browser's session holds), or at a public table any seat (``seat``), since the hand's
+    record shows every hand already."""
+    lang = request_lang(request)
+    text = record_text(svc, table_id, hand_no, lang)
+    room = svc.lobby.get(table_id)
+    if room is None:
+        raise HTTPException(404, t("review.web.closed", lang, id=repr(table_id)))
+    mine = room.table.seat_of(token) if token else None
+    if mine is None:  # a browser's seat, held by its session cookie
+        me = identity_of(request, svc.identities)
+        owned = [s for s, held in enumerate(room.table.seats)
+                 if me is not None and held.owner == me.id]
+        mine = owned[0] if owned else None
+    if mine is not None and seat is not None and seat != mine:
+        raise HTTPException(403, t("review.web.own_seat", lang))
+    if mine is None and room.private:
+        raise HTTPException(403, t("review.web.private", lang))
+    asked = mine if mine is not None else seat
+    if asked is None:
+        raise HTTPException(400, t("review.web.which_seat", lang))
+    if asked >= room.players:
+        raise HTTPException(400, t("review.err.seat", lang, seat=repr(asked), players=room.players,
+                                   last=room.players - 1))
+    key = (table_id, hand_no, asked)
+    made = _reviews.pop(key, None)
+    if made is None or (made.done() and made.exception() is not None):
+        made = svc.lobby.driver.pool.review(text, asked)
+    _reviews[key] = made  # asked again (a second click, another watcher): the same review
+    while len(_reviews) > KEPT_REVIEWS:
+        _reviews.popitem(last=False)
+    body, reason = await asyncio.wrap_future(made)
+    if body is None:
+        raise HTTPException(400, render(reason or msg("err.web.replay", reason=""), lang))
+    return Response(body, media_type="application/json")

@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { t, tn } from "./i18n.js";
 import { instantWords } from "./history.js";
 import { paymentList } from "./payments.js";
+import { openReview } from "./review.js";
 import { place, placesOf } from "./seats.js";
 
 export { placesOf };
@@ -31,6 +32,24 @@ export function renderEnd(box, view, names, me) {
   box.querySelector("#end-payments").replaceChildren(...payments);
   box.querySelector("#end-pay").hidden = !payments.length;
   moreBelow(box.querySelector(".end-scroll"));
+  reviewButton(box, names, me, JSON.stringify([view.finish_order, view.scores, view.revealed]));
+}
+
+/** "Review": the hand just finished, decision by decision, against the search bot (review.js);
+ * a seated player's own seat, a spectator's choice of seat. */
+function reviewButton(box, names, me, hand) {
+  const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+  let button = box.querySelector("#end-review");
+  if (!button) {
+    button = h("button", { id: "end-review", type: "button", testid: "end-review", text: t("review.web.title") });
+    box.querySelector("#end-title").after(button);  // in the title's row: no height taken
+  }
+  const panel = box.querySelector("#review");
+  const whose = `${me}:${hand}`;
+  if (panel && button.dataset.whose !== whose) panel.hidden = true;  // another hand's or seat's
+  button.dataset.whose = whose;
+  button.setAttribute("aria-label", t("review.web.label_now"));
+  button.onclick = () => openReview(box, tableId, names, me);
 }
 
 /** Where the panel must scroll (a small screen, many payments): a fade and "more below" say
