@@ -764,7 +764,7 @@ def test_review_says_each_decision_its_estimate_search_s_best_and_the_mark(
     assert lines[at + 2] == "    ✗ a loss: the two intervals do not overlap"
     assert lines[at + 3].startswith("    cards: Player 1: 4c 8s")  # every hand, as recorded
     assert "6. pass: forced (the only legal move), not evaluated" in lines
-    assert re.match(r"\d loss\(es\) marked among 7 decision\(s\) evaluated; finish: Player 2, "
+    assert re.match(r"(1 loss|\d losses) marked among 7 decisions evaluated; finish: Player 2, "
                     r"Player 1; units: Player 1 -1, Player 2 \+1$", lines[-1])
 
 
@@ -836,4 +836,4 @@ def test_review_of_a_session_s_hand_says_a_claim_is_not_evaluated(
     assert lines[0].startswith("Hand 2 of 2 (cardrules), reviewed for Player 4 (seat 3)")
     assert lines[1] == ("1. claim four_twos: outside the play (an exchange, a trade or a claim), "
                         "which search does not evaluate")
-    assert lines[-1].startswith("0 loss(es) marked among 0 decision(s) evaluated")
+    assert lines[-1].startswith("0 losses marked among 0 decisions evaluated")

@@ -26,7 +26,7 @@ from .bots.search import Estimate, SearchBot, scores_units, unsearched
 from .cards import Card
 from .errors import ArgumentError, RecordError, error
 from .game import Game
-from .i18n import display_name, t
+from .i18n import display_name, t, tn
 from .record import load_hands
 from .shapes import Play
 from .stepping import iter_states
@@ -228,8 +228,9 @@ def review_title(review: Review, lang: str = "en") -> str:
 
 def review_summary(review: Review, lang: str = "en") -> str:
     names = [display_name(n, lang) for n in review.names]
-    return t("review.summary", lang, losses=len(review.losses),
-             evaluated=sum(1 for d in review.decisions if d.played is not None),
+    evaluated = sum(1 for d in review.decisions if d.played is not None)
+    return t("review.summary", lang, losses=tn("review.losses", len(review.losses), lang),
+             evaluated=tn("review.decisions", evaluated, lang),
              order=", ".join(names[s] for s in review.finish_order),
              units=", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(review.scores)))
 

@@ -5,7 +5,7 @@
 // chooses a seat.
 import { cardsRow } from "./cards.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { api, HttpError, tokenKey } from "./net.js";
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
@@ -95,7 +95,7 @@ export function openReview(box, tableId, names, me) {
       if (ev.key === "Escape") panel.hidden = true;
     };
     panel.replaceChildren(h("h3", { id: "review-title", text: `${t("review.web.title")}: ${data.names[data.seat]}` }),
-      h("p.muted", { testid: "review-summary", text: t("review.web.summary", { losses, evaluated }) }),
+      h("p.muted", { testid: "review-summary", text: t("review.web.summary", { losses: tn("review.losses", losses), evaluated: tn("review.decisions", evaluated) }) }),
       chooser || "", h("div.review-nav", {}, prev, step, next, close), body);
     render();
     next.focus();
