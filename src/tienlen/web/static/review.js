@@ -18,6 +18,20 @@ function estimateWords(e) {
 
 const moveWords = (move) => (move === "pass" ? t("move.pass") : move);
 
+/** A move as cards (a pass in words). */
+const moveCards = (move) => (move === "pass" ? h("span.review-pass", { text: t("move.pass") }) : cardsRow(move, "hist"));
+
+/** One line of the comparison: who (you, search), the move as cards, the first-place chance as
+ * a bar with its 95% interval drawn across it, and the figures in words (for every reader). */
+function estimateRow(testid, label, move, e, byUnits) {
+  const bar = h("span.review-bar", { "aria-hidden": "true" },
+    h("span.review-fill", { style: `width: ${(100 * e.first).toFixed(1)}%` }),
+    h("span.review-ci", { style: `left: ${(100 * e.first_ci[0]).toFixed(1)}%; width: ${(100 * (e.first_ci[1] - e.first_ci[0])).toFixed(1)}%` }));
+  return h(`div.review-row${byUnits ? ".by-units" : ""}`, { testid },
+    h("span.review-who", { text: label }), moveCards(move), bar,
+    h("span.review-figures", { text: estimateWords(e) }));
+}
+
 async function fetchReview(tableId, seat, me) {
   const records = await api(`/api/tables/${tableId}/records`);
   if (!records.length) throw new HttpError(t("web.records.none"), 404);
@@ -77,8 +91,9 @@ export function openReview(box, tableId, names, me) {
       step.textContent = `${t("review.web.step", { i: i + 1, n: decisions.length })}: ${t("review.web.played", { move: moveWords(d.move) })}`;
       const lines = [];
       if (d.played) {
-        lines.push(h("p", { testid: "review-played", text: `${t("review.web.played", { move: moveWords(d.move) })}: ${estimateWords(d.played)}` }));
-        lines.push(h("p", { testid: "review-best", text: `${t("review.web.best", { move: moveWords(d.best.move) })}: ${estimateWords(d.best)}` }));
+        const byUnits = data.judged_by === "units";
+        lines.push(estimateRow("review-played", me === null ? data.names[data.seat] : t("review.web.you"), d.move, d.played, byUnits));
+        lines.push(estimateRow("review-best", t("review.web.search"), d.best.move, d.best, byUnits));
         lines.push(h(`p.${d.loss ? "review-loss" : "review-fine"}`, { testid: "review-mark", text: d.loss ? `✗ ${t("review.web.loss")}` : t("review.web.fine") }));
       } else {
         lines.push(h("p.review-fine", { testid: "review-mark", text: d.kind === "forced" ? t("review.web.forced") : t("review.web.unsearched", { why: d.kind }) }));
