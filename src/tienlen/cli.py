@@ -230,7 +230,7 @@ def _terminal() -> bool:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .arena import parse_bots
     from .game import check_players
-    from .play.controller import Controller, check_bots
+    from .play.controller import Controller, check_bots, replay_command
 
     rules = load_rules(args.rules)
     bots = check_bots(parse_bots(args.bots or "heuristic"), check_players(args.players))
@@ -245,9 +245,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from .tui.app import TienLenApp
     except ImportError:
         raise error(TienLenError, "err.cli.tui_missing_play") from None
-    saved = TienLenApp(controller, delay=0.0 if args.fast else 0.8).run()
+    saved = TienLenApp(controller, delay=0.0 if args.no_pause else 0.8,
+                       four_colour=args.four_colour).run()
     if saved is not None:
-        print(t("cli.saved", lang, path=saved))
+        print(t("cli.saved", lang, path=saved, command=replay_command(saved)))
     return 0
 
 
@@ -424,7 +425,9 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--name", default="You", metavar="NAME", help=h("play.name"))
     p.add_argument("--bots", default="heuristic", metavar="BOTS",
                    help=h("play.bots", bots=bot_usage(lang)))
-    p.add_argument("--fast", action="store_true", help=h("play.fast"))
+    p.add_argument("--no-pause", "--fast", dest="no_pause", action="store_true",
+                   help=h("play.fast"))
+    p.add_argument("--four-colour", action="store_true", help=h("play.four_colour"))
     _lang_option(p, lang)
     p.add_argument("--plain", action="store_true", help=h("play.plain"))
     p.set_defaults(func=_cmd_play)

@@ -20,7 +20,10 @@ decline).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import os
+import shlex
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -499,14 +502,49 @@ class Controller:
         parts.append(self.t("tui.hand_over", order=order, units=units))
         return " ".join(parts)
 
+    def totals(self) -> list[int]:
+        """Units per seat in the session so far: the finished hands', and the payments the
+        hand in play has made already (a chop is paid when its round ends)."""
+        totals = list(self.session.totals)
+        if not self.game.is_over:
+            for p in self.view().payments:
+                totals[p.payer] -= p.units
+                totals[p.payee] += p.units
+        return totals
+
     def record(self) -> str:
         return self.session.record()
 
     def save(self, path: str | Path) -> Path:
         target = Path(path).expanduser()
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(self.record(), encoding="utf-8")
         except OSError as exc:
             raise error(TienLenError, "err.file.cannot_write", path=repr(str(target)),
                         error=os_reason(exc)) from None
         return target
+
+
+def records_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the terminal game saves its records: ``$XDG_DATA_HOME/tienlen/records``, by
+    default ``~/.local/share/tienlen/records``."""
+    environ = os.environ if environ is None else environ
+    data = environ.get("XDG_DATA_HOME", "")
+    base = Path(data) if data and Path(data).is_absolute() else Path.home() / ".local" / "share"
+    return base / "tienlen" / "records"
+
+
+def tienlen_command(argv0: str | None = None) -> list[str]:
+    """The words that run this ``tienlen`` from any shell: the absolute path of the running
+    ``tienlen`` executable, else this Python with ``-m tienlen``."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    program = Path(argv0)
+    if program.name == "tienlen" and program.is_file():
+        return [str(program.resolve())]
+    return [sys.executable, "-m", "tienlen"]
+
+
+def replay_command(path: str | Path, argv0: str | None = None) -> str:
+    """The shell command that replays the record at ``path``, quoted for any shell."""
+    return shlex.join([*tienlen_command(argv0), "replay", str(Path(path).resolve())])

@@ -22,11 +22,13 @@ from ..actions import Action
 from ..cards import Card
 from ..errors import TienLenError
 from ..i18n import catalogue, say_error, t, tn
-from ..play.controller import HUMAN, Controller, place_word
+from ..play.controller import HUMAN, Controller, place_word, records_dir
 from ..rules_text import explain_text
 from ..shapes import Play
 from .sorting import by_combination, by_rank
 from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text
+
+MIN_SIZE = (80, 24)  # the smallest window the game is drawn in: 8 seats fit at 80x24
 
 CSS = """
 Screen { layout: vertical; }
@@ -96,6 +98,7 @@ class EndScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('next')", "Next hand"),
         Binding("escape,e", "choose(None)", "Look at the table"),
+        Binding("r", "app.rules", "Rules"),
         Binding("q", "choose('quit')", "Quit"),
     ]
     DEFAULT_CSS = """
@@ -181,8 +184,20 @@ class SaveScreen(ModalScreen[str | None]):
         self.dismiss("")
 
 
+class TooSmall(Static):
+    """Said instead of the table when the window is smaller than the game needs."""
+
+    DEFAULT_CSS = """
+    TooSmall { display: none; width: 100%; height: 100%; content-align: center middle;
+               text-align: center; }
+    """
+
+
 class TienLenApp(App[Path | None]):
-    """You against bots. Returns the path of the saved record, if one was saved."""
+    """You against bots. Returns the path of the saved record, if one was saved.
+
+    The game needs a window of at least :data:`MIN_SIZE` (80x24 holds 8 seats); in a smaller
+    one it says so instead of squeezing the table."""
 
     TITLE = "Tiến Lên"
     ENABLE_COMMAND_PALETTE = False
@@ -197,18 +212,20 @@ class TienLenApp(App[Path | None]):
         Binding("s", "sort", "Sort"),
         Binding("r", "rules", "Rules"),
         Binding("n", "next_hand", "Next"),
-        Binding("e", "results", "Results", show=False),
+        Binding("e", "results", "Results"),
+        Binding("C,shift+c", "colours", "Colours", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
     def __init__(self, controller: Controller, delay: float = 0.8,
-                 save_dir: str | Path = ".") -> None:
+                 save_dir: str | Path | None = None, four_colour: bool = False) -> None:
         super().__init__()
         self.controller = controller
         self.lang = controller.lang
         localise_bindings(self, self.lang)
         self.delay = delay
-        self.save_dir = Path(save_dir)
+        self.save_dir = Path(save_dir) if save_dir is not None else records_dir()
+        self.four_colour = four_colour
         self.selected: set[int] = set()  # indices into the hand (game.hand order)
         self.cursor = 0  # a display position
         self.by_combination = False
@@ -225,6 +242,8 @@ class TienLenApp(App[Path | None]):
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
+        yield TooSmall(self.t("tui.too_small", width=MIN_SIZE[0], height=MIN_SIZE[1]),
+                       id="too-small")
         yield Static(id="title")
         with Horizontal(id="top"):
             table = InfoPanel(id="table")
@@ -241,6 +260,7 @@ class TienLenApp(App[Path | None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self._check_size(self.size.width, self.size.height)
         self._say(self.t("tui.welcome", name=self.controller.names[HUMAN],
                          bots=", ".join(self.t(f"bot.{b}") if b in BOT_WORDS else b
                                         for b in self.controller.specs)))
@@ -248,7 +268,26 @@ class TienLenApp(App[Path | None]):
         self.call_after_refresh(self.refresh_screen)  # again, now that the panels have sizes
 
     def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
         self.call_after_refresh(self.refresh_screen)
+
+    def _check_size(self, width: int, height: int) -> None:
+        """Below :data:`MIN_SIZE`, the message alone; the game again once there is room."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.query_one("#too-small").display = small
+        for widget in self.screen.children:
+            if widget.id != "too-small":
+                widget.display = not small
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys in the footer are those that do something now: the results once the hand
+        is over, the keys of a turn while it is on."""
+        over = self.controller.game.is_over
+        if action == "results":
+            return over
+        if action in ("select", "confirm", "decline", "hint"):
+            return not over
+        return True
 
     # ------------------------------------------------------------------ the flow of the game
     def _advance(self) -> None:
@@ -285,12 +324,25 @@ class TienLenApp(App[Path | None]):
         elif said and not self._news_held:
             self._say(said)
 
+    def move_text(self, text: str, style: str = "") -> Text:
+        """Text with its card words as cards, in this game's deck colours."""
+        return move_text(text, style, self.four_colour)
+
+    def cards_text(self, cards: Sequence[Card], width: int = 3) -> Text:
+        """Cards side by side, in this game's deck colours."""
+        return cards_text(cards, width=width, four=self.four_colour)
+
+    def action_colours(self) -> None:
+        """C: the four-colour deck (clubs green, diamonds blue) or the two-colour one."""
+        self.four_colour = not self.four_colour
+        self.refresh_screen()
+
     def _say(self, text: str | Text, style: str = "") -> None:
         """Show a message under the prompt, its cards with the screen's symbols."""
         if isinstance(text, Text):
             self.info = text
         else:
-            self.info = move_text(text, style)
+            self.info = self.move_text(text, style)
         self.info.overflow = "ellipsis"  # two lines at most, then cut
 
     # ------------------------------------------------------------------ drawing
@@ -313,7 +365,7 @@ class TienLenApp(App[Path | None]):
         positions = {i for i, h in enumerate(self._order) if h in self.selected}
         hand_view = self.query_one(HandView)
         hand_view.show(shown, positions, self.cursor, self._groups,
-                       [self._letters[i] for i in self._order])
+                       [self._letters[i] for i in self._order], self.four_colour)
         hand_view.border_title = self.t("tui.hand_title.combination" if self.by_combination
                                         else "tui.hand_title.rank", n=len(hand))
 
@@ -333,7 +385,7 @@ class TienLenApp(App[Path | None]):
             winner = c.names[game.finish_order[0]] if game.finish_order else self.t("tui.nobody")
             prompt = Text(self.t("tui.over_prompt", name=winner), style="bold")
         elif decision is not None:
-            prompt = move_text(decision.prompt, style="bold")
+            prompt = self.move_text(decision.prompt, style="bold")
             if decision.kind == "offer":
                 target = self.target if self.target is not None else decision.other
                 prompt.append(" " + self.t("tui.offer_to", name=c.names[target or 0]), style="bold cyan")
@@ -342,6 +394,7 @@ class TienLenApp(App[Path | None]):
             prompt = Text(self.t("tui.thinking", name=c.names[seat or 0]), style="dim")
         self.query_one("#prompt", Static).update(prompt)
         self.query_one("#info", Static).update(self.info)
+        self.refresh_bindings()
         if game.is_over and self._end_shown != c.hand_number and len(self.screen_stack) == 1:
             self._end_shown = c.hand_number
             self.action_results()
@@ -402,7 +455,7 @@ class TienLenApp(App[Path | None]):
             lines.append(line)
             indent = " " * (len(header) - len(held_word))
             for start in range(0, len(cards), per_line):
-                chunk = cards_text(cards[start:start + per_line], width=2)
+                chunk = self.cards_text(cards[start:start + per_line], width=2)
                 if start:
                     lines.append(Text(indent) + chunk)
                 else:
@@ -420,7 +473,7 @@ class TienLenApp(App[Path | None]):
         for p in payments:
             wrapped = textwrap.wrap(c.payment_words(p), room, subsequent_indent="    ")
             style = "red" if p.payer == HUMAN else "green" if p.payee == HUMAN else ""
-            lines += [move_text(f"· {row}" if not i else row, style)
+            lines += [self.move_text(f"· {row}" if not i else row, style)
                       for i, row in enumerate(wrapped)]
         return lines
 
@@ -435,7 +488,7 @@ class TienLenApp(App[Path | None]):
             lines.append(Text(self.t("tui.table.over"), style="bold"))
         elif view.table is not None and view.table_seat is not None:
             lines.append(self.t("tui.table.to_beat", name=names[view.table_seat]))
-            lines.append(cards_text(view.table.cards, width=2))
+            lines.append(self.cards_text(view.table.cards, width=2))
         else:
             lines.append(self.t("tui.table.empty"))
         if view.turn is not None:
@@ -455,17 +508,17 @@ class TienLenApp(App[Path | None]):
         room = self._table_room = self.query_one("#table", InfoPanel).content_size.height or 12
         for seat, text in log_tail(c.log(), room - len(lines)):
             if seat is None:  # a round's end, a chop payment
-                lines.append(move_text(text, "italic yellow"))
+                lines.append(self.move_text(text, "italic yellow"))
                 continue
             line = Text(f"{names[seat]}: ", no_wrap=True, overflow="ellipsis")
-            line.append_text(move_text(text))
+            line.append_text(self.move_text(text))
             lines.append(line)
         return lines
 
     def _player_lines(self) -> list[Text | str]:
         c = self.controller
         view = c.view()
-        totals = c.session.totals
+        totals = c.totals()
         firsts = c.session.first_places
         places = c.places()
         panel = self.query_one("#players", InfoPanel)
@@ -525,6 +578,8 @@ class TienLenApp(App[Path | None]):
         if char is None or len(char) != 1:
             return
         if char in CARD_LETTERS:
+            if self.controller.game.is_over:  # nothing to select: e is the results' key
+                return
             event.stop()
             if char in self._letters:
                 index = self._letters.index(char)
