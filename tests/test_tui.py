@@ -568,11 +568,13 @@ def test_round_breaks_in_the_log() -> None:
     async def script(pilot: Pilot[Any]) -> None:
         await pilot.press(CARD_LETTERS[1], "enter")  # 2h: nobody can beat it
         lines = log_lines(app)
-        assert lines[:4] == ["Ana: 2♥", "Bot 1: pass", "Bot 2: pass", "Bot 3: pass"]
-        assert lines[4] == "Ana wins the round and leads."
+        assert lines[:5] == ["Ana: 2♥", "Ana has one card left!", "Bot 1: pass", "Bot 2: pass",
+                             "Bot 3: pass"]
+        assert lines[5] == "Ana wins the round and leads."
         await pilot.press(CARD_LETTERS[0], "enter")  # the lead again: 3s
         lines = log_lines(app)  # Ana is out; the bots played a round, then Bot 3 led again
-        assert "Ana: 3♠" in lines
+        log = c.log()
+        assert log[log.index((HUMAN, "3s")) + 1] == (None, "Ana is out: 1st place.")
         assert "Bot 3 wins the round and leads." in lines
         assert lines == [expected_line(c, seat, text) for seat, text in c.log()[-len(lines):]]
 

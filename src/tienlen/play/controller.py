@@ -35,8 +35,8 @@ from ..errors import IllegalPlay, TienLenError, error
 from ..explain import pattern_words
 from ..game import Game
 from ..i18n import YOU, Msg, bot_name, display_name, msg, os_reason, render, t, tn
-from ..payments import Payment
-from ..paywords import payment_line, place_words, short_line
+from ..payments import Chop, Payment, is_chop
+from ..paywords import chop_words, payment_line, place_words, short_line
 from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
@@ -148,6 +148,9 @@ class Controller:
         self._turns: Turns | None = None  # who is asked, and the chops let go (this hand)
         # (hand number, history length) after a move that ended a round -> (winner, leader)
         self._breaks: dict[tuple[int, int], tuple[int, int | None]] = {}
+        # (hand number, history length) -> what that action brought about: a chop, a player
+        # out and their place, one card left (the log's call-outs)
+        self._callouts: dict[tuple[int, int], list[str]] = {}
         self._view_key: tuple[int, int] | None = None
         self._view: View | None = None
 
@@ -343,10 +346,38 @@ class Controller:
     def _act(self, seat: int, move: Move | str) -> None:
         """Make a move, and note where it ended a round (for the log's round breaks)."""
         game = self.game
-        table_seat = game.table_seat if game.table is not None else None
+        table = game.table
+        table_seat = game.table_seat if table is not None else None
+        placed = len(game.finish_order)
         game.play(move, seat=seat)
+        at = (self.hand_number, len(game.history))
         if table_seat is not None and game.table is None and not game.is_over:
-            self._breaks[(self.hand_number, len(game.history))] = (table_seat, game.turn)
+            self._breaks[at] = (table_seat, game.turn)
+        self._callouts[at] = self._called_out(seat, table, table_seat, placed)
+
+    def _called_out(self, seat: int, table: Play | None, owner: int | None,
+                    placed: int) -> list[str]:
+        """What the action ``seat`` just made brought about, in sentences: the chop it made
+        (``table``, ``owner``: what was on the table before it), each player it put out and in
+        what place (``placed``: how many were out before it), one card left."""
+        game = self.game
+        you = self._you_seat()
+        played = game.history[-1][1]
+        lines: list[str] = []
+        if isinstance(played, Play) and table is not None and owner is not None \
+                and owner != seat and is_chop(played, table):
+            lines.append(chop_words(Chop(seat, owner, table, played, 0), self.names, self.lang,
+                                    you) + ".")
+        for place in range(placed, len(game.finish_order)):
+            out = game.finish_order[place]
+            if not game.hand(out):  # out of cards (the last left holding cards is not "out")
+                word = place_word(place, self.players, self.lang)
+                lines.append(self.t("tui.call.you_out", place=word) if out == you else
+                             self.t("tui.call.out", name=self.names[out], place=word))
+        if isinstance(played, Play) and played.keys and len(game.hand(seat)) == 1:
+            lines.append(self.t("tui.call.you_one_left") if seat == you else
+                         self.t("tui.call.one_left", name=self.names[seat]))
+        return lines
 
     def log(self) -> list[tuple[int | None, str]]:
         """The hand's actions as the human saw them, (seat, text), with a line (seat None)
@@ -356,6 +387,7 @@ class Controller:
         paid = self._chop_payments()
         for index, (seat, move) in enumerate(self.view().events, 1):
             out.append((seat, self.words(move)))
+            out += [(None, line) for line in self._callouts.get((self.hand_number, index), ())]
             end = self._breaks.get((self.hand_number, index))
             if end is not None:
                 winner, leader = end
@@ -450,11 +482,16 @@ class Controller:
             said = f"{said.rstrip('.')}. {line}"
         return said
 
+    def callouts(self) -> list[str]:
+        """What the last action brought about (a chop, a player out, one card left)."""
+        return list(self._callouts.get((self.hand_number, len(self.game.history)), ()))
+
     def after_words(self) -> list[str]:
         """What the last action brought about, in sentences: the end of a round (who won it,
         who leads), then the chop payments it made."""
-        out = []
-        end = self._breaks.get((self.hand_number, len(self.game.history)))
+        at = (self.hand_number, len(self.game.history))
+        out = list(self._callouts.get(at, ()))
+        end = self._breaks.get(at)
         if end is not None:
             out.append(self._round_words(*end))
         return out + [f"{line}." for line in self.news()]

@@ -638,8 +638,9 @@ class TienLenApp(App[Path | None]):
         if news:
             self._say(" ".join(f"{line}." for line in news), "bold")
         else:
-            self._say(f"{c.names[HUMAN]}: {c.words(move)}" if move is not None
-                      else self.t("tui.let_chop_go"))
+            said = (" ".join([f"{c.names[HUMAN]}: {c.words(move)}.", *c.callouts()])
+                    if move is not None else self.t("tui.let_chop_go"))
+            self._say(said)
         self._advance()
 
     def action_hint(self) -> None:
