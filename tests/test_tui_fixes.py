@@ -135,8 +135,10 @@ def test_a_chop_payment_shows_in_the_units_when_it_is_paid() -> None:
     app = TienLenApp(c, delay=60)  # the bots wait: the hand goes on
 
     def units(name: str) -> str:
-        row = next(r for r in render(app.query_one("#players")).splitlines() if f" {name} " in r)
-        return row.split()[row.split().index(name.split()[-1]) + 2]
+        """The units the felt shows under the seat's name."""
+        rows = render(app.query_one("#felt")).splitlines()
+        row = next(i for i, r in enumerate(rows) if f"{name} ·" in r)
+        return rows[row + 1][rows[row].index(f"{name} ·"):].split()[0]
 
     async def script(pilot: Pilot[Any]) -> None:
         assert units("Ana") == "-2" and units("Bot 1") == "+2"
@@ -166,10 +168,10 @@ def test_at_exactly_80x24_eight_seats_fit() -> None:
 
     async def script(pilot: Pilot[Any]) -> None:
         assert not app.query_one("#too-small").display
-        players = render(app.query_one("#players"))
+        players = render(app.query_one("#felt"))
         for name in ["Ana"] + [f"Bot {i}" for i in range(1, 8)]:
-            assert f" {name} " in players
-        for selector in ("#table", "#players", "#prompt", "#hand"):
+            assert f"{name} ·" in players
+        for selector in ("#table", "#felt", "#prompt", "#hand"):
             region = app.query_one(selector).region
             assert region.height > 0 and region.right <= 80 and region.bottom <= 24
 

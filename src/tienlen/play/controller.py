@@ -396,6 +396,16 @@ class Controller:
                     for p in paid.get(index, ())]
         return out
 
+    def round_plays(self) -> dict[int, Play]:
+        """Each seat's last play or pass of the round in progress."""
+        plays: dict[int, Play] = {}
+        for index, (seat, move) in enumerate(self.view().events, 1):
+            if isinstance(move, Play):
+                plays[seat] = move
+            if (self.hand_number, index) in self._breaks:
+                plays = {}
+        return plays
+
     def _chop_payments(self) -> dict[int, list[Payment]]:
         """The hand's chop payments by when they were made (the history's length then)."""
         paid: dict[int, list[Payment]] = {}

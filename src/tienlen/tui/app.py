@@ -25,6 +25,7 @@ from ..i18n import catalogue, say_error, t, tn
 from ..play.controller import HUMAN, Controller, place_word, records_dir
 from ..rules_text import explain_text
 from ..shapes import Play
+from .felt import FeltSeat, felt_lines
 from .sorting import by_combination, by_rank
 from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text
 
@@ -34,9 +35,9 @@ CSS = """
 Screen { layout: vertical; }
 #title { height: 1; background: $primary-background; padding: 0 1; }
 #top { height: 1fr; }
-#table { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
-#players { width: 44%; min-width: 44; max-width: 70; height: 100%; border: round $secondary;
-           padding: 0 1; }
+#felt { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
+#table { width: 40%; min-width: 38; max-width: 56; height: 100%; border: round $secondary;
+         padding: 0 1; }
 #prompt { height: auto; max-height: 2; padding: 0 1; }
 #info { height: auto; max-height: 2; padding: 0 1; }
 HandView { height: 5; border: round $accent; padding: 0 1; }
@@ -246,12 +247,12 @@ class TienLenApp(App[Path | None]):
                        id="too-small")
         yield Static(id="title")
         with Horizontal(id="top"):
-            table = InfoPanel(id="table")
-            table.border_title = self.t("tui.panel.table")
-            yield table
-            players = InfoPanel(id="players")
-            players.border_title = self.t("tui.panel.players")
-            yield players
+            felt = InfoPanel(id="felt")
+            felt.border_title = self.t("tui.panel.table")
+            yield felt
+            log = InfoPanel(id="table")
+            log.border_title = self.t("tui.panel.log")
+            yield log
         yield Static(id="prompt")
         yield Static(id="info")
         hand = HandView(id="hand")
@@ -293,7 +294,8 @@ class TienLenApp(App[Path | None]):
     def _advance(self) -> None:
         """Let the bots act (paced, or at once with no delay) until the human decides."""
         c = self.controller
-        if self._timer is not None:
+        if self._timer is not None:  # a bot's move is on its way
+            self.refresh_screen()
             return
         if self.delay <= 0:
             for _ in range(100_000):
@@ -377,7 +379,9 @@ class TienLenApp(App[Path | None]):
         self.query_one("#title", Static).update(title)
         self.query_one("#table", InfoPanel).show(self._table_lines())
         self.call_after_refresh(self._fit_table)
-        self.query_one("#players", InfoPanel).show(self._player_lines())
+        felt = self.query_one("#felt", InfoPanel)
+        felt.show(self._felt_lines(felt.content_size.width or 44,
+                                   felt.content_size.height or 11))
 
         decision = c.decision()
         prompt: Text
@@ -461,6 +465,8 @@ class TienLenApp(App[Path | None]):
                 else:
                     line.append_text(chunk)
         lines += self._payment_lines()
+        lines += [Text(""), Text(self.t("tui.panel.players"), style="bold"),
+                  *self._player_lines(max(40, self.size.width - 8))]
         return lines
 
     def _payment_lines(self) -> list[Text]:
@@ -482,29 +488,20 @@ class TienLenApp(App[Path | None]):
         view = c.view()
         names = c.names
         lines: list[Text | str] = []
-        if view.phase in ("claim", "trade", "return"):
-            lines.append(Text(self.t(f"tui.table.before.{view.phase}"), style="bold"))
-        elif view.is_over:
-            lines.append(Text(self.t("tui.table.over"), style="bold"))
-        elif view.table is not None and view.table_seat is not None:
-            lines.append(self.t("tui.table.to_beat", name=names[view.table_seat]))
-            lines.append(self.cards_text(view.table.cards, width=2))
-        else:
-            lines.append(self.t("tui.table.empty"))
         if view.turn is not None:
             waiting = c.waiting_for()
-            turn = Text(self.t("tui.table.turn") + " ")
-            turn.append(names[view.turn], style="bold")
             if view.stacking:
-                turn.append(" " + self.t("tui.table.stacking"))
-            lines.append(turn)
+                turn = Text(self.t("tui.table.turn") + " ")
+                turn.append(names[view.turn], style="bold")
+                lines.append(turn.append(" " + self.t("tui.table.stacking")))
             if waiting is not None and waiting != view.turn:  # a line of its own: it is news
                 key = "tui.table.free_chop" if c.game.free_chop_offered(waiting) \
                     else "tui.table.may_chop"
                 if waiting == HUMAN and c.names[HUMAN] == self.t("tui.you_name"):
                     key += "_you"
                 lines.append(Text(self.t(key, name=names[waiting]), style="bold yellow"))
-        lines.append(Text("─" * 30, style="dim"))
+        panel = self.query_one("#table", InfoPanel)
+        lines.append(Text("─" * (panel.content_size.width or 30), style="dim"))
         room = self._table_room = self.query_one("#table", InfoPanel).content_size.height or 12
         for seat, text in log_tail(c.log(), room - len(lines)):
             if seat is None:  # a round's end, a chop payment
@@ -515,21 +512,14 @@ class TienLenApp(App[Path | None]):
             lines.append(line)
         return lines
 
-    def _player_lines(self) -> list[Text | str]:
+    def _felt_lines(self, width: int, height: int) -> list[Text]:
+        """The seats around the trick (:mod:`tienlen.tui.felt`)."""
         c = self.controller
         view = c.view()
         totals = c.totals()
-        firsts = c.session.first_places
-        places = c.places()
-        panel = self.query_one("#players", InfoPanel)
-        room = panel.content_size.width or 40
-        # the name column: as wide as the longest name, leaving room for the last 5 places
-        width = max(8, min(max(len(n) for n in c.names), room - 24 - 6))
-        shown_places = max(1, min(5, (room - 24 - width + 1) // 2))
-        lines: list[Text | str] = [Text(f"  {self.t('tui.col.name'):<{width}} {'#':>2} {'':<6} "
-                                        f"{self.t('tui.col.units'):>5} {self.t('tui.col.first'):>3}  "
-                                        f"{self.t('tui.col.places')}", style="dim")]
         waiting = c.waiting_for()
+        plays = c.round_plays()
+        seats = []
         for seat in range(c.players):
             if seat in view.finish_order:
                 status = place_word(view.finish_order.index(seat), c.players, self.lang)
@@ -537,10 +527,38 @@ class TienLenApp(App[Path | None]):
                 status = self.t("tui.passed")
             else:
                 status = ""
-            mark = "▶" if seat == waiting else " "
+            play = plays.get(seat)
+            seats.append(FeltSeat(c.names[seat], view.counts[seat], status, totals[seat],
+                                  None if play is None else play.cards, seat == waiting,
+                                  view.table is not None and seat == view.table_seat))
+        trick: tuple[Card, ...] = ()
+        if view.phase in ("claim", "trade", "return"):
+            caption = self.t(f"tui.table.before.{view.phase}")
+        elif view.is_over:
+            caption = self.t("tui.table.over")
+        elif view.table is not None and view.table_seat is not None:
+            caption = self.t("tui.felt.played", name=c.names[view.table_seat])
+            trick = tuple(view.table.cards)
+        else:
+            caption = self.t("tui.felt.lead", name=c.names[view.turn or 0])
+        return felt_lines(seats, trick, caption, width, height, self.four_colour,
+                          self.t("move.pass"))
+
+    def _player_lines(self, room: int) -> list[Text]:
+        """The session so far, a row per player: units, first places, the last places."""
+        c = self.controller
+        totals = c.totals()
+        firsts = c.session.first_places
+        places = c.places()
+        # the name column: as wide as the longest name, leaving room for the last places
+        width = max(8, min(max(len(n) for n in c.names), room - 14 - 6))
+        shown_places = max(1, min(10, (room - 14 - width + 1) // 2))
+        lines = [Text(f"{self.t('tui.col.name'):<{width}} {self.t('tui.col.units'):>5} "
+                      f"{self.t('tui.col.first'):>3}  {self.t('tui.col.places')}", style="dim")]
+        for seat in range(c.players):
             recent = " ".join(str(p + 1) for p in places[seat][-shown_places:])
-            line = Text(f"{mark} {c.names[seat]:<{width}.{width}} {view.counts[seat]:>2} {status:<6} "
-                        f"{totals[seat]:>+5} {firsts[seat]:>3}  {recent}", no_wrap=True)
+            line = Text(f"{c.names[seat]:<{width}.{width}} {totals[seat]:>+5} "
+                        f"{firsts[seat]:>3}  {recent}", no_wrap=True)
             if seat == HUMAN:
                 line.stylize("bold")
             lines.append(line)
