@@ -246,7 +246,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except ImportError:
         raise error(TienLenError, "err.cli.tui_missing_play") from None
     saved = TienLenApp(controller, delay=0.0 if args.no_pause else 0.8,
-                       four_colour=args.four_colour).run()
+                       four_colour=args.four_colour, auto_pass=args.auto_pass).run()
     if saved is not None:
         print(t("cli.saved", lang, path=saved, command=replay_command(saved)))
     return 0
@@ -428,6 +428,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--no-pause", "--fast", dest="no_pause", action="store_true",
                    help=h("play.fast"))
     p.add_argument("--four-colour", action="store_true", help=h("play.four_colour"))
+    p.add_argument("--auto-pass", action="store_true", help=h("play.auto_pass"))
     _lang_option(p, lang)
     p.add_argument("--plain", action="store_true", help=h("play.plain"))
     p.set_defaults(func=_cmd_play)

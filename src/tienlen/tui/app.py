@@ -29,6 +29,7 @@ from .felt import FeltSeat, felt_lines
 from .sorting import by_combination, by_rank
 from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text
 
+PACES = (1.6, 0.8, 0.4, 0.15, 0.0)  # the bots' pauses, seconds, slowest first
 MIN_SIZE = (80, 24)  # the smallest window the game is drawn in: 8 seats fit at 80x24
 
 CSS = """
@@ -214,12 +215,17 @@ class TienLenApp(App[Path | None]):
         Binding("r", "rules", "Rules"),
         Binding("n", "next_hand", "Next"),
         Binding("e", "results", "Results"),
+        Binding("greater_than_sign", "skip", "Skip", key_display=">"),
+        Binding("plus", "pace(1)", "Faster", key_display="+", show=False),
+        Binding("minus", "pace(-1)", "Slower", key_display="-", show=False),
+        Binding("A,shift+a", "auto_pass", "Auto pass", show=False),
         Binding("C,shift+c", "colours", "Colours", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
     def __init__(self, controller: Controller, delay: float = 0.8,
-                 save_dir: str | Path | None = None, four_colour: bool = False) -> None:
+                 save_dir: str | Path | None = None, four_colour: bool = False,
+                 auto_pass: bool = False) -> None:
         super().__init__()
         self.controller = controller
         self.lang = controller.lang
@@ -227,6 +233,8 @@ class TienLenApp(App[Path | None]):
         self.delay = delay
         self.save_dir = Path(save_dir) if save_dir is not None else records_dir()
         self.four_colour = four_colour
+        self.auto_pass = auto_pass
+        self._skip = 0  # the hand skipped to its end
         self.selected: set[int] = set()  # indices into the hand (game.hand order)
         self.cursor = 0  # a display position
         self.by_combination = False
@@ -287,7 +295,9 @@ class TienLenApp(App[Path | None]):
         if action == "results":
             return over
         if action in ("select", "confirm", "decline", "hint"):
-            return not over
+            return not over and not self._out()
+        if action == "skip":
+            return self._out()
         return True
 
     # ------------------------------------------------------------------ the flow of the game
@@ -297,13 +307,16 @@ class TienLenApp(App[Path | None]):
         if self._timer is not None:  # a bot's move is on its way
             self.refresh_screen()
             return
-        if self.delay <= 0:
+        if self.delay <= 0 or self._skip == c.hand_number:
             for _ in range(100_000):
                 said = c.bot_step()
                 if said is None:
-                    break
+                    if not self._auto_passes():
+                        break
+                    self._pass_for_you()
+                    continue
                 self._tell(said)
-        elif c.decision() is None and not c.game.is_over:
+        elif (c.decision() is None and not c.game.is_over) or self._auto_passes():
             self._timer = self.set_timer(self.delay, self._bot_tick)
         self.refresh_screen()
 
@@ -312,9 +325,56 @@ class TienLenApp(App[Path | None]):
         if len(self.screen_stack) > 1:  # the rules or the quit question are up: wait
             self._timer = self.set_timer(self.delay, self._bot_tick)
             return
-        said = self.controller.bot_step()
-        if said is not None:
-            self._tell(said)
+        if self._auto_passes():
+            self._pass_for_you()
+        else:
+            said = self.controller.bot_step()
+            if said is not None:
+                self._tell(said)
+        self._advance()
+
+    def _auto_passes(self) -> bool:
+        """Whether auto-pass is on and you are asked to beat a play you cannot beat."""
+        d = self.controller.decision()
+        return (self.auto_pass and d is not None and d.kind == "play"
+                and all(m.is_pass for m in d.legal))
+
+    def _pass_for_you(self) -> None:
+        c = self.controller
+        view = c.view()
+        table, seat = view.table, view.table_seat
+        c.decline()
+        if table is not None and seat is not None:
+            self._say(self.t("tui.auto_passed", name=c.names[seat], table=table), "dim")
+
+    def _out(self) -> bool:
+        """Whether you are out of this hand (it goes on without you)."""
+        game = self.controller.game
+        return HUMAN in game.finish_order and not game.is_over
+
+    def action_auto_pass(self) -> None:
+        """A: pass for you when you cannot beat the play on the table (on or off)."""
+        self.auto_pass = not self.auto_pass
+        self._say(self.t("tui.auto_pass.on" if self.auto_pass else "tui.auto_pass.off"))
+        self._advance()
+
+    def action_pace(self, step: int) -> None:
+        """+ and -: the bots' pause between moves, shorter or longer."""
+        at = min(range(len(PACES)), key=lambda i: abs(PACES[i] - self.delay))
+        self.delay = PACES[max(0, min(len(PACES) - 1, at + step))]
+        self._say(self.t("tui.pace", seconds=self.delay) if self.delay else
+                  self.t("tui.pace.none"))
+        if self._timer is not None and self.delay <= 0:
+            self._timer.stop()
+            self._timer = None
+        self._advance()
+
+    def action_skip(self) -> None:
+        """>: once you are out, the rest of the hand at once (offered only then)."""
+        self._skip = self.controller.hand_number
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
         self._advance()
 
     def _tell(self, said: str) -> None:
