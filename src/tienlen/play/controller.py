@@ -40,6 +40,7 @@ from ..paywords import chop_words, payment_line, place_words, short_line
 from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
+from ..stepping import iter_states
 from ..turns import Turns
 from ..view import View
 
@@ -517,6 +518,43 @@ class Controller:
                 done.append(said)
         return done
 
+    # ------------------------------------------------------------------ practice
+    def can_take_back(self) -> bool:
+        """Whether you have a move of this hand to take back."""
+        return self._last_own_move() is not None
+
+    def _last_own_move(self) -> int | None:
+        """The index in the history of your last decision this hand (not the game's own
+        actions at its start, such as president gifts)."""
+        game = self.game
+        start = len(next(iter_states(game)).history)
+        mine = [i for i, (seat, _) in enumerate(game.history) if seat == HUMAN and i >= start]
+        return mine[-1] if mine else None
+
+    def take_back(self) -> bool:
+        """Take back your last move of this hand: the hand as it was just before it, the bots'
+        later moves undone too. False when you have made none."""
+        at = self._last_own_move()
+        if at is None:
+            return False
+        self._restart_at(at)
+        return True
+
+    def deal_again(self) -> Game:
+        """Play this hand's deal again from its start (the same cards, dealer and leader)."""
+        self._restart_at(len(next(iter_states(self.game)).history))
+        return self.game
+
+    def _restart_at(self, length: int) -> None:
+        """The hand in play replaced by its state after its first ``length`` actions."""
+        state = next(s for s in iter_states(self.game) if len(s.history) == length).copy()
+        self.session.games[-1] = state
+        hand = self.hand_number
+        for notes in (self._breaks, self._callouts):
+            for key in [k for k in notes if k[0] == hand and k[1] > length]:
+                del notes[key]
+        self._view = None
+
     # ------------------------------------------------------------------ hands and records
     def next_hand(self) -> Game:
         if not self.game.is_over:
@@ -558,6 +596,23 @@ class Controller:
                 totals[p.payer] -= p.units
                 totals[p.payee] += p.units
         return totals
+
+    @classmethod
+    def resume(cls, session: Session, bots: Sequence[str] = ("heuristic",),
+               lang: str = "en") -> Controller:
+        """Go on with a saved session of the terminal game (seat 0 is you, the others bots,
+        as ``tienlen play`` writes them); a finished last hand is followed by the next."""
+        names = session.names
+        for seat in range(1, session.players):
+            if names[seat] != bot_name(seat):
+                raise error(TienLenError, "err.play.resume_foreign", seat=seat,
+                            name=repr(names[seat]), bot=bot_name(seat))
+        c = cls(session.rules, session.players, bots, name=names[0], lang=lang)
+        c.session = session
+        c.names = tuple(display_name(n, lang) for n in names)
+        if session.game.is_over:
+            session.next_hand()
+        return c
 
     def record(self) -> str:
         return self.session.record()

@@ -100,6 +100,8 @@ class EndScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('next')", "Next hand"),
         Binding("escape,e", "choose(None)", "Look at the table"),
+        Binding("d", "choose('again')", "This deal again"),
+        Binding("backspace", "choose('take_back')", "Take back"),
         Binding("r", "app.rules", "Rules"),
         Binding("q", "choose('quit')", "Quit"),
     ]
@@ -110,6 +112,7 @@ class EndScreen(ModalScreen[str | None]):
     #end-scroll { width: auto; height: auto; }
     #end-text { width: auto; height: auto; }
     #end-keys { width: auto; height: auto; }
+    #end-practice { width: auto; height: auto; }
     """
 
     def __init__(self, lines: list[Text], title: str, lang: str = "en") -> None:
@@ -127,6 +130,7 @@ class EndScreen(ModalScreen[str | None]):
             with VerticalScroll(id="end-scroll"):  # ↑↓ when it does not fit
                 yield Static(text, id="end-text")
             yield Static(Text(t("tui.end.keys", self.lang), style="bold"), id="end-keys")
+            yield Static(Text(t("tui.end.practice", self.lang)), id="end-practice")
 
     def on_mount(self) -> None:
         self._fit()
@@ -136,8 +140,8 @@ class EndScreen(ModalScreen[str | None]):
         self._fit()
 
     def _fit(self) -> None:
-        """The list scrolls within the screen, below it the keys (borders and keys: 3 rows)."""
-        self.query_one("#end-scroll").styles.max_height = max(3, self.size.height - 3)
+        """The list scrolls within the screen, below it the keys (borders and keys: 4 rows)."""
+        self.query_one("#end-scroll").styles.max_height = max(3, self.size.height - 4)
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
@@ -218,6 +222,7 @@ class TienLenApp(App[Path | None]):
         Binding("greater_than_sign", "skip", "Skip", key_display=">"),
         Binding("plus", "pace(1)", "Faster", key_display="+", show=False),
         Binding("minus", "pace(-1)", "Slower", key_display="-", show=False),
+        Binding("backspace", "take_back", "Take back", key_display="⌫", show=False),
         Binding("A,shift+a", "auto_pass", "Auto pass", show=False),
         Binding("C,shift+c", "colours", "Colours", show=False),
         Binding("q", "quit_game", "Quit"),
@@ -479,6 +484,10 @@ class TienLenApp(App[Path | None]):
         def done(choice: str | None) -> None:
             if choice == "next":
                 self.action_next_hand()
+            elif choice == "again":
+                self.action_deal_again()
+            elif choice == "take_back":
+                self.action_take_back()
             elif choice == "quit":
                 self.action_quit_game()
 
@@ -762,8 +771,39 @@ class TienLenApp(App[Path | None]):
 
     def action_rules(self) -> None:
         c = self.controller
-        self.push_screen(RulesScreen(explain_text(c.rules, width=None, players=c.players, lang=self.lang),
-                                     self.lang))
+        text = explain_text(c.rules, width=None, players=c.players, lang=self.lang)
+        self.push_screen(RulesScreen(f"{self.t('tui.keys_help')}\n\n{text}", self.lang))
+
+    def action_take_back(self) -> None:
+        """Backspace: take back your last move (the bots' moves after it are undone too)."""
+        c = self.controller
+        if not c.take_back():
+            self._say(self.t("tui.take_back.none"), "red")
+            self.refresh_screen()
+            return
+        self._after_restart(self.t("tui.take_back.done"))
+
+    def action_deal_again(self) -> None:
+        """d (in the results): this hand's deal again, from its start."""
+        c = self.controller
+        c.deal_again()
+        self._after_restart(self.t("tui.deal_again", n=c.hand_number))
+
+    def _after_restart(self, said: str) -> None:
+        """The hand went back in time: a pending bot's move is dropped, the end panel will
+        show again when the hand ends."""
+        if isinstance(self.screen, EndScreen):
+            self.screen.dismiss(None)
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._end_shown = 0
+        self._skip = 0
+        self._news_held = False
+        self._hand_seen = None
+        self.selected = set()
+        self._say(said, "bold")
+        self._advance()
 
     def action_next_hand(self) -> None:
         c = self.controller
