@@ -73,7 +73,7 @@ def pattern_words(pattern: Pattern) -> Msg:
     return msg(f"noun.pattern.{pattern.shape}.{more}", n=msg(f"num.{n}") if n <= 13 else n)
 
 
-def _shape_noun(play: Play) -> Msg:
+def shape_noun(play: Play) -> Msg:
     shape = play.shape or "single"
     if shape in SEQUENCES:
         width = SEQUENCES[shape][0]
@@ -219,14 +219,14 @@ def _not_a_beat(game: Hand, play: Play, table: Play) -> Msg:
         return msg(f"explain.beat.follow_suit.{keep}", cards=cards, table=on_table)
     if same:
         key = "explain.beat.tie" if table.keys[-1] == play.keys[-1] else "explain.beat.higher"
-        return msg(key, cards=cards, table=on_table, shape=_shape_noun(table))
+        return msg(key, cards=cards, table=on_table, shape=shape_noun(table))
     if (is_target and (play.shape in ("quad", *SEQUENCES) or play.shape != shape)
             and (game.state.mg.entries_against(table) or game.rules.four_twos_bomb)):
-        return msg("explain.beat.or_chop", table=describe(table), shape=_shape_noun(table),
+        return msg("explain.beat.or_chop", table=describe(table), shape=shape_noun(table),
                    bombs=_bombs(game, table))
     if play.shape == shape:
-        return msg("explain.beat.length", cards=cards, table=on_table, shape=_shape_noun(table))
-    return msg("explain.beat.only", table=describe(table), shape=_shape_noun(table))
+        return msg("explain.beat.length", cards=cards, table=on_table, shape=shape_noun(table))
+    return msg("explain.beat.only", table=describe(table), shape=shape_noun(table))
 
 
 def _explain_action(game: Hand, seat: int, action: Action) -> Msg:

@@ -10,6 +10,7 @@ run, in this process), so what is shown is the order of events, not a timing."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import threading
 from collections.abc import Callable, Coroutine
@@ -20,7 +21,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from tienlen.bots import get_bot
 from tienlen.cli import build_parser, main
+from tienlen.hints import reason_words, suggest
 from tienlen.view import View
 from tienlen.web import botpool
 from tienlen.web.botpool import BotPool
@@ -213,8 +216,45 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
         assert list(args[0].hand) == room.game.hand(0)
         held.release()
         await until(lambda: any('"hint"' in b for b in out.bodies[sent:]))
-        hint = next(b for b in out.bodies[sent:] if '"hint"' in b)
-        assert any(f'"move":"{m}"' in hint for m in room.game.legal_plays(0))
+        hint = json.loads(next(b for b in out.bodies[sent:] if '"hint"' in b))
+        assert hint["move"] in [str(m) for m in room.game.legal_plays(0)]
+        # the default search bot's move from the seat's view, and why, in Ann's language
+        view = args[0]
+        expected = suggest(view, seed=args[1])
+        assert hint["move"] == str(expected.move) == str(get_bot("search", seed=args[1]).choose(view))
+        assert hint["reason"] == reason_words(expected.reason, "en")
+        room.stop()
+        lobby.driver.pool.close()
+
+    run(play)
+
+
+def test_one_hint_at_a_time_and_none_for_a_spectator() -> None:
+    held = Held()
+
+    async def play() -> None:
+        lobby = lobby_with(held)
+        room, out, ann = ann_and_a_bot(lobby, "heuristic")
+        assert room.game is not None
+        await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
+        room.handle(ann, Hint(type="hint", seq=4))
+        sent = len(out.bodies)
+        room.handle(ann, Hint(type="hint", seq=5))  # the first is still being chosen
+        assert len(held.jobs) == 1
+        refusal = json.loads(out.bodies[sent])
+        assert (refusal["type"], refusal["ref"]) == ("error", 5)
+        assert refusal["reason"] == "A hint is on its way: one at a time"
+        held.release()
+        await until(lambda: any('"hint"' in b for b in out.bodies[sent:]))
+        room.handle(ann, Hint(type="hint", seq=6))  # answered: she may ask again
+        assert len(held.jobs) == 1
+        held.release()
+        watcher = Outbox()
+        spectator = watcher.client()
+        room.attach(spectator)
+        room.handle(spectator, Hint(type="hint", seq=1))
+        assert held.jobs == []
+        assert '"error"' in watcher.bodies[-1]
         room.stop()
         lobby.driver.pool.close()
 

@@ -1,6 +1,9 @@
 """The strongest bots' decisions and the players' hints, made in worker processes, so that a
 table of ``search`` bots never holds another table back.
 
+A hint is :func:`tienlen.hints.suggest`: the default ``search`` bot's move from the seat's view
+at its default budget, with the reason it comes with.
+
 Every table lives on the event loop. A ``search`` decision takes tens to hundreds of
 milliseconds of CPU (docs/bots.md): made there, it would hold every table back that long. The
 pool makes it in one of ``workers`` processes (``tienlen serve --bot-workers N``; default: the
@@ -34,11 +37,11 @@ from typing import Any
 
 from .. import Move
 from ..bots import Bot, get_bot
+from ..hints import Hint, suggest
 from ..view import View
 from .limits import default_bot_workers
 
 KEPT = 256  # table seats' bots a worker keeps between their decisions
-HINT_BOT = "heuristic"  # the level whose choice a hint is (the bot that plays for an absent player)
 
 
 # ---------------------------------------------------------------------- in the worker process
@@ -66,9 +69,10 @@ def decide(key: tuple[str, int, str, int], view: View) -> Move:
     return bot.choose(view)
 
 
-def hint(view: View, seed: int) -> str:
-    """What the hint bot would play from ``view``, in a worker."""
-    return str(get_bot(HINT_BOT, seed=seed).choose(view))
+def hint(view: View, seed: int) -> Hint:
+    """The hint for ``view`` (:func:`tienlen.hints.suggest`: the default search bot's move from
+    the seat's view, with its reason), in a worker."""
+    return suggest(view, seed)
 
 
 # ---------------------------------------------------------------------- on the event loop
@@ -102,7 +106,7 @@ class BotPool:
         """The bot ``key``'s move for ``view``, once a worker has made it."""
         return self._submit(self._queue, decide, key, view)
 
-    def hint(self, view: View, seed: int) -> Future[str]:
+    def hint(self, view: View, seed: int) -> Future[Hint]:
         """A hint for ``view``, ahead of every bot's decision in the queue."""
         return self._submit(self._hints, hint, view, seed)
 

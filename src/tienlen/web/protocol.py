@@ -453,8 +453,12 @@ class Error(_Event):
 
 
 class HintEvent(_Event):
+    """A hint for the connection's seat: the move (``pass`` or its cards) and why, in the
+    connection's language (None: the pool failed and the first legal move stands in)."""
+
     type: Literal["hint"] = "hint"
     move: str
+    reason: str | None = None
     ref: int | None = None
 
 

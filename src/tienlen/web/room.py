@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from .. import PASS, Game, TienLenError
+from .. import PASS, Game, TienLenError, hints
 from ..bots import Bot
 from ..i18n import msg, pick_lang, t
 from ..view import View
@@ -142,6 +142,7 @@ class Room:
         self._table_bot = self.table.make_bot
         self.table.make_bot = self._make_bot
         self.clients: set[Client] = set()
+        self._hinting: set[Client] = set()  # the connections waiting for a hint (one at a time)
         self.clock = Clock(self.table, bot_delay, self._due, lambda: bool(self.clients))
         self.last_active = time.monotonic()  # when a client last came, went or acted
         self._views: dict[int | None, SeatView | None] = {}
@@ -287,14 +288,20 @@ class Room:
 
     def hint(self, client: Client, seat: int, ref: int) -> None:
         """Send ``client`` a hint for ``seat``, chosen in the bot pool (off the event loop): the
-        heuristic's move from the seat's view; for a state the table has left meanwhile, a
-        stale refusal instead."""
+        default search bot's move from the seat's view, with its reason in the client's
+        language (tienlen.hints); for a state the table has left meanwhile, a stale refusal
+        instead. One hint at a time per connection: a second ask while one is being chosen is
+        refused."""
+        if client in self._hinting:
+            raise Refused(msg("hint.busy"))
         view = self.hint_view(seat)
         version = self.version
         loop = asyncio.get_running_loop()
         answer = self.driver.pool.hint(view, secrets.randbits(64))
+        self._hinting.add(client)
 
-        def done(answer: Future[str]) -> None:
+        def done(answer: Future[hints.Hint]) -> None:
+            self._hinting.discard(client)
             if client not in self.clients:
                 return
             if self.version != version or client.seat != seat:
@@ -304,8 +311,12 @@ class Room:
             exc = answer.exception()
             if exc is not None:
                 log.warning("table %s: a hint failed in the bot pool (%r)", self.id, exc)
-            move = str(view.legal[0]) if exc is not None else answer.result()
-            client.send(HintEvent(move=move, ref=ref))
+                client.send(HintEvent(move=str(view.legal[0]), ref=ref))
+                return
+            hint = answer.result()
+            client.send(HintEvent(move=str(hint.move), reason=hints.reason_words(hint.reason,
+                                                                              client.lang),
+                                  ref=ref))
 
         answer.add_done_callback(lambda answer: loop.call_soon_threadsafe(done, answer))
 

@@ -63,6 +63,7 @@ export class Table {
     this.reason = "";
     this.recordsShown = -1;
     this.lastHint = null;
+    this.hintRef = null;  // the seq of the hint asked for and not answered yet (the button thinks)
     this.offset = 0;  // server clock minus this clock, in seconds (estimated)
     this.offsetKnown = false;
     this.conn = new Connection(id, (ev) => this.receive(ev), (s) => this.connStatus(s));
@@ -126,6 +127,7 @@ export class Table {
       this.back = ev.seat === null ? ev.back || [] : [];  // the seats left that we may take back
       if (ev.token) localStorage.setItem(tokenKey(this.id), ev.token);
       if (ev.seat === null && was !== null) localStorage.removeItem(tokenKey(this.id));
+      this.hintRef = null;  // a new connection: the answer to an old ask does not come
       if (this.state) this.render(this.state);
     } else if (ev.type === "state") {
       const before = this.state;
@@ -133,6 +135,7 @@ export class Table {
       if (!before || before.version !== ev.version) {
         this.reason = "";
         this.lastHint = null;
+        $("hint-reason").textContent = "";
       }
       if (before && before.version < ev.version && ev.at) {
         // a change made just now: its server time, less our clock, is at most the clocks' offset
@@ -146,6 +149,7 @@ export class Table {
       for (const name of heard) sound(name);
       if (heard.includes("turn")) buzz();
     } else if (ev.type === "error") {
+      if (ev.ref != null && ev.ref === this.hintRef) this.hintDone();
       if (ev.code === "not_found") {  // the table closed: the server says why, in our language
         this.conn.gone = true;
         this.goneWhy = ev.reason;
@@ -154,7 +158,8 @@ export class Table {
       if (ev.code === "banned") showBanned(ev.reason);  // shown above the felt, seated or not
       this.showReason(ev.reason);  // every reason comes in the page's language (hello, ?lang=)
     } else if (ev.type === "hint") {
-      this.showHint(ev.move);
+      this.hintDone();
+      this.showHint(ev.move, ev.reason);
     } else if (ev.type === "timed_out") {
       this.notice(ev.reason);  // what the turn timer played for us, in our language
     } else if (ev.type === "chat") {
@@ -180,8 +185,25 @@ export class Table {
     $("status").classList.add("refused");
   }
 
-  showHint(move) {
+  /** Ask for a hint: the button shows it is thinking and refuses a second ask until the
+   * answer (or a refusal) comes. */
+  askHint() {
+    if (this.hintRef !== null) return;
+    this.send({ type: "hint" });
+    if (!this.conn.open) return;
+    this.hintRef = this.conn.seq;
+    this.renderActions();
+  }
+
+  hintDone() {
+    this.hintRef = null;
+    this.renderActions();
+  }
+
+  /** The hint: its cards selected in the hand (or the status saying pass), and why, beside them. */
+  showHint(move, reason) {
     this.lastHint = move;
+    $("hint-reason").textContent = reason || "";
     if (move === "pass") {
       $("status").textContent = t("web.status.hint_pass");
       return;
@@ -474,7 +496,11 @@ export class Table {
     setEnabled($("play"), canPlay, notYours);
     const canPass = mine && view.phase === "play" && (view.legal.includes("pass") || view.legal.length >= 400);
     setEnabled($("pass"), canPass, !mine ? notYours : (view.table ? t("web.why.no_pass") : t("web.why.lead_no_pass")));
-    setEnabled($("hint"), mine || chop, notYours);
+    const thinking = this.hintRef !== null;
+    setEnabled($("hint"), (mine || chop) && !thinking, thinking ? t("hint.thinking_why") : notYours);
+    $("hint").textContent = thinking ? t("hint.thinking") : t("web.room.hint");
+    $("hint").classList.toggle("thinking", thinking);
+    $("hint").setAttribute("aria-busy", thinking ? "true" : "false");
     const count = this.hand.selected.size;
     $("play").textContent = count ? t("web.room.play_n", { n: count }) : t("web.room.play");
     $("play").setAttribute("aria-label", count ? tn("web.room.play_label", count, { cards: playLabel(this.hand.text()) }) : t("web.room.play"));
@@ -639,7 +665,7 @@ export class Table {
       this.act(cards);
     });
     guard($("pass"), () => this.act("pass"));
-    guard($("hint"), () => this.send({ type: "hint" }));
+    guard($("hint"), () => this.askHint());
     guard($("next-hand"), () => this.send({ type: "next_hand", version: this.state.version }));
     $("leave").addEventListener("click", () => {
       const started = this.state && this.state.info.status !== "open";
