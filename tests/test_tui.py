@@ -244,6 +244,13 @@ def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> Non
     asyncio.run(main())
 
 
+async def ask_hint(pilot: Pilot[Any], app: App[Any]) -> None:
+    """h, and the hint's thread done: its move selected or named."""
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def render(widget: Widget) -> str:
     """The text a widget shows now."""
     return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
@@ -254,7 +261,7 @@ def shown(app: App[Any], selector: str) -> str:
 
 
 def new_app(seed: int = 5, tmp_path: Path | None = None) -> TienLenApp:
-    controller = Controller(PAGAT, 4, seed=seed, name="Ana", hint_seconds=0.05)
+    controller = Controller(PAGAT, 4, seed=seed, name="Ana")
     return TienLenApp(controller, delay=0, save_dir=tmp_path or Path("."))
 
 
@@ -263,7 +270,7 @@ async def follow_hints(pilot: Pilot[Any], app: TienLenApp, stop: Callable[[], bo
     for _ in range(200):
         if stop():
             return
-        await pilot.press("h")
+        await ask_hint(pilot, app)
         await pilot.press("enter" if app.selected else "p")
     raise AssertionError("the hand did not end")
 
@@ -310,7 +317,7 @@ def test_the_hint_selects_the_cards_of_a_legal_play() -> None:
     app = new_app()
 
     async def script(pilot: Pilot[Any]) -> None:
-        await pilot.press("h")
+        await ask_hint(pilot, app)
         assert "Hint:" in shown(app, "#info")
         view = app.controller.view()
         chosen = [view.hand[i] for i in sorted(app.selected)]
@@ -364,7 +371,8 @@ def test_passing_with_p() -> None:
         for _ in range(100):
             if app.controller.decision() is not None and game.table is not None:
                 break
-            await pilot.press("h", "enter")
+            await ask_hint(pilot, app)
+            await pilot.press("enter")
         else:
             raise AssertionError("never had a play to beat")
         before = len(game.history)
@@ -520,7 +528,7 @@ def same_line(shown_line: str, wanted: str) -> bool:
 def test_the_log_shows_the_last_moves_at_every_length(players: int, preset: str, seed: int) -> None:
     """After every single action of a hand, the log shows as many of the last actions (and
     round breaks) as it has rows for, the newest last."""
-    c = Controller(Rules.preset(preset), players, seed=seed, name="Ana", hint_seconds=0.02)
+    c = Controller(Rules.preset(preset), players, seed=seed, name="Ana")
     app = TienLenApp(c, delay=10_000)  # the bots act only when the test says
 
     async def script(pilot: Pilot[Any]) -> None:
@@ -550,11 +558,12 @@ def test_the_log_shows_the_last_moves_at_every_length(players: int, preset: str,
 
 
 def test_the_log_keeps_your_own_move_at_the_start_of_a_hand() -> None:
-    c = Controller(Rules.preset("viet-cong"), 4, seed=11, name="Ana", hint_seconds=0.02)
+    c = Controller(Rules.preset("viet-cong"), 4, seed=11, name="Ana")
     app = TienLenApp(c, delay=0)
 
     async def script(pilot: Pilot[Any]) -> None:
-        await pilot.press("h", "enter")
+        await ask_hint(pilot, app)
+        await pilot.press("enter")
         lines = log_lines(app)
         mine = [i for i, (seat, _) in enumerate(c.log()) if seat == HUMAN]
         assert mine
@@ -594,7 +603,7 @@ def test_messages_show_cards_with_the_screens_symbols() -> None:
         assert not CARD_WORD.search(info), info
         assert any(symbol in info for symbol in "♠♣♦♥")
         await pilot.press("a", CARD_LETTERS[12])
-        await pilot.press("h")
+        await ask_hint(pilot, app)
         hint = shown(app, "#info")
         assert "Hint:" in hint and not CARD_WORD.search(hint), hint
         assert not CARD_WORD.search(shown(app, "#prompt"))
@@ -649,7 +658,8 @@ def test_letters_stay_with_their_cards() -> None:
 
         before = letters()
         assert sorted(before.values()) == sorted(CARD_LETTERS[:13])
-        await pilot.press("h", "enter")
+        await ask_hint(pilot, app)
+        await pilot.press("enter")
         after = letters()
         assert len(after) < len(before)
         assert all(before[card] == letter for card, letter in after.items())
@@ -742,7 +752,7 @@ def test_twenty_cards_fit_and_never_touch(size: tuple[int, int], ten: str) -> No
 
 
 def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> None:
-    controller = Controller(Rules.preset("mien-nam"), 4, seed=3, hint_seconds=0.05, lang="vi")
+    controller = Controller(Rules.preset("mien-nam"), 4, seed=3, lang="vi")
     app = TienLenApp(controller, delay=0)
     game = controller.game
 
@@ -768,7 +778,7 @@ def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> 
         for _ in range(200):
             if game.is_over:
                 break
-            await pilot.press("h")
+            await ask_hint(pilot, app)
             assert "Gợi ý" in shown(app, "#info") or game.is_over
             await pilot.press("enter" if app.selected else "p")
         assert game.is_over

@@ -31,13 +31,20 @@ def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> Non
     asyncio.run(main())
 
 
+async def ask_hint(pilot: Pilot[Any], app: App[Any]) -> None:
+    """h, and the hint's thread done: its move selected or named."""
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def info(app: App[Any]) -> str:
     widget = app.query_one("#info")
     return " ".join(s.text for s in widget.render_lines(widget.region.reset_offset)).strip()
 
 
 def test_backspace_takes_back_your_move_and_the_bots_after_it() -> None:
-    c = Controller(PAGAT, 4, seed=5, name="Ana", hint_seconds=0.02)
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
     app = TienLenApp(c, delay=0)
 
     async def script(pilot: Pilot[Any]) -> None:
@@ -45,7 +52,8 @@ def test_backspace_takes_back_your_move_and_the_bots_after_it() -> None:
         assert "No move of yours to take back" in info(app)
         before = list(c.game.history)
         hand = c.view().hand
-        await pilot.press("h", "enter")  # Ana plays; the bots answer
+        await ask_hint(pilot, app)
+        await pilot.press("enter")  # Ana plays; the bots answer
         assert len(c.game.history) > len(before) + 1
         assert c.view().hand != hand
         await pilot.press("backspace")
@@ -58,7 +66,7 @@ def test_backspace_takes_back_your_move_and_the_bots_after_it() -> None:
 
 
 def test_play_this_deal_again_from_the_results() -> None:
-    c = Controller(PAGAT, 4, seed=5, name="Ana", hint_seconds=0.02)
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
     app = TienLenApp(c, delay=0)
     dealt = c.game.dealt
 
@@ -66,7 +74,7 @@ def test_play_this_deal_again_from_the_results() -> None:
         for _ in range(200):
             if c.game.is_over:
                 break
-            await pilot.press("h")
+            await ask_hint(pilot, app)
             await pilot.press("enter" if app.selected else "p")
         assert isinstance(app.screen, EndScreen)
         assert "d: play this deal again" in " ".join(
@@ -80,7 +88,7 @@ def test_play_this_deal_again_from_the_results() -> None:
         for _ in range(200):  # and the results come again at its end
             if c.game.is_over:
                 break
-            await pilot.press("h")
+            await ask_hint(pilot, app)
             await pilot.press("enter" if app.selected else "p")
         assert isinstance(app.screen, EndScreen)
 
@@ -88,7 +96,7 @@ def test_play_this_deal_again_from_the_results() -> None:
 
 
 def _saved_mid_hand(tmp_path: Path) -> tuple[Path, Controller]:
-    c = Controller(PAGAT, 4, seed=3, name="Ana", hint_seconds=0.02)
+    c = Controller(PAGAT, 4, seed=3, name="Ana")
     c.run_bots()
     move = c.hint()
     c.confirm(move.cards) if move.cards else c.decline()

@@ -255,7 +255,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     except ImportError:
         raise error(TienLenError, "err.cli.tui_missing_play") from None
     saved = TienLenApp(controller, delay=0.0 if args.no_pause else 0.8,
-                       four_colour=args.four_colour, auto_pass=args.auto_pass).run()
+                       four_colour=args.four_colour, auto_pass=args.auto_pass,
+                       prepare=True).run()
     if saved is not None:
         print(t("cli.saved", lang, path=saved, command=replay_command(saved)))
     return 0

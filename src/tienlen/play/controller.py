@@ -27,13 +27,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import fast
 from ..actions import Action, ActionKind, Hidden, Move
 from ..arena import BotSpec
-from ..bots import Bot, bot_names, get_bot
+from ..bots import Bot, bot_names
 from ..cards import Card, cards_text
 from ..errors import IllegalPlay, TienLenError, error
 from ..explain import pattern_words
 from ..game import Game
+from ..hints import Hint, prepare, reason_words, suggest
 from ..i18n import YOU, Msg, bot_name, display_name, msg, os_reason, render, t, tn
 from ..payments import Chop, Payment, is_chop
 from ..paywords import chop_words, payment_line, place_words, short_line
@@ -123,8 +125,7 @@ class Controller:
     """One human (seat 0) against bots, hand after hand."""
 
     def __init__(self, rules: Rules, players: int = 4, bots: Sequence[str] = ("heuristic",),
-                 seed: int | None = None, name: str = "You", hint_worlds: int = 8,
-                 hint_seconds: float = 0.25, lang: str = "en") -> None:
+                 seed: int | None = None, name: str = "You", lang: str = "en") -> None:
         self.lang = lang
         name = name.strip()
         if not name:
@@ -145,7 +146,7 @@ class Controller:
             seat: BotSpec(spec).make(base + seat, 5.0)
             for seat, spec in enumerate(self.specs, 1)
         }
-        self.hint_bot = get_bot("search", seed=base, worlds=hint_worlds, seconds=hint_seconds)
+        self.hint_seed = base  # the hints' searches are seeded: the same hint for the same view
         self._turns: Turns | None = None  # who is asked, and the chops let go (this hand)
         # (hand number, history length) after a move that ended a round -> (winner, leader)
         self._breaks: dict[tuple[int, int], tuple[int, int | None]] = {}
@@ -463,13 +464,36 @@ class Controller:
             raise _illegal(msg("tui.err.wait", name=self.names[seat or 0]))
         return d
 
-    def hint(self) -> Move:
-        """The move the strongest bot would make in the human's place."""
+    def hint_view(self) -> View:
+        """What a hint is computed from: the human's view (an out-of-turn chop may be let go,
+        so passing is among its moves). Raises IllegalPlay when the human is not asked."""
         d = self._asked()
         view = self.view()
         if d.kind == "chop":
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        return self.hint_bot.choose(view)
+        return view
+
+    def suggest(self, view: View | None = None) -> Hint:
+        """The hint for the human: the default search bot's move from the human's view
+        (:func:`tienlen.hints.suggest`), with its reason. Safe to call from another thread
+        with a ``view`` taken before (:meth:`hint_view`)."""
+        return suggest(self.hint_view() if view is None else view, seed=self.hint_seed)
+
+    def hint(self) -> Move:
+        """The hint's move alone."""
+        return self.suggest().move
+
+    def reason_words(self, hint: Hint) -> str:
+        """A hint's reason in the game's language."""
+        return reason_words(hint.reason, self.lang)
+
+    def fast_engine(self) -> bool:
+        """Whether hints search on the fast path (its compiled code is loaded at start-up)."""
+        return fast.enabled(self.rules)
+
+    def prepare(self) -> bool:
+        """Load (or compile) the fast path's code for the hints now (:func:`tienlen.hints.prepare`)."""
+        return prepare(self.rules)
 
     # ------------------------------------------------------------------ bots
     def bot_step(self) -> str | None:

@@ -21,6 +21,7 @@ from textual.widgets import Footer, Input, Static
 from ..actions import Action
 from ..cards import Card
 from ..errors import TienLenError
+from ..hints import Hint
 from ..i18n import catalogue, say_error, t, tn
 from ..play.controller import HUMAN, Controller, place_word, records_dir
 from ..rules_text import explain_text
@@ -230,7 +231,7 @@ class TienLenApp(App[Path | None]):
 
     def __init__(self, controller: Controller, delay: float = 0.8,
                  save_dir: str | Path | None = None, four_colour: bool = False,
-                 auto_pass: bool = False) -> None:
+                 auto_pass: bool = False, prepare: bool = False) -> None:
         super().__init__()
         self.controller = controller
         self.lang = controller.lang
@@ -239,7 +240,10 @@ class TienLenApp(App[Path | None]):
         self.save_dir = Path(save_dir) if save_dir is not None else records_dir()
         self.four_colour = four_colour
         self.auto_pass = auto_pass
+        self.prepare = prepare  # load the fast path's code for the hints at start-up
+        self.preparing = False
         self._skip = 0  # the hand skipped to its end
+        self._hint_for: tuple[int, int] | None = None  # the moment a hint is computed for
         self.selected: set[int] = set()  # indices into the hand (game.hand order)
         self.cursor = 0  # a display position
         self.by_combination = False
@@ -279,7 +283,29 @@ class TienLenApp(App[Path | None]):
                          bots=", ".join(self.t(f"bot.{b}") if b in BOT_WORDS else b
                                         for b in self.controller.specs)))
         self._advance()
+        if self.prepare and self.controller.fast_engine():
+            self._prepare()
         self.call_after_refresh(self.refresh_screen)  # again, now that the panels have sizes
+
+    def _prepare(self) -> None:
+        """The fast path's code loaded (or compiled: minutes the first time) in a thread, with
+        a line saying so, so that the first hint does not freeze the screen."""
+        self.preparing = True
+        self._say(self.t("tui.preparing"), "dim italic")
+        self.refresh_screen()
+        c = self.controller
+
+        def load() -> None:
+            c.prepare()
+            self.call_from_thread(self._prepared)
+
+        self.run_worker(load, thread=True, group="prepare", exit_on_error=False)
+
+    def _prepared(self) -> None:
+        self.preparing = False
+        if self.info.plain == self.t("tui.preparing"):
+            self._say(self.t("tui.prepared"), "dim")
+        self.refresh_screen()
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)
@@ -731,13 +757,47 @@ class TienLenApp(App[Path | None]):
         self._advance()
 
     def action_hint(self) -> None:
+        """h: the default search bot's move for you, computed in a thread (the screen keeps
+        answering meanwhile, a "thinking" mark in the message line), shown with its reason."""
         c = self.controller
         try:
-            move = c.hint()
+            view = c.hint_view()
         except TienLenError as exc:
             self._say(self.reason(exc), "red")
             self.refresh_screen()
             return
+        key = self._hint_key()
+        if self._hint_for == key:
+            return  # this hint is on its way already
+        self._hint_for = key
+        self._say(self.t("tui.hint.thinking"), "dim italic")
+        self.refresh_screen()
+
+        def think() -> None:
+            hint = c.suggest(view)
+            self.call_from_thread(self._hint_ready, key, hint)
+
+        self.run_worker(think, thread=True, group="hint", exit_on_error=False)
+
+    def _hint_key(self) -> tuple[int, int]:
+        """The moment a hint is for: the hand and its length of history."""
+        c = self.controller
+        return (c.hand_number, len(c.game.history))
+
+    def thinking(self) -> bool:
+        """Whether a hint is being computed."""
+        return self._hint_for is not None
+
+    def _hint_ready(self, key: tuple[int, int], hint: Hint) -> None:
+        """The hint's move selected (or named, for a pass), with its reason; a hint for a
+        moment gone by (a move was made meanwhile) is dropped."""
+        if self._hint_for == key:
+            self._hint_for = None
+        if key != self._hint_key():
+            return
+        c = self.controller
+        move = hint.move
+        why = c.reason_words(hint)
         cards = move.cards
         if cards:
             self.selected = set()
@@ -747,7 +807,7 @@ class TienLenApp(App[Path | None]):
                 self.selected.add(index)
             if isinstance(move, Action) and move.kind == "offer":
                 self.target = move.other
-            self._say(self.t("tui.hint.selected", move=move), "green")
+            self._say(f"{self.t('tui.hint.selected', move=move)} — {why}", "green")
         else:
             giving_up = isinstance(move, Action) and move.kind in ("decline", "done")
             if c.chop_chance() and move.is_pass:
@@ -758,8 +818,8 @@ class TienLenApp(App[Path | None]):
                 word = self.t(f"move.{move}")
             else:
                 word = str(move)
-            key = "p" if move.is_pass or giving_up else "Enter"
-            self._say(self.t("tui.hint.press", move=word, keys=key), "green")
+            key_word = "p" if move.is_pass or giving_up else "Enter"
+            self._say(f"{self.t('tui.hint.press', move=word, keys=key_word)} — {why}", "green")
         self.refresh_screen()
 
     def action_sort(self) -> None:
