@@ -140,6 +140,9 @@ def test_the_fast_engine_is_prepared_at_start_up_with_a_line(
 
     async def script(pilot: Pilot[Any]) -> None:
         assert app.preparing and "Preparing the fast engine" in info(app)
+        title = app.query_one("#title")
+        assert "Preparing the fast engine" in " ".join(
+            s.text for s in title.render_lines(title.region.reset_offset))
         await pilot.press("s")  # no freeze meanwhile
         assert "by combination" in str(app.query_one("#hand").border_title)
         go.set()

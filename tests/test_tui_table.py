@@ -121,3 +121,17 @@ def test_going_out_is_called_out_with_the_place() -> None:
     assert calls[:3] == ["Bot 1 is out: 1st place.", "Bot 2 is out: 2nd place.",
                          "Bot 3 is out: 3rd place."]
     assert not any("Ana is out" in text for text in calls)  # left holding cards: last, not out
+
+
+def test_a_long_caption_is_wrapped_between_the_side_seats_not_cut() -> None:
+    c = controller_with(position(PAGAT, ["3s Kd", "4s", "5c", "6c"], leader=1,
+                                 first_hand=False))
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("escape")  # the results closed: the table at the hand's end
+        felt = "\n".join(rows(app.query_one("#felt")))
+        assert c.game.is_over and "The hand is" in felt and "over" in felt
+        assert "The hand is ov\n" not in felt + "\n" and "ov " not in felt
+
+    drive(app, script)

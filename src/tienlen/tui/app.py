@@ -315,9 +315,8 @@ class TienLenApp(App[Path | None]):
         """Below :data:`MIN_SIZE`, the message alone; the game again once there is room."""
         small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
         self.query_one("#too-small").display = small
-        for widget in self.screen.children:
-            if widget.id != "too-small":
-                widget.display = not small
+        for widget in self.query("#title, #top, #prompt, #info, #hand, Footer"):
+            widget.display = not small
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The keys in the footer are those that do something now: the results once the hand
@@ -467,7 +466,9 @@ class TienLenApp(App[Path | None]):
         title = (tn("tui.title.changed", changed, self.lang, rules=rules.name, hand=c.hand_number,
                     dealer=c.names[game.dealer]) if changed else
                  self.t("tui.title", rules=rules.name, hand=c.hand_number, dealer=c.names[game.dealer]))
-        self.query_one("#title", Static).update(title)
+        if self.preparing:  # in the title: the message line below it changes with each move
+            title += " · " + self.t("tui.preparing")
+        self.query_one("#title", Static).update(Text(title, no_wrap=True, overflow="ellipsis"))
         self.query_one("#table", InfoPanel).show(self._table_lines())
         self.call_after_refresh(self._fit_table)
         felt = self.query_one("#felt", InfoPanel)

@@ -12,6 +12,7 @@ play is to beat), the trick in large cards in the middle, you at the bottom.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -138,8 +139,8 @@ def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, w
     top = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "T"]
     left = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "L"]
     right = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "R"]
-    longest = max(len(s.name) + len(f" ·{s.count}") + 1 for s in seats)
-    side = max(10, longest, min(18, width // 3))
+    longest = max((len(s.name) + len(f" ·{s.count}") + 1 for s in seats[1:]), default=10)
+    side = max(10, min(longest, width // 3), min(18, width // 3))  # your seat has the bottom
     cell = width // max(1, len(top))
     for n, seat in enumerate(top):
         x = n * cell + max(0, (cell - side) // 2)
@@ -162,9 +163,13 @@ def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, w
     rows = range(2, height - 2)
     big = len(trick) * BIG_CARD
     large = bool(trick) and big <= inner_w and len(rows) >= 4
-    block = 4 if large else 2 if trick else 1
+    words = textwrap.wrap(caption, max(inner_w, 8))[:2] or [""]
+    block = len(words) - 1 + (4 if large else 2 if trick else 1)
     y = rows.start + max(0, (len(rows) - block) // 2)
-    grid.put(y, inner_x + max(0, (inner_w - len(caption)) // 2), caption[:inner_w], "bold")
+    for line in words:
+        grid.put(y, inner_x + max(0, (inner_w - len(line)) // 2), line[:inner_w], "bold")
+        y += 1
+    y -= 1
     if large:
         _big_cards(grid, y + 1, inner_x + (inner_w - big) // 2, trick, four)
     elif trick:
