@@ -168,3 +168,22 @@ def test_the_rules_screen_lists_every_key() -> None:
             assert words in text
 
     drive(app, script)
+
+
+def test_backspace_in_the_results_takes_back_your_last_move_of_the_hand() -> None:
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        for _ in range(200):
+            if c.game.is_over:
+                break
+            await ask_hint(pilot, app)
+            await pilot.press("enter" if app.selected else "p")
+        assert isinstance(app.screen, EndScreen)
+        last = max(i for i, (seat, _) in enumerate(c.game.history) if seat == HUMAN)
+        await pilot.press("backspace")
+        assert not isinstance(app.screen, EndScreen) and not c.game.is_over
+        assert len(c.game.history) == last and c.decision() is not None
+
+    drive(app, script)
