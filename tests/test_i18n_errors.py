@@ -134,8 +134,8 @@ def test_the_terminal_game_in_vietnamese_fits_80_by_24() -> None:
     async def main() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            board = "\n".join(s.text for s in app.query_one("#players").render_lines(
-                app.query_one("#players").region.reset_offset))
+            board = "\n".join(s.text for s in app.query_one("#felt").render_lines(
+                app.query_one("#felt").region.reset_offset))
             for seat in (1, 2, 3):
                 assert f"Máy {seat}" in board
 

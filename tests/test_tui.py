@@ -244,6 +244,13 @@ def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> Non
     asyncio.run(main())
 
 
+async def ask_hint(pilot: Pilot[Any], app: App[Any]) -> None:
+    """h, and the hint's thread done: its move selected or named."""
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def render(widget: Widget) -> str:
     """The text a widget shows now."""
     return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
@@ -254,7 +261,7 @@ def shown(app: App[Any], selector: str) -> str:
 
 
 def new_app(seed: int = 5, tmp_path: Path | None = None) -> TienLenApp:
-    controller = Controller(PAGAT, 4, seed=seed, name="Ana", hint_seconds=0.05)
+    controller = Controller(PAGAT, 4, seed=seed, name="Ana")
     return TienLenApp(controller, delay=0, save_dir=tmp_path or Path("."))
 
 
@@ -263,7 +270,7 @@ async def follow_hints(pilot: Pilot[Any], app: TienLenApp, stop: Callable[[], bo
     for _ in range(200):
         if stop():
             return
-        await pilot.press("h")
+        await ask_hint(pilot, app)
         await pilot.press("enter" if app.selected else "p")
     raise AssertionError("the hand did not end")
 
@@ -275,12 +282,12 @@ def test_the_screen_fits_80x24() -> None:
         assert app.size == (80, 24)
         cards = [w for w in app.query(CardView) if w.display]
         assert len(cards) == 13
-        for widget in [*cards, app.query_one("#table"), app.query_one("#players"),
+        for widget in [*cards, app.query_one("#table"), app.query_one("#felt"),
                        app.query_one(Footer), app.query_one("#prompt")]:
             region = widget.region
             assert region.width > 0 and region.height > 0
             assert region.right <= 80 and region.bottom <= 24
-        players = shown(app, "#players")
+        players = shown(app, "#felt")
         for name in ("Ana", "Bot 1", "Bot 2", "Bot 3"):
             assert name in players
         assert "pagat rules" in shown(app, "#title")
@@ -310,7 +317,7 @@ def test_the_hint_selects_the_cards_of_a_legal_play() -> None:
     app = new_app()
 
     async def script(pilot: Pilot[Any]) -> None:
-        await pilot.press("h")
+        await ask_hint(pilot, app)
         assert "Hint:" in shown(app, "#info")
         view = app.controller.view()
         chosen = [view.hand[i] for i in sorted(app.selected)]
@@ -364,7 +371,8 @@ def test_passing_with_p() -> None:
         for _ in range(100):
             if app.controller.decision() is not None and game.table is not None:
                 break
-            await pilot.press("h", "enter")
+            await ask_hint(pilot, app)
+            await pilot.press("enter")
         else:
             raise AssertionError("never had a play to beat")
         before = len(game.history)
@@ -408,13 +416,16 @@ def test_the_scoreboard_after_two_hands() -> None:
         await pilot.press("n")
         assert c.hand_number == 2
         await follow_hints(pilot, app, lambda: c.game.is_over)
-        board = shown(app, "#players")
+        assert isinstance(app.screen, EndScreen)  # the session so far is in the results
+        text = render(app.screen.query_one("#end-text"))
+        rows = text.splitlines()
+        board = rows[next(i for i, r in enumerate(rows) if r.startswith("Players · session")):]
         totals = c.session.totals
         places = c.places()
         for seat, name in enumerate(c.names):
-            row = next(line for line in board.splitlines() if f" {name} " in line)
+            row = next(line for line in board if line.startswith(f"{name} "))
             assert f"{totals[seat]:+d}" in row
-            assert row.rstrip(" │").endswith(" ".join(str(p + 1) for p in places[seat]))
+            assert row.rstrip().endswith(" ".join(str(p + 1) for p in places[seat]))
         assert sum(c.session.first_places) == 2
 
     drive(app, script)
@@ -517,7 +528,7 @@ def same_line(shown_line: str, wanted: str) -> bool:
 def test_the_log_shows_the_last_moves_at_every_length(players: int, preset: str, seed: int) -> None:
     """After every single action of a hand, the log shows as many of the last actions (and
     round breaks) as it has rows for, the newest last."""
-    c = Controller(Rules.preset(preset), players, seed=seed, name="Ana", hint_seconds=0.02)
+    c = Controller(Rules.preset(preset), players, seed=seed, name="Ana")
     app = TienLenApp(c, delay=10_000)  # the bots act only when the test says
 
     async def script(pilot: Pilot[Any]) -> None:
@@ -547,11 +558,12 @@ def test_the_log_shows_the_last_moves_at_every_length(players: int, preset: str,
 
 
 def test_the_log_keeps_your_own_move_at_the_start_of_a_hand() -> None:
-    c = Controller(Rules.preset("viet-cong"), 4, seed=11, name="Ana", hint_seconds=0.02)
+    c = Controller(Rules.preset("viet-cong"), 4, seed=11, name="Ana")
     app = TienLenApp(c, delay=0)
 
     async def script(pilot: Pilot[Any]) -> None:
-        await pilot.press("h", "enter")
+        await ask_hint(pilot, app)
+        await pilot.press("enter")
         lines = log_lines(app)
         mine = [i for i, (seat, _) in enumerate(c.log()) if seat == HUMAN]
         assert mine
@@ -568,12 +580,14 @@ def test_round_breaks_in_the_log() -> None:
     async def script(pilot: Pilot[Any]) -> None:
         await pilot.press(CARD_LETTERS[1], "enter")  # 2h: nobody can beat it
         lines = log_lines(app)
-        assert lines[:4] == ["Ana: 2♥", "Bot 1: pass", "Bot 2: pass", "Bot 3: pass"]
-        assert lines[4] == "Ana wins the round and leads."
+        assert lines[:5] == ["Ana: 2♥", "Ana has one card left!", "Bot 1: pass", "Bot 2: pass",
+                             "Bot 3: pass"]
+        assert lines[5] == "Ana wins the round and leads."
         await pilot.press(CARD_LETTERS[0], "enter")  # the lead again: 3s
         lines = log_lines(app)  # Ana is out; the bots played a round, then Bot 3 led again
-        assert "Ana: 3♠" in lines
-        assert "Bot 3 wins the round and leads." in lines
+        log = c.log()
+        assert log[log.index((HUMAN, "3s")) + 1] == (None, "Ana is out: 1st place.")
+        assert (None, "Bot 3 wins the round and leads.") in c.log()
         assert lines == [expected_line(c, seat, text) for seat, text in c.log()[-len(lines):]]
 
     drive(app, script)
@@ -589,7 +603,7 @@ def test_messages_show_cards_with_the_screens_symbols() -> None:
         assert not CARD_WORD.search(info), info
         assert any(symbol in info for symbol in "♠♣♦♥")
         await pilot.press("a", CARD_LETTERS[12])
-        await pilot.press("h")
+        await ask_hint(pilot, app)
         hint = shown(app, "#info")
         assert "Hint:" in hint and not CARD_WORD.search(hint), hint
         assert not CARD_WORD.search(shown(app, "#prompt"))
@@ -644,7 +658,8 @@ def test_letters_stay_with_their_cards() -> None:
 
         before = letters()
         assert sorted(before.values()) == sorted(CARD_LETTERS[:13])
-        await pilot.press("h", "enter")
+        await ask_hint(pilot, app)
+        await pilot.press("enter")
         after = letters()
         assert len(after) < len(before)
         assert all(before[card] == letter for card, letter in after.items())
@@ -667,12 +682,18 @@ def test_sorting_by_combination_keeps_every_card_and_relabels_in_order() -> None
         cards = [w for w in app.query(CardView) if w.display]
         assert len(cards) == 13
         xs = [w.region.x for w in cards]
-        assert all(b - a == xs[1] - xs[0] for a, b in itertools.pairwise(xs))  # no gap
+        groups = app._groups
+        assert len(set(groups)) > 1
+        for i, (a, b) in enumerate(itertools.pairwise(xs), 1):  # a gap before each group
+            assert b - a == 4 + (2 if groups[i] != groups[i - 1] else 0)
+        await pilot.press("s")  # by rank: one group, no gaps
+        xs = [w.region.x for w in cards]
+        assert all(b - a == 4 for a, b in itertools.pairwise(xs))
 
     drive(app, script)
 
 
-@pytest.mark.parametrize(("size", "shown_name"), [((80, 24), "Nguyễn Thị "), ((120, 40), "Nguyễn Thị Lan")])
+@pytest.mark.parametrize(("size", "shown_name"), [((80, 24), "Nguyễn Thị"), ((120, 40), "Nguyễn Thị Lan")])
 def test_long_names_are_not_cut_at_8_players_where_there_is_room(
     size: tuple[int, int], shown_name: str
 ) -> None:
@@ -682,7 +703,7 @@ def test_long_names_are_not_cut_at_8_players_where_there_is_room(
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            board = shown(app, "#players")
+            board = shown(app, "#felt")
             assert shown_name in board
             for seat in range(1, 8):
                 assert f"Bot {seat}" in board
@@ -731,12 +752,12 @@ def test_twenty_cards_fit_and_never_touch(size: tuple[int, int], ten: str) -> No
 
 
 def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> None:
-    controller = Controller(Rules.preset("mien-nam"), 4, seed=3, hint_seconds=0.05, lang="vi")
+    controller = Controller(Rules.preset("mien-nam"), 4, seed=3, lang="vi")
     app = TienLenApp(controller, delay=0)
     game = controller.game
 
     def nothing_cut() -> None:
-        for selector in ("#title", "#prompt", "#info", "#table", "#players", "#hand"):
+        for selector in ("#title", "#prompt", "#info", "#table", "#felt", "#hand"):
             widget = app.query_one(selector)
             assert widget.region.right <= 80 and widget.region.bottom <= 24, selector
             assert "…" not in shown(app, selector).replace("đang nghĩ…", ""), (selector,
@@ -744,18 +765,20 @@ def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> 
         keys = list(app.query_one(Footer).query("FooterKey"))
         assert all(key.region.right <= 80 for key in keys)  # every key in sight
         footer = " ".join(render(key) for key in keys)
-        for word in ("Chọn", "Đánh", "Bỏ", "Gợi ý", "Xếp", "Luật", "Tiếp", "Thoát"):
+        words = (("Xếp", "Luật", "Tiếp", "Kết quả", "Thoát") if game.is_over else
+                 ("Chọn", "Đánh", "Bỏ", "Gợi ý", "Xếp", "Luật", "Tiếp", "Thoát"))
+        for word in words:  # the keys that do something now
             assert word in footer, footer
 
     async def script(pilot: Pilot[Any]) -> None:
         assert "luật mien-nam" in shown(app, "#title")
-        assert "Máy 1" in shown(app, "#players")
+        assert "Máy 1" in shown(app, "#felt")
         assert "Bài của bạn" in app.query_one("#hand").border_title
         nothing_cut()
         for _ in range(200):
             if game.is_over:
                 break
-            await pilot.press("h")
+            await ask_hint(pilot, app)
             assert "Gợi ý" in shown(app, "#info") or game.is_over
             await pilot.press("enter" if app.selected else "p")
         assert game.is_over

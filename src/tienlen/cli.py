@@ -230,24 +230,35 @@ def _terminal() -> bool:
 def _cmd_play(args: argparse.Namespace) -> int:
     from .arena import parse_bots
     from .game import check_players
-    from .play.controller import Controller, check_bots
+    from .play.controller import Controller, check_bots, replay_command
 
-    rules = load_rules(args.rules)
-    bots = check_bots(parse_bots(args.bots or "heuristic"), check_players(args.players))
-    if args.plain or not _terminal():
-        from .lineplay import play_session
-
-        return play_session(rules, args.players, args.seed, args.name, bots=bots,
-                            lang=_lang(args))
     lang = _lang(args)
-    controller = Controller(rules, args.players, bots, args.seed, args.name, lang=lang)
+    if args.resume is not None:
+        from .session import Session
+
+        session = Session.from_record(_read_record(args.resume))
+        bots = check_bots(parse_bots(args.bots or "heuristic"), session.players)
+        controller = Controller.resume(session, bots, lang)
+        if args.plain or not _terminal():
+            raise error(TienLenError, "err.cli.resume_plain")
+    else:
+        rules = load_rules(args.rules)
+        bots = check_bots(parse_bots(args.bots or "heuristic"), check_players(args.players))
+        if args.plain or not _terminal():
+            from .lineplay import play_session
+
+            return play_session(rules, args.players, args.seed, args.name, bots=bots,
+                                lang=lang)
+        controller = Controller(rules, args.players, bots, args.seed, args.name, lang=lang)
     try:
         from .tui.app import TienLenApp
     except ImportError:
         raise error(TienLenError, "err.cli.tui_missing_play") from None
-    saved = TienLenApp(controller, delay=0.0 if args.fast else 0.8).run()
+    saved = TienLenApp(controller, delay=0.0 if args.no_pause else 0.8,
+                       four_colour=args.four_colour, auto_pass=args.auto_pass,
+                       prepare=True).run()
     if saved is not None:
-        print(t("cli.saved", lang, path=saved))
+        print(t("cli.saved", lang, path=saved, command=replay_command(saved)))
     return 0
 
 
@@ -312,17 +323,21 @@ def _cmd_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_record(path: str) -> str:
+    """A record file's text; a file that cannot be read, or is not text, is said so."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(TienLenError, "err.file.cannot_read", path=repr(path),
+                    error=os_reason(exc)) from None
+    except UnicodeDecodeError:
+        raise error(TienLenError, "err.file.not_record", path=repr(path)) from None
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .session import Session
 
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise error(TienLenError, "err.file.cannot_read", path=repr(args.file),
-                    error=os_reason(exc)) from None
-    except UnicodeDecodeError:
-        raise error(TienLenError, "err.file.not_record", path=repr(args.file)) from None
-    session = Session.from_record(text)
+    session = Session.from_record(_read_record(args.file))
     lang = _lang(args)
     if not args.text and _terminal():
         try:
@@ -444,7 +459,11 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--name", default="You", metavar="NAME", help=h("play.name"))
     p.add_argument("--bots", default="heuristic", metavar="BOTS",
                    help=h("play.bots", bots=bot_usage(lang)))
-    p.add_argument("--fast", action="store_true", help=h("play.fast"))
+    p.add_argument("--no-pause", "--fast", dest="no_pause", action="store_true",
+                   help=h("play.fast"))
+    p.add_argument("--four-colour", action="store_true", help=h("play.four_colour"))
+    p.add_argument("--auto-pass", action="store_true", help=h("play.auto_pass"))
+    p.add_argument("--resume", default=None, metavar="RECORD", help=h("play.resume"))
     _lang_option(p, lang)
     p.add_argument("--plain", action="store_true", help=h("play.plain"))
     p.set_defaults(func=_cmd_play)

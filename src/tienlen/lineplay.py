@@ -16,7 +16,7 @@ from .actions import Move
 from .cards import Card, parse_cards
 from .errors import TienLenError
 from .i18n import msg, say_error, t, tn
-from .play.controller import HUMAN, Controller, Prompt
+from .play.controller import HUMAN, Controller, Prompt, replay_command
 from .rules import Rules
 
 HELP = t("plain.help")
@@ -187,5 +187,5 @@ def _save(c: Controller, text: str, say: Callable[..., None], lang: str = "en") 
     except TienLenError as exc:
         say(t("plain.not_saved_why", lang, reason=say_error(exc, lang)))
         return False
-    say(t("cli.saved", lang, path=saved))
+    say(t("cli.saved", lang, path=saved, command=replay_command(saved)))
     return True

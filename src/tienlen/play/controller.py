@@ -20,23 +20,29 @@ decline).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import os
+import shlex
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import fast
 from ..actions import Action, ActionKind, Hidden, Move
 from ..arena import BotSpec
-from ..bots import Bot, bot_names, get_bot
+from ..bots import Bot, bot_names
 from ..cards import Card, cards_text
 from ..errors import IllegalPlay, TienLenError, error
 from ..explain import pattern_words
 from ..game import Game
+from ..hints import Hint, prepare, reason_words, suggest
 from ..i18n import YOU, Msg, bot_name, display_name, msg, os_reason, render, t, tn
-from ..payments import Payment
-from ..paywords import payment_line, place_words, short_line
+from ..payments import Chop, Payment, is_chop
+from ..paywords import chop_words, payment_line, place_words, short_line
 from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
+from ..stepping import iter_states
 from ..turns import Turns
 from ..view import View
 
@@ -119,8 +125,7 @@ class Controller:
     """One human (seat 0) against bots, hand after hand."""
 
     def __init__(self, rules: Rules, players: int = 4, bots: Sequence[str] = ("heuristic",),
-                 seed: int | None = None, name: str = "You", hint_worlds: int = 8,
-                 hint_seconds: float = 0.25, lang: str = "en") -> None:
+                 seed: int | None = None, name: str = "You", lang: str = "en") -> None:
         self.lang = lang
         name = name.strip()
         if not name:
@@ -141,10 +146,13 @@ class Controller:
             seat: BotSpec(spec).make(base + seat, 5.0)
             for seat, spec in enumerate(self.specs, 1)
         }
-        self.hint_bot = get_bot("search", seed=base, worlds=hint_worlds, seconds=hint_seconds)
+        self.hint_seed = base  # the hints' searches are seeded: the same hint for the same view
         self._turns: Turns | None = None  # who is asked, and the chops let go (this hand)
         # (hand number, history length) after a move that ended a round -> (winner, leader)
         self._breaks: dict[tuple[int, int], tuple[int, int | None]] = {}
+        # (hand number, history length) -> what that action brought about: a chop, a player
+        # out and their place, one card left (the log's call-outs)
+        self._callouts: dict[tuple[int, int], list[str]] = {}
         self._view_key: tuple[int, int] | None = None
         self._view: View | None = None
 
@@ -340,10 +348,38 @@ class Controller:
     def _act(self, seat: int, move: Move | str) -> None:
         """Make a move, and note where it ended a round (for the log's round breaks)."""
         game = self.game
-        table_seat = game.table_seat if game.table is not None else None
+        table = game.table
+        table_seat = game.table_seat if table is not None else None
+        placed = len(game.finish_order)
         game.play(move, seat=seat)
+        at = (self.hand_number, len(game.history))
         if table_seat is not None and game.table is None and not game.is_over:
-            self._breaks[(self.hand_number, len(game.history))] = (table_seat, game.turn)
+            self._breaks[at] = (table_seat, game.turn)
+        self._callouts[at] = self._called_out(seat, table, table_seat, placed)
+
+    def _called_out(self, seat: int, table: Play | None, owner: int | None,
+                    placed: int) -> list[str]:
+        """What the action ``seat`` just made brought about, in sentences: the chop it made
+        (``table``, ``owner``: what was on the table before it), each player it put out and in
+        what place (``placed``: how many were out before it), one card left."""
+        game = self.game
+        you = self._you_seat()
+        played = game.history[-1][1]
+        lines: list[str] = []
+        if isinstance(played, Play) and table is not None and owner is not None \
+                and owner != seat and is_chop(played, table):
+            lines.append(chop_words(Chop(seat, owner, table, played, 0), self.names, self.lang,
+                                    you) + ".")
+        for place in range(placed, len(game.finish_order)):
+            out = game.finish_order[place]
+            if not game.hand(out):  # out of cards (the last left holding cards is not "out")
+                word = place_word(place, self.players, self.lang)
+                lines.append(self.t("tui.call.you_out", place=word) if out == you else
+                             self.t("tui.call.out", name=self.names[out], place=word))
+        if isinstance(played, Play) and played.keys and len(game.hand(seat)) == 1:
+            lines.append(self.t("tui.call.you_one_left") if seat == you else
+                         self.t("tui.call.one_left", name=self.names[seat]))
+        return lines
 
     def log(self) -> list[tuple[int | None, str]]:
         """The hand's actions as the human saw them, (seat, text), with a line (seat None)
@@ -353,6 +389,7 @@ class Controller:
         paid = self._chop_payments()
         for index, (seat, move) in enumerate(self.view().events, 1):
             out.append((seat, self.words(move)))
+            out += [(None, line) for line in self._callouts.get((self.hand_number, index), ())]
             end = self._breaks.get((self.hand_number, index))
             if end is not None:
                 winner, leader = end
@@ -360,6 +397,16 @@ class Controller:
             out += [(None, short_line(p, self.names, self.lang, self._you_seat()))
                     for p in paid.get(index, ())]
         return out
+
+    def round_plays(self) -> dict[int, Play]:
+        """Each seat's last play or pass of the round in progress."""
+        plays: dict[int, Play] = {}
+        for index, (seat, move) in enumerate(self.view().events, 1):
+            if isinstance(move, Play):
+                plays[seat] = move
+            if (self.hand_number, index) in self._breaks:
+                plays = {}
+        return plays
 
     def _chop_payments(self) -> dict[int, list[Payment]]:
         """The hand's chop payments by when they were made (the history's length then)."""
@@ -417,13 +464,36 @@ class Controller:
             raise _illegal(msg("tui.err.wait", name=self.names[seat or 0]))
         return d
 
-    def hint(self) -> Move:
-        """The move the strongest bot would make in the human's place."""
+    def hint_view(self) -> View:
+        """What a hint is computed from: the human's view (an out-of-turn chop may be let go,
+        so passing is among its moves). Raises IllegalPlay when the human is not asked."""
         d = self._asked()
         view = self.view()
         if d.kind == "chop":
             view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        return self.hint_bot.choose(view)
+        return view
+
+    def suggest(self, view: View | None = None) -> Hint:
+        """The hint for the human: the default search bot's move from the human's view
+        (:func:`tienlen.hints.suggest`), with its reason. Safe to call from another thread
+        with a ``view`` taken before (:meth:`hint_view`)."""
+        return suggest(self.hint_view() if view is None else view, seed=self.hint_seed)
+
+    def hint(self) -> Move:
+        """The hint's move alone."""
+        return self.suggest().move
+
+    def reason_words(self, hint: Hint) -> str:
+        """A hint's reason in the game's language."""
+        return reason_words(hint.reason, self.lang)
+
+    def fast_engine(self) -> bool:
+        """Whether hints search on the fast path (its compiled code is loaded at start-up)."""
+        return fast.enabled(self.rules)
+
+    def prepare(self) -> bool:
+        """Load (or compile) the fast path's code for the hints now (:func:`tienlen.hints.prepare`)."""
+        return prepare(self.rules)
 
     # ------------------------------------------------------------------ bots
     def bot_step(self) -> str | None:
@@ -447,11 +517,16 @@ class Controller:
             said = f"{said.rstrip('.')}. {line}"
         return said
 
+    def callouts(self) -> list[str]:
+        """What the last action brought about (a chop, a player out, one card left)."""
+        return list(self._callouts.get((self.hand_number, len(self.game.history)), ()))
+
     def after_words(self) -> list[str]:
         """What the last action brought about, in sentences: the end of a round (who won it,
         who leads), then the chop payments it made."""
-        out = []
-        end = self._breaks.get((self.hand_number, len(self.game.history)))
+        at = (self.hand_number, len(self.game.history))
+        out = list(self._callouts.get(at, ()))
+        end = self._breaks.get(at)
         if end is not None:
             out.append(self._round_words(*end))
         return out + [f"{line}." for line in self.news()]
@@ -466,6 +541,43 @@ class Controller:
             if said:
                 done.append(said)
         return done
+
+    # ------------------------------------------------------------------ practice
+    def can_take_back(self) -> bool:
+        """Whether you have a move of this hand to take back."""
+        return self._last_own_move() is not None
+
+    def _last_own_move(self) -> int | None:
+        """The index in the history of your last decision this hand (not the game's own
+        actions at its start, such as president gifts)."""
+        game = self.game
+        start = len(next(iter_states(game)).history)
+        mine = [i for i, (seat, _) in enumerate(game.history) if seat == HUMAN and i >= start]
+        return mine[-1] if mine else None
+
+    def take_back(self) -> bool:
+        """Take back your last move of this hand: the hand as it was just before it, the bots'
+        later moves undone too. False when you have made none."""
+        at = self._last_own_move()
+        if at is None:
+            return False
+        self._restart_at(at)
+        return True
+
+    def deal_again(self) -> Game:
+        """Play this hand's deal again from its start (the same cards, dealer and leader)."""
+        self._restart_at(len(next(iter_states(self.game)).history))
+        return self.game
+
+    def _restart_at(self, length: int) -> None:
+        """The hand in play replaced by its state after its first ``length`` actions."""
+        state = next(s for s in iter_states(self.game) if len(s.history) == length).copy()
+        self.session.games[-1] = state
+        hand = self.hand_number
+        for notes in (self._breaks, self._callouts):
+            for key in [k for k in notes if k[0] == hand and k[1] > length]:
+                del notes[key]
+        self._view = None
 
     # ------------------------------------------------------------------ hands and records
     def next_hand(self) -> Game:
@@ -499,14 +611,66 @@ class Controller:
         parts.append(self.t("tui.hand_over", order=order, units=units))
         return " ".join(parts)
 
+    def totals(self) -> list[int]:
+        """Units per seat in the session so far: the finished hands', and the payments the
+        hand in play has made already (a chop is paid when its round ends)."""
+        totals = list(self.session.totals)
+        if not self.game.is_over:
+            for p in self.view().payments:
+                totals[p.payer] -= p.units
+                totals[p.payee] += p.units
+        return totals
+
+    @classmethod
+    def resume(cls, session: Session, bots: Sequence[str] = ("heuristic",),
+               lang: str = "en") -> Controller:
+        """Go on with a saved session of the terminal game (seat 0 is you, the others bots,
+        as ``tienlen play`` writes them); a finished last hand is followed by the next."""
+        names = session.names
+        for seat in range(1, session.players):
+            if names[seat] != bot_name(seat):
+                raise error(TienLenError, "err.play.resume_foreign", seat=seat,
+                            name=repr(names[seat]), bot=bot_name(seat))
+        c = cls(session.rules, session.players, bots, name=names[0], lang=lang)
+        c.session = session
+        c.names = tuple(display_name(n, lang) for n in names)
+        if session.game.is_over:
+            session.next_hand()
+        return c
+
     def record(self) -> str:
         return self.session.record()
 
     def save(self, path: str | Path) -> Path:
         target = Path(path).expanduser()
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(self.record(), encoding="utf-8")
         except OSError as exc:
             raise error(TienLenError, "err.file.cannot_write", path=repr(str(target)),
                         error=os_reason(exc)) from None
         return target
+
+
+def records_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the terminal game saves its records: ``$XDG_DATA_HOME/tienlen/records``, by
+    default ``~/.local/share/tienlen/records``."""
+    environ = os.environ if environ is None else environ
+    data = environ.get("XDG_DATA_HOME", "")
+    base = Path(data) if data and Path(data).is_absolute() else Path.home() / ".local" / "share"
+    return base / "tienlen" / "records"
+
+
+def tienlen_command(argv0: str | None = None) -> list[str]:
+    """The words that run this ``tienlen`` from any shell: the absolute path of the running
+    ``tienlen`` executable, else this Python with ``-m tienlen``."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    program = Path(argv0)
+    if program.name == "tienlen" and program.is_file():
+        return [str(program.resolve())]
+    return [sys.executable, "-m", "tienlen"]
+
+
+def replay_command(path: str | Path, argv0: str | None = None) -> str:
+    """The shell command that replays the record at ``path``, quoted for any shell."""
+    return shlex.join([*tienlen_command(argv0), "replay", str(Path(path).resolve())])

@@ -21,20 +21,25 @@ from textual.widgets import Footer, Input, Static
 from ..actions import Action
 from ..cards import Card
 from ..errors import TienLenError
+from ..hints import Hint
 from ..i18n import catalogue, say_error, t, tn
-from ..play.controller import HUMAN, Controller, place_word
+from ..play.controller import HUMAN, Controller, place_word, records_dir
 from ..rules_text import explain_text
 from ..shapes import Play
+from .felt import FeltSeat, felt_lines
 from .sorting import by_combination, by_rank
 from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text
+
+PACES = (1.6, 0.8, 0.4, 0.15, 0.0)  # the bots' pauses, seconds, slowest first
+MIN_SIZE = (80, 24)  # the smallest window the game is drawn in: 8 seats fit at 80x24
 
 CSS = """
 Screen { layout: vertical; }
 #title { height: 1; background: $primary-background; padding: 0 1; }
 #top { height: 1fr; }
-#table { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
-#players { width: 44%; min-width: 44; max-width: 70; height: 100%; border: round $secondary;
-           padding: 0 1; }
+#felt { width: 1fr; height: 100%; border: round $secondary; padding: 0 1; }
+#table { width: 40%; min-width: 38; max-width: 56; height: 100%; border: round $secondary;
+         padding: 0 1; }
 #prompt { height: auto; max-height: 2; padding: 0 1; }
 #info { height: auto; max-height: 2; padding: 0 1; }
 HandView { height: 5; border: round $accent; padding: 0 1; }
@@ -96,6 +101,9 @@ class EndScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('next')", "Next hand"),
         Binding("escape,e", "choose(None)", "Look at the table"),
+        Binding("d", "choose('again')", "This deal again"),
+        Binding("backspace", "choose('take_back')", "Take back"),
+        Binding("r", "app.rules", "Rules"),
         Binding("q", "choose('quit')", "Quit"),
         Binding("v", "choose('review')", "Review"),
     ]
@@ -106,6 +114,7 @@ class EndScreen(ModalScreen[str | None]):
     #end-scroll { width: auto; height: auto; }
     #end-text { width: auto; height: auto; }
     #end-keys { width: auto; height: auto; }
+    #end-practice { width: auto; height: auto; }
     """
 
     def __init__(self, lines: list[Text], title: str, lang: str = "en") -> None:
@@ -123,6 +132,7 @@ class EndScreen(ModalScreen[str | None]):
             with VerticalScroll(id="end-scroll"):  # ↑↓ when it does not fit
                 yield Static(text, id="end-text")
             yield Static(Text(t("tui.end.keys", self.lang), style="bold"), id="end-keys")
+            yield Static(Text(t("tui.end.practice", self.lang)), id="end-practice")
 
     def on_mount(self) -> None:
         self._fit()
@@ -132,8 +142,8 @@ class EndScreen(ModalScreen[str | None]):
         self._fit()
 
     def _fit(self) -> None:
-        """The list scrolls within the screen, below it the keys (borders and keys: 3 rows)."""
-        self.query_one("#end-scroll").styles.max_height = max(3, self.size.height - 3)
+        """The list scrolls within the screen, below it the keys (borders and keys: 4 rows)."""
+        self.query_one("#end-scroll").styles.max_height = max(3, self.size.height - 4)
 
     def action_choose(self, choice: str | None) -> None:
         self.dismiss(choice)
@@ -182,8 +192,20 @@ class SaveScreen(ModalScreen[str | None]):
         self.dismiss("")
 
 
+class TooSmall(Static):
+    """Said instead of the table when the window is smaller than the game needs."""
+
+    DEFAULT_CSS = """
+    TooSmall { display: none; width: 100%; height: 100%; content-align: center middle;
+               text-align: center; }
+    """
+
+
 class TienLenApp(App[Path | None]):
-    """You against bots. Returns the path of the saved record, if one was saved."""
+    """You against bots. Returns the path of the saved record, if one was saved.
+
+    The game needs a window of at least :data:`MIN_SIZE` (80x24 holds 8 seats); in a smaller
+    one it says so instead of squeezing the table."""
 
     TITLE = "Tiến Lên"
     ENABLE_COMMAND_PALETTE = False
@@ -198,18 +220,31 @@ class TienLenApp(App[Path | None]):
         Binding("s", "sort", "Sort"),
         Binding("r", "rules", "Rules"),
         Binding("n", "next_hand", "Next"),
-        Binding("e", "results", "Results", show=False),
+        Binding("e", "results", "Results"),
+        Binding("greater_than_sign", "skip", "Skip", key_display=">"),
+        Binding("plus", "pace(1)", "Faster", key_display="+", show=False),
+        Binding("minus", "pace(-1)", "Slower", key_display="-", show=False),
+        Binding("backspace", "take_back", "Take back", key_display="⌫", show=False),
+        Binding("A,shift+a", "auto_pass", "Auto pass", show=False),
+        Binding("C,shift+c", "colours", "Colours", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
     def __init__(self, controller: Controller, delay: float = 0.8,
-                 save_dir: str | Path = ".") -> None:
+                 save_dir: str | Path | None = None, four_colour: bool = False,
+                 auto_pass: bool = False, prepare: bool = False) -> None:
         super().__init__()
         self.controller = controller
         self.lang = controller.lang
         localise_bindings(self, self.lang)
         self.delay = delay
-        self.save_dir = Path(save_dir)
+        self.save_dir = Path(save_dir) if save_dir is not None else records_dir()
+        self.four_colour = four_colour
+        self.auto_pass = auto_pass
+        self.prepare = prepare  # load the fast path's code for the hints at start-up
+        self.preparing = False
+        self._skip = 0  # the hand skipped to its end
+        self._hint_for: tuple[int, int] | None = None  # the moment a hint is computed for
         self.selected: set[int] = set()  # indices into the hand (game.hand order)
         self.cursor = 0  # a display position
         self.by_combination = False
@@ -226,14 +261,16 @@ class TienLenApp(App[Path | None]):
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
+        yield TooSmall(self.t("tui.too_small", width=MIN_SIZE[0], height=MIN_SIZE[1]),
+                       id="too-small")
         yield Static(id="title")
         with Horizontal(id="top"):
-            table = InfoPanel(id="table")
-            table.border_title = self.t("tui.panel.table")
-            yield table
-            players = InfoPanel(id="players")
-            players.border_title = self.t("tui.panel.players")
-            yield players
+            felt = InfoPanel(id="felt")
+            felt.border_title = self.t("tui.panel.table")
+            yield felt
+            log = InfoPanel(id="table")
+            log.border_title = self.t("tui.panel.log")
+            yield log
         yield Static(id="prompt")
         yield Static(id="info")
         hand = HandView(id="hand")
@@ -242,28 +279,75 @@ class TienLenApp(App[Path | None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
+        self._check_size(self.size.width, self.size.height)
         self._say(self.t("tui.welcome", name=self.controller.names[HUMAN],
                          bots=", ".join(self.t(f"bot.{b}") if b in BOT_WORDS else b
                                         for b in self.controller.specs)))
         self._advance()
+        if self.prepare and self.controller.fast_engine():
+            self._prepare()
         self.call_after_refresh(self.refresh_screen)  # again, now that the panels have sizes
 
+    def _prepare(self) -> None:
+        """The fast path's code loaded (or compiled: minutes the first time) in a thread, with
+        a line saying so, so that the first hint does not freeze the screen."""
+        self.preparing = True
+        self._say(self.t("tui.preparing"), "dim italic")
+        self.refresh_screen()
+        c = self.controller
+
+        def load() -> None:
+            c.prepare()
+            self.call_from_thread(self._prepared)
+
+        self.run_worker(load, thread=True, group="prepare", exit_on_error=False)
+
+    def _prepared(self) -> None:
+        self.preparing = False
+        if self.info.plain == self.t("tui.preparing"):
+            self._say(self.t("tui.prepared"), "dim")
+        self.refresh_screen()
+
     def on_resize(self, event: events.Resize) -> None:
+        self._check_size(event.size.width, event.size.height)
         self.call_after_refresh(self.refresh_screen)
+
+    def _check_size(self, width: int, height: int) -> None:
+        """Below :data:`MIN_SIZE`, the message alone; the game again once there is room."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.query_one("#too-small").display = small
+        for widget in self.query("#title, #top, #prompt, #info, #hand, Footer"):
+            widget.display = not small
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys in the footer are those that do something now: the results once the hand
+        is over, the keys of a turn while it is on."""
+        over = self.controller.game.is_over
+        if action == "results":
+            return over
+        if action in ("select", "confirm", "decline", "hint"):
+            return not over and not self._out()
+        if action == "skip":
+            return self._out()
+        return True
 
     # ------------------------------------------------------------------ the flow of the game
     def _advance(self) -> None:
         """Let the bots act (paced, or at once with no delay) until the human decides."""
         c = self.controller
-        if self._timer is not None:
+        if self._timer is not None:  # a bot's move is on its way
+            self.refresh_screen()
             return
-        if self.delay <= 0:
+        if self.delay <= 0 or self._skip == c.hand_number:
             for _ in range(100_000):
                 said = c.bot_step()
                 if said is None:
-                    break
+                    if not self._auto_passes():
+                        break
+                    self._pass_for_you()
+                    continue
                 self._tell(said)
-        elif c.decision() is None and not c.game.is_over:
+        elif (c.decision() is None and not c.game.is_over) or self._auto_passes():
             self._timer = self.set_timer(self.delay, self._bot_tick)
         self.refresh_screen()
 
@@ -272,9 +356,56 @@ class TienLenApp(App[Path | None]):
         if len(self.screen_stack) > 1:  # the rules or the quit question are up: wait
             self._timer = self.set_timer(self.delay, self._bot_tick)
             return
-        said = self.controller.bot_step()
-        if said is not None:
-            self._tell(said)
+        if self._auto_passes():
+            self._pass_for_you()
+        else:
+            said = self.controller.bot_step()
+            if said is not None:
+                self._tell(said)
+        self._advance()
+
+    def _auto_passes(self) -> bool:
+        """Whether auto-pass is on and you are asked to beat a play you cannot beat."""
+        d = self.controller.decision()
+        return (self.auto_pass and d is not None and d.kind == "play"
+                and all(m.is_pass for m in d.legal))
+
+    def _pass_for_you(self) -> None:
+        c = self.controller
+        view = c.view()
+        table, seat = view.table, view.table_seat
+        c.decline()
+        if table is not None and seat is not None:
+            self._say(self.t("tui.auto_passed", name=c.names[seat], table=table), "dim")
+
+    def _out(self) -> bool:
+        """Whether you are out of this hand (it goes on without you)."""
+        game = self.controller.game
+        return HUMAN in game.finish_order and not game.is_over
+
+    def action_auto_pass(self) -> None:
+        """A: pass for you when you cannot beat the play on the table (on or off)."""
+        self.auto_pass = not self.auto_pass
+        self._say(self.t("tui.auto_pass.on" if self.auto_pass else "tui.auto_pass.off"))
+        self._advance()
+
+    def action_pace(self, step: int) -> None:
+        """+ and -: the bots' pause between moves, shorter or longer."""
+        at = min(range(len(PACES)), key=lambda i: abs(PACES[i] - self.delay))
+        self.delay = PACES[max(0, min(len(PACES) - 1, at + step))]
+        self._say(self.t("tui.pace", seconds=self.delay) if self.delay else
+                  self.t("tui.pace.none"))
+        if self._timer is not None and self.delay <= 0:
+            self._timer.stop()
+            self._timer = None
+        self._advance()
+
+    def action_skip(self) -> None:
+        """>: once you are out, the rest of the hand at once (offered only then)."""
+        self._skip = self.controller.hand_number
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
         self._advance()
 
     def _tell(self, said: str) -> None:
@@ -286,12 +417,25 @@ class TienLenApp(App[Path | None]):
         elif said and not self._news_held:
             self._say(said)
 
+    def move_text(self, text: str, style: str = "") -> Text:
+        """Text with its card words as cards, in this game's deck colours."""
+        return move_text(text, style, self.four_colour)
+
+    def cards_text(self, cards: Sequence[Card], width: int = 3) -> Text:
+        """Cards side by side, in this game's deck colours."""
+        return cards_text(cards, width=width, four=self.four_colour)
+
+    def action_colours(self) -> None:
+        """C: the four-colour deck (clubs green, diamonds blue) or the two-colour one."""
+        self.four_colour = not self.four_colour
+        self.refresh_screen()
+
     def _say(self, text: str | Text, style: str = "") -> None:
         """Show a message under the prompt, its cards with the screen's symbols."""
         if isinstance(text, Text):
             self.info = text
         else:
-            self.info = move_text(text, style)
+            self.info = self.move_text(text, style)
         self.info.overflow = "ellipsis"  # two lines at most, then cut
 
     # ------------------------------------------------------------------ drawing
@@ -314,7 +458,7 @@ class TienLenApp(App[Path | None]):
         positions = {i for i, h in enumerate(self._order) if h in self.selected}
         hand_view = self.query_one(HandView)
         hand_view.show(shown, positions, self.cursor, self._groups,
-                       [self._letters[i] for i in self._order])
+                       [self._letters[i] for i in self._order], self.four_colour)
         hand_view.border_title = self.t("tui.hand_title.combination" if self.by_combination
                                         else "tui.hand_title.rank", n=len(hand))
 
@@ -323,10 +467,14 @@ class TienLenApp(App[Path | None]):
         title = (tn("tui.title.changed", changed, self.lang, rules=rules.name, hand=c.hand_number,
                     dealer=c.names[game.dealer]) if changed else
                  self.t("tui.title", rules=rules.name, hand=c.hand_number, dealer=c.names[game.dealer]))
-        self.query_one("#title", Static).update(title)
+        if self.preparing:  # in the title: the message line below it changes with each move
+            title += " · " + self.t("tui.preparing")
+        self.query_one("#title", Static).update(Text(title, no_wrap=True, overflow="ellipsis"))
         self.query_one("#table", InfoPanel).show(self._table_lines())
         self.call_after_refresh(self._fit_table)
-        self.query_one("#players", InfoPanel).show(self._player_lines())
+        felt = self.query_one("#felt", InfoPanel)
+        felt.show(self._felt_lines(felt.content_size.width or 44,
+                                   felt.content_size.height or 11))
 
         decision = c.decision()
         prompt: Text
@@ -334,7 +482,7 @@ class TienLenApp(App[Path | None]):
             winner = c.names[game.finish_order[0]] if game.finish_order else self.t("tui.nobody")
             prompt = Text(self.t("tui.over_prompt", name=winner), style="bold")
         elif decision is not None:
-            prompt = move_text(decision.prompt, style="bold")
+            prompt = self.move_text(decision.prompt, style="bold")
             if decision.kind == "offer":
                 target = self.target if self.target is not None else decision.other
                 prompt.append(" " + self.t("tui.offer_to", name=c.names[target or 0]), style="bold cyan")
@@ -343,6 +491,7 @@ class TienLenApp(App[Path | None]):
             prompt = Text(self.t("tui.thinking", name=c.names[seat or 0]), style="dim")
         self.query_one("#prompt", Static).update(prompt)
         self.query_one("#info", Static).update(self.info)
+        self.refresh_bindings()
         if game.is_over and self._end_shown != c.hand_number and len(self.screen_stack) == 1:
             self._end_shown = c.hand_number
             self.action_results()
@@ -363,6 +512,10 @@ class TienLenApp(App[Path | None]):
         def done(choice: str | None) -> None:
             if choice == "next":
                 self.action_next_hand()
+            elif choice == "again":
+                self.action_deal_again()
+            elif choice == "take_back":
+                self.action_take_back()
             elif choice == "quit":
                 self.action_quit_game()
             elif choice == "review":
@@ -414,12 +567,14 @@ class TienLenApp(App[Path | None]):
             lines.append(line)
             indent = " " * (len(header) - len(held_word))
             for start in range(0, len(cards), per_line):
-                chunk = cards_text(cards[start:start + per_line], width=2)
+                chunk = self.cards_text(cards[start:start + per_line], width=2)
                 if start:
                     lines.append(Text(indent) + chunk)
                 else:
                     line.append_text(chunk)
         lines += self._payment_lines()
+        lines += [Text(""), Text(self.t("tui.panel.players"), style="bold"),
+                  *self._player_lines(max(40, self.size.width - 8))]
         return lines
 
     def _payment_lines(self) -> list[Text]:
@@ -432,7 +587,7 @@ class TienLenApp(App[Path | None]):
         for p in payments:
             wrapped = textwrap.wrap(c.payment_words(p), room, subsequent_indent="    ")
             style = "red" if p.payer == HUMAN else "green" if p.payee == HUMAN else ""
-            lines += [move_text(f"· {row}" if not i else row, style)
+            lines += [self.move_text(f"· {row}" if not i else row, style)
                       for i, row in enumerate(wrapped)]
         return lines
 
@@ -441,54 +596,38 @@ class TienLenApp(App[Path | None]):
         view = c.view()
         names = c.names
         lines: list[Text | str] = []
-        if view.phase in ("claim", "trade", "return"):
-            lines.append(Text(self.t(f"tui.table.before.{view.phase}"), style="bold"))
-        elif view.is_over:
-            lines.append(Text(self.t("tui.table.over"), style="bold"))
-        elif view.table is not None and view.table_seat is not None:
-            lines.append(self.t("tui.table.to_beat", name=names[view.table_seat]))
-            lines.append(cards_text(view.table.cards, width=2))
-        else:
-            lines.append(self.t("tui.table.empty"))
         if view.turn is not None:
             waiting = c.waiting_for()
-            turn = Text(self.t("tui.table.turn") + " ")
-            turn.append(names[view.turn], style="bold")
             if view.stacking:
-                turn.append(" " + self.t("tui.table.stacking"))
-            lines.append(turn)
+                turn = Text(self.t("tui.table.turn") + " ")
+                turn.append(names[view.turn], style="bold")
+                lines.append(turn.append(" " + self.t("tui.table.stacking")))
             if waiting is not None and waiting != view.turn:  # a line of its own: it is news
                 key = "tui.table.free_chop" if c.game.free_chop_offered(waiting) \
                     else "tui.table.may_chop"
                 if waiting == HUMAN and c.names[HUMAN] == self.t("tui.you_name"):
                     key += "_you"
                 lines.append(Text(self.t(key, name=names[waiting]), style="bold yellow"))
-        lines.append(Text("─" * 30, style="dim"))
+        panel = self.query_one("#table", InfoPanel)
+        lines.append(Text("─" * (panel.content_size.width or 30), style="dim"))
         room = self._table_room = self.query_one("#table", InfoPanel).content_size.height or 12
         for seat, text in log_tail(c.log(), room - len(lines)):
             if seat is None:  # a round's end, a chop payment
-                lines.append(move_text(text, "italic yellow"))
+                lines.append(self.move_text(text, "italic yellow"))
                 continue
             line = Text(f"{names[seat]}: ", no_wrap=True, overflow="ellipsis")
-            line.append_text(move_text(text))
+            line.append_text(self.move_text(text))
             lines.append(line)
         return lines
 
-    def _player_lines(self) -> list[Text | str]:
+    def _felt_lines(self, width: int, height: int) -> list[Text]:
+        """The seats around the trick (:mod:`tienlen.tui.felt`)."""
         c = self.controller
         view = c.view()
-        totals = c.session.totals
-        firsts = c.session.first_places
-        places = c.places()
-        panel = self.query_one("#players", InfoPanel)
-        room = panel.content_size.width or 40
-        # the name column: as wide as the longest name, leaving room for the last 5 places
-        width = max(8, min(max(len(n) for n in c.names), room - 24 - 6))
-        shown_places = max(1, min(5, (room - 24 - width + 1) // 2))
-        lines: list[Text | str] = [Text(f"  {self.t('tui.col.name'):<{width}} {'#':>2} {'':<6} "
-                                        f"{self.t('tui.col.units'):>5} {self.t('tui.col.first'):>3}  "
-                                        f"{self.t('tui.col.places')}", style="dim")]
+        totals = c.totals()
         waiting = c.waiting_for()
+        plays = c.round_plays()
+        seats = []
         for seat in range(c.players):
             if seat in view.finish_order:
                 status = place_word(view.finish_order.index(seat), c.players, self.lang)
@@ -496,10 +635,38 @@ class TienLenApp(App[Path | None]):
                 status = self.t("tui.passed")
             else:
                 status = ""
-            mark = "▶" if seat == waiting else " "
+            play = plays.get(seat)
+            seats.append(FeltSeat(c.names[seat], view.counts[seat], status, totals[seat],
+                                  None if play is None else play.cards, seat == waiting,
+                                  view.table is not None and seat == view.table_seat))
+        trick: tuple[Card, ...] = ()
+        if view.phase in ("claim", "trade", "return"):
+            caption = self.t(f"tui.table.before.{view.phase}")
+        elif view.is_over:
+            caption = self.t("tui.table.over")
+        elif view.table is not None and view.table_seat is not None:
+            caption = self.t("tui.felt.played", name=c.names[view.table_seat])
+            trick = tuple(view.table.cards)
+        else:
+            caption = self.t("tui.felt.lead", name=c.names[view.turn or 0])
+        return felt_lines(seats, trick, caption, width, height, self.four_colour,
+                          self.t("move.pass"))
+
+    def _player_lines(self, room: int) -> list[Text]:
+        """The session so far, a row per player: units, first places, the last places."""
+        c = self.controller
+        totals = c.totals()
+        firsts = c.session.first_places
+        places = c.places()
+        # the name column: as wide as the longest name, leaving room for the last places
+        width = max(8, min(max(len(n) for n in c.names), room - 14 - 6))
+        shown_places = max(1, min(10, (room - 14 - width + 1) // 2))
+        lines = [Text(f"{self.t('tui.col.name'):<{width}} {self.t('tui.col.units'):>5} "
+                      f"{self.t('tui.col.first'):>3}  {self.t('tui.col.places')}", style="dim")]
+        for seat in range(c.players):
             recent = " ".join(str(p + 1) for p in places[seat][-shown_places:])
-            line = Text(f"{mark} {c.names[seat]:<{width}.{width}} {view.counts[seat]:>2} {status:<6} "
-                        f"{totals[seat]:>+5} {firsts[seat]:>3}  {recent}", no_wrap=True)
+            line = Text(f"{c.names[seat]:<{width}.{width}} {totals[seat]:>+5} "
+                        f"{firsts[seat]:>3}  {recent}", no_wrap=True)
             if seat == HUMAN:
                 line.stylize("bold")
             lines.append(line)
@@ -537,6 +704,8 @@ class TienLenApp(App[Path | None]):
         if char is None or len(char) != 1:
             return
         if char in CARD_LETTERS:
+            if self.controller.game.is_over:  # nothing to select: e is the results' key
+                return
             event.stop()
             if char in self._letters:
                 index = self._letters.index(char)
@@ -595,18 +764,53 @@ class TienLenApp(App[Path | None]):
         if news:
             self._say(" ".join(f"{line}." for line in news), "bold")
         else:
-            self._say(f"{c.names[HUMAN]}: {c.words(move)}" if move is not None
-                      else self.t("tui.let_chop_go"))
+            said = (" ".join([f"{c.names[HUMAN]}: {c.words(move)}.", *c.callouts()])
+                    if move is not None else self.t("tui.let_chop_go"))
+            self._say(said)
         self._advance()
 
     def action_hint(self) -> None:
+        """h: the default search bot's move for you, computed in a thread (the screen keeps
+        answering meanwhile, a "thinking" mark in the message line), shown with its reason."""
         c = self.controller
         try:
-            move = c.hint()
+            view = c.hint_view()
         except TienLenError as exc:
             self._say(self.reason(exc), "red")
             self.refresh_screen()
             return
+        key = self._hint_key()
+        if self._hint_for == key:
+            return  # this hint is on its way already
+        self._hint_for = key
+        self._say(self.t("tui.hint.thinking"), "dim italic")
+        self.refresh_screen()
+
+        def think() -> None:
+            hint = c.suggest(view)
+            self.call_from_thread(self._hint_ready, key, hint)
+
+        self.run_worker(think, thread=True, group="hint", exit_on_error=False)
+
+    def _hint_key(self) -> tuple[int, int]:
+        """The moment a hint is for: the hand and its length of history."""
+        c = self.controller
+        return (c.hand_number, len(c.game.history))
+
+    def thinking(self) -> bool:
+        """Whether a hint is being computed."""
+        return self._hint_for is not None
+
+    def _hint_ready(self, key: tuple[int, int], hint: Hint) -> None:
+        """The hint's move selected (or named, for a pass), with its reason; a hint for a
+        moment gone by (a move was made meanwhile) is dropped."""
+        if self._hint_for == key:
+            self._hint_for = None
+        if key != self._hint_key():
+            return
+        c = self.controller
+        move = hint.move
+        why = c.reason_words(hint)
         cards = move.cards
         if cards:
             self.selected = set()
@@ -616,7 +820,7 @@ class TienLenApp(App[Path | None]):
                 self.selected.add(index)
             if isinstance(move, Action) and move.kind == "offer":
                 self.target = move.other
-            self._say(self.t("tui.hint.selected", move=move), "green")
+            self._say(f"{self.t('tui.hint.selected', move=move)} — {why}", "green")
         else:
             giving_up = isinstance(move, Action) and move.kind in ("decline", "done")
             if c.chop_chance() and move.is_pass:
@@ -627,8 +831,8 @@ class TienLenApp(App[Path | None]):
                 word = self.t(f"move.{move}")
             else:
                 word = str(move)
-            key = "p" if move.is_pass or giving_up else "Enter"
-            self._say(self.t("tui.hint.press", move=word, keys=key), "green")
+            key_word = "p" if move.is_pass or giving_up else "Enter"
+            self._say(f"{self.t('tui.hint.press', move=word, keys=key_word)} — {why}", "green")
         self.refresh_screen()
 
     def action_sort(self) -> None:
@@ -640,8 +844,39 @@ class TienLenApp(App[Path | None]):
 
     def action_rules(self) -> None:
         c = self.controller
-        self.push_screen(RulesScreen(explain_text(c.rules, width=None, players=c.players, lang=self.lang),
-                                     self.lang))
+        text = explain_text(c.rules, width=None, players=c.players, lang=self.lang)
+        self.push_screen(RulesScreen(f"{self.t('tui.keys_help')}\n\n{text}", self.lang))
+
+    def action_take_back(self) -> None:
+        """Backspace: take back your last move (the bots' moves after it are undone too)."""
+        c = self.controller
+        if not c.take_back():
+            self._say(self.t("tui.take_back.none"), "red")
+            self.refresh_screen()
+            return
+        self._after_restart(self.t("tui.take_back.done"))
+
+    def action_deal_again(self) -> None:
+        """d (in the results): this hand's deal again, from its start."""
+        c = self.controller
+        c.deal_again()
+        self._after_restart(self.t("tui.deal_again", n=c.hand_number))
+
+    def _after_restart(self, said: str) -> None:
+        """The hand went back in time: a pending bot's move is dropped, the end panel will
+        show again when the hand ends."""
+        if isinstance(self.screen, EndScreen):
+            self.screen.dismiss(None)
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._end_shown = 0
+        self._skip = 0
+        self._news_held = False
+        self._hand_seen = None
+        self.selected = set()
+        self._say(said, "bold")
+        self._advance()
 
     def action_next_hand(self) -> None:
         c = self.controller

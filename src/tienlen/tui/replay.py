@@ -143,7 +143,8 @@ class ReplayApp(App[None]):
         width = max(8, max(len(n) for n in names))
         for seat in range(game.players):
             mark = "▶" if seat == game.turn else " "
-            status = (t("replay.out", self.lang) if seat in game.finish_order else
+            status = (place_word(game.finish_order.index(seat), game.players, self.lang)
+                      if seat in game.finish_order else
                       t("tui.passed", self.lang) if game.passed[seat] else "")
             line = Text(f"{mark} {names[seat]:<{width}} {len(game.hand(seat)):>2} {status:<6} ",
                         no_wrap=True)

@@ -17,6 +17,9 @@ from ..cards import SUIT_SYMBOLS, SUITS, Card
 CARD_LETTERS = "abcdefgijklmotuvwxyz"
 MAX_CARDS = 26
 RED = frozenset("dh")
+TWO_COLOURS = {"s": "black", "c": "black", "d": "red3", "h": "red3"}
+# the four-colour deck, as the web's (style.css): diamonds blue, clubs green
+FOUR_COLOURS = {"s": "black", "h": "red3", "d": "blue3", "c": "green4"}
 _CARD_WORD = re.compile(r"^([('\"]*)((?:10|[3-9TJQKA2])[scdh])([.,:;!?)'\"]*)$")
 
 
@@ -26,22 +29,24 @@ def card_face(card: Card, narrow: bool = False) -> str:
     return rank + SUIT_SYMBOLS[SUITS[card.suit]]
 
 
-def card_style(card: Card, background: str = "white") -> str:
-    colour = "red3" if card.suit_char in RED else "black"
+def card_style(card: Card, background: str = "white", four: bool = False) -> str:
+    """A card's colours: red and black, or with ``four`` the four-colour deck's."""
+    colour = (FOUR_COLOURS if four else TWO_COLOURS)[card.suit_char]
     return f"bold {colour} on {background}"
 
 
-def cards_text(cards: Iterable[Card], background: str = "white", width: int = 3) -> Text:
+def cards_text(cards: Iterable[Card], background: str = "white", width: int = 3,
+               four: bool = False) -> Text:
     """Cards side by side with coloured suits, each face right-aligned to ``width``."""
     text = Text()
     for i, card in enumerate(cards):
         if i:
             text.append(" ")
-        text.append(card_face(card).rjust(width), style=card_style(card, background))
+        text.append(card_face(card).rjust(width), style=card_style(card, background, four))
     return text
 
 
-def move_text(text: str, style: str = "") -> Text:
+def move_text(text: str, style: str = "", four: bool = False) -> Text:
     """Text with its card words shown as cards (``9c Td`` -> coloured ``9♣ 10♦``)."""
     out = Text(style=style)
     for i, word in enumerate(text.split(" ")):
@@ -53,7 +58,7 @@ def move_text(text: str, style: str = "") -> Text:
         else:
             card = Card.parse(match.group(2))
             out.append(match.group(1))
-            out.append(card_face(card), style=card_style(card))
+            out.append(card_face(card), style=card_style(card, four=four))
             out.append(match.group(3))
     return out
 
@@ -79,9 +84,9 @@ class CardView(Static):
         self.position = position
 
     def show(self, card: Card, letter: str, selected: bool, cursor: bool, shade: bool,
-             narrow: bool = False) -> None:
+             narrow: bool = False, four: bool = False) -> None:
         background = "grey70" if shade else "white"
-        face = Text(f"{card_face(card, narrow):>3}", style=card_style(card, background))
+        face = Text(f"{card_face(card, narrow):>3}", style=card_style(card, background, four))
         blank = Text("   ")
         mark = Text(f" {letter} ", style="reverse bold" if cursor else "dim")
         lines = [face, blank] if selected else [blank, face]
@@ -99,22 +104,28 @@ class HandView(Horizontal):
             yield CardView(i)
 
     def show(self, cards: Sequence[Card], selected: set[int], cursor: int,
-             groups: Sequence[int], letters: Sequence[str] | None = None) -> None:
+             groups: Sequence[int], letters: Sequence[str] | None = None,
+             four: bool = False) -> None:
         """``cards`` in display order; ``selected`` and ``cursor`` are display positions;
-        ``letters``: the letter that picks each card (default a, b, c, … in order)."""
+        ``letters``: the letter that picks each card (default a, b, c, … in order); a new
+        group (``groups``) starts after a gap where the row has room for the gaps."""
         room = self.content_size.width or 76
         narrow = len(cards) * 4 > room + 1  # the last card needs no space after it
+        starts = [i for i in range(1, len(cards)) if groups[i] != groups[i - 1]]
+        width = 3 if narrow else 4
+        gaps = len(cards) * width - (0 if narrow else 1) + 2 * len(starts) <= room
         shade = False
         for i, view in enumerate(self.query(CardView)):
             if i < len(cards):
-                if i and groups[i] != groups[i - 1]:
+                if i in starts:
                     shade = not shade
                 if letters is not None:
                     letter = letters[i]
                 else:
                     letter = CARD_LETTERS[i] if i < len(CARD_LETTERS) else " "
-                view.show(cards[i], letter, i in selected, i == cursor, shade, narrow)
-                view.styles.width = 3 if narrow else 4
+                view.show(cards[i], letter, i in selected, i == cursor, shade, narrow, four)
+                view.styles.width = width
+                view.styles.margin = (0, 0, 0, 2 if gaps and i in starts else 0)
                 view.display = True
             else:
                 view.display = False

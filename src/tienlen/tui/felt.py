@@ -1,0 +1,178 @@
+"""The table as the terminal draws it: the seats around the trick (each with its count, its
+passed mark or place, its units and its last play of the round; who is waited for and whose
+play is to beat), the trick in large cards in the middle, you at the bottom.
+
+>>> from tienlen import parse_cards
+>>> seats = [FeltSeat("You", 2, "", 0, None, True, False),
+...          FeltSeat("Bot 1", 3, "", 0, parse_cards("4s 4d"), False, True)]
+>>> lines = felt_lines(seats, parse_cards("4s 4d"), "Bot 1 to beat", 30, 8)
+>>> [line.plain.rstrip() for line in lines][:2]
+['          ★Bot 1 ·3', '           +0 4♠ 4♦']
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from ..cards import Card
+from .widgets import card_face, card_style
+
+TURN_MARK = "▶"
+LEAD_MARK = "★"
+BIG_CARD = 5  # the columns of a large card: ╭───╮ │10♥│ ╰───╯
+
+
+@dataclass(frozen=True)
+class FeltSeat:
+    """One seat as the felt shows it."""
+
+    name: str
+    count: int
+    status: str  # "passed", the place of a player out, or ""
+    units: int
+    last: Sequence[Card] | None  # its last play of the round (empty: a pass), None: none yet
+    turn: bool  # the game waits for this seat
+    leads: bool  # its play is the one to beat
+
+
+def slots(opponents: int) -> list[str]:
+    """Where each opponent sits, in turn order after you: ``L`` (the left side, bottom up),
+    ``T`` (the top, left to right), ``R`` (the right side, top down)."""
+    sides = {1: "T", 2: "LR", 3: "LTR", 4: "LTTR", 5: "LTTTR", 6: "LLTTRR", 7: "LLTTTRR"}
+    return list(sides.get(opponents, "LLTTTRR"))
+
+
+class _Grid:
+    """Rows of cells, each a character and its style."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.cells = [[(" ", "")] * width for _ in range(height)]
+
+    def put(self, y: int, x: int, text: str, style: str = "") -> int:
+        """Write ``text`` at (x, y), cut at the edge; returns the column after it."""
+        if not 0 <= y < len(self.cells):
+            return x
+        row = self.cells[y]
+        for ch in text:
+            if 0 <= x < self.width:
+                row[x] = (ch, style)
+            x += 1
+        return x
+
+    def lines(self) -> list[Text]:
+        out = []
+        for row in self.cells:
+            line = Text(no_wrap=True, overflow="crop")
+            for ch, style in row:
+                line.append(ch, style)
+            out.append(line)
+        return out
+
+
+def _cards_width(cards: Sequence[Card]) -> int:
+    """The columns :func:`_cards` takes for ``cards``."""
+    return sum(max(2, len(card_face(c))) for c in cards) + len(cards) - 1 if cards else 0
+
+
+def _cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool) -> int:
+    for i, card in enumerate(cards):
+        if i:
+            x += 1
+        x = grid.put(y, x, card_face(card).rjust(3 if len(cards) == 1 else 2),
+                     card_style(card, four=four))
+    return x
+
+
+def _seat(grid: _Grid, y: int, x: int, seat: FeltSeat, width: int, four: bool,
+          passed_word: str) -> None:
+    """A seat in two rows: the mark, the name and the count of cards; the units, then the
+    place or passed mark, or the seat's last play of the round."""
+    mark = TURN_MARK if seat.turn else LEAD_MARK if seat.leads else " "
+    tail = f" ·{seat.count}"
+    room = max(3, width - 1 - len(tail))
+    name = seat.name if len(seat.name) <= room else seat.name[:room - 1] + "…"
+    style = "bold yellow" if seat.turn else "bold" if seat.leads else ""
+    at = grid.put(y, x, mark, "bold yellow")
+    at = grid.put(y, at, name, style)
+    grid.put(y, at, tail, "dim")
+    units = f"{seat.units:+d} "
+    cards = _cards_width(seat.last or ())
+    if cards > width - 1 - len(units) and not seat.status:
+        units = ""  # the play first: the units are in the results too
+    at = grid.put(y + 1, x + 1, units, "green" if seat.units > 0 else
+                  "red" if seat.units < 0 else "dim")
+    room = x + width - at
+    if seat.status:
+        grid.put(y + 1, at, seat.status[:room], "italic")
+    elif seat.last is not None:
+        if not seat.last:
+            grid.put(y + 1, at, passed_word[:room], "dim")
+        elif cards <= room:
+            _cards(grid, y + 1, at, seat.last, four)
+        else:
+            grid.put(y + 1, at, f"{len(seat.last)}×", "dim")
+
+
+def _big_cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool) -> None:
+    for card in cards:
+        style = card_style(card, four=four)
+        grid.put(y, x, "╭───╮", "white")
+        grid.put(y + 1, x, "│", "white")
+        grid.put(y + 1, x + 1, card_face(card).rjust(3), style)
+        grid.put(y + 1, x + 4, "│", "white")
+        grid.put(y + 2, x, "╰───╯", "white")
+        x += BIG_CARD
+
+
+def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, width: int,
+               height: int, four: bool = False, passed_word: str = "pass") -> list[Text]:
+    """The felt in ``width`` x ``height`` cells: seat 0 (you) at the bottom, the others
+    around, the ``trick`` in the middle under its ``caption`` (large cards where they fit)."""
+    width, height = max(width, 20), max(height, 6)
+    grid = _Grid(width, height)
+    where = slots(len(seats) - 1)
+    top = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "T"]
+    left = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "L"]
+    right = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "R"]
+    longest = max((len(s.name) + len(f" ·{s.count}") + 1 for s in seats[1:]), default=10)
+    side = max(10, min(longest, width // 3), min(18, width // 3))  # your seat has the bottom
+    cell = width // max(1, len(top))
+    for n, seat in enumerate(top):
+        x = n * cell + max(0, (cell - side) // 2)
+        _seat(grid, 0, x, seats[seat], min(cell, side + 4), four, passed_word)
+    band = range(2, height - 2)  # between the top seats and yours
+    for stack, x in ((left[::-1], 0), (right, width - side)):
+        spare = len(band) - 2 * len(stack)
+        gap = 1 if spare >= len(stack) + 1 else 0
+        y = band.start + max(0, (spare - gap * (len(stack) - 1)) // 2)
+        for seat in stack:
+            if y + 1 < band.stop + 1:
+                _seat(grid, y, x, seats[seat], side, four, passed_word)
+            y += 2 + gap
+    you = seats[0]
+    mine = min(width, max(side + 4, len(you.name) + len(f" ·{you.count}") + 1))
+    _seat(grid, height - 2, (width - mine) // 2, you, mine, four, passed_word)
+    # the middle: the caption, then the trick, between the side seats
+    inner_x = side if left else 0
+    inner_w = width - (side if left else 0) - (side if right else 0)
+    rows = range(2, height - 2)
+    big = len(trick) * BIG_CARD
+    large = bool(trick) and big <= inner_w and len(rows) >= 4
+    words = textwrap.wrap(caption, max(inner_w, 8))[:2] or [""]
+    block = len(words) - 1 + (4 if large else 2 if trick else 1)
+    y = rows.start + max(0, (len(rows) - block) // 2)
+    for line in words:
+        grid.put(y, inner_x + max(0, (inner_w - len(line)) // 2), line[:inner_w], "bold")
+        y += 1
+    y -= 1
+    if large:
+        _big_cards(grid, y + 1, inner_x + (inner_w - big) // 2, trick, four)
+    elif trick:
+        small = _cards_width(trick)
+        _cards(grid, y + 1, inner_x + max(0, (inner_w - small) // 2), trick, four)
+    return grid.lines()

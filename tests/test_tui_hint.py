@@ -1,0 +1,164 @@
+"""The terminal's hint: the default search bot's move from your view (tienlen.hints.suggest),
+computed in a thread with a "thinking" mark while the screen keeps answering, shown with its
+reason; and the fast engine prepared at start-up with a line saying so."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.app import App
+from textual.pilot import Pilot
+
+from tienlen import Play, Rules, hints
+from tienlen.play import controller as controller_module
+from tienlen.play.controller import HUMAN, Controller
+from tienlen.tui.app import TienLenApp
+from tienlen.view import View
+
+PAGAT = Rules.preset("pagat")
+
+
+def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def info(app: App[Any]) -> str:
+    widget = app.query_one("#info")
+    return " ".join(s.text.strip() for s in widget.render_lines(widget.region.reset_offset))
+
+
+def test_the_hint_asks_the_default_search_bot_with_your_view(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[tuple[str, dict[str, Any], View]] = []
+
+    class Spy:
+        name = "spy"
+
+        def __init__(self, name: str, kwargs: dict[str, Any]) -> None:
+            self.bot = (name, kwargs)
+
+        def choose(self, view: View) -> Any:
+            asked.append((*self.bot, view))
+            return view.legal[-1]
+
+    monkeypatch.setattr(hints, "get_bot", lambda name, **kw: Spy(name, kw))
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    c.run_bots()
+    hint = c.suggest()
+    (name, kwargs, view), = asked
+    assert name == "search" and kwargs == {"seed": c.hint_seed}  # its default budget
+    assert view == c.game.view(HUMAN)  # what Ana may know, nothing more
+    assert hint.move == view.legal[-1] and c.reason_words(hint)
+
+
+def test_the_screen_answers_while_the_hint_thinks_then_shows_it_with_its_reason(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    go = threading.Event()
+    real = controller_module.suggest
+
+    def slow(view: View, seed: int | None = None) -> hints.Hint:
+        assert go.wait(30)
+        return real(view, seed)
+
+    monkeypatch.setattr(controller_module, "suggest", slow)
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("h")
+        assert app.thinking() and "Hint: thinking…" in info(app)
+        await pilot.press("s")  # the keys still work
+        assert "by combination" in str(app.query_one("#hand").border_title)
+        await pilot.press("right")
+        assert app.cursor == 1
+        await pilot.press("h")  # asked again: the same hint is on its way
+        assert len(app.workers) == 1
+        go.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.thinking()
+        said = info(app)
+        assert said.startswith("Hint: ") and " — " in said
+        view = c.view()
+        move = Play.from_cards([view.hand[i] for i in sorted(app.selected)], PAGAT) \
+            if app.selected else Play.parse("pass")
+        hint = real(view, c.hint_seed)
+        assert move == hint.move
+        assert said.split(" — ", 1)[1].split()[0] == c.reason_words(hint).split()[0]
+
+    drive(app, script)
+
+
+def test_a_hint_for_a_moment_gone_by_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    go = threading.Event()
+    real = controller_module.suggest
+
+    def slow(view: View, seed: int | None = None) -> hints.Hint:
+        assert go.wait(30)
+        return real(view, seed)
+
+    monkeypatch.setattr(controller_module, "suggest", slow)
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    app = TienLenApp(c, delay=10_000)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        c.run_bots()
+        app.refresh_screen()
+        await pilot.press("h")
+        hand = c.view().hand
+        lowest = app._letters[hand.index(min(hand))]
+        await pilot.press(lowest, "enter")  # Ana plays before the hint comes
+        played = len(c.game.history)
+        go.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(c.game.history) == played and app.selected == set()
+        assert "Hint:" not in info(app)
+
+    drive(app, script)
+
+
+def test_the_fast_engine_is_prepared_at_start_up_with_a_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    go = threading.Event()
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    monkeypatch.setattr(c, "fast_engine", lambda: True)
+    monkeypatch.setattr(c, "prepare", lambda: go.wait(30))
+    app = TienLenApp(c, delay=0, prepare=True)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert app.preparing and "Preparing the fast engine" in info(app)
+        title = app.query_one("#title")
+        assert "Preparing the fast engine" in " ".join(
+            s.text for s in title.render_lines(title.region.reset_offset))
+        await pilot.press("s")  # no freeze meanwhile
+        assert "by combination" in str(app.query_one("#hand").border_title)
+        go.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not app.preparing and "The fast engine is ready" in info(app)
+
+    drive(app, script)
+
+
+def test_without_the_fast_engine_nothing_is_prepared(monkeypatch: pytest.MonkeyPatch) -> None:
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    monkeypatch.setattr(c, "fast_engine", lambda: False)
+    app = TienLenApp(c, delay=0, prepare=True)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert not app.preparing and "Preparing" not in info(app)
+
+    drive(app, script)

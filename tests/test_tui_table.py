@@ -1,0 +1,137 @@
+"""The terminal's table view: the seats around the trick (counts, passed marks, last plays,
+who is waited for and whose play is to beat), the trick in large cards, and the call-outs in
+the log (a chop, who went out and in what place, one card left)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from tienlen import Game, Rules, parse_cards
+from tienlen.play.controller import Controller
+from tienlen.tui.app import TienLenApp
+
+PAGAT = Rules.preset("pagat")
+MIEN_NAM = Rules.preset("mien-nam")
+
+
+def controller_with(game: Game) -> Controller:
+    c = Controller(game.rules, game.players, ("heuristic",), seed=1, name="Ana")
+    c.session.games[-1] = game
+    return c
+
+
+def position(rules: Rules, hands: list[str], **kw: Any) -> Game:
+    names = ["Ana"] + [f"Bot {i}" for i in range(1, len(hands))]
+    return Game(rules, hands, names=names, **kw)
+
+
+def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]],
+          size: tuple[int, int] = (80, 24)) -> None:
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    asyncio.run(main())
+
+
+def rows(widget: Widget) -> list[str]:
+    return [strip.text for strip in widget.render_lines(widget.region.reset_offset)]
+
+
+def where(felt: list[str], text: str) -> tuple[int, int]:
+    """The row and column where ``text`` is on the felt."""
+    return next((y, row.index(text)) for y, row in enumerate(felt) if text in row)
+
+
+def test_the_seats_sit_around_the_trick_in_large_cards() -> None:
+    game = position(PAGAT, ["3s 4h 9d Kc", "5c 6c 8h", "7d 8d 9s", "6h Ts Jh"], leader=1,
+                    first_hand=False)
+    c = controller_with(game)
+    game.play("5c", seat=1)  # through the controller's turn API below: the bots answer
+    app = TienLenApp(c, delay=10_000)  # the bots wait for the test
+
+    async def script(pilot: Pilot[Any]) -> None:
+        c.bot_step()  # Bot 2: 7d
+        c.bot_step()  # Bot 3: Ts
+        app.refresh_screen()
+        await pilot.pause()
+        felt = rows(app.query_one("#felt"))
+        you, left, top, right = (where(felt, f"{n} ·") for n in ("Ana", "Bot 1", "Bot 2", "Bot 3"))
+        assert top[0] < left[0] < you[0] and top[0] < right[0] < you[0]  # you at the bottom
+        assert left[1] < top[1] < right[1] and left[1] < you[1] < right[1]
+        assert "▶Ana ·4" in felt[you[0]]  # waited for
+        assert "★Bot 3 ·2" in felt[right[0]]  # its play is the one to beat
+        assert "5♣" in felt[left[0] + 1] and "7♦" in felt[top[0] + 1]  # their plays this round
+        caption = where(felt, "Bot 3 played")
+        assert "│10♠│" in felt[caption[0] + 2]  # the trick, as a large card
+        assert "╭───╮" in felt[caption[0] + 1]
+        await pilot.press("p")  # Ana passes; the felt shows it
+        felt = rows(app.query_one("#felt"))
+        assert "passed" in felt[where(felt, "Ana ·")[0] + 1]
+
+    drive(app, script)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_eight_seats_each_in_sight_once(size: tuple[int, int]) -> None:
+    c = Controller(PAGAT, 8, seed=3, name="Ana")
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        felt = "\n".join(rows(app.query_one("#felt")))
+        for name in ["Ana"] + [f"Bot {i}" for i in range(1, 8)]:
+            assert felt.count(f"{name} ·") == 1, name
+        assert c.view().table is None or "played" in felt
+
+    drive(app, script, size)
+
+
+def test_a_chop_is_called_out_with_what_it_chopped() -> None:
+    hands = ["2h 7c 8d 9s Jc", "5s 5c 6s 6c 7d 7h Kd", "3c 4d Qh Ah", "4s 8c Td Kh"]
+    c = controller_with(position(MIEN_NAM, hands, leader=0, first_hand=False))
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        hand = c.view().hand
+        await pilot.press(app._letters[hand.index(parse_cards("2h")[0])], "enter")
+        texts = [text for _, text in c.log()]
+        chop = "Bot 1 chopped Ana's 2h with three consecutive pairs."
+        assert texts[texts.index("5s 5c 6s 6c 7d 7h") + 1] == chop
+        assert "Bot 1 has one card left!" in texts
+
+    drive(app, script)
+
+
+def test_going_out_is_called_out_with_the_place() -> None:
+    c = controller_with(position(PAGAT, ["3s Kd", "4s", "5c", "6c"], leader=1,
+                                 first_hand=False))
+    c.run_bots()
+    calls = [text for seat, text in c.log() if seat is None]
+    assert calls[:3] == ["Bot 1 is out: 1st place.", "Bot 2 is out: 2nd place.",
+                         "Bot 3 is out: 3rd place."]
+    assert not any("Ana is out" in text for text in calls)  # left holding cards: last, not out
+
+
+def test_a_long_caption_is_wrapped_between_the_side_seats_not_cut() -> None:
+    c = controller_with(position(PAGAT, ["3s Kd", "4s", "5c", "6c"], leader=1,
+                                 first_hand=False))
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("escape")  # the results closed: the table at the hand's end
+        felt = "\n".join(rows(app.query_one("#felt")))
+        assert c.game.is_over and "The hand is" in felt and "over" in felt
+        assert "The hand is ov\n" not in felt + "\n" and "ov " not in felt
+
+    drive(app, script)
