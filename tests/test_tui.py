@@ -290,7 +290,7 @@ def test_the_screen_fits_80x24() -> None:
         players = shown(app, "#felt")
         for name in ("Ana", "Bot 1", "Bot 2", "Bot 3"):
             assert name in players
-        assert "pagat rules" in shown(app, "#title")
+        assert "Pagat rules" in shown(app, "#title")
         keys = list(app.query_one(Footer).query("FooterKey"))
         assert all(key.region.right <= 80 for key in keys)  # every key in sight
         footer = " ".join(render(key) for key in keys)
@@ -771,7 +771,7 @@ def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> 
             assert word in footer, footer
 
     async def script(pilot: Pilot[Any]) -> None:
-        assert "luật mien-nam" in shown(app, "#title")
+        assert "luật Miền Nam" in shown(app, "#title")
         assert "Máy 1" in shown(app, "#felt")
         assert "Bài của bạn" in app.query_one("#hand").border_title
         nothing_cut()
@@ -814,7 +814,7 @@ def test_the_replay_in_vietnamese() -> None:
 
     async def watch(pilot: Pilot[Any]) -> None:
         assert "Ván 1/1 · bước 0/" in shown(replay, "#title")
-        assert "luật mien-nam" in shown(replay, "#title")
+        assert "luật Miền Nam" in shown(replay, "#title")
         await pilot.press("end")
         assert "Thứ tự về: Nhất" in shown(replay, "#result")
         footer = " ".join(render(key) for key in replay.query_one(Footer).query("FooterKey"))

@@ -293,6 +293,13 @@ def display_name(name: str, lang: str = DEFAULT) -> str:
     return t("tui.you_name", lang) if name == YOU else name
 
 
+def rules_name(name: str, lang: str = DEFAULT) -> str:
+    """A rule set's name as shown in ``lang``: a preset's display name ("Miền Nam (Southern)",
+    "Miền Nam"), any other name (a house-rules file's) as it is."""
+    key = f"preset.name.{name}"
+    return t(key, lang) if key in catalogue(DEFAULT) else name
+
+
 # ---------------------------------------------------------------------- cards
 def card_name(card: str, lang: str = DEFAULT) -> str:
     """A card's name for a screen reader: ``card_name("Qh", "vi") == "đầm cơ"``."""

@@ -22,7 +22,7 @@ from ..actions import Action
 from ..cards import Card
 from ..errors import TienLenError
 from ..hints import Hint
-from ..i18n import catalogue, say_error, t, tn
+from ..i18n import catalogue, rules_name, say_error, t, tn
 from ..play.controller import HUMAN, Controller, place_word, records_dir
 from ..rules_text import explain_text
 from ..shapes import Play
@@ -464,9 +464,11 @@ class TienLenApp(App[Path | None]):
 
         rules = c.rules
         changed = len(rules.differences())
-        title = (tn("tui.title.changed", changed, self.lang, rules=rules.name, hand=c.hand_number,
-                    dealer=c.names[game.dealer]) if changed else
-                 self.t("tui.title", rules=rules.name, hand=c.hand_number, dealer=c.names[game.dealer]))
+        named = rules_name(rules.name, self.lang)
+        dealer = c.names[game.dealer]
+        title = (tn("tui.title.changed", changed, self.lang, rules=named, hand=c.hand_number,
+                    dealer=dealer) if changed else
+                 self.t("tui.title", rules=named, hand=c.hand_number, dealer=dealer))
         if self.preparing:  # in the title: the message line below it changes with each move
             title += " · " + self.t("tui.preparing")
         self.query_one("#title", Static).update(Text(title, no_wrap=True, overflow="ellipsis"))

@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Static
 
 from ..game import Game
-from ..i18n import display_name, t
+from ..i18n import display_name, rules_name, t
 from ..paywords import payment_line, short_line
 from ..play.controller import action_words, place_word
 from ..session import Session
@@ -101,7 +101,7 @@ class ReplayApp(App[None]):
         names = [display_name(n, self.lang) for n in game.names]
         steps = len(self.hands[self.hand]) - 1
         title = Text(t("replay.title", self.lang, hand=self.hand + 1, hands=len(self.hands),
-                       step=self.step, steps=steps, rules=game.rules.name,
+                       step=self.step, steps=steps, rules=rules_name(game.rules.name, self.lang),
                        file=Path(self.source).name), no_wrap=True, overflow="ellipsis")
         self.query_one("#title", Static).update(title)
         lines: list[Text | str] = []
