@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +15,7 @@ pytest.importorskip("textual")
 
 import itertools
 
-from textual.app import App
 from textual.pilot import Pilot
-from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from tienlen import Game, IllegalPlay, Play, Rules, Session, cli, parse_cards
@@ -28,20 +26,7 @@ from tienlen.play.controller import HUMAN, PLACE_WORDS, Controller
 from tienlen.tui.app import EndScreen, RulesScreen, SaveScreen, TienLenApp
 from tienlen.tui.replay import ReplayApp, replay_states
 from tienlen.tui.widgets import CARD_LETTERS, CardView, card_face, symbols
-
-PAGAT = Rules.preset("pagat")
-
-
-def controller_with(game: Game, bots: str = "heuristic") -> Controller:
-    """A controller whose current hand is the given position (seat 0 is the human)."""
-    c = Controller(game.rules, game.players, (bots,), seed=1, name="Ana")
-    c.session.games[-1] = game
-    return c
-
-
-def position(rules: Rules, hands: list[str], **kw: Any) -> Game:
-    names = ["Ana"] + [f"Bot {i}" for i in range(1, len(hands))]
-    return Game(rules, hands, names=names, **kw)
+from tui_pilot import MIEN_NAM, PAGAT, ask_hint, controller_with, drive, position, render, shown
 
 
 # ====================================================================== the controller
@@ -235,31 +220,6 @@ def test_play_with_bad_bots_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 # ====================================================================== the screen
-def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-async def ask_hint(pilot: Pilot[Any], app: App[Any]) -> None:
-    """h, and the hint's thread done: its move selected or named."""
-    await pilot.press("h")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-def render(widget: Widget) -> str:
-    """The text a widget shows now."""
-    return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
-
-
-def shown(app: App[Any], selector: str) -> str:
-    return render(app.query_one(selector))
-
-
 def new_app(seed: int = 5, tmp_path: Path | None = None) -> TienLenApp:
     controller = Controller(PAGAT, 4, seed=seed, name="Ana")
     return TienLenApp(controller, delay=0, save_dir=tmp_path or Path("."))
@@ -825,7 +785,6 @@ def test_the_replay_in_vietnamese() -> None:
 
 
 # ====================================================================== payments (§11)
-MIEN_NAM = Rules.preset("mien-nam")
 PAID = re.compile(r"^· (.+?) pays (.+?) (\d+) units?: ")
 
 

@@ -4,11 +4,9 @@ and the command that replays them, the replay's places, the four-colour deck."""
 
 from __future__ import annotations
 
-import asyncio
 import shlex
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,48 +14,15 @@ import pytest
 
 pytest.importorskip("textual")
 
-from textual.app import App
 from textual.pilot import Pilot
-from textual.widget import Widget
-from textual.widgets import Footer, Input
+from textual.widgets import Input
 
-from tienlen import Game, Rules, Session, cli
+from tienlen import Session, cli
 from tienlen.play.controller import HUMAN, Controller, records_dir, replay_command
 from tienlen.tui.app import EndScreen, RulesScreen, SaveScreen, TienLenApp
 from tienlen.tui.replay import ReplayApp
 from tienlen.tui.widgets import CardView
-
-PAGAT = Rules.preset("pagat")
-MIEN_NAM = Rules.preset("mien-nam")
-
-
-def controller_with(game: Game) -> Controller:
-    c = Controller(game.rules, game.players, ("heuristic",), seed=1, name="Ana")
-    c.session.games[-1] = game
-    return c
-
-
-def position(rules: Rules, hands: list[str], **kw: Any) -> Game:
-    names = ["Ana"] + [f"Bot {i}" for i in range(1, len(hands))]
-    return Game(rules, hands, names=names, **kw)
-
-
-def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]],
-          size: tuple[int, int] = (80, 24)) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-def render(widget: Widget) -> str:
-    return "\n".join(strip.text for strip in widget.render_lines(widget.region.reset_offset))
-
-
-def footer(app: App[Any]) -> str:
-    return " ".join(render(key) for key in app.query_one(Footer).query("FooterKey"))
+from tui_pilot import MIEN_NAM, PAGAT, controller_with, drive, footer, position, render
 
 
 def colours(app: TienLenApp) -> dict[str, set[str]]:

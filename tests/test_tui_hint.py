@@ -4,39 +4,21 @@ reason; and the fast engine prepared at start-up with a line saying so."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 pytest.importorskip("textual")
 
-from textual.app import App
 from textual.pilot import Pilot
 
-from tienlen import Play, Rules, hints
+from tienlen import Play, hints
 from tienlen.play import controller as controller_module
 from tienlen.play.controller import HUMAN, Controller
 from tienlen.tui.app import TienLenApp
 from tienlen.view import View
-
-PAGAT = Rules.preset("pagat")
-
-
-def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-def info(app: App[Any]) -> str:
-    widget = app.query_one("#info")
-    return " ".join(s.text.strip() for s in widget.render_lines(widget.region.reset_offset))
+from tui_pilot import PAGAT, drive, info
 
 
 def test_the_hint_asks_the_default_search_bot_with_your_view(

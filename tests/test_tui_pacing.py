@@ -3,53 +3,18 @@ default), the bots' pace (+ and -), and skipping to the hand's end once you are 
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 pytest.importorskip("textual")
 
-from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Footer
 
-from tienlen import Game, Play, Rules, cli
+from tienlen import Game, Play, cli
 from tienlen.play.controller import HUMAN, Controller
 from tienlen.tui.app import TienLenApp
-
-PAGAT = Rules.preset("pagat")
-
-
-def controller_with(game: Game) -> Controller:
-    c = Controller(game.rules, game.players, ("heuristic",), seed=1, name="Ana")
-    c.session.games[-1] = game
-    return c
-
-
-def position(rules: Rules, hands: list[str], **kw: Any) -> Game:
-    names = ["Ana"] + [f"Bot {i}" for i in range(1, len(hands))]
-    return Game(rules, hands, names=names, **kw)
-
-
-def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-def info(app: App[Any]) -> str:
-    widget = app.query_one("#info")
-    return " ".join(s.text for s in widget.render_lines(widget.region.reset_offset)).strip()
-
-
-def footer(app: App[Any]) -> str:
-    return " ".join(" ".join(s.text for s in k.render_lines(k.region.reset_offset))
-                    for k in app.query_one(Footer).query("FooterKey"))
+from tui_pilot import PAGAT, controller_with, drive, footer, info, position
 
 
 def _cannot_beat() -> Game:

@@ -3,8 +3,6 @@ again, and ``tienlen play --resume RECORD`` to go on with a saved session."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,35 +10,12 @@ import pytest
 
 pytest.importorskip("textual")
 
-from textual.app import App
 from textual.pilot import Pilot
 
-from tienlen import Game, Rules, Session, cli
+from tienlen import Game, Session, cli
 from tienlen.play.controller import HUMAN, Controller
 from tienlen.tui.app import EndScreen, TienLenApp
-
-PAGAT = Rules.preset("pagat")
-
-
-def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-async def ask_hint(pilot: Pilot[Any], app: App[Any]) -> None:
-    """h, and the hint's thread done: its move selected or named."""
-    await pilot.press("h")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-def info(app: App[Any]) -> str:
-    widget = app.query_one("#info")
-    return " ".join(s.text for s in widget.render_lines(widget.region.reset_offset)).strip()
+from tui_pilot import PAGAT, ask_hint, drive, info
 
 
 def test_backspace_takes_back_your_move_and_the_bots_after_it() -> None:

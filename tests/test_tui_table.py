@@ -4,49 +4,18 @@ the log (a chop, who went out and in what place, one card left)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 pytest.importorskip("textual")
 
-from textual.app import App
 from textual.pilot import Pilot
-from textual.widget import Widget
 
-from tienlen import Game, Rules, parse_cards
+from tienlen import parse_cards
 from tienlen.play.controller import Controller
 from tienlen.tui.app import TienLenApp
-
-PAGAT = Rules.preset("pagat")
-MIEN_NAM = Rules.preset("mien-nam")
-
-
-def controller_with(game: Game) -> Controller:
-    c = Controller(game.rules, game.players, ("heuristic",), seed=1, name="Ana")
-    c.session.games[-1] = game
-    return c
-
-
-def position(rules: Rules, hands: list[str], **kw: Any) -> Game:
-    names = ["Ana"] + [f"Bot {i}" for i in range(1, len(hands))]
-    return Game(rules, hands, names=names, **kw)
-
-
-def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]],
-          size: tuple[int, int] = (80, 24)) -> None:
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            await script(pilot)
-
-    asyncio.run(main())
-
-
-def rows(widget: Widget) -> list[str]:
-    return [strip.text for strip in widget.render_lines(widget.region.reset_offset)]
+from tui_pilot import MIEN_NAM, PAGAT, controller_with, drive, position, rows
 
 
 def where(felt: list[str], text: str) -> tuple[int, int]:

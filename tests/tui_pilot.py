@@ -1,0 +1,93 @@
+"""What the terminal game's tests share: a position to play from, the app driven by Textual's
+Pilot, and the text a widget shows."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Footer
+
+from tienlen import Game, Rules
+from tienlen.play.controller import Controller
+
+PAGAT = Rules.preset("pagat")
+MIEN_NAM = Rules.preset("mien-nam")
+
+
+def controller_with(game: Game, bots: str = "heuristic") -> Controller:
+    """A controller whose current hand is the given position (seat 0 is the human)."""
+    c = Controller(game.rules, game.players, (bots,), seed=1, name="Ana")
+    c.session.games[-1] = game
+    return c
+
+
+def position(rules: Rules, hands: list[str], **kw: Any) -> Game:
+    names = ["Ana"] + [f"Bot {i}" for i in range(1, len(hands))]
+    return Game(rules, hands, names=names, **kw)
+
+
+def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]],
+          size: tuple[int, int] = (80, 24)) -> None:
+    """Run ``app`` at ``size`` and ``script`` against it, on an event loop of its own (in a
+    thread of its own where one runs already: Playwright's sync tests keep one in the main
+    thread)."""
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(pilot)
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(main())
+        return
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # re-raised in the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if failed:
+        raise failed[0]
+
+
+async def ask_hint(pilot: Pilot[Any], app: App[Any]) -> None:
+    """h, and the hint's thread done: its move selected or named."""
+    await pilot.press("h")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def rows(widget: Widget) -> list[str]:
+    """The lines a widget shows now."""
+    return [strip.text for strip in widget.render_lines(widget.region.reset_offset)]
+
+
+def render(widget: Widget) -> str:
+    """The text a widget shows now."""
+    return "\n".join(rows(widget))
+
+
+def shown(app: App[Any], selector: str) -> str:
+    return render(app.query_one(selector))
+
+
+def info(app: App[Any]) -> str:
+    """The message line, in one line."""
+    return " ".join(line.strip() for line in rows(app.query_one("#info"))).strip()
+
+
+def footer(app: App[Any]) -> str:
+    """The footer's keys, as shown."""
+    return " ".join(render(key) for key in app.query_one(Footer).query("FooterKey"))
