@@ -45,16 +45,21 @@ def test_the_hint_asks_the_default_search_bot_with_your_view(
     assert hint.move == view.legal[-1] and c.reason_words(hint)
 
 
-def test_the_screen_answers_while_the_hint_thinks_then_shows_it_with_its_reason(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    go = threading.Event()
-    real = controller_module.suggest
+@pytest.fixture
+def go(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """The hint's search held until the test sets this event."""
+    held = threading.Event()
 
     def slow(view: View, seed: int | None = None) -> hints.Hint:
-        assert go.wait(30)
-        return real(view, seed)
+        assert held.wait(30)
+        return hints.suggest(view, seed)
 
     monkeypatch.setattr(controller_module, "suggest", slow)
+    return held
+
+
+def test_the_screen_answers_while_the_hint_thinks_then_shows_it_with_its_reason(
+        go: threading.Event) -> None:
     c = Controller(PAGAT, 4, seed=5, name="Ana")
     app = TienLenApp(c, delay=0)
 
@@ -76,22 +81,14 @@ def test_the_screen_answers_while_the_hint_thinks_then_shows_it_with_its_reason(
         view = c.view()
         move = Play.from_cards([view.hand[i] for i in sorted(app.selected)], PAGAT) \
             if app.selected else Play.parse("pass")
-        hint = real(view, c.hint_seed)
+        hint = hints.suggest(view, c.hint_seed)
         assert move == hint.move
         assert said.split(" — ", 1)[1].split()[0] == c.reason_words(hint).split()[0]
 
     drive(app, script)
 
 
-def test_a_hint_for_a_moment_gone_by_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
-    go = threading.Event()
-    real = controller_module.suggest
-
-    def slow(view: View, seed: int | None = None) -> hints.Hint:
-        assert go.wait(30)
-        return real(view, seed)
-
-    monkeypatch.setattr(controller_module, "suggest", slow)
+def test_a_hint_for_a_moment_gone_by_is_dropped(go: threading.Event) -> None:
     c = Controller(PAGAT, 4, seed=5, name="Ana")
     app = TienLenApp(c, delay=10_000)
 
