@@ -134,7 +134,7 @@ def test_the_terminal_opens_the_review_from_the_results_and_steps_through_it() -
     from tienlen.tui.app import EndScreen, TienLenApp
     from tienlen.tui.review import ReviewScreen
 
-    controller = Controller(Rules.preset("pagat"), 2, seed=1, name="Ana", hint_seconds=0.05)
+    controller = Controller(Rules.preset("pagat"), 2, seed=1, name="Ana")
     controller.session.games[-1] = load_game(BLUNDER, Game)  # the hand just played: seat 0's
     app = TienLenApp(controller, delay=0, save_dir=Path("."))
 
