@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ from tienlen.play.controller import HUMAN, PLACE_WORDS, Controller
 from tienlen.tui.app import EndScreen, RulesScreen, SaveScreen, TienLenApp
 from tienlen.tui.replay import ReplayApp, replay_states
 from tienlen.tui.widgets import CARD_LETTERS, CardView, card_face, symbols
-from tui_pilot import MIEN_NAM, PAGAT, ask_hint, controller_with, drive, position, render, shown
+from tui_pilot import MIEN_NAM, PAGAT, ask_hint, controller_with, drive, follow_hints, position, render, shown
 
 
 # ====================================================================== the controller
@@ -223,16 +222,6 @@ def test_play_with_bad_bots_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 def new_app(seed: int = 5, tmp_path: Path | None = None) -> TienLenApp:
     controller = Controller(PAGAT, 4, seed=seed, name="Ana")
     return TienLenApp(controller, delay=0, save_dir=tmp_path or Path("."))
-
-
-async def follow_hints(pilot: Pilot[Any], app: TienLenApp, stop: Callable[[], bool]) -> None:
-    """Play by keys only: h (hint), then Enter when it selected cards, else p."""
-    for _ in range(200):
-        if stop():
-            return
-        await ask_hint(pilot, app)
-        await pilot.press("enter" if app.selected else "p")
-    raise AssertionError("the hand did not end")
 
 
 def test_the_screen_fits_80x24() -> None:

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from tienlen import Game, Session, cli
 from tienlen.play.controller import HUMAN, Controller
 from tienlen.tui.app import EndScreen, TienLenApp
-from tui_pilot import PAGAT, ask_hint, drive, info
+from tui_pilot import PAGAT, ask_hint, drive, follow_hints, info, rows
 
 
 def test_backspace_takes_back_your_move_and_the_bots_after_it() -> None:
@@ -46,15 +46,9 @@ def test_play_this_deal_again_from_the_results() -> None:
     dealt = c.game.dealt
 
     async def script(pilot: Pilot[Any]) -> None:
-        for _ in range(200):
-            if c.game.is_over:
-                break
-            await ask_hint(pilot, app)
-            await pilot.press("enter" if app.selected else "p")
+        await follow_hints(pilot, app, lambda: c.game.is_over)
         assert isinstance(app.screen, EndScreen)
-        assert "d: play this deal again" in " ".join(
-            s.text for s in app.screen.query_one("#end-practice").render_lines(
-                app.screen.query_one("#end-practice").region.reset_offset))
+        assert "d: play this deal again" in " ".join(rows(app.screen.query_one("#end-practice")))
         await pilot.press("d")
         assert not isinstance(app.screen, EndScreen)
         assert c.hand_number == 1 and not c.game.is_over and c.game.dealt == dealt
@@ -150,11 +144,7 @@ def test_backspace_in_the_results_takes_back_your_last_move_of_the_hand() -> Non
     app = TienLenApp(c, delay=0)
 
     async def script(pilot: Pilot[Any]) -> None:
-        for _ in range(200):
-            if c.game.is_over:
-                break
-            await ask_hint(pilot, app)
-            await pilot.press("enter" if app.selected else "p")
+        await follow_hints(pilot, app, lambda: c.game.is_over)
         assert isinstance(app.screen, EndScreen)
         last = max(i for i, (seat, _) in enumerate(c.game.history) if seat == HUMAN)
         await pilot.press("backspace")

@@ -69,6 +69,16 @@ async def ask_hint(pilot: Pilot[Any], app: App[Any]) -> None:
     await pilot.pause()
 
 
+async def follow_hints(pilot: Pilot[Any], app: App[Any], stop: Callable[[], bool]) -> None:
+    """Play by keys only: h (hint), then Enter when it selected cards, else p."""
+    for _ in range(200):
+        if stop():
+            return
+        await ask_hint(pilot, app)
+        await pilot.press("enter" if app.selected else "p")  # type: ignore[attr-defined]
+    raise AssertionError("the hand did not end")
+
+
 def rows(widget: Widget) -> list[str]:
     """The lines a widget shows now."""
     return [strip.text for strip in widget.render_lines(widget.region.reset_offset)]

@@ -102,6 +102,15 @@ def ann_and_a_bot(lobby: Lobby, level: BotLevel) -> tuple[Room, Outbox, Client]:
     return room, out, ann
 
 
+async def ann_to_play(held: Held) -> tuple[Lobby, Room, Outbox, Client]:
+    """Ann at a started table with a heuristic bot, the pool's work held, her turn come."""
+    lobby = lobby_with(held)
+    room, out, ann = ann_and_a_bot(lobby, "heuristic")
+    assert room.game is not None
+    await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
+    return lobby, room, out, ann
+
+
 async def until(check: Callable[[], bool], seconds: float = 30.0) -> None:
     for _ in range(int(seconds / 0.005)):
         if check():
@@ -203,10 +212,7 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
     held = Held()
 
     async def play() -> None:
-        lobby = lobby_with(held)
-        room, out, ann = ann_and_a_bot(lobby, "heuristic")
-        assert room.game is not None
-        await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
+        lobby, room, out, ann = await ann_to_play(held)
         sent = len(out.bodies)
         room.handle(ann, Hint(type="hint", seq=4))
         assert len(held.jobs) == 1 and len(out.bodies) == sent  # asked, not answered on the loop
@@ -233,10 +239,7 @@ def test_one_hint_at_a_time_and_none_for_a_spectator() -> None:
     held = Held()
 
     async def play() -> None:
-        lobby = lobby_with(held)
-        room, out, ann = ann_and_a_bot(lobby, "heuristic")
-        assert room.game is not None
-        await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
+        lobby, room, out, ann = await ann_to_play(held)
         room.handle(ann, Hint(type="hint", seq=4))
         sent = len(out.bodies)
         room.handle(ann, Hint(type="hint", seq=5))  # the first is still being chosen
