@@ -4,9 +4,9 @@ as "Máy N", kept as "Bot N" in records)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,18 +128,17 @@ def test_the_terminal_game_in_vietnamese_fits_80_by_24() -> None:
     pytest.importorskip("textual")
     from tienlen.play.controller import Controller
     from tienlen.tui.app import TienLenApp
+    from tui_pilot import drive
 
     app = TienLenApp(Controller(PAGAT, 4, seed=5, lang="vi"), delay=0)
 
-    async def main() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            board = "\n".join(s.text for s in app.query_one("#felt").render_lines(
-                app.query_one("#felt").region.reset_offset))
-            for seat in (1, 2, 3):
-                assert f"Máy {seat}" in board
+    async def script(pilot: Any) -> None:
+        board = "\n".join(s.text for s in app.query_one("#felt").render_lines(
+            app.query_one("#felt").region.reset_offset))
+        for seat in (1, 2, 3):
+            assert f"Máy {seat}" in board
 
-    asyncio.run(main())
+    drive(app, script)
 
 
 def test_the_options_list_says_its_chops_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,11 +130,10 @@ def test_bad_seats_and_hands_are_refused_in_words() -> None:
 # ---------------------------------------------------------------------- the terminal's review
 def test_the_terminal_opens_the_review_from_the_results_and_steps_through_it() -> None:
     pytest.importorskip("textual")
-    import asyncio
-
     from tienlen.play.controller import Controller
     from tienlen.tui.app import EndScreen, TienLenApp
     from tienlen.tui.review import ReviewScreen
+    from tui_pilot import drive
 
     controller = Controller(Rules.preset("pagat"), 2, seed=1, name="Ana")
     controller.session.games[-1] = load_game(BLUNDER, Game)  # the hand just played: seat 0's
@@ -142,48 +143,55 @@ def test_the_terminal_opens_the_review_from_the_results_and_steps_through_it() -
         widget = app.screen.query_one("#review-text")
         return str(widget.render())
 
-    async def main() -> None:
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            app.action_results()
-            await pilot.pause()
-            assert isinstance(app.screen, EndScreen)
-            await pilot.press("v")
-            await pilot.pause()
-            assert isinstance(app.screen, ReviewScreen)
-            for _ in range(600):
-                if app.screen.review is not None:  # type: ignore[attr-defined]
-                    break
-                await pilot.pause(0.05)
-            await pilot.pause()
-            assert "Decision 1 of 8" in text() and "5s 5c: first " in text()
-            await pilot.press("right")
-            await pilot.pause()
-            shown = text()
-            assert "Decision 2 of 8" in shown and "4. 2c: first " in shown
-            assert "✗ a loss: the two intervals do not overlap" in shown
-            await pilot.press("right")
-            await pilot.pause()
-            assert "6. pass: forced" in text()
-            await pilot.press("left", "left")
-            await pilot.pause()
-            assert "Decision 1 of 8" in text()
-            await pilot.press("escape")
-            await pilot.pause()
-            assert isinstance(app.screen, EndScreen)  # back to the results
+    async def script(pilot: Any) -> None:
+        app.action_results()
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        for _ in range(600):
+            if app.screen.review is not None:  # type: ignore[attr-defined]
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+        shown = text()
+        assert "Review · hand 1 of 1 · Pagat · Player 1" in shown  # the record's names
+        assert "Decision 1 of 8 · #2" in shown
+        assert re.search(r"You played +5♠ 5♣\n +first place \d", shown), shown
+        assert re.search(r"Search's best +\S", shown)
+        await pilot.press("right")
+        await pilot.pause()
+        shown = text()
+        assert "Decision 2 of 8 · #4" in shown
+        assert re.search(r"You played +2♣\n +first place \d", shown)
+        assert "✗ A loss: the two intervals do not overlap" in shown
+        # every seat's cards at that moment, with their suits
+        assert re.search(r"^Player 1 +[0-9JQKA♠♣♦♥ ]+$", shown, re.MULTILINE)
+        await pilot.press("right")
+        await pilot.pause()
+        shown = text()
+        assert re.search(r"You played +pass", shown)
+        assert "Forced: the only legal move, not evaluated" in shown
+        await pilot.press("left", "left")
+        await pilot.pause()
+        assert "Decision 1 of 8" in text()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, EndScreen)  # back to the results
 
-    asyncio.run(main())
+    drive(app, script, size=(100, 30))
 
 
 def test_the_terminal_says_it_is_working_while_the_review_is_made(
         monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("textual")
-    import asyncio
     import threading
 
     from textual.app import App
 
     from tienlen.tui import review as tui_review
+    from tui_pilot import drive
 
     release = threading.Event()
 
@@ -197,19 +205,19 @@ def test_the_terminal_says_it_is_working_while_the_review_is_made(
     real = tui_review.review_game
     monkeypatch.setattr(tui_review, "review_game", slow)
     screen = tui_review.ReviewScreen(load_game(BLUNDER, Game), 0)
+    app = App[None]()
 
-    async def main() -> None:
-        async with App[None]().run_test(size=(100, 30)) as pilot:
-            pilot.app.push_screen(screen)
-            await pilot.pause(0.2)
-            assert "Reviewing… 3 of 8 decisions" in str(screen.query_one("#review-text").render())
-            await pilot.press("right")  # the screen answers while the review is made
-            monkeypatch.setattr(tui_review, "review_game", real)
-            release.set()
-            for _ in range(400):
-                if screen.review is not None:
-                    break
-                await pilot.pause(0.05)
-            assert "Decision 1 of 8" in str(screen.query_one("#review-text").render())
+    async def script(pilot: Any) -> None:
+        pilot.app.push_screen(screen)
+        await pilot.pause(0.2)
+        assert "Reviewing… 3 of 8 decisions" in str(screen.query_one("#review-text").render())
+        await pilot.press("right")  # the screen answers while the review is made
+        monkeypatch.setattr(tui_review, "review_game", real)
+        release.set()
+        for _ in range(400):
+            if screen.review is not None:
+                break
+            await pilot.pause(0.05)
+        assert "Decision 1 of 8" in str(screen.query_one("#review-text").render())
 
-    asyncio.run(main())
+    drive(app, script, size=(100, 30))

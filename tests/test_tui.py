@@ -3,7 +3,6 @@ Textual screens, driven by key presses and clicks through Textual's pilot at 80x
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,25 @@ from tienlen.play.controller import HUMAN, PLACE_WORDS, Controller
 from tienlen.tui.app import EndScreen, RulesScreen, SaveScreen, TienLenApp
 from tienlen.tui.replay import ReplayApp, replay_states
 from tienlen.tui.widgets import CARD_LETTERS, CardView, card_face, symbols
-from tui_pilot import MIEN_NAM, PAGAT, ask_hint, controller_with, drive, follow_hints, position, render, shown
+from tui_pilot import (
+    MIEN_NAM,
+    PAGAT,
+    ask_hint,
+    controller_with,
+    drive,
+    follow_hints,
+    footer,
+    footer_keys,
+    position,
+    quick_hints,
+    render,
+    shown,
+)
+
+
+@pytest.fixture(autouse=True)
+def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    quick_hints(monkeypatch)
 
 
 # ====================================================================== the controller
@@ -240,11 +257,10 @@ def test_the_screen_fits_80x24() -> None:
         for name in ("Ana", "Bot 1", "Bot 2", "Bot 3"):
             assert name in players
         assert "Pagat rules" in shown(app, "#title")
-        keys = list(app.query_one(Footer).query("FooterKey"))
-        assert all(key.region.right <= 80 for key in keys)  # every key in sight
-        footer = " ".join(render(key) for key in keys)
+        keys = await footer(pilot, app)
+        assert all(key.region.right <= 80 for key in footer_keys(app))  # every key in sight
         for word in ("Select", "Play", "Pass", "Hint", "Sort", "Rules", "Next", "Quit"):
-            assert word in footer
+            assert word in keys
 
     drive(app, script)
 
@@ -649,15 +665,13 @@ def test_long_names_are_not_cut_at_8_players_where_there_is_room(
     c = Controller(PAGAT, 8, seed=3, name="Nguyễn Thị Lan")
     app = TienLenApp(c, delay=0)
 
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            board = shown(app, "#felt")
-            assert shown_name in board
-            for seat in range(1, 8):
-                assert f"Bot {seat}" in board
+    async def script(pilot: Pilot[Any]) -> None:
+        board = shown(app, "#felt")
+        assert shown_name in board
+        for seat in range(1, 8):
+            assert f"Bot {seat}" in board
 
-    asyncio.run(main())
+    drive(app, script, size)
 
 
 def test_the_replay_shows_the_newest_action_at_every_step() -> None:
@@ -683,21 +697,19 @@ def test_twenty_cards_fit_and_never_touch(size: tuple[int, int], ten: str) -> No
     c = Controller(rules, 5, seed=3, name="Ana")
     app = TienLenApp(c, delay=0)
 
-    async def main() -> None:
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            app.refresh_screen()
-            await pilot.pause()
-            cards = [w for w in app.query(CardView) if w.display]
-            assert len(cards) == len(c.view().hand) == 20
-            assert all(w.region.right <= size[0] - 2 for w in cards)
-            faces = [render(w).splitlines()[1] for w in cards]
-            # a space between every two cards: a blank before the face, or a blank column after
-            assert all(w.region.width == 4 or f[0] == " " for w, f in zip(cards, faces, strict=True))
-            tens = [f for f in faces if f.strip()[:-1] in ("T", "10")]
-            assert tens and all(f.strip()[:-1] == ten for f in tens)
+    async def script(pilot: Pilot[Any]) -> None:
+        app.refresh_screen()
+        await pilot.pause()
+        cards = [w for w in app.query(CardView) if w.display]
+        assert len(cards) == len(c.view().hand) == 20
+        assert all(w.region.right <= size[0] - 2 for w in cards)
+        faces = [render(w).splitlines()[1] for w in cards]
+        # a space between every two cards: a blank before the face, or a blank column after
+        assert all(w.region.width == 4 or f[0] == " " for w, f in zip(cards, faces, strict=True))
+        tens = [f for f in faces if f.strip()[:-1] in ("T", "10")]
+        assert tens and all(f.strip()[:-1] == ten for f in tens)
 
-    asyncio.run(main())
+    drive(app, script, size)
 
 
 def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> None:
@@ -705,25 +717,24 @@ def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> 
     app = TienLenApp(controller, delay=0)
     game = controller.game
 
-    def nothing_cut() -> None:
+    async def nothing_cut(pilot: Pilot[Any]) -> None:
         for selector in ("#title", "#prompt", "#info", "#table", "#felt", "#hand"):
             widget = app.query_one(selector)
             assert widget.region.right <= 80 and widget.region.bottom <= 24, selector
             assert "…" not in shown(app, selector).replace("đang nghĩ…", ""), (selector,
                                                                               shown(app, selector))
-        keys = list(app.query_one(Footer).query("FooterKey"))
-        assert all(key.region.right <= 80 for key in keys)  # every key in sight
-        footer = " ".join(render(key) for key in keys)
+        keys = await footer(pilot, app)
+        assert all(key.region.right <= 80 for key in footer_keys(app))  # every key in sight
         words = (("Xếp", "Luật", "Tiếp", "Kết quả", "Thoát") if game.is_over else
                  ("Chọn", "Đánh", "Bỏ", "Gợi ý", "Xếp", "Luật", "Tiếp", "Thoát"))
         for word in words:  # the keys that do something now
-            assert word in footer, footer
+            assert word in keys, keys
 
     async def script(pilot: Pilot[Any]) -> None:
         assert "luật Miền Nam" in shown(app, "#title")
         assert "Máy 1" in shown(app, "#felt")
         assert "Bài của bạn" in app.query_one("#hand").border_title
-        nothing_cut()
+        await nothing_cut(pilot)
         for _ in range(200):
             if game.is_over:
                 break
@@ -738,7 +749,7 @@ def test_the_game_in_vietnamese_at_80x24_a_hand_to_the_end_nothing_cut_off() -> 
         assert all(len(line.rstrip()) <= 80 for line in end.splitlines())
         await pilot.press("escape")
         assert "Hết ván" in shown(app, "#prompt")
-        nothing_cut()
+        await nothing_cut(pilot)
 
     drive(app, script)
 
@@ -766,8 +777,8 @@ def test_the_replay_in_vietnamese() -> None:
         assert "luật Miền Nam" in shown(replay, "#title")
         await pilot.press("end")
         assert "Thứ tự về: Nhất" in shown(replay, "#result")
-        footer = " ".join(render(key) for key in replay.query_one(Footer).query("FooterKey"))
-        assert "Lùi" in footer and "Thoát" in footer
+        keys = await footer(pilot, replay)
+        assert "Lùi" in keys and "Thoát" in keys
         assert game.is_over
 
     drive(replay, watch)

@@ -52,9 +52,9 @@ def test_e_brings_the_results_back_without_picking_the_card_lettered_e() -> None
     async def script(pilot: Pilot[Any]) -> None:
         assert c.game.is_over and isinstance(app.screen, EndScreen)
         await pilot.press("escape")
-        assert "e Results" in footer(app)
+        assert "e Results" in await footer(pilot, app)
         for word in ("Select", "Play", "Pass", "Hint"):  # no turn to take
-            assert word not in footer(app)
+            assert word not in await footer(pilot, app)
         await pilot.press("e")
         assert isinstance(app.screen, EndScreen)
         assert app.selected == set()  # 7♠, lettered e, is not picked
@@ -69,7 +69,7 @@ def test_during_a_hand_e_picks_its_card_and_no_results_are_offered() -> None:
     app = TienLenApp(c, delay=0)
 
     async def script(pilot: Pilot[Any]) -> None:
-        assert "Results" not in footer(app)
+        assert "Results" not in await footer(pilot, app)
         await pilot.press("e")
         assert app.selected == {app._order[4]}
         assert not isinstance(app.screen, EndScreen)

@@ -90,12 +90,12 @@ def test_once_you_are_out_the_hand_is_skipped_to_its_end() -> None:
     app = TienLenApp(c, delay=10_000)  # the bots would take hours
 
     async def script(pilot: Pilot[Any]) -> None:
-        assert "Skip" not in footer(app)
+        assert "Skip" not in await footer(pilot, app)
         await pilot.press("greater_than_sign")  # not offered yet: nothing happens
         assert not c.game.is_over
         await pilot.press("a", "enter")  # Ana plays her last card: out
         assert HUMAN in c.game.finish_order and not c.game.is_over
-        assert "> Skip" in footer(app) and "Hint" not in footer(app)
+        assert "> Skip" in await footer(pilot, app) and "Hint" not in await footer(pilot, app)
         await pilot.press("greater_than_sign")
         assert c.game.is_over  # at once
 

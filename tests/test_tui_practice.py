@@ -15,7 +15,12 @@ from textual.pilot import Pilot
 from tienlen import Game, Session, cli
 from tienlen.play.controller import HUMAN, Controller
 from tienlen.tui.app import EndScreen, TienLenApp
-from tui_pilot import PAGAT, ask_hint, drive, follow_hints, info, rows
+from tui_pilot import PAGAT, ask_hint, drive, follow_hints, info, quick_hints, rows
+
+
+@pytest.fixture(autouse=True)
+def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    quick_hints(monkeypatch)
 
 
 def test_backspace_takes_back_your_move_and_the_bots_after_it() -> None:

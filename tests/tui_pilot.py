@@ -5,19 +5,35 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from tienlen import Game, Rules
+from tienlen import Game, Rules, hints
 from tienlen.play.controller import Controller
 
 PAGAT = Rules.preset("pagat")
 MIEN_NAM = Rules.preset("mien-nam")
+
+
+def quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hint's search at a small budget, for tests that play hands out by hints and judge
+    something else (the screen, the log, the results): the same search from the seat's view, a
+    hundredth of its work. The hint at its real budget is tests/test_hints.py's."""
+    real = hints.get_bot
+
+    def small(name: str, seed: int | None = None, **budget: Any) -> Any:
+        if name == hints.HINT_BOT and not budget:
+            budget = {"steps": 300, "worlds": 8}
+        return real(name, seed=seed, **budget)
+
+    monkeypatch.setattr(hints, "get_bot", small)
 
 
 def controller_with(game: Game, bots: str = "heuristic") -> Controller:
@@ -98,6 +114,23 @@ def info(app: App[Any]) -> str:
     return " ".join(line.strip() for line in rows(app.query_one("#info"))).strip()
 
 
-def footer(app: App[Any]) -> str:
-    """The footer's keys, as shown."""
-    return " ".join(render(key) for key in app.query_one(Footer).query("FooterKey"))
+def footer_keys(app: App[Any]) -> list[Widget]:
+    return list(app.query_one(Footer).query("FooterKey"))
+
+
+async def footer(pilot: Pilot[Any], app: App[Any]) -> str:
+    """The footer's keys, as shown once they are laid out. The footer makes its keys anew a
+    refresh after the bindings change, so a reading taken at once may find keys without a size
+    yet (blank on a loaded machine): wait, up to a generous bound, until every key has a size
+    and two readings agree."""
+    last = None
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        await pilot.pause()
+        keys = footer_keys(app)
+        text = " ".join(render(key) for key in keys)
+        if keys and all(key.region.width > 0 for key in keys) and text.strip() and text == last:
+            return text
+        last = text
+        await pilot.pause(0.02)
+    raise AssertionError(f"the footer's keys were not laid out: {last!r}")

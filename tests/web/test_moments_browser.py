@@ -1,5 +1,6 @@
 """In real headless Chromium: the table's moments (motion.js): your cards dealt in, a round's
-cards swept to its winner, a celebration for the first player out; none of them with motion
+cards swept to its winner, a celebration for the first player out, the hand's settlement in
+chips; none of them with motion
 off by the page's switch or under the system's reduced motion, where the words stay."""
 
 from __future__ import annotations
@@ -16,10 +17,14 @@ from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over
 from .test_prefs_browser import switch
 
 # every moment's element added to the felt, and each time the hand is dealt in, recorded
-WATCH = """() => { window.moments = [];
+# (those added once the hand is over in ``window.atEnd`` too)
+WATCH = """() => { window.moments = []; window.atEnd = [];
   new MutationObserver((changes) => { for (const c of changes) {
     for (const n of c.addedNodes) if (n.nodeType === 1 && n.parentElement &&
-        n.parentElement.classList.contains("moments")) window.moments.push(n.className);
+        n.parentElement.classList.contains("moments")) {
+      window.moments.push(n.className);
+      const t = window.tienlenTable;
+      if (t && t.state && t.state.view && t.state.view.is_over) window.atEnd.push(n.className); }
     if (c.type === "attributes" && c.target.id === "hand" && c.target.classList.contains("dealing"))
       window.moments.push("deal"); } })
   .observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["class"] }); }"""
@@ -42,6 +47,11 @@ def test_a_hand_is_dealt_swept_and_its_first_place_celebrated(page: Page, server
     assert seen.count("deal") >= 1  # a hand nobody had played in yet: dealt in
     assert "sweep" in seen  # a round won: its cards went to the winner
     assert seen.count("celebrate") == 1  # the first one out, once
+    # the hand's settlement in chips, a pile for each payer and payee (every pagat hand pays)
+    pairs = page.evaluate(f"""() => new Set({TABLE}.state.view.payments.filter((p) => p.kind !== "chop")
+        .map((p) => `${{p.payer}}>${{p.payee}}`)).size""")
+    assert pairs >= 1
+    page.wait_for_function("n => window.atEnd.filter((c) => c === 'chips').length >= n", arg=pairs)
     page.evaluate("window.moments.length = 0")
     page.get_by_test_id("next-hand").click()
     page.wait_for_function("() => window.moments.includes('deal')")  # the next hand dealt

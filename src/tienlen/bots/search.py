@@ -42,6 +42,7 @@ from ..actions import TRADE_KINDS, Action, Hidden
 from ..cards import ACE, CODE_TO_KEY, TWO
 from ..errors import ArgumentError, error
 from ..game import Game
+from ..i18n import msg
 from ..shapes import Play
 from .fast_inference import FastHistory
 from .fast_inference import usable as fast_history_usable
@@ -182,7 +183,7 @@ class SearchBot:
         few of them, on deals of their own)."""
         why = unsearched(view)
         if why is not None:
-            raise error(ArgumentError, "review.err.unsearched", why=why)
+            raise error(ArgumentError, "review.err.unsearched", why=msg(f"review.why.{why}"))
         candidates = [] if only else self._candidates(view)
         for move in moves:
             if move not in view.legal:

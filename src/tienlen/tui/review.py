@@ -17,10 +17,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..bots.search import Estimate
 from ..errors import TienLenError
 from ..game import Game
-from ..i18n import t
-from ..review import Review, decision_lines, review_game, review_summary, review_title
+from ..i18n import display_name, rules_name, t
+from ..review import Decision, Review, move_words, review_game, review_summary
+from .widgets import cards_text, move_text
 
 
 class ReviewScreen(ModalScreen[None]):
@@ -94,21 +96,61 @@ class ReviewScreen(ModalScreen[None]):
         self.show()
 
     def show(self) -> None:
+        """The decision at ``index``: what was on the table, the move made and search's best
+        with their estimates, the mark, and every seat's cards then (cards with their suits, as
+        on the table)."""
         review = self.review
         if review is None:
             return
-        lines = [Text(review_title(review, self.lang), style="bold")]
+        lang = self.lang
+        names = [display_name(n, lang) for n in review.names]
+        lines = [Text(t("review.tui.title", lang, hand=review.hand, hands=review.hands,
+                        rules=rules_name(review.rules, lang), name=names[review.seat]),
+                      style="bold"),
+                 Text(t("review.tui.judged", lang, judged=t(
+                     f"review.judged.{'units' if review.units else 'first'}", lang)), style="dim")]
         if review.decisions:
-            lines.append(Text(t("review.web.step", self.lang, i=self.index + 1,
-                                n=len(review.decisions)), style="dim"))
-            for i, line in enumerate(decision_lines(review, review.decisions[self.index],
-                                                    self.lang)):
-                style = "bold red" if "✗" in line else ("bold" if not i else "")
-                lines.append(Text(line, style=style))
+            d = review.decisions[self.index]
+            lines += self._decision(review, d, names)
         else:
-            lines.append(Text(t("review.none", self.lang)))
-        lines.append(Text(review_summary(review, self.lang), style="italic"))
+            lines.append(Text(t("review.none", lang)))
+        lines.append(Text(review_summary(review, lang), style="italic"))
         self.query_one("#review-text", Static).update(Text("\n").join(lines))
+
+    def _decision(self, review: Review, d: Decision, names: list[str]) -> list[Text]:
+        lang = self.lang
+        four = bool(getattr(self.app, "four_colour", False))
+        width = max(len(n) for n in [*names, t("review.web.you", lang), t("review.web.search", lang)])
+        lines = [Text(""), Text(t("review.web.step", lang, i=self.index + 1, n=len(review.decisions))
+                                + f" · #{d.number}", style="bold")]
+        if d.table is not None:
+            lines.append(move_text(f"{t('review.web.to_beat', lang)} {d.table}", four=four))
+        if d.played is not None and d.best is not None:
+            for label, est in ((t("review.web.you", lang), d.played),
+                               (t("review.web.search", lang), d.best)):
+                row = Text(f"{label:<{width}}  ")
+                row.append_text(move_text(move_words(est.move, lang), "bold", four))
+                lines.append(row)
+                lines.append(Text(" " * (width + 2) + _figures(est, lang), style="dim"))
+            deals = " · " + t("review.tui.deals", lang, n=d.played.deals)
+            if d.loss:
+                lines.append(Text("✗ " + t("review.web.loss", lang) + deals, style="bold red"))
+            else:
+                lines.append(Text(t("review.web.fine", lang) + deals, style="green"))
+        else:
+            row = Text(f"{t('review.web.you', lang):<{width}}  ")
+            row.append_text(move_text(move_words(d.move, lang), "bold", four))
+            lines.append(row)
+            lines.append(Text(t("review.web.forced", lang) if d.kind == "forced" else
+                              t("review.web.unsearched", lang, why=t(f"review.why.{d.kind}", lang)),
+                              style="dim"))
+        lines.append(Text(""))
+        for seat, hand in enumerate(d.hands):
+            row = Text(f"{names[seat]:<{width}}  ", style="bold" if seat == review.seat else "")
+            row.append_text(cards_text(hand, four=four) if hand else Text("—"))
+            lines.append(row)
+        lines.append(Text(""))
+        return lines
 
     def action_step(self, by: int) -> None:
         if self.review is None or not self.review.decisions:
@@ -124,3 +166,13 @@ class ReviewScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _figures(estimate: Estimate, lang: str) -> str:
+    """An estimate's figures in a line: the first-place chance and the units, each with its
+    95% interval."""
+    first = t("review.web.first", lang, first=f"{estimate.first:.1%}",
+              low=f"{estimate.first_ci[0]:.1%}", high=f"{estimate.first_ci[1]:.1%}")
+    units = t("review.web.units", lang, units=f"{estimate.units:+.2f}",
+              low=f"{estimate.units_ci[0]:+.2f}", high=f"{estimate.units_ci[1]:+.2f}")
+    return f"{first}, {units}"

@@ -1,6 +1,6 @@
 // Moments at the table, drawn only while motion is on (prefs.js: the page's switch and the
 // system's reduced motion): a play flying in from its seat, the deal, a round's cards swept to
-// the round's winner, chips moving from payer to payee, the stamp of a chop and a celebration
+// the round's winner, chips moving from payer to payee (a chop's, the hand's settlement), the stamp of a chop and a celebration
 // for first place. Each is decoration over what the page already says in words (the status,
 // the history, the toast), so nothing is lost with motion off; every element it adds is
 // aria-hidden and removes itself.
@@ -83,6 +83,21 @@ export function chips(payer, payee, units, me, n) {
   const box = overlay("chips", pile, 1600);
   box.style.setProperty("--x1", `${x1}px`);
   box.style.setProperty("--y1", `${y1}px`);
+}
+
+/** The hand's settlement: for each payer and payee, their units in chips, one pair after
+ * another. */
+export function settle(payments, me, n) {
+  if (!motionOn()) return;
+  const owed = new Map();
+  for (const p of payments) {
+    const key = `${p.payer}>${p.payee}`;
+    owed.set(key, (owed.get(key) || 0) + p.units);
+  }
+  [...owed].forEach(([key, units], i) => {
+    const [payer, payee] = key.split(">").map(Number);
+    setTimeout(() => chips(payer, payee, units, me, n), 220 * i);
+  });
 }
 
 /** A chop lands: a stamp over the trick with its word ("Chop!"). */

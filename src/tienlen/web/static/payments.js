@@ -75,7 +75,11 @@ export function paymentList(view, names, me) {
 }
 
 /** The chop payments made since ``before`` (the same hand's earlier view, or null). */
-export function newChopPayments(before, view) {
+export function newPayments(before, view) {
   const known = before && before.payments ? before.payments.length : (view.payments || []).length;
-  return (view.payments || []).slice(known).filter((p) => p.kind === "chop");
+  return (view.payments || []).slice(known);
+}
+
+export function newChopPayments(before, view) {
+  return newPayments(before, view).filter((p) => p.kind === "chop");
 }

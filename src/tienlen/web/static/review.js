@@ -96,7 +96,7 @@ export function openReview(box, tableId, names, me) {
         lines.push(estimateRow("review-best", t("review.web.search"), d.best.move, d.best, byUnits));
         lines.push(h(`p.${d.loss ? "review-loss" : "review-fine"}`, { testid: "review-mark", text: d.loss ? `✗ ${t("review.web.loss")}` : t("review.web.fine") }));
       } else {
-        lines.push(h("p.review-fine", { testid: "review-mark", text: d.kind === "forced" ? t("review.web.forced") : t("review.web.unsearched", { why: d.kind }) }));
+        lines.push(h("p.review-fine", { testid: "review-mark", text: d.kind === "forced" ? t("review.web.forced") : t("review.web.unsearched", { why: t(`review.why.${d.kind}`) }) }));
       }
       if (d.table) lines.push(h("p.muted", {}, `${t("review.web.to_beat")} `, cardsRow(d.table)));
       lines.push(...d.hands.map((hd, s) => h("div.replay-row", {},

@@ -121,6 +121,7 @@ export function renderSeats(box, ctx) {
     const last = view && !view.is_over && view.counts[s.seat] === 1;  // one card left: watch out
     if (last) classes.push("last-card");
     if (y < 25) classes.push("at-top"); else if (y > 75) classes.push("at-bottom");
+    if (y < 5) classes.push("at-rim");  // opposite you, on the felt's top edge: its fan would stick out above
     if (x < 20) classes.push("at-left"); else if (x > 80) classes.push("at-right");
     const name = s.kind === "empty" ? t("web.seat.empty") : (mine ? t("web.you_suffix", { name: seatName(s) }) : seatName(s));
     const who = [];

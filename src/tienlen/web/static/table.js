@@ -12,9 +12,9 @@ import { listAnd, presetName, seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { openReport, showBanned } from "./moderation.js";
 import { api, Connection, tokenKey } from "./net.js";
-import { cardsText, newChopPayments, paymentLine } from "./payments.js";
+import { cardsText, newChopPayments, newPayments, paymentLine } from "./payments.js";
 import { fitTable, watchLayout } from "./layout.js";
-import { celebrate, chips, deal, land, stamp, sweep } from "./motion.js";
+import { celebrate, chips, deal, land, settle, stamp, sweep } from "./motion.js";
 import { motionOn } from "./prefs.js";
 import { renderSeats, tickCountdown } from "./seats.js";
 import { buzz, cues, sound } from "./sound.js";
@@ -412,7 +412,7 @@ export class Table {
   }
 
   /** The moments a new state makes (motion.js; nothing when motion is off): the deal of a new
-   * hand, a chop's stamp and its chips, the first player out. */
+   * hand, a chop's stamp and its chips, the first player out, the hand's settlement in chips. */
   moments(before, chopped, names) {
     const { info, view } = this.state;
     const n = info.players;
@@ -432,6 +432,10 @@ export class Table {
     const lastPlay = view.events[view.events.length - 1];
     const landed = lastPlay && lastPlay.kind === "play" && chopped.some((p) => p.chops.some((c) => c.bomb === lastPlay.cards));
     if (newStake || landed) stamp(t("web.moment.chop"));
+    // the hand ends in this tab: its settlement moves as chips (the chops' moved already)
+    if (sameHand && view.is_over && !before.view.is_over) {
+      settle(newPayments(before.view, view).filter((p) => p.kind !== "chop"), this.seat, n);
+    }
     const out = before.view && before.info.hand_no === info.hand_no ? before.view.finish_order.length : 0;
     if (out === 0 && view.finish_order.length > 0) {
       const first = view.finish_order[0];
