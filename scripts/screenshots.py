@@ -143,6 +143,7 @@ def states(browser: Browser, base: str, out: Path, size: str, lang: str) -> None
     page = new_page(browser, size, lang, motion=True)
     quick_game(page, base, name)
     my_turn_or_over(page)
+    page.wait_for_timeout(1600)  # the deal's cards settle in the hand
     page.evaluate(CHOP)
     page.wait_for_function(f"() => {TABLE}.state.view.table_seat === 2")
     page.wait_for_timeout(250)  # the stamp lands, the chips are on their way
