@@ -427,6 +427,33 @@ def test_search_follows_the_rules_scoring():
     assert _objective_for("place", view) == "place"
 
 
+def test_search_on_the_pure_path_plays_out_every_world_its_budget_allows(monkeypatch):
+    """Each of its worlds, every candidate played out to the end, until the steps run out: a
+    search of 6 worlds on a budget it cannot spend plays each candidate on 6 deals (a playout's
+    length once stood in for the budget, and search stopped after its first world)."""
+    from tienlen import Game, Rules
+    from tienlen.bots import search
+
+    monkeypatch.setenv("TIENLEN_PURE", "1")
+    played: list[int] = []
+    real = search._played_out
+
+    def counted(deal, move, seat):
+        played.append(1)
+        return real(deal, move, seat)
+
+    monkeypatch.setattr(search, "_played_out", counted)
+    game = Game.deal(Rules.preset("pagat"), 4, seed=3)
+    while len(game.view(game.turn).legal) < 3:
+        game.play(game.legal_plays()[0])
+    view = game.view(game.turn)
+    bot = search.SearchBot(seed=1, steps=10**9, worlds=6, inference=0.0)
+    candidates = bot._candidates(view)
+    assert len(candidates) > 1
+    bot.choose(view)
+    assert len(played) == 6 * len(candidates)
+
+
 @pytest.mark.parametrize("preset", ["mien-nam", "mien-bac"])
 def test_the_bots_play_the_vietnamese_presets_to_the_end(preset):
     from tienlen import Game, Rules

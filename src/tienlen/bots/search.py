@@ -154,8 +154,8 @@ class SearchBot:
             if fast is not None:
                 spent += fast.play(deal, totals)
             for i, move in enumerate(candidates if fast is None else ()):
-                trial, steps = _played_out(deal, move, view.seat)
-                spent += steps
+                trial, simulated = _played_out(deal, move, view.seat)
+                spent += simulated
                 totals[i] += objective(trial, view.seat)
             done += 1
             if spent >= steps or (deadline is not None and time.perf_counter() > deadline):
