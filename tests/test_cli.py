@@ -758,7 +758,7 @@ def test_review_says_each_decision_its_estimate_search_s_best_and_the_mark(
     code, out, err = run(capsys, "review", str(REVIEW_RECORD), "--seat", "0")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("Hand 1 of 1 (pagat), reviewed for Player 1 (seat 0)")
+    assert lines[0].startswith("Hand 1 of 1 (Pagat), reviewed for Player 1 (seat 0)")
     at = lines.index(next(line for line in lines if line.startswith("4. 2c: first ")))
     assert lines[at + 1].startswith("    search's best, 4c: first ")
     assert lines[at + 2] == "    ✗ a loss: the two intervals do not overlap"
@@ -833,7 +833,7 @@ def test_review_of_a_session_s_hand_says_a_claim_is_not_evaluated(
     code, out, err = run(capsys, "review", str(path), "--seat", "3", "--hand", "2")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("Hand 2 of 2 (cardrules), reviewed for Player 4 (seat 3)")
+    assert lines[0].startswith("Hand 2 of 2 (Cardrules), reviewed for Player 4 (seat 3)")
     assert lines[1] == ("1. claim four_twos: outside the play (an exchange, a trade or a claim), "
                         "which search does not evaluate")
     assert lines[-1].startswith("0 losses marked among 0 decisions evaluated")

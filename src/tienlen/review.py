@@ -26,7 +26,7 @@ from .bots.search import Estimate, SearchBot, scores_units, unsearched
 from .cards import Card
 from .errors import ArgumentError, RecordError, error
 from .game import Game
-from .i18n import display_name, t, tn
+from .i18n import display_name, rules_name, t, tn
 from .record import load_hands
 from .shapes import Play
 from .stepping import iter_states
@@ -221,7 +221,8 @@ def decision_lines(review: Review, decision: Decision, lang: str = "en",
 
 
 def review_title(review: Review, lang: str = "en") -> str:
-    return t("review.title", lang, hand=review.hand, hands=review.hands, rules=review.rules,
+    return t("review.title", lang, hand=review.hand, hands=review.hands,
+             rules=rules_name(review.rules, lang),
              name=display_name(review.names[review.seat], lang), seat=review.seat,
              judged=t(f"review.judged.{'units' if review.units else 'first'}", lang))
 
