@@ -55,6 +55,12 @@ def test_a_single_that_saves_the_pair_of_twos():
     assert said(view, "9d") == ("holds back a pair of twos for later", "giữ lại đôi heo để dành")
 
 
+def test_a_single_out_of_a_pair_says_it_breaks_the_pair_not_that_it_saves_a_two():
+    view = after_lead("4d 6s 6d 9s Jh Kc 2c", "5c")
+    assert said(view, "6s")[0] == "breaks your pair (6s 6d): the search bot judges it worth it"
+    assert said(view, "9s")[0] == "holds back a two for later"
+
+
 def test_a_loose_single_and_the_lowest_pair_led():
     view = leading("4s 6d 6h 9c Jc Jd Kh")
     assert said(view, "4s") == ("plays your loose single 4s", "đánh lá lẻ 4s của bạn")

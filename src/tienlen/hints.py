@@ -136,8 +136,8 @@ def reason_for(view: View, move: Move) -> Reason:
         return Reason("hint.chop", (("table", str(table)), ("bomb", str(move))))
     rivals = [p for p in plays if p != move and (p.shape, len(p.keys)) == (move.shape, len(move.keys))]
     twos = _twos(plan)
-    if twos and not _has_two(move) and any(_has_two(p) for p in rivals):
-        return Reason("hint.twos", (("twos", str(twos)),))
+    if twos and not _has_two(move) and any(_has_two(p) for p in rivals) and not plan.costs(move):
+        return Reason("hint.twos", (("twos", str(twos)),))  # (a play that breaks a group says so)
     if len(move.keys) == 1 and ("single", move.keys[0] >> 2, 1, 1) in plan.groups:
         return Reason("hint.loose", (("card", str(move)),))
     after = plan.after(move)

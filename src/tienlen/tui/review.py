@@ -113,7 +113,8 @@ class ReviewScreen(ModalScreen[None]):
             d = review.decisions[self.index]
             lines += self._decision(review, d, names)
         else:
-            lines.append(Text(t("review.none", lang)))
+            none = t("review.none", lang)
+            lines += [Text(""), Text(none[:1].upper() + none[1:])]  # a sentence on its own
         lines.append(Text(review_summary(review, lang), style="italic"))
         self.query_one("#review-text", Static).update(Text("\n").join(lines))
 

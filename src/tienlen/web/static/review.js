@@ -87,7 +87,7 @@ export function openReview(box, tableId, names, me) {
       const d = decisions[i];
       prev.disabled = i === 0;
       next.disabled = i >= decisions.length - 1;
-      if (!d) { step.textContent = t("review.none"); body.replaceChildren(); return; }
+      if (!d) { const none = t("review.none"); step.textContent = none.charAt(0).toUpperCase() + none.slice(1); body.replaceChildren(); return; }
       step.textContent = `${t("review.web.step", { i: i + 1, n: decisions.length })}: ${t("review.web.played", { move: moveWords(d.move) })}`;
       const lines = [];
       if (d.played) {
