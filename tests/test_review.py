@@ -200,11 +200,11 @@ def test_the_terminal_says_it_is_working_while_the_review_is_made(
         assert callable(told)
         told(3, 8)
         release.wait(30)
-        return real(game, seat, deals=100)
+        return real(game, seat, deals=100, hand=options["hand"], hands=options["hands"])
 
     real = tui_review.review_game
     monkeypatch.setattr(tui_review, "review_game", slow)
-    screen = tui_review.ReviewScreen(load_game(BLUNDER, Game), 0)
+    screen = tui_review.ReviewScreen(load_game(BLUNDER, Game), 0, hand=3)  # a session's third
     app = App[None]()
 
     async def script(pilot: Any) -> None:
@@ -218,6 +218,7 @@ def test_the_terminal_says_it_is_working_while_the_review_is_made(
             if screen.review is not None:
                 break
             await pilot.pause(0.05)
-        assert "Decision 1 of 8" in str(screen.query_one("#review-text").render())
+        shown = str(screen.query_one("#review-text").render())
+        assert "Decision 1 of 8" in shown and "hand 3 of 3" in shown
 
     drive(app, script, size=(100, 30))

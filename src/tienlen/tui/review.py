@@ -74,7 +74,8 @@ class ReviewScreen(ModalScreen[None]):
         def told(done: int, total: int) -> None:
             self.app.call_from_thread(self._progress, done, total)
         try:
-            review = review_game(self.game, self.seat, hand=self.hand, fast=self.fast,
+            review = review_game(self.game, self.seat, hand=self.hand, hands=self.hand,
+                                 fast=self.fast,
                                  progress=told)
         except TienLenError as exc:
             self.app.call_from_thread(self._failed, str(exc))
