@@ -271,7 +271,7 @@ def test_the_fast_heuristic_makes_the_pure_heuristics_choices(players):
                 pure = decide(rollout_situation(game, game.turn, total))
                 st = state_of(game)
                 buf = api.buffer()
-                n = policies.legal_in_turn(st, fr.cfg, fr.chops, buf, api._WS)
+                n = policies.legal_in_turn(st, fr.cfg, fr.chops, buf, api.move_workspace())
                 i = policies.heuristic_choice(st, fr.cfg, buf, n, np.array(total, dtype=np.int64),
                                               -1, 0, memo)
                 assert mask_play(*buf[i], fr.order) == pure
@@ -546,3 +546,51 @@ def test_hands_with_chops_out_of_turn_take_the_fast_lane_with_the_pure_results(p
             out_of_turn += seat != replay.turn
             replay.play(text, seat=seat)
     assert out_of_turn >= 3
+
+
+
+_TWO_THREADS = """
+import threading
+from tienlen import Game, Rules, fast
+from tienlen.bots import get_bot
+from tienlen.bots.search import unsearched
+
+rules = Rules.preset("pagat")
+assert fast.enabled(rules)
+views = []
+for seed in range(12):
+    game = Game.deal(rules, 4, seed=seed)
+    bot = get_bot("heuristic", seed=0)
+    while not game.is_over:
+        view = game.view(game.turn)
+        if unsearched(view) is None and len(view.legal) >= 3:
+            views.append(view)
+            break
+        game.play(bot.choose(view))
+choose = lambda i: str(get_bot("search", seed=i).choose(views[i]))
+alone = [choose(i) for i in range(len(views))]
+together = [None] * len(views)
+
+def work(start):
+    for i in range(start, len(views), 2):
+        together[i] = choose(i)
+
+threads = [threading.Thread(target=work, args=(start,)) for start in (0, 1)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print("same" if together == alone else f"different: {alone} {together}")
+"""
+
+
+def test_two_threads_searching_at_once_choose_as_each_alone():
+    """The terminal asks for a hint in a thread while a bot may search in another; the compiled
+    kernels release the GIL, so each thread writes into scratch space of its own (shared
+    buffers once crashed the process or changed the moves). In a process of its own, so that
+    a crash is this test's failure and not the whole run's."""
+    pytest.importorskip("numba")
+    done = subprocess.run([sys.executable, "-c", _TWO_THREADS], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "same", done.stdout

@@ -4,6 +4,7 @@ on-disk cache, the compiled code)."""
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,21 +20,37 @@ if TYPE_CHECKING:
     from ..rules import Rules
     from ..shapes import Play
 
-_BUF: list[Array] = [np.zeros((1024, 3), dtype=np.int64)]
-_WS = workspace()
+class _Scratch(threading.local):
+    """What the compiled kernels write into: a play buffer (grown when a hand has more plays
+    than it holds), the move generator's workspace and a list of seats. One set per thread:
+    the kernels release the GIL, so two threads searching at once (a hint in the terminal's
+    worker while a bot searches) would otherwise write into the same arrays."""
+
+    def __init__(self) -> None:
+        self.buf: Array = np.zeros((1024, 3), dtype=np.int64)
+        self.ws: Array = workspace()
+        self.seats: Array = np.zeros(8, dtype=np.int64)
+
+
+_SCRATCH = _Scratch()
 
 
 def buffer() -> Array:
-    """The shared play buffer (grown when a hand has more plays than it holds)."""
-    return _BUF[0]
+    """This thread's play buffer."""
+    return _SCRATCH.buf
+
+
+def move_workspace() -> Array:
+    """This thread's workspace for the move generator's kernels."""
+    return _SCRATCH.ws
 
 
 def _grow(n: int) -> Array:
-    size = _BUF[0].shape[0]
+    size = _SCRATCH.buf.shape[0]
     while size < n:
         size *= 2
-    _BUF[0] = np.zeros((size, 3), dtype=np.int64)
-    return _BUF[0]
+    _SCRATCH.buf = np.zeros((size, 3), dtype=np.int64)
+    return _SCRATCH.buf
 
 
 def legal_masks(st: Array, fr: FastRules, seat: int | None = None) -> list[Mask]:
@@ -42,12 +59,13 @@ def legal_masks(st: Array, fr: FastRules, seat: int | None = None) -> list[Mask]
     turn = int(st[S_TURN])
     if seat is None:
         seat = turn
-    buf = _BUF[0]
+    buf = _SCRATCH.buf
+    ws = _SCRATCH.ws
     while True:
         if seat == turn:
-            n = engine.legal_in_turn(st, fr.cfg, fr.chops, buf, _WS)
+            n = engine.legal_in_turn(st, fr.cfg, fr.chops, buf, ws)
         else:
-            n = engine.legal_out_of_turn(st, fr.cfg, fr.chops, seat, buf, _WS)
+            n = engine.legal_out_of_turn(st, fr.cfg, fr.chops, seat, buf, ws)
         if n <= buf.shape[0]:
             break
         buf = _grow(n)
@@ -67,16 +85,14 @@ def push(st: Array, fr: FastRules, play: Play | Mask, seat: int | None = None) -
     engine.apply(st, fr.cfg, fr.chops, seat, a, b, s)
 
 
-_SEATS = np.zeros(8, dtype=np.int64)
-
-
 def out_of_turn_seats(st: Array, fr: FastRules) -> list[int]:
     """Seats offered a chop out of turn now (§6 out-of-turn chops, §11 free chops), in the
     order that gives them priority (``Game.out_of_turn_seats``)."""
     if st[S_TSEAT] < 0 or not fr.offers:
         return []
-    m = engine.offer_seats(st, fr.cfg, fr.chops, _SEATS, _BUF[0], _WS)
-    return [int(s) for s in _SEATS[:m]]
+    scratch = _SCRATCH
+    m = engine.offer_seats(st, fr.cfg, fr.chops, scratch.seats, scratch.buf, scratch.ws)
+    return [int(s) for s in scratch.seats[:m]]
 
 
 class FastGame:

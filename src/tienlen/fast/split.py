@@ -8,6 +8,8 @@ of the split) so that the whole plan can be read back from it.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import types  # type: ignore[import-untyped, unused-ignore]
 from numba.typed import Dict  # type: ignore[import-untyped, unused-ignore]
@@ -22,14 +24,20 @@ def new_memo() -> Dict:
     return Dict.empty(key_type=types.int64, value_type=types.int64)
 
 
-_SHARED: list[Dict] = []
+class _Memos(threading.local):
+    memo: Dict | None = None
+
+
+_MEMOS = _Memos()
 
 
 def shared_memo() -> Dict:
-    """The memo the heuristic's playouts share in this process (renewed when too big)."""
-    if not _SHARED or len(_SHARED[0]) > MEMO_LIMIT:
-        _SHARED[:] = [new_memo()]
-    return _SHARED[0]
+    """The memo the heuristic's playouts share in this thread (renewed when too big): one a
+    thread, since the compiled code writes to it without the GIL."""
+    memo = _MEMOS.memo
+    if memo is None or len(memo) > MEMO_LIMIT:
+        memo = _MEMOS.memo = new_memo()
+    return memo
 
 
 @jit
