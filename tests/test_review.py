@@ -12,7 +12,7 @@ from tienlen import Game, Rules, fast
 from tienlen.bots.search import SearchBot, unsearched
 from tienlen.errors import TienLenError
 from tienlen.record import load_game
-from tienlen.review import Review, review_record
+from tienlen.review import Review, decision_numbers, review_record
 from tienlen.shapes import Play
 from tienlen.stepping import states
 
@@ -115,6 +115,20 @@ def test_the_best_move_played_is_never_marked(blunder_review: Review) -> None:
     for d in review.decisions:
         if d.played is not None and d.best is not None and d.played.move == d.best.move:
             assert not d.loss
+
+
+def test_a_review_made_a_decision_at_a_time_is_the_review_made_whole() -> None:
+    """The web makes a review in the bot pool a decision at a time (so that the tables' bots
+    are not kept waiting for a whole review): each decision has its own seed, so the parts
+    are the whole."""
+    whole = review_record(BLUNDER, seat=0, deals=300)
+    game = load_game(BLUNDER, Game)
+    numbers = decision_numbers(game, 0)
+    assert numbers == [d.number for d in whole.decisions]
+    parts = [review_record(BLUNDER, seat=0, deals=300, numbers={n}).decisions
+             for n in reversed(numbers)]  # in any order
+    assert tuple(d for part in reversed(parts) for d in part) == whole.decisions
+    assert review_record(BLUNDER, seat=0, numbers=()).decisions == ()
 
 
 def test_bad_seats_and_hands_are_refused_in_words() -> None:

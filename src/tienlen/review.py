@@ -17,7 +17,7 @@ every seat's cards at that moment.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,14 +77,16 @@ Progress = Callable[[int, int], None]  # (decisions reviewed, decisions in all)
 
 def review_game(game: Game, seat: int, *, hand: int = 1, hands: int = 1, seed: int = 0,
                 fast: bool | None = None, target: float | None = None,
-                deals: int | None = None, progress: Progress | None = None) -> Review:
+                deals: int | None = None, progress: Progress | None = None,
+                numbers: Collection[int] | None = None) -> Review:
     """Review ``seat``'s decisions in the finished ``game`` (see the module text). ``seed``
-    makes the review reproducible; ``fast``, ``target`` and ``deals``: as for
-    :meth:`SearchBot.estimates <tienlen.bots.search.SearchBot.estimates>` (None: its
-    defaults); ``progress`` is told after each decision."""
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
-        raise error(ArgumentError, "review.err.seat", seat=repr(seat), players=game.players,
-                    last=game.players - 1)
+    makes the review reproducible (each decision is searched with a seed of its own, so a
+    decision's figures do not depend on the others); ``fast``, ``target`` and ``deals``: as
+    for :meth:`SearchBot.estimates <tienlen.bots.search.SearchBot.estimates>` (None: its
+    defaults); ``progress`` is told after each decision; ``numbers``: only the decisions of
+    these numbers (:func:`decision_numbers`; a review made a few decisions at a time, as the
+    web's is, is the same as one made whole)."""
+    mine = {n for n in decision_numbers(game, seat) if numbers is None or n in numbers}
     if not game.is_over:
         raise error(ArgumentError, "review.err.unfinished", n=hand)
     options: dict[str, Any] = {"fast": fast}
@@ -92,27 +94,38 @@ def review_game(game: Game, seat: int, *, hand: int = 1, hands: int = 1, seed: i
         options["target"] = target
     if deals is not None:
         options["deals"] = deals
-    bot = SearchBot(seed=seed)
-    mine = sum(1 for s, _ in game.history if s == seat)
-    out: list[Decision] = []
     states = iter_states(game)
     state = next(states)
-    for number, (actor, move) in enumerate(game.history[len(state.history):],
+    out: list[Decision] = []
+    for number, (_, move) in enumerate(game.history[len(state.history):],
                                            len(state.history) + 1):
-        if actor == seat:
+        if number in mine:
             view = state.view(seat)
             hands_now = tuple(tuple(state.hand(s)) for s in range(game.players))
             why = unsearched(view) if move in view.legal else "phase"
             if why is not None:
                 out.append(Decision(number, move, why, hands_now, view.table))
             else:
+                bot = SearchBot(seed=seed * 1_000_003 + number)
                 out.append(_judged(bot, view, move, number, hands_now, options))
             if progress is not None:
-                progress(len(out), mine)
+                progress(len(out), len(mine))
         state = next(states)
     return Review(seat, hand, hands, tuple(game.names), game.rules.name,
                   scores_units(game.view(seat)), tuple(out), tuple(game.finish_order),
                   tuple(game.scores))
+
+
+def decision_numbers(game: Game, seat: int) -> list[int]:
+    """The numbers (places in the hand's history, from 1) of ``seat``'s decisions that a review
+    of the finished ``game`` lists: the seat's moves after the deal's own (a president
+    exchange's gifts are made by the deal)."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
+        raise error(ArgumentError, "review.err.seat", seat=repr(seat), players=game.players,
+                    last=game.players - 1)
+    dealt = len(next(iter_states(game)).history)
+    return [number for number, (actor, _) in enumerate(game.history, 1)
+            if actor == seat and number > dealt]
 
 
 SCREEN_DEALS = 100  # the first look at every candidate: deals each
@@ -143,15 +156,23 @@ def best_of(estimates: Sequence[Estimate], units: bool = False) -> Estimate:
     return max(estimates, key=lambda e: e.units if units else e.first)
 
 
-def review_record(text: str, seat: int = 0, hand: int | None = None, **options: Any) -> Review:
-    """Review ``seat``'s decisions in hand ``hand`` (from 1; None: the last) of a record's
-    text; ``options``: as for :func:`review_game`. A bad record, seat or hand number raises a
+def record_hand(text: str, hand: int | None = None) -> tuple[Game, int, int]:
+    """Hand ``hand`` (from 1; None: the last) of a record's text: the hand, its number and the
+    hands the record holds. A bad record or hand number raises a
     :class:`~tienlen.errors.TienLenError` saying what is wrong."""
     games = load_hands(text, Game).games
     number = len(games) if hand is None else hand
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(games):
         raise error(RecordError, "review.err.hand", n=repr(hand), hands=len(games))
-    return review_game(games[number - 1], seat, hand=number, hands=len(games), **options)
+    return games[number - 1], number, len(games)
+
+
+def review_record(text: str, seat: int = 0, hand: int | None = None, **options: Any) -> Review:
+    """Review ``seat``'s decisions in hand ``hand`` (from 1; None: the last) of a record's
+    text; ``options``: as for :func:`review_game`. A bad record, seat or hand number raises a
+    :class:`~tienlen.errors.TienLenError` saying what is wrong."""
+    game, number, hands = record_hand(text, hand)
+    return review_game(game, seat, hand=number, hands=hands, **options)
 
 
 def estimate_json(estimate: Estimate | None) -> dict[str, Any] | None:

@@ -21,6 +21,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from tienlen import Game, Rules
 from tienlen.bots import get_bot
 from tienlen.cli import build_parser, main
 from tienlen.hints import reason_words, suggest
@@ -260,6 +261,57 @@ def test_one_hint_at_a_time_and_none_for_a_spectator() -> None:
         assert '"error"' in watcher.bodies[-1]
         room.stop()
         lobby.driver.pool.close()
+
+    run(play)
+
+
+def test_one_hint_at_a_time_for_a_seat_however_many_pages_it_has() -> None:
+    """Ten pages of one seat cannot queue ten searches ahead of every bot's decision."""
+    held = Held()
+
+    async def play() -> None:
+        lobby = lobby_with(held)
+        room, _, token = lobby.create(NewTable(name="Ann", players=2, level="heuristic"))
+        pages = [Outbox() for _ in range(3)]
+        clients = [page.client() for page in pages]
+        for client in clients:
+            room.attach(client)
+            room.handle(client, Hello(type="hello", seq=1, token=token))
+        room.handle(clients[0], AddBot(type="add_bot", seq=2))
+        room.handle(clients[0], Start(type="start", seq=3))
+        assert room.game is not None
+        await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
+        for client in clients:
+            room.handle(client, Hint(type="hint", seq=9))
+        assert len(held.jobs) == 1  # the first page's; the others refused
+        for page in pages[1:]:
+            assert "A hint is on its way" in page.bodies[-1]
+        held.release()
+        room.stop()
+        lobby.driver.pool.close()
+
+    run(play)
+
+
+def test_a_bots_decision_waits_for_two_hints_at_most() -> None:
+    """Hints go first, but a bot's decision waiting in the queue starts after two of them."""
+    held = Held()
+
+    async def play() -> None:
+        pool = BotPool(1, executor=lambda: held)
+        view = Game.deal(Rules.preset("pagat"), 2, seed=1).view(0)
+        pool.hint(view, 1)  # running
+        decision = pool.decide(("t", 1, "search", 1), view)
+        hints = [pool.hint(view, n) for n in range(2, 6)]
+        started = []
+        for _ in range(6):
+            await until(lambda: bool(held.jobs))
+            started.append(held.jobs[0][0].__name__)
+            held.release()
+        # the first hint ran when the decision came: it waited for one more
+        assert started == ["hint", "hint", "decide", "hint", "hint", "hint"]
+        await until(lambda: decision.done() and all(h.done() for h in hints))
+        pool.close()
 
     run(play)
 

@@ -8,7 +8,9 @@ Every table lives on the event loop. A ``search`` decision takes tens to hundred
 milliseconds of CPU (docs/bots.md): made there, it would hold every table back that long. The
 pool makes it in one of ``workers`` processes (``tienlen serve --bot-workers N``; default: the
 cores less one, at least 1), started when first needed. Work waits in a queue when every
-worker is busy, first come first served, a player's hint ahead of the bots' decisions. A
+worker is busy, first come first served, a player's hint ahead of the bots' decisions (but a
+waiting decision goes after two hints), the reviews of finished hands last, a decision at a
+time and never on the last free worker. A
 worker is given only the seat's view (``Game.view(seat)``: its own hand, the others' counts,
 what was played), never the deal. A worker runs at a lower CPU priority than the server
 (``nice`` :data:`NICE`), so that where cores are short the search bots wait, not the other
@@ -44,6 +46,7 @@ from ..view import View
 from .limits import default_bot_workers
 
 KEPT = 256  # table seats' bots a worker keeps between their decisions
+HINTS_IN_A_ROW = 2  # hints started one after another while a bot's decision waits
 
 
 # ---------------------------------------------------------------------- in the worker process
@@ -77,19 +80,33 @@ def hint(view: View, seed: int) -> Hint:
     return suggest(view, seed)
 
 
-def review(text: str, seat: int) -> tuple[str | None, Msg | None]:
-    """A finished hand's review for ``seat`` (its stored record, ``tienlen.review``), in a
-    worker: as JSON text, or why it cannot be made (a message, said in the asker's language
-    once back)."""
-    import json
+ReviewHead = tuple[dict[str, Any] | None, list[int], Msg | None]
 
-    from ..review import review_json, review_record
+
+def review_head(text: str, seat: int) -> ReviewHead:
+    """In a worker, the start of a finished hand's review for ``seat`` (its stored record,
+    ``tienlen.review``): the review as JSON without its decisions and the numbers of the
+    decisions to review (:func:`review_decision` each), or why it cannot be made (a message,
+    said in the asker's language once back)."""
+    from ..review import decision_numbers, record_hand, review_game, review_json
 
     try:
-        made = review_record(text, seat=seat)
+        game, number, hands = record_hand(text)
+        head = review_game(game, seat, hand=number, hands=hands, numbers=())
+        return review_json(head), decision_numbers(game, seat), None
     except TienLenError as exc:
-        return None, msg("err.web.replay", reason=reason_of(exc))
-    return json.dumps(review_json(made), ensure_ascii=False, separators=(",", ":")), None
+        return None, [], msg("err.web.replay", reason=reason_of(exc))
+
+
+def review_decision(text: str, seat: int, number: int) -> dict[str, Any]:
+    """In a worker, one decision of a finished hand's review (:func:`review_head` checked the
+    record): its JSON."""
+    from ..review import record_hand, review_game, review_json
+
+    game, hand, hands = record_hand(text)
+    decisions: list[dict[str, Any]] = review_json(review_game(
+        game, seat, hand=hand, hands=hands, numbers={number}))["decisions"]
+    return decisions[0]
 
 
 # ---------------------------------------------------------------------- on the event loop
@@ -116,6 +133,7 @@ class BotPool:
         # reviews of finished hands (seconds each): after every hint and bot decision
         self._reviews: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
         self._running = 0
+        self._hints_in_a_row = 0
 
     @property
     def queued(self) -> int:
@@ -129,10 +147,15 @@ class BotPool:
         """A hint for ``view``, ahead of every bot's decision in the queue."""
         return self._submit(self._hints, hint, view, seed)
 
-    def review(self, text: str, seat: int) -> Future[tuple[str | None, Msg | None]]:
-        """A finished hand's review for ``seat`` (:func:`review`), behind every hint and bot
-        decision in the queue: the tables do not wait for it."""
-        return self._submit(self._reviews, review, text, seat)
+    def review_head(self, text: str, seat: int) -> Future[ReviewHead]:
+        """The start of a finished hand's review for ``seat`` (:func:`review_head`)."""
+        return self._submit(self._reviews, review_head, text, seat)
+
+    def review_decision(self, text: str, seat: int, number: int) -> Future[dict[str, Any]]:
+        """One decision of a review (:func:`review_decision`). A review's parts come behind
+        every hint and bot decision in the queue, and with more than one worker never take
+        the last free one: a table's bot waits at most for one decision of a review."""
+        return self._submit(self._reviews, review_decision, text, seat, number)
 
     def _submit(self, queue: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]],
                 fn: Callable[..., Any], *args: Any) -> Future[Any]:
@@ -142,8 +165,11 @@ class BotPool:
         return answer
 
     def _next(self) -> None:
-        while self._running < self.workers and (self._hints or self._queue or self._reviews):
-            answer, fn, args = (self._hints or self._queue or self._reviews).popleft()
+        while True:
+            queue = self._pick()
+            if queue is None:
+                return
+            answer, fn, args = queue.popleft()
             if not answer.set_running_or_notify_cancel():
                 continue
             self._running += 1
@@ -154,6 +180,22 @@ class BotPool:
                 work = self._pool().submit(fn, *args)
             loop = asyncio.get_running_loop()  # the pool's state is the event loop's alone
             work.add_done_callback(functools.partial(self._back, loop, answer))
+
+    def _pick(self) -> deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] | None:
+        """The queue whose work starts next, if a worker is free: the hints first, but never
+        more than :data:`HINTS_IN_A_ROW` while a bot's decision waits; then the decisions;
+        then the reviews, on a worker that leaves another free (where there are two or more)."""
+        if self._running >= self.workers:
+            return None
+        if self._hints and not (self._queue and self._hints_in_a_row >= HINTS_IN_A_ROW):
+            self._hints_in_a_row += 1
+            return self._hints
+        self._hints_in_a_row = 0
+        if self._queue:
+            return self._queue
+        if self._reviews and (self.workers == 1 or self._running < self.workers - 1):
+            return self._reviews
+        return None
 
     def _back(self, loop: asyncio.AbstractEventLoop, answer: Future[Any],
               work: Future[Any]) -> None:

@@ -142,7 +142,7 @@ class Room:
         self._table_bot = self.table.make_bot
         self.table.make_bot = self._make_bot
         self.clients: set[Client] = set()
-        self._hinting: set[Client] = set()  # the connections waiting for a hint (one at a time)
+        self._hinting: set[int] = set()  # the seats waiting for a hint (one at a time a seat)
         self.clock = Clock(self.table, bot_delay, self._due, lambda: bool(self.clients))
         self.last_active = time.monotonic()  # when a client last came, went or acted
         self._views: dict[int | None, SeatView | None] = {}
@@ -290,18 +290,18 @@ class Room:
         """Send ``client`` a hint for ``seat``, chosen in the bot pool (off the event loop): the
         default search bot's move from the seat's view, with its reason in the client's
         language (tienlen.hints); for a state the table has left meanwhile, a stale refusal
-        instead. One hint at a time per connection: a second ask while one is being chosen is
-        refused."""
-        if client in self._hinting:
+        instead. One hint at a time for a seat, however many connections it has: a second ask
+        while one is being chosen is refused."""
+        if seat in self._hinting:
             raise Refused(msg("hint.busy"))
         view = self.hint_view(seat)
         version = self.version
         loop = asyncio.get_running_loop()
         answer = self.driver.pool.hint(view, secrets.randbits(64))
-        self._hinting.add(client)
+        self._hinting.add(seat)
 
         def done(answer: Future[hints.Hint]) -> None:
-            self._hinting.discard(client)
+            self._hinting.discard(seat)
             if client not in self.clients:
                 return
             if self.version != version or client.seat != seat:

@@ -55,6 +55,7 @@ from .moderation_store import SqlModerationStore
 from .offload import Offload
 from .played import HandWriter
 from .ratings_store import RatingStore, SqlRatingStore
+from .reviews import Reviews
 from .room import Room
 from .storage import Repository
 
@@ -101,6 +102,7 @@ class Services:
     moderation: Moderation  # blocks, reports, bans (read through a short cache), the audit log
     friends: FriendStore  # who asked whom, and the invitations to tables
     queue: MatchQueue  # quick match: who waits for a table, and the tables they were given
+    reviews: Reviews  # finished hands' reviews, made in the bot pool, kept and shared
     started: float = field(default_factory=time.time)
 
     @classmethod
@@ -110,7 +112,8 @@ class Services:
         # a finished hand's PlayedRow rows and rating update go in the transaction of its record
         repo.hand_writer = HandWriter(ratings)
         identities = SqlIdentityStore(repo.engine)
-        return cls(limits=limits, repo=repo, lobby=Lobby(repo, bot_delay, limits),
+        lobby = Lobby(repo, bot_delay, limits)
+        return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(lobby.driver.pool),
                    offload=Offload(per_client=limits.replays_per_client), clock=clock,
                    creates=RateLimit(limits.creates_per_minute, 60.0, clock),
                    address_creates=RateLimit(limits.creates_per_address, 60.0, clock),

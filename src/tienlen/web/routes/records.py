@@ -1,19 +1,18 @@
 """A table's stored hands: the list, each hand's record, the whole table as one session record,
-and a hand's replay (the last two computed in worker processes, see ``offload.py``)."""
+a hand's replay (the last two computed in worker processes, see ``offload.py``) and its review
+(made in the bot pool, see ``reviews.py``)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections import OrderedDict
+import logging
 from collections.abc import Callable
-from concurrent.futures import Future
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import PlainTextResponse, Response
 
-from ...i18n import Msg, msg, render, t
+from ...i18n import msg, render, t
 from ..lobby import TooMany
 from ..problems import answers, request_lang
 from ..replays import replay_or_reason, session_text
@@ -22,6 +21,7 @@ from ..session import identity_of
 from .lobby import TableId
 
 router = APIRouter()
+log = logging.getLogger("tienlen.web")
 
 MAX_HAND_NO = 2**31 - 1  # hand numbers in URLs
 HandNo = Annotated[int, PathParam(ge=1, le=MAX_HAND_NO)]
@@ -92,12 +92,8 @@ async def replay(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc)
     return Response(steps, media_type="application/json")
 
 
-KEPT_REVIEWS = 64  # reviews kept (and shared while being made): (table, hand, seat), the latest
-_reviews: OrderedDict[tuple[str, int, int], Future[tuple[str | None, Msg | None]]] = OrderedDict()
-
-
 @router.get("/api/tables/{table_id}/records/{hand_no}/review",
-            responses=answers(400, 403, 404, 422))
+            responses=answers(400, 403, 404, 422, 429, 503))
 async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
                  seat: Annotated[int | None, Query(ge=0, le=7)] = None,
                  token: Annotated[str | None, Header(alias="X-Tienlen-Seat", max_length=200)] = None,
@@ -105,7 +101,7 @@ async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
     """A finished hand reviewed for one seat (``tienlen.review``), made in the bot pool, off the
     event loop: a seated player's own seat (its seat token in ``X-Tienlen-Seat``, or the seat
     its browser's session holds), or at a public table any seat (``seat``), since the hand's
-    record shows every hand already."""
+    record shows every hand already. A few at a time per address (reviews.py)."""
     lang = request_lang(request)
     text = record_text(svc, table_id, hand_no, lang)
     room = svc.lobby.get(table_id)
@@ -127,14 +123,15 @@ async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
     if asked >= room.players:
         raise HTTPException(400, t("review.err.seat", lang, seat=repr(asked), players=room.players,
                                    last=room.players - 1))
-    key = (table_id, hand_no, asked)
-    made = _reviews.pop(key, None)
-    if made is None or (made.done() and made.exception() is not None):
-        made = svc.lobby.driver.pool.review(text, asked)
-    _reviews[key] = made  # asked again (a second click, another watcher): the same review
-    while len(_reviews) > KEPT_REVIEWS:
-        _reviews.popitem(last=False)
-    body, reason = await asyncio.wrap_future(made)
+    try:
+        body, reason = await svc.reviews.review((table_id, hand_no, asked), text, asked,
+                                                address_of(request))
+    except TooMany as exc:
+        raise HTTPException(exc.status, exc.say(lang), headers={
+            "Retry-After": str(round(exc.retry_after or 1))}) from None
+    except Exception:  # the pool failed (a worker died): said, logged, and tried anew next time
+        log.exception("table %s: the review of hand %d failed in the bot pool", table_id, hand_no)
+        raise HTTPException(503, t("review.web.failed", lang), headers={"Retry-After": "5"}) from None
     if body is None:
         raise HTTPException(400, render(reason or msg("err.web.replay", reason=""), lang))
     return Response(body, media_type="application/json")
