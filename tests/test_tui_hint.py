@@ -18,7 +18,7 @@ from tienlen.play import controller as controller_module
 from tienlen.play.controller import HUMAN, Controller
 from tienlen.tui.app import TienLenApp
 from tienlen.view import View
-from tui_pilot import PAGAT, drive, info
+from tui_pilot import PAGAT, controller_with, drive, info, position
 
 
 def test_the_hint_asks_the_default_search_bot_with_your_view(
@@ -139,5 +139,34 @@ def test_without_the_fast_engine_nothing_is_prepared(monkeypatch: pytest.MonkeyP
 
     async def script(pilot: Pilot[Any]) -> None:
         assert not app.preparing and "Preparing" not in info(app)
+
+    drive(app, script)
+
+
+def test_a_hint_asked_before_a_take_back_is_dropped_at_the_same_length_of_history(
+        go: threading.Event) -> None:
+    """Ana plays, the bot answers, she asks a hint, then takes her move back and plays another:
+    the bot's answer brings the hand to as many moves as when she asked, but it is another
+    position, and the hint on its way is for the one gone by."""
+    c = controller_with(position(PAGAT, ["3s 5d 9h Kc", "4c 6h Th Ah"], leader=0,
+                                 first_hand=False))
+    app = TienLenApp(c, delay=0)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        c.confirm(Play.parse("3s").cards)
+        app._advance()
+        await pilot.pause()
+        asked_at = len(c.game.history)
+        await pilot.press("h")  # held
+        await pilot.press("backspace")
+        assert c.game.history == []
+        c.confirm(Play.parse("5d").cards)
+        app._advance()
+        await pilot.pause()
+        assert len(c.game.history) == asked_at and c.decision() is not None
+        go.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.selected == set() and "Hint:" not in info(app)
 
     drive(app, script)

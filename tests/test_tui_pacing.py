@@ -105,3 +105,22 @@ def test_once_you_are_out_the_hand_is_skipped_to_its_end() -> None:
 def test_auto_pass_is_an_option_of_play() -> None:
     assert cli.build_parser().parse_args(["play", "--auto-pass"]).auto_pass
     assert not cli.build_parser().parse_args(["play"]).auto_pass
+
+
+def test_with_auto_pass_a_take_back_goes_back_past_the_passes_to_your_own_move() -> None:
+    """Ana leads 3♠; the bot's twos are beyond her ace, so auto-pass passes for her to the
+    hand's end. Backspace takes back her 3♠, not a pass that would only be made again."""
+    c = controller_with(position(PAGAT, ["3s Ac", "2c 2d 2h"], leader=0, first_hand=False))
+    app = TienLenApp(c, delay=0, auto_pass=True)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.press("a", "enter")  # 3♠, lettered a
+        await pilot.pause()
+        mine = [move for seat, move in c.game.history if seat == HUMAN]
+        assert mine[0] == Play.parse("3s") and mine[-1] == Play.parse("pass")
+        await pilot.press("escape")  # the results closed
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert c.game.history == [] and c.decision() is not None  # before her lead again
+
+    drive(app, script)

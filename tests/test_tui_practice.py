@@ -105,6 +105,22 @@ def test_resume_after_a_finished_hand_deals_the_next(tmp_path: Path) -> None:
     assert resumed.session.totals == c.session.totals
 
 
+def test_resume_mid_hand_keeps_the_rounds_the_call_outs_and_your_name_marked() -> None:
+    c = Controller(PAGAT, 4, seed=3, name="Máy 1", lang="vi")  # a name that reads as a bot's
+    while len(c.game.history) < 18:  # rounds over, and one under way
+        c.run_bots()
+        if c.decision() is not None:
+            move = c.hint()
+            c.confirm(move.cards) if move.cards else c.decline()
+    said = [text for seat, text in c.log() if seat is None]  # round breaks, call-outs
+    assert len(said) >= 2 and not c.game.is_over and c.round_plays()
+    resumed = Controller.resume(Session.from_record(c.record()), lang="vi")
+    assert resumed.names == c.names and resumed.names[0] == "Máy 1 (bạn)"
+    assert resumed.log() == c.log()  # the round breaks and the call-outs, as they were
+    assert resumed.round_plays() == c.round_plays()  # this round's plays only
+    assert resumed.game.history == c.game.history
+
+
 @pytest.mark.parametrize(("text", "said"), [
     (None, "cannot read"),
     ("format = 'tienlen/1'\nrules = 'pagat'\nplayers = [", "TOML"),

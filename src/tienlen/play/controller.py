@@ -136,11 +136,8 @@ class Controller:
         stored = [name] + [bot_name(i) for i in range(1, players)]
         if name in stored[1:]:
             stored[0] = t("tui.name_you", "en", name=name)
-        shown = [display_name(n, lang) for n in stored]
-        if name != YOU and shown[0] in shown[1:]:
-            shown[0] = t("tui.name_you", lang, name=name)
         self.session = Session(rules, players, seed, names=stored)
-        self.names = tuple(shown)
+        self.names = shown_names(stored, name, lang)
         base = 0 if seed is None else seed * 1000
         self.bots: dict[int, Bot] = {
             seat: BotSpec(spec).make(base + seat, 5.0)
@@ -633,9 +630,14 @@ class Controller:
                             name=repr(names[seat]), bot=bot_name(seat))
         c = cls(session.rules, session.players, bots, name=names[0], lang=lang)
         c.session = session
-        c.names = tuple(display_name(n, lang) for n in names)
+        c.names = shown_names(names, names[0], lang)
         if session.game.is_over:
             session.next_hand()
+        else:  # the hand in play made again move by move: its round breaks and call-outs
+            game = session.game
+            session.games[-1] = next(iter_states(game)).copy()
+            for seat, move in game.history[len(session.game.history):]:
+                c._act(seat, move)
         return c
 
     def record(self) -> str:
@@ -650,6 +652,15 @@ class Controller:
             raise error(TienLenError, "err.file.cannot_write", path=repr(str(target)),
                         error=os_reason(exc)) from None
         return target
+
+
+def shown_names(stored: Sequence[str], name: str, lang: str) -> tuple[str, ...]:
+    """The seats' names as the table shows them in ``lang`` (the names the program gives in
+    its words: "Máy 1"), yours marked where it would read as a bot's ("Máy 1 (bạn)")."""
+    shown = [display_name(n, lang) for n in stored]
+    if name != YOU and shown[0] in shown[1:]:
+        shown[0] = t("tui.name_you", lang, name=name)
+    return tuple(shown)
 
 
 def records_dir(environ: Mapping[str, str] | None = None) -> Path:

@@ -244,7 +244,8 @@ class TienLenApp(App[Path | None]):
         self.prepare = prepare  # load the fast path's code for the hints at start-up
         self.preparing = False
         self._skip = 0  # the hand skipped to its end
-        self._hint_for: tuple[int, int] | None = None  # the moment a hint is computed for
+        self._hint_for: tuple[int, int, int] | None = None  # the moment a hint is computed for
+        self._restarts = 0  # times the hand went back (take-back, deal again): a moment's part
         self.selected: set[int] = set()  # indices into the hand (game.hand order)
         self.cursor = 0  # a display position
         self.by_combination = False
@@ -794,16 +795,17 @@ class TienLenApp(App[Path | None]):
 
         self.run_worker(think, thread=True, group="hint", exit_on_error=False)
 
-    def _hint_key(self) -> tuple[int, int]:
-        """The moment a hint is for: the hand and its length of history."""
+    def _hint_key(self) -> tuple[int, int, int]:
+        """The moment a hint is for: the hand, its length of history, and how many times it
+        went back (after a take-back the same length may be another position)."""
         c = self.controller
-        return (c.hand_number, len(c.game.history))
+        return (self._restarts, c.hand_number, len(c.game.history))
 
     def thinking(self) -> bool:
         """Whether a hint is being computed."""
         return self._hint_for is not None
 
-    def _hint_ready(self, key: tuple[int, int], hint: Hint) -> None:
+    def _hint_ready(self, key: tuple[int, int, int], hint: Hint) -> None:
         """The hint's move selected (or named, for a pass), with its reason; a hint for a
         moment gone by (a move was made meanwhile) is dropped."""
         if self._hint_for == key:
@@ -815,11 +817,14 @@ class TienLenApp(App[Path | None]):
         why = c.reason_words(hint)
         cards = move.cards
         if cards:
-            self.selected = set()
             hand = self._hand()
+            picked: set[int] = set()
             for card in cards:
-                index = next(i for i, h in enumerate(hand) if h == card and i not in self.selected)
-                self.selected.add(index)
+                index = next((i for i, h in enumerate(hand) if h == card and i not in picked), None)
+                if index is None:  # not in the hand any more: a hint for another moment
+                    return
+                picked.add(index)
+            self.selected = picked
             if isinstance(move, Action) and move.kind == "offer":
                 self.target = move.other
             self._say(f"{self.t('tui.hint.selected', move=move)} — {why}", "green")
@@ -856,6 +861,8 @@ class TienLenApp(App[Path | None]):
             self._say(self.t("tui.take_back.none"), "red")
             self.refresh_screen()
             return
+        while self._auto_passes() and c.take_back():  # an auto-pass would only come again
+            pass
         self._after_restart(self.t("tui.take_back.done"))
 
     def action_deal_again(self) -> None:
@@ -872,6 +879,8 @@ class TienLenApp(App[Path | None]):
         if self._timer is not None:
             self._timer.stop()
             self._timer = None
+        self._restarts += 1
+        self._hint_for = None  # a hint on its way is for a moment gone by
         self._end_shown = 0
         self._skip = 0
         self._news_held = False
