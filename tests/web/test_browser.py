@@ -54,6 +54,20 @@ def quick_game(page: Page, server: Server, name: str = "Lan") -> None:
     expect(page.get_by_test_id("card").first).to_be_visible()
 
 
+def practice_hand_played_out(page: Page, server: Server, players: int, rules: str,
+                             seed: int) -> None:
+    """Lan at a practice table with bots (its deals fixed by ``seed``), its first hand played to
+    the end by hints, the end panel up."""
+    page.goto(server.base + "/")
+    made = page.evaluate("""async ([players, rules, seed]) => (await fetch("/api/tables", {
+        method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(
+        {name: "Lan", players, rules, quick: true, seed})})).json()""", [players, rules, seed])
+    page.goto(server.base + f"/t/{made['id']}")
+    while not wait_turn_or_over(page):
+        take_turn(page)
+    expect(page.get_by_test_id("end-panel")).to_be_visible()
+
+
 def sit_with_bots(host: Page, guest: Page, name: str, bots: int = 0) -> None:
     """``guest`` (at the table's page) sits as ``name``; then the host adds ``bots`` bots."""
     guest.get_by_test_id("join-name").fill(name)

@@ -12,7 +12,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
-from .test_browser import take_turn, wait_turn_or_over
+from .test_browser import practice_hand_played_out
 
 # the payments whose middle is on the screen and not covered by anything
 SEEN = """() => [...document.querySelectorAll('#end-payments li')].filter((li) => {
@@ -23,14 +23,7 @@ SEEN = """() => [...document.querySelectorAll('#end-payments li')].filter((li) =
 
 
 def played_to_the_end(page: Page, server: Server) -> int:
-    page.goto(server.base + "/")
-    made = page.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
-        headers: {"Content-Type": "application/json"}, body: JSON.stringify(
-        {name: "Lan", players: 8, rules: "mien-nam", quick: true, seed: 11})})).json()""")
-    page.goto(server.base + f"/t/{made['id']}")
-    while not wait_turn_or_over(page):
-        take_turn(page)
-    expect(page.get_by_test_id("end-panel")).to_be_visible()
+    practice_hand_played_out(page, server, 8, "mien-nam", seed=11)
     page.wait_for_timeout(400)  # its entrance
     return int(page.evaluate("document.querySelectorAll('#end-payments li').length"))
 

@@ -15,20 +15,13 @@ from playwright.sync_api import Browser, expect
 
 from .conftest import Server
 from .test_accessibility import AXE, Audit
-from .test_browser import take_turn, wait_turn_or_over
+from .test_browser import practice_hand_played_out
 
 
 def test_review_steps_through_your_decisions_after_the_hand(browser: Browser,
                                                              server: Server) -> None:
     page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    page.goto(server.base + "/")
-    made = page.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
-        headers: {"Content-Type": "application/json"}, body: JSON.stringify(
-        {name: "Lan", players: 2, rules: "pagat", quick: true, seed: 5})})).json()""")
-    page.goto(server.base + f"/t/{made['id']}")
-    while not wait_turn_or_over(page):
-        take_turn(page)
-    expect(page.get_by_test_id("end-panel")).to_be_visible()
+    practice_hand_played_out(page, server, 2, "pagat", seed=5)
     page.get_by_test_id("end-review").click()
     expect(page.get_by_test_id("review-status")).to_contain_text("Reviewing the hand")
     step = page.get_by_test_id("review-step")
