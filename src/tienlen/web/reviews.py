@@ -4,9 +4,9 @@ A review is made in the bot pool (botpool.py), a decision at a time, behind ever
 decision: a table's bot waits at most for one decision of a review, never for a whole one. The
 latest :data:`KEPT` reviews, keyed by (table, hand, seat), are kept and shared while being
 made, so a second click or another watcher does not make one again. New reviews are counted:
-at most :data:`PER_ADDRESS` being made for one address and :data:`AT_ONCE` in all; past
-either the request is refused (:class:`~.lobby.TooMany`, 429 with a Retry-After) and nothing
-is queued. The cache is this process's, like the pool it feeds from.
+at most :data:`PER_ADDRESS` being made for one address (past it, 429) and :data:`AT_ONCE` in
+all (past it, 503); a refused request (:class:`~.lobby.TooMany`, with a Retry-After) queues
+nothing. The cache is this process's, like the pool it feeds from.
 """
 
 from __future__ import annotations
