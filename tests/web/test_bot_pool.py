@@ -13,7 +13,7 @@ import asyncio
 import json
 import os
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import Executor, Future
 from typing import Any
 
@@ -91,13 +91,16 @@ def watch(room: Room) -> Outbox:
     return out
 
 
-def ann_and_a_bot(lobby: Lobby, level: BotLevel) -> tuple[Room, Outbox, Client]:
-    """Ann at a started 2-seat table with a bot of ``level``, her page's outbox and client."""
+def ann_and_a_bot(lobby: Lobby, level: BotLevel,
+                  also: Sequence[Client] = ()) -> tuple[Room, Outbox, Client]:
+    """Ann at a started 2-seat table with a bot of ``level``, her page's outbox and client
+    (``also``: more pages of hers, seated by her token too)."""
     room, _, token = lobby.create(NewTable(name="Ann", players=2, level=level))
     out = Outbox()
     ann = out.client()
-    room.attach(ann)
-    room.handle(ann, Hello(type="hello", seq=1, token=token))
+    for client in (ann, *also):
+        room.attach(client)
+        room.handle(client, Hello(type="hello", seq=1, token=token))
     room.handle(ann, AddBot(type="add_bot", seq=2))
     room.handle(ann, Start(type="start", seq=3))
     return room, out, ann
@@ -271,20 +274,15 @@ def test_one_hint_at_a_time_for_a_seat_however_many_pages_it_has() -> None:
 
     async def play() -> None:
         lobby = lobby_with(held)
-        room, _, token = lobby.create(NewTable(name="Ann", players=2, level="heuristic"))
-        pages = [Outbox() for _ in range(3)]
-        clients = [page.client() for page in pages]
-        for client in clients:
-            room.attach(client)
-            room.handle(client, Hello(type="hello", seq=1, token=token))
-        room.handle(clients[0], AddBot(type="add_bot", seq=2))
-        room.handle(clients[0], Start(type="start", seq=3))
+        pages = [Outbox() for _ in range(2)]
+        others = [page.client() for page in pages]
+        room, _, ann = ann_and_a_bot(lobby, "heuristic", also=others)
         assert room.game is not None
         await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
-        for client in clients:
+        for client in (ann, *others):
             room.handle(client, Hint(type="hint", seq=9))
         assert len(held.jobs) == 1  # the first page's; the others refused
-        for page in pages[1:]:
+        for page in pages:
             assert "A hint is on its way" in page.bodies[-1]
         held.release()
         room.stop()

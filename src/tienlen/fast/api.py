@@ -90,9 +90,8 @@ def out_of_turn_seats(st: Array, fr: FastRules) -> list[int]:
     order that gives them priority (``Game.out_of_turn_seats``)."""
     if st[S_TSEAT] < 0 or not fr.offers:
         return []
-    scratch = _SCRATCH
-    m = engine.offer_seats(st, fr.cfg, fr.chops, scratch.seats, scratch.buf, scratch.ws)
-    return [int(s) for s in scratch.seats[:m]]
+    m = engine.offer_seats(st, fr.cfg, fr.chops, _SCRATCH.seats, _SCRATCH.buf, _SCRATCH.ws)
+    return [int(s) for s in _SCRATCH.seats[:m]]
 
 
 class FastGame:

@@ -17,6 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from ..actions import Move
 from ..bots.search import Estimate
 from ..errors import TienLenError
 from ..game import Game
@@ -127,12 +128,16 @@ class ReviewScreen(ModalScreen[None]):
                                 + f" · #{d.number}", style="bold")]
         if d.table is not None:
             lines.append(move_text(f"{t('review.web.to_beat', lang)} {d.table}", four=four))
+
+        def move_row(label: str, move: Move) -> Text:
+            row = Text(f"{label:<{width}}  ")
+            row.append_text(move_text(move_words(move, lang), "bold", four))
+            return row
+
         if d.played is not None and d.best is not None:
             for label, est in ((t("review.web.you", lang), d.played),
                                (t("review.web.search", lang), d.best)):
-                row = Text(f"{label:<{width}}  ")
-                row.append_text(move_text(move_words(est.move, lang), "bold", four))
-                lines.append(row)
+                lines.append(move_row(label, est.move))
                 lines.append(Text(" " * (width + 2) + _figures(est, lang), style="dim"))
             deals = " · " + t("review.tui.deals", lang, n=d.played.deals)
             if d.loss:
@@ -140,9 +145,7 @@ class ReviewScreen(ModalScreen[None]):
             else:
                 lines.append(Text(t("review.web.fine", lang) + deals, style="green"))
         else:
-            row = Text(f"{t('review.web.you', lang):<{width}}  ")
-            row.append_text(move_text(move_words(d.move, lang), "bold", four))
-            lines.append(row)
+            lines.append(move_row(t("review.web.you", lang), d.move))
             lines.append(Text(t("review.web.forced", lang) if d.kind == "forced" else
                               t("review.web.unsearched", lang, why=t(f"review.why.{d.kind}", lang)),
                               style="dim"))

@@ -1,7 +1,7 @@
 // Moments at the table, drawn only while motion is on (prefs.js: the page's switch and the
 // system's reduced motion): a play flying in from its seat, the deal, a round's cards swept to
-// the round's winner, chips moving from payer to payee (a chop's, the hand's settlement), the stamp of a chop and a celebration
-// for first place. Each is decoration over what the page already says in words (the status,
+// the round's winner, chips moving from payer to payee (a chop's, the hand's settlement), the
+// stamp of a chop and a celebration for first place. Each is decoration over what the page already says in words (the status,
 // the history, the toast), so nothing is lost with motion off; every element it adds is
 // aria-hidden and removes itself.
 import { h } from "./dom.js";
@@ -89,15 +89,14 @@ export function chips(payer, payee, units, me, n) {
  * another. */
 export function settle(payments, me, n) {
   if (!motionOn()) return;
-  const owed = new Map();
+  const owed = new Map();  // "payer>payee" -> what passes between them
   for (const p of payments) {
     const key = `${p.payer}>${p.payee}`;
-    owed.set(key, (owed.get(key) || 0) + p.units);
+    const pair = owed.get(key) || { payer: p.payer, payee: p.payee, units: 0 };
+    pair.units += p.units;
+    owed.set(key, pair);
   }
-  [...owed].forEach(([key, units], i) => {
-    const [payer, payee] = key.split(">").map(Number);
-    setTimeout(() => chips(payer, payee, units, me, n), 220 * i);
-  });
+  [...owed.values()].forEach((p, i) => setTimeout(() => chips(p.payer, p.payee, p.units, me, n), 220 * i));
 }
 
 /** A chop lands: a stamp over the trick with its word ("Chop!"). */

@@ -74,12 +74,13 @@ export function paymentList(view, names, me) {
     h("span.pay-text", { text: paymentLine(p, names, me) })));
 }
 
-/** The chop payments made since ``before`` (the same hand's earlier view, or null). */
+/** The payments made since ``before`` (the same hand's earlier view, or null: none new). */
 export function newPayments(before, view) {
   const known = before && before.payments ? before.payments.length : (view.payments || []).length;
   return (view.payments || []).slice(known);
 }
 
+/** The chop payments among them. */
 export function newChopPayments(before, view) {
   return newPayments(before, view).filter((p) => p.kind === "chop");
 }

@@ -436,7 +436,7 @@ export class Table {
     if (sameHand && view.is_over && !before.view.is_over) {
       settle(newPayments(before.view, view).filter((p) => p.kind !== "chop"), this.seat, n);
     }
-    const out = before.view && before.info.hand_no === info.hand_no ? before.view.finish_order.length : 0;
+    const out = sameHand ? before.view.finish_order.length : 0;
     if (out === 0 && view.finish_order.length > 0) {
       const first = view.finish_order[0];
       celebrate(first, this.seat, n, first === this.seat ? t("web.moment.you_first") : t("web.moment.first", { name: names[first] }));
