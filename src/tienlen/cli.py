@@ -304,7 +304,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .web.server import limits_from, serve
 
     return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args), _lang(args),
-                 api_docs=args.api_docs)
+                 api_docs=args.api_docs, cache_dir=args.cache_dir)
 
 
 def _cmd_admin(args: argparse.Namespace) -> int:
@@ -492,6 +492,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--db", default=None, help=h("serve.db"))
     p.add_argument("--bot-delay", type=float, default=0.5, help=h("serve.bot_delay"))
     p.add_argument("--api-docs", action="store_true", help=h("serve.api_docs"))
+    p.add_argument("--cache-dir", default=None, metavar="DIR", help=h("serve.cache_dir"))
     from .web.server import add_limit_options  # the standard library only, like this module
 
     add_limit_options(p, lang)

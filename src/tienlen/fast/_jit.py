@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from numba import njit  # type: ignore[import-untyped, unused-ignore]
+from numba.core import config  # type: ignore[import-untyped, unused-ignore]
+
+from .cache import settle
+
+if settle() and getattr(config, "CACHE_DIR", "") != os.environ.get("NUMBA_CACHE_DIR", ""):
+    config.reload_config()  # type: ignore[no-untyped-call, unused-ignore]  # read before settled
 
 jit = njit(cache=True, nogil=True)
 # ``kernel``: for code that creates no array. Without numba's reference counting the arrays

@@ -46,11 +46,15 @@ async def sweep(services: Services) -> None:
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                limits: Limits | None = None,
-               clock: Callable[[], float] = time.monotonic, api_docs: bool = False) -> FastAPI:
+               clock: Callable[[], float] = time.monotonic, api_docs: bool = False,
+               prepared: Callable[[float | None], None] | None = None) -> FastAPI:
     """The server for ``db_url`` (default: an SQLite file in the working folder) under
     ``limits`` (default: :class:`~.limits.Limits`); the rate limits count time by ``clock``.
     ``api_docs``: serve the API's documentation page at /api/docs (its scripts come from a CDN,
-    so it is off unless asked for; the schema itself is always at /openapi.json)."""
+    so it is off unless asked for; the schema itself is always at /openapi.json). ``prepared``
+given (``tienlen serve``): the bot pool compiles the fast path at start (the pure engine
+answers meanwhile) and calls it with the seconds that took (None: it failed) once done;
+not given (the tests' servers), the pool's workers compile it on first use."""
     limits = limits or Limits()
     services = Services.make(Repository(db_url or DEFAULT_DB), bot_delay, limits, clock)
 
@@ -62,6 +66,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
             room.schedule()
         sweeper = asyncio.create_task(sweep(services))
         matcher = asyncio.create_task(matchmaker.matchmaking(services))
+        if prepared is not None:
+            services.lobby.driver.pool.prepare(prepared)
         # Garbage collection pauses the whole server. What startup built (the rebuilt tables)
         # lives as long as the server: leave it out of every later collection. Collect the young
         # generation less often, so that the many short-lived objects of each move die before

@@ -17,6 +17,13 @@ what was played), never the deal. A worker runs at a lower CPU priority than the
 tables; it keeps each table seat's bot between decisions (a ``search`` bot keeps the deals it
 inferred within a hand) while that bot is among its last :data:`KEPT`.
 
+With the fast extra installed, :meth:`BotPool.prepare` (``tienlen serve`` calls it at start)
+compiles the fast path in a process of its own (about a minute the first time on a machine;
+numba's on-disk cache makes later starts take a second, ``fast/cache.py`` says where it is
+kept): meanwhile the workers answer on the pure engine, so a hint or a search bot is never kept
+waiting for the compiler; once it is compiled, the workers are replaced by ones on the
+compiled engine (a decision running on an old worker still gives its answer).
+
 The cheap levels (random, greedy, heuristic, learned) decide on the event loop: a round trip
 to a worker (about 0.6 ms) costs more than their decision (0.1 ms for heuristic, about 1 ms for
 learned). A level decided here is a :class:`PooledBot` at the table: asked for a move, it
@@ -29,21 +36,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import multiprocessing
 import os
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from .. import Move
+from .. import Move, fast
 from ..bots import Bot, get_bot
 from ..errors import TienLenError, reason_of
-from ..hints import Hint, suggest
+from ..hints import Hint, prepare, suggest
 from ..i18n import Msg, msg
+from ..rules import Rules
 from ..view import View
 from .limits import default_bot_workers
+
+log = logging.getLogger("tienlen.web")
 
 KEPT = 256  # table seats' bots a worker keeps between their decisions
 HINTS_IN_A_ROW = 2  # hints started one after another while a bot's decision waits
@@ -53,11 +65,22 @@ HINTS_IN_A_ROW = 2  # hints started one after another while a bot's decision wai
 NICE = 10  # the workers' lower CPU priority: where cores are short, the event loop goes first
 
 
-def start_worker() -> None:
+def start_worker(compiled: bool = True) -> None:
     """A worker's start: a lower priority than the server's event loop, so that on a machine
-    short of cores the search bots wait for CPU, not every table."""
+    short of cores the search bots wait for CPU, not every table; ``compiled`` False: it
+    answers on the pure engine (while the compiled one is being prepared)."""
     with contextlib.suppress(AttributeError, OSError):  # not on this system: the same priority
         os.nice(NICE)
+    if not compiled:
+        os.environ["TIENLEN_PURE"] = "1"
+
+
+def prepare_compiled() -> bool:
+    """In a process of its own, at the server's start: compile the fast path (or load it from
+    numba's cache) with one small search, as a hint's (:func:`tienlen.hints.prepare`; the
+    kernels are the same for every preset); False when it is not installed."""
+    start_worker()
+    return prepare(Rules.preset("pagat"))
 
 
 _bots: OrderedDict[tuple[str, int, str, int], Bot] = OrderedDict()
@@ -134,6 +157,48 @@ class BotPool:
         self._reviews: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
         self._running = 0
         self._hints_in_a_row = 0
+        # the workers' engine: "compiled" (where installed: compiled on first use, or by
+        # prepare()), "preparing" (compiled meanwhile in a process of its own: the workers
+        # answer on the pure engine) or "pure" (no fast extra, or its preparation failed)
+        self.engine = "compiled" if fast.available() else "pure"
+
+    def prepare(self, done: Callable[[float | None], None] | None = None,
+                preparer: Callable[[], Executor] | None = None) -> bool:
+        """Compile the fast path now, in a process of its own (``preparer``'s), the workers
+        answering on the pure engine meanwhile; then ``done(seconds it took)`` (None: it
+        failed, the pure engine stays). False (nothing done): the fast extra is not installed.
+        Called on the event loop."""
+        if self.engine != "compiled":
+            return False
+        self.engine = "preparing"
+        self._retire()  # workers started before now run the compiled engine: replaced
+        executor = (preparer or self._one_process)()
+        started = time.monotonic()
+        loop = asyncio.get_running_loop()
+        work = executor.submit(prepare_compiled)
+        work.add_done_callback(lambda work: loop.call_soon_threadsafe(
+            self._prepared, work, executor, time.monotonic() - started, done))
+        return True
+
+    def _prepared(self, work: Future[bool], executor: Executor, seconds: float,
+                  done: Callable[[float | None], None] | None) -> None:
+        executor.shutdown(wait=False)
+        compiled = work.exception() is None and work.result()
+        if compiled:
+            self._retire()  # the next work starts workers on the compiled engine
+        else:
+            log.warning("compiling the fast path failed (%r): the pure engine stays",
+                        work.exception())
+        self.engine = "compiled" if compiled else "pure"
+        if done is not None:
+            done(seconds if compiled else None)
+
+    def _retire(self) -> None:
+        """Stop giving work to the workers there are now (what they are making still comes
+        back); the next work starts new ones."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+            self._executor = None
 
     @property
     def queued(self) -> int:
@@ -221,7 +286,12 @@ class BotPool:
     def _processes(self) -> Executor:
         # spawned, not forked: the server's threads stay behind
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=start_worker)
+                                   initializer=start_worker,
+                                   initargs=(self.engine == "compiled",))
+
+    @staticmethod
+    def _one_process() -> Executor:
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
 
     def close(self) -> None:
         if self._executor is not None:

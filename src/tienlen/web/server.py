@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 
+from .. import fast
 from ..errors import ArgumentError, TienLenError, error
+from ..fast.cache import CACHE_ENV, settle
 from ..i18n import Msg, t
 from .limits import Limits
 
@@ -64,10 +67,30 @@ def limits_text(limits: Limits, lang: str = "en") -> str:
                                           for name, _, _ in _OPTIONS})
 
 
+def engine_text(lang: str = "en") -> str:
+    """The start-up line that says what the bots and hints run on: the compiled engine being
+    prepared (and where it is kept between starts), or the pure one. Settles the cache's
+    folder (``fast/cache.py``) for the bot pool's processes to come."""
+    if not fast.available():
+        return t("cli.serve.engine_pure", lang)
+    kept = settle()
+    if kept is None:
+        return t("cli.serve.engine_uncached", lang)
+    return t("cli.serve.engine_preparing", lang, folder=kept)
+
+
+def prepared_text(seconds: float | None, lang: str = "en") -> str:
+    """The line said once the compiled engine is ready (None: it could not be compiled)."""
+    if seconds is None:
+        return t("cli.serve.engine_failed", lang)
+    return t("cli.serve.engine_ready", lang, s=f"{seconds:.0f}")
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en",
-          api_docs: bool = False) -> int:
-    """Run the server until interrupted."""
+          api_docs: bool = False, cache_dir: str | None = None) -> int:
+    """Run the server until interrupted; ``cache_dir``: where the compiled engine is kept
+    between starts (else ``TIENLEN_CACHE_DIR``, else numba's own places)."""
     try:
         import uvicorn
 
@@ -77,8 +100,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
         raise error(TienLenError, "err.serve.extra", error=str(exc)) from None
     if not 0 < port < 65536:
         raise error(TienLenError, "err.serve.port", port=port)
-    app = create_app(db or DEFAULT_DB, bot_delay=bot_delay, limits=limits, api_docs=api_docs)
+    if cache_dir is not None:
+        os.environ[CACHE_ENV] = cache_dir
+    engine = engine_text(lang)
+
+    def prepared(seconds: float | None) -> None:
+        print(prepared_text(seconds, lang), flush=True)
+
+    app = create_app(db or DEFAULT_DB, bot_delay=bot_delay, limits=limits, api_docs=api_docs,
+                     prepared=prepared)
     print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=db or DEFAULT_DB))
-    print(limits_text(limits or Limits(), lang), flush=True)
+    print(limits_text(limits or Limits(), lang))
+    print(engine, flush=True)
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_WS_MESSAGE, log_level="warning")
     return 0

@@ -95,4 +95,5 @@ async def healthz(svc: Svc) -> dict[str, Any]:
             "playing": sum(1 for r in rooms.values() if r.started),
             "connections": sum(len(r.clients) for r in rooms.values()),
             "database": svc.repo.dialect, "uptime_s": round(time.time() - svc.started, 1),
-            "bot_moves": svc.lobby.driver.stats.moves, "batches": svc.lobby.driver.stats.batches}
+            "bot_moves": svc.lobby.driver.stats.moves, "batches": svc.lobby.driver.stats.batches,
+            "engine": svc.lobby.driver.pool.engine}
