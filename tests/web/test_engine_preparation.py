@@ -1,8 +1,9 @@
 """The server is ready when it says it is: ``tienlen serve`` compiles the fast path at start in a
 process of its own while the bot pool's workers answer on the pure engine, so the first hint or
 Expert bot after an install never waits for the compiler; once compiled, the workers are
-replaced by ones on the compiled engine. Where the compiled code is kept (``fast/cache.py``), a
-read-only install does not compile again at every start."""
+replaced by ones on the compiled engine, given work once they have loaded it. Where the
+compiled code is kept (``fast/cache.py``), a read-only install does not compile again at every
+start."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("numba")
 
 from tienlen import fast
-from tienlen.web.botpool import BotPool, prepare_compiled
+from tienlen.web.botpool import BotPool, prepare_compiled, warm
 from tienlen.web.server import engine_text, prepared_text
 
 from .test_bot_pool import Held, run
@@ -34,62 +35,58 @@ def engine_in_worker() -> bool:
     return fast.available()
 
 
-def test_workers_play_on_the_pure_engine_until_the_compiled_one_is_prepared() -> None:
-    seen: list[bool | str | float | None] = []
-
-    async def main() -> None:
-        pool = BotPool(1)
-        assert pool.engine == "compiled"  # the fast extra is installed here
-        compiler = Held()
-        assert pool.prepare(seen.append, preparer=lambda: compiler)
-        assert pool.engine == "preparing"
-        assert [fn for fn, _, _ in compiler.jobs] == [prepare_compiled]
+def test_a_worker_started_while_preparing_plays_on_the_pure_engine() -> None:
+    pool = BotPool(1)
+    assert pool.engine == "compiled"  # the fast extra is installed here
+    for compiled in (False, True):
+        pool._compiled = compiled  # as prepare() sets it (below), for the processes it starts
+        workers = pool._processes()
         try:
-            # a worker asked meanwhile answers at once, on the pure engine
-            seen.append(await asyncio.wrap_future(pool._submit(pool._queue, engine_in_worker)))
-            compiler.jobs.pop(0)[2].set_result(True)  # compiled (the stand-in's word for it)
-            while pool.engine == "preparing":
-                await asyncio.sleep(0.01)
-            seen.append(pool.engine)
-            seen.append(await asyncio.wrap_future(pool._submit(pool._queue, engine_in_worker)))
+            assert workers.submit(engine_in_worker).result(60) is compiled
         finally:
-            pool.close()
-
-    run(main)
-    pure, took, engine, compiled = seen
-    assert pure is False
-    assert isinstance(took, float) and took >= 0
-    assert (engine, compiled) == ("compiled", True)
+            workers.shutdown()
 
 
-def test_work_under_way_when_the_engine_changes_still_answers() -> None:
+def test_new_workers_load_the_compiled_engine_before_work_and_old_work_still_answers() -> None:
     outcome: list[Any] = []
-    made: list[tuple[str, Held]] = []
+    made: list[tuple[bool, Held]] = []  # each worker: on the compiled engine, its stand-in
 
     async def main() -> None:
         pool = BotPool(1)
+        assert pool.engine == "compiled"
 
         def workers() -> Executor:
-            made.append((pool.engine, Held()))
+            made.append((pool._compiled, Held()))
             return made[-1][1]
 
         pool._make = workers
         compiler = Held()
-        pool.prepare(outcome.append, preparer=lambda: compiler)
-        first = pool._submit(pool._queue, engine_in_worker)  # on a pure worker
-        compiler.jobs.pop(0)[2].set_result(True)
+        assert pool.prepare(outcome.append, preparer=lambda: compiler)
+        assert pool.engine == "preparing"
+        assert [fn for fn, _, _ in compiler.jobs] == [prepare_compiled]
+        first = pool._submit(pool._queue, engine_in_worker)  # asked at once, on a pure worker
+        assert len(made) == 1 and made[0][1].jobs
+        compiler.jobs.pop(0)[2].set_result(True)  # compiled (the stand-in's word for it)
+        while len(made) < 2:
+            await asyncio.sleep(0.01)
+        assert [fn for fn, _, _ in made[1][1].jobs] == [warm]  # loading the compiled engine
+        assert pool.engine == "preparing"  # no work for the new worker before it has loaded
+        made[1][1].jobs.pop(0)[2].set_result(True)
         while pool.engine != "compiled":
             await asyncio.sleep(0.01)
+        second = pool._submit(pool._queue, engine_in_worker)  # waits: one decision at a time
         made[0][1].release()  # the old worker's answer comes back after the change
         outcome.append(await asyncio.wrap_future(first))
-        second = pool._submit(pool._queue, engine_in_worker)
-        made[-1][1].release()
+        while not made[1][1].jobs:
+            await asyncio.sleep(0.01)
+        made[1][1].release()  # the new worker makes the next
         outcome.append(await asyncio.wrap_future(second))
 
     run(main)
-    assert [engine for engine, _ in made] == ["preparing", "compiled"]
+    assert [compiled for compiled, _ in made] == [False, True]
     assert len(outcome) == 3 and outcome[0] is not None  # seconds, then both answers
     assert outcome[1:] == [True, True]  # the stand-in runs in this process: both answered
+    assert not made[0][1].jobs and not made[1][1].jobs
 
 
 def test_a_failed_preparation_leaves_the_pure_engine_and_says_so() -> None:

@@ -80,6 +80,12 @@ def prepare_compiled() -> bool:
     numba's cache) with one small search, as a hint's (:func:`tienlen.hints.prepare`; the
     kernels are the same for every preset); False when it is not installed."""
     start_worker()
+    return warm()
+
+
+def warm() -> bool:
+    """In a worker: load the compiled fast path (:func:`tienlen.hints.prepare`), before it is
+    given work."""
     return prepare(Rules.preset("pagat"))
 
 
@@ -161,37 +167,61 @@ class BotPool:
         # prepare()), "preparing" (compiled meanwhile in a process of its own: the workers
         # answer on the pure engine) or "pure" (no fast extra, or its preparation failed)
         self.engine = "compiled" if fast.available() else "pure"
+        self._compiled = True  # whether workers started now play on the compiled engine
 
     def prepare(self, done: Callable[[float | None], None] | None = None,
                 preparer: Callable[[], Executor] | None = None) -> bool:
         """Compile the fast path now, in a process of its own (``preparer``'s), the workers
-        answering on the pure engine meanwhile; then ``done(seconds it took)`` (None: it
-        failed, the pure engine stays). False (nothing done): the fast extra is not installed.
-        Called on the event loop."""
+        answering on the pure engine meanwhile; then start workers on the compiled engine,
+        and once they have loaded it give them the work and call ``done(seconds it all
+        took)`` (None: compiling failed, the pure engine stays). False (nothing done): the
+        fast extra is not installed. Called on the event loop."""
         if self.engine != "compiled":
             return False
         self.engine = "preparing"
-        self._retire()  # workers started before now run the compiled engine: replaced
+        self._compiled = False
+        self._retire()  # workers started before now would compile on their first work
         executor = (preparer or self._one_process)()
         started = time.monotonic()
-        loop = asyncio.get_running_loop()
-        work = executor.submit(prepare_compiled)
-        work.add_done_callback(lambda work: loop.call_soon_threadsafe(
-            self._prepared, work, executor, time.monotonic() - started, done))
+
+        def compiled(work: Future[bool]) -> None:
+            executor.shutdown(wait=False)
+            if work.exception() is not None or not work.result():
+                log.warning("compiling the fast path failed (%r): the pure engine stays",
+                            work.exception())
+                self.engine = "pure"
+                if done is not None:
+                    done(None)
+                return
+            self._compiled = True
+            fresh = self._make()
+            warming = [fresh.submit(warm) for _ in range(self.workers)]
+            self._when_all(warming, lambda: ready(fresh))
+
+        def ready(fresh: Executor) -> None:
+            self._retire()  # what the pure workers are making still comes back
+            self._executor = fresh
+            self.engine = "compiled"
+            if done is not None:
+                done(time.monotonic() - started)
+
+        job = executor.submit(prepare_compiled)
+        self._when_all([job], lambda: compiled(job))
         return True
 
-    def _prepared(self, work: Future[bool], executor: Executor, seconds: float,
-                  done: Callable[[float | None], None] | None) -> None:
-        executor.shutdown(wait=False)
-        compiled = work.exception() is None and work.result()
-        if compiled:
-            self._retire()  # the next work starts workers on the compiled engine
-        else:
-            log.warning("compiling the fast path failed (%r): the pure engine stays",
-                        work.exception())
-        self.engine = "compiled" if compiled else "pure"
-        if done is not None:
-            done(seconds if compiled else None)
+    @staticmethod
+    def _when_all(works: list[Future[Any]], then: Callable[[], None]) -> None:
+        """Call ``then`` on the event loop once every one of ``works`` is done."""
+        loop = asyncio.get_running_loop()
+        left = [len(works)]
+
+        def one_done(_: Future[Any]) -> None:
+            left[0] -= 1
+            if left[0] == 0:
+                loop.call_soon_threadsafe(then)
+
+        for work in works:
+            work.add_done_callback(one_done)
 
     def _retire(self) -> None:
         """Stop giving work to the workers there are now (what they are making still comes
@@ -287,7 +317,7 @@ class BotPool:
         # spawned, not forked: the server's threads stay behind
         return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                    initializer=start_worker,
-                                   initargs=(self.engine == "compiled",))
+                                   initargs=(self._compiled,))
 
     @staticmethod
     def _one_process() -> Executor:
