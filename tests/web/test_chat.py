@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 
 from sqlalchemy import insert, select
 
-from tienlen.web.chat import MAX_TEXT, SAYS
+from tienlen.web.chat import MAX_TEXT
 from tienlen.web.limits import Limits
 from tienlen.web.storage import ChatRow
 
@@ -97,7 +97,10 @@ def test_free_text_at_a_private_table_is_cleaned_limited_and_kept(server: Server
     assert [(seat, kind) for _, seat, _, kind, _ in said(server)] == [(0, "text"), (1, "text")]
 
 
-def test_a_seat_says_at_most_five_things_in_ten_seconds(server: Server) -> None:
+SAYS = Limits().rates.say.player
+
+
+def test_a_player_says_at_most_five_things_in_ten_seconds(server: Server) -> None:
     _, lan, minh = two_people(server, rules=IN_PLAY)
     for _ in range(SAYS):
         lan.send(type="react", emoji="🔥")
@@ -105,12 +108,13 @@ def test_a_seat_says_at_most_five_things_in_ten_seconds(server: Server) -> None:
     lan.send(type="say", phrase="sorry")
     refused = lan.error()
     assert refused["code"] == "rate_limited"
-    assert refused["reason"].startswith("too much said: a seat says at most 5 things in 10 seconds")
+    assert refused["reason"].startswith("too much said: a player says at most 5 things in 10 s")
     lan.send(type="hello", lang="vi")
     lan.until(lambda m: m["type"] == "welcome")
     lan.send(type="say", phrase="sorry")
-    assert lan.error()["reason"].startswith("nói quá nhiều: mỗi ghế nói tối đa 5 lần trong 10 giây")
-    minh.send(type="say", phrase="thanks")  # another seat has its own count
+    assert lan.error()["reason"].startswith(
+        "nói quá nhiều: mỗi người chơi nói tối đa 5 lần trong 10 giây")
+    minh.send(type="say", phrase="thanks")  # another player has its own count
     assert minh.until(lambda m: m["type"] == "chat" and m["seat"] == 1)["phrase"] == "thanks"
     assert len(said(server)) == SAYS + 1  # nothing kept of the refused
 

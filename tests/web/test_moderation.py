@@ -16,7 +16,7 @@ from sqlalchemy import func, insert, select, update
 from tienlen.web import limits as limits_module
 from tienlen.web.identity import Identity
 from tienlen.web.limits import Limits
-from tienlen.web.moderation import REPORTS_PER_HOUR, set_admin
+from tienlen.web.moderation import set_admin
 from tienlen.web.names import account_key, confusable_key
 from tienlen.web.session import digest
 from tienlen.web.storage import AuditRow, IdentityRow, ReportRow
@@ -135,6 +135,9 @@ def test_an_account_is_reported_by_its_name_and_oneself_bots_and_strangers_are_n
     assert fine.status_code == 200 and fine.json()["reported"] == "Lan"
 
 
+REPORTS_PER_HOUR = Limits().rates.report.player
+
+
 def test_reports_are_limited_per_player(server: Server) -> None:
     _, table = host(server, "Lan")
     minh = joins(server, table, "Minh")
@@ -174,18 +177,25 @@ def test_a_player_blocks_and_unblocks_another(server: Server) -> None:
     a, b = identity(server, lan), identity(server, minh)
     made = minh.post("/api/blocks", {"table": table, "seat": 0})
     assert made.status_code == 200 and made.json()["name"] == "Lan"
-    assert minh.post("/api/blocks", {"table": table, "seat": 0}).status_code == 200  # again
+    handle = made.json()["id"]  # Minh's own handle for Lan, never Lan's identity
+    again = minh.post("/api/blocks", {"table": table, "seat": 0})
+    assert again.status_code == 200 and again.json()["id"] == handle
     listed = minh.get("/api/blocks").json()
-    assert [(x["id"], x["name"]) for x in listed] == [(a.id, "Lan")]
+    assert [(x["id"], x["name"]) for x in listed] == [(handle, "Lan")]
+    assert a.id not in made.text + str(listed) and handle != a.id
     assert lan.get("/api/blocks").json() == []
     store = server.app.state.services.moderation.store
     assert store.blocked_between(a.id, b.id) and store.blocked_between(b.id, a.id)
     assert store.blocked_by(b.id) == {a.id} and store.blocked_by(a.id) == set()
     assert minh.post("/api/blocks", {"table": table, "seat": 1}).status_code == 400  # oneself
-    assert minh.post(f"/api/blocks/{a.id}/remove").status_code == 200
+    assert minh.post(f"/api/blocks/{a.id}/remove").status_code == 404  # an id is no handle
+    assert lan.post(f"/api/blocks/{handle}/remove").status_code == 404  # nor another's handle
+    assert store.blocked_between(a.id, b.id)
+    removed = minh.post(f"/api/blocks/{handle}/remove")
+    assert removed.status_code == 200 and removed.json()["name"] == "Lan"
     assert minh.get("/api/blocks").json() == []
     assert not store.blocked_between(a.id, b.id)
-    gone = minh.post(f"/api/blocks/{a.id}/remove")
+    gone = minh.post(f"/api/blocks/{handle}/remove")
     assert gone.status_code == 404 and "not blocked" in detail(gone)
 
 
