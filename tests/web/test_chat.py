@@ -139,6 +139,28 @@ def test_a_blocked_players_words_do_not_reach_the_blocker(server: Server) -> Non
     assert chat(lan)["seat"] == 1  # the blocked player still sees the blocker's words
 
 
+def test_a_block_reaches_the_chat_at_once_and_so_does_an_unblock(server: Server) -> None:
+    lan_browser, minh_browser = browser(server), browser(server)
+    table_id, lan, minh = two_people(server, lan=lan_browser, minh=minh_browser,
+                                     rules=IN_PLAY, private=True)
+    lan.send(type="chat", text="first")
+    assert chat(minh)["text"] == "first"  # Minh's connection has read its blocks: none
+    blocked = minh_browser.post("/api/blocks", {"table": table_id, "seat": 0})
+    assert blocked.status_code == 200
+    lan.send(type="chat", text="after the block")  # the same connections, at once
+    chat(lan)
+    minh.send(type="say", phrase="hello")  # handled after Lan's line
+    assert chat(minh)["seat"] == 1
+    assert [m["text"] for m in minh.received if m["type"] == "chat" and m["seat"] == 0] == \
+        ["first"]
+    # the rule is one way: Lan still reads Minh
+    assert lan.until(lambda m: m["type"] == "chat" and m["seat"] == 1)["phrase"] == "hello"
+    handle = blocked.json()["id"]
+    assert minh_browser.post(f"/api/blocks/{handle}/remove").status_code == 200
+    lan.send(type="chat", text="unblocked")
+    assert minh.until(lambda m: m["type"] == "chat" and m["seat"] == 0)["text"] == "unblocked"
+
+
 # ------------------------------------------------------------------ removing and kicking
 def test_the_host_removes_a_player_who_is_here_and_they_cannot_sit_again(server: Server) -> None:
     lan, minh_browser = browser(server), browser(server)

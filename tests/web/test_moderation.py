@@ -344,3 +344,73 @@ def test_an_admin_renames_an_offensive_name_as_a_claim_is_checked(server: Server
         ("rename", "Guest", "Nasty -> Guest"), ("rename", "Kind Lan", "Rude -> Kind Lan")]
     assert log[0]["actor_name"] == "Boss"
     assert log[-1]["actor_name"] == "command line" and log[-1]["action"] == "grant"
+
+
+# What a banned player may still do besides watching, and why: signing out, leaving quick
+# match's queue, its own account's safety (sessions, password, recovery codes, deleting it),
+# blocking and unblocking (none of it reaches another person); the admins' routes are refused
+# to all but admins (an admin must be able to lift a ban on its own address).
+BANNED_MAY = {"/api/account/signout", "/api/account/signout-others",
+              "/api/account/sessions/{session_id}/end", "/api/account/password",
+              "/api/account/codes", "/api/account/delete", "/api/quickmatch/cancel",
+              "/api/blocks", "/api/blocks/{blocked}/remove"}
+ACTING_READS = {"/api/tables/{table_id}/records/{hand_no}/review"}  # a review costs the server
+
+
+def acting_routes(server: Server) -> list[tuple[str, str]]:
+    """Every (method, path) of the app that acts: all but GET, and the reads that cost."""
+    found = set()
+    for route in server.app.state.http_routes:
+        for method in (getattr(route, "methods", None) or set()) - {"HEAD", "OPTIONS"}:
+            if method != "GET" or route.path in ACTING_READS:
+                found.add((method, route.path))
+    return sorted(found)
+
+
+def test_a_banned_player_is_refused_every_act_and_may_watch(server: Server) -> None:
+    lan, lan_table = host(server, "Lan")
+    minh, minh_table = host(server, "Minh")
+    handle = lan.post("/api/friends", {"table": minh_table, "seat": 0}).json()["id"]
+    minh.post("/api/friends", {"table": lan_table, "seat": 0})
+    assert lan.post("/api/invitations", {"friend": handle, "table": lan_table}).status_code == 200
+    assert len(minh.get("/api/invitations").json()) == 1
+    hoa = joins(server, lan_table, "Hoa")
+    hoa.post("/api/friends", {"table": minh_table, "seat": 0})  # Hoa asks Minh too
+    boss = admin(server)
+    for who in (lan, hoa):
+        made = boss.post("/api/admin/bans", {"identity": identity(server, who).id, "hours": 1,
+                                             "reason": "harassment"})
+        assert made.status_code == 200  # and it bites at once, in this process
+    # the harassment seen: a report, a friend request, an invitation, from the banned player
+    tries = [("/api/reports", {"table": minh_table, "seat": 0, "reason": "abuse"}),
+             ("/api/friends", {"table": minh_table, "seat": 0}),
+             ("/api/invitations", {"friend": handle, "table": lan_table})]
+    for path, body in tries:
+        answer = lan.post(path, body)
+        assert answer.status_code == 403 and "banned until" in detail(answer), path
+    assert rows(server, ReportRow) == 0
+    # what it sent before the ban no longer reaches Minh: Hoa's request, Lan's invitation
+    assert minh.get("/api/invitations").json() == []
+    assert [f["name"] for f in minh.get("/api/friends").json()] == ["Lan"]  # a friend already
+    # watching is still open: the lobby, a table's state, its records
+    assert lan.get("/api/tables").status_code == 200
+    assert lan.get(f"/api/tables/{lan_table}").status_code == 200
+    ws = lan.ws(lan_table)
+    ws.hello()
+    assert ws.seat is None and ws.state is not None
+    ws.send(type="say", phrase="hello")
+    assert ws.error()["code"] == "banned"
+    ws.close()
+    # every acting route of the app, called as the banned player, is refused by the ban
+    routes = acting_routes(server)
+    assert ("POST", "/api/friends") in routes and ("POST", "/api/tables") in routes
+    assert {p for _, p in routes} >= BANNED_MAY | ACTING_READS
+    may = {(m, p) for m, p in routes if p in BANNED_MAY or p.startswith("/api/admin/")}
+    for method, path in sorted(routes, key=lambda r: (r in may, "signout" in r[1])):
+        url = path.replace("{table_id}", lan_table).replace("{hand_no}", "1")
+        for name in ("{session_id}", "{blocked}", "{friend}", "{report_id}", "{ban_id}"):
+            url = url.replace(name, "1")
+        answer = lan.http.request(method, url, json={})
+        banned = answer.status_code == 403 and "banned until" in answer.json()["detail"]
+        assert banned == ((method, path) not in may), (
+            method, path, answer.status_code, answer.text)

@@ -147,8 +147,13 @@ class Services:
         """Count a table made for ``creator`` (a player key) at ``address`` (a new table, or a
         wait in quick match, which ends in one): refused (429, in ``lang``) past the tables a
         minute each may make."""
+        self.take("create", creator, address, lang)
+
+    def take(self, action: str, player: str | None, address: str, lang: str) -> None:
+        """Count ``action`` (limiter.py) for ``player`` (None: counted by its address) and for
+        ``address`` (:func:`address_of`): refused (429, in ``lang``) past the limits."""
         try:
-            self.limiter.take("create", creator, address)
+            self.limiter.take(action, player or address, address)
         except Refusal as exc:
             raise refusal_answer(exc, lang) from None
 

@@ -99,10 +99,7 @@ def refused(exc: Refusal, request: Request) -> HTTPException:
 
 def limit(svc: Services, action: str, me: Identity, request: Request) -> None:
     """Count ``me``'s ``action`` (limiter.py): refused (429) past its limits."""
-    try:
-        svc.limiter.take(action, me.id, address_of(request))
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    svc.take(action, me.id, address_of(request), request_lang(request))
 
 
 def player_asking(request: Request, svc: Services) -> Identity:
