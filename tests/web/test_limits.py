@@ -288,3 +288,20 @@ def refused_at(ws: WsClient, seq: int) -> bool:
     ping = ws.send(type="ping")
     ws.until(lambda m: m["type"] == "pong" and m["ref"] == ping)
     return any(m["type"] == "error" and m.get("ref") == seq for m in ws.received)
+
+
+def test_what_a_player_says_is_counted_over_all_their_tables(sqlite_url: str,
+                                                             clock: Clock) -> None:
+    with running_limited(sqlite_url, clock, say=Rate(2, 100, 10.0)) as server:
+        lan, _, at_first = seated(server, "Lan")
+        _, _, at_second = seated(server, "Lan", lan)
+        for ws in (at_first, at_second):
+            ws.send(type="react", emoji="🔥")
+            ws.until(lambda m: m["type"] == "chat")
+        at_first.send(type="say", phrase="hello")
+        refused = at_first.error()
+        assert refused["code"] == "rate_limited"
+        assert refused["reason"].startswith("too much said: a player says at most 2 things in 10 s")
+        clock.now += 5  # one more has come back
+        at_second.send(type="say", phrase="hello")
+        assert at_second.until(lambda m: m["type"] == "chat")["phrase"] == "hello"
