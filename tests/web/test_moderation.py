@@ -14,6 +14,7 @@ pytest.importorskip("fastapi")
 from sqlalchemy import func, insert, select, update
 
 from tienlen.web import limits as limits_module
+from tienlen.web import matchmaker
 from tienlen.web.identity import Identity
 from tienlen.web.limits import Limits
 from tienlen.web.moderation import set_admin
@@ -414,3 +415,19 @@ def test_a_banned_player_is_refused_every_act_and_may_watch(server: Server) -> N
         banned = answer.status_code == 403 and "banned until" in answer.json()["detail"]
         assert banned == ((method, path) not in may), (
             method, path, answer.status_code, answer.text)
+
+
+def test_a_player_banned_while_waiting_in_quick_match_is_not_seated(server: Server) -> None:
+    lan, minh, hoa = (server.visitor() for _ in range(3))
+    for who, name in ((lan, "Lan"), (minh, "Minh")):
+        who.visit()
+        assert who.post("/api/quickmatch", {"name": name, "players": 3}).status_code == 200
+    boss = admin(server)
+    assert boss.post("/api/admin/bans", {"identity": identity(server, lan).id, "hours": 1,
+                                         "reason": "abuse"}).status_code == 200
+    hoa.visit()
+    assert hoa.post("/api/quickmatch", {"name": "Hoa", "players": 3}).status_code == 200
+    services = server.app.state.services
+    server.call(lambda: matchmaker.match_once(services, time.time()))  # a look at the queue
+    assert [who.get("/api/quickmatch").json()["state"] for who in (lan, minh, hoa)] == \
+        ["waiting"] * 3  # three for a table of three, but one is banned: nobody is seated
