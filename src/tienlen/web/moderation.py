@@ -41,8 +41,8 @@ MAX_BAN_HOURS = 10 * 365 * 24.0
 ADDRESSES_KEPT = 100_000  # identities whose last address this process remembers (for bans)
 BLOCKS_KEPT = 10_000  # identities whose blocks this process remembers
 HANDLE = 24  # characters of a handle (see Moderation.handle)
-log = logging.getLogger("tienlen.web")
 DAY = 86_400.0
+log = logging.getLogger("tienlen.web")
 
 
 def report_text(raw: str) -> str:
