@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 
 from sqlalchemy import insert, select
 
-from tienlen.web.chat import MAX_TEXT, SAYS
+from tienlen.web.chat import MAX_TEXT
 from tienlen.web.limits import Limits
 from tienlen.web.storage import ChatRow
 
@@ -97,7 +97,10 @@ def test_free_text_at_a_private_table_is_cleaned_limited_and_kept(server: Server
     assert [(seat, kind) for _, seat, _, kind, _ in said(server)] == [(0, "text"), (1, "text")]
 
 
-def test_a_seat_says_at_most_five_things_in_ten_seconds(server: Server) -> None:
+SAYS = Limits().rates.say.player
+
+
+def test_a_player_says_at_most_five_things_in_ten_seconds(server: Server) -> None:
     _, lan, minh = two_people(server, rules=IN_PLAY)
     for _ in range(SAYS):
         lan.send(type="react", emoji="🔥")
@@ -105,12 +108,13 @@ def test_a_seat_says_at_most_five_things_in_ten_seconds(server: Server) -> None:
     lan.send(type="say", phrase="sorry")
     refused = lan.error()
     assert refused["code"] == "rate_limited"
-    assert refused["reason"].startswith("too much said: a seat says at most 5 things in 10 seconds")
+    assert refused["reason"].startswith("too much said: a player says at most 5 things in 10 s")
     lan.send(type="hello", lang="vi")
     lan.until(lambda m: m["type"] == "welcome")
     lan.send(type="say", phrase="sorry")
-    assert lan.error()["reason"].startswith("nói quá nhiều: mỗi ghế nói tối đa 5 lần trong 10 giây")
-    minh.send(type="say", phrase="thanks")  # another seat has its own count
+    assert lan.error()["reason"].startswith(
+        "nói quá nhiều: mỗi người chơi nói tối đa 5 lần trong 10 giây")
+    minh.send(type="say", phrase="thanks")  # another player has its own count
     assert minh.until(lambda m: m["type"] == "chat" and m["seat"] == 1)["phrase"] == "thanks"
     assert len(said(server)) == SAYS + 1  # nothing kept of the refused
 
@@ -133,6 +137,28 @@ def test_a_blocked_players_words_do_not_reach_the_blocker(server: Server) -> Non
     assert chat(minh)["seat"] == 1
     assert [m for m in minh.received if m["type"] == "chat" and m["seat"] == 0] == []
     assert chat(lan)["seat"] == 1  # the blocked player still sees the blocker's words
+
+
+def test_a_block_reaches_the_chat_at_once_and_so_does_an_unblock(server: Server) -> None:
+    lan_browser, minh_browser = browser(server), browser(server)
+    table_id, lan, minh = two_people(server, lan=lan_browser, minh=minh_browser,
+                                     rules=IN_PLAY, private=True)
+    lan.send(type="chat", text="first")
+    assert chat(minh)["text"] == "first"  # Minh's connection has read its blocks: none
+    blocked = minh_browser.post("/api/blocks", {"table": table_id, "seat": 0})
+    assert blocked.status_code == 200
+    lan.send(type="chat", text="after the block")  # the same connections, at once
+    chat(lan)
+    minh.send(type="say", phrase="hello")  # handled after Lan's line
+    assert chat(minh)["seat"] == 1
+    assert [m["text"] for m in minh.received if m["type"] == "chat" and m["seat"] == 0] == \
+        ["first"]
+    # the rule is one way: Lan still reads Minh
+    assert lan.until(lambda m: m["type"] == "chat" and m["seat"] == 1)["phrase"] == "hello"
+    handle = blocked.json()["id"]
+    assert minh_browser.post(f"/api/blocks/{handle}/remove").status_code == 200
+    lan.send(type="chat", text="unblocked")
+    assert minh.until(lambda m: m["type"] == "chat" and m["seat"] == 0)["text"] == "unblocked"
 
 
 # ------------------------------------------------------------------ removing and kicking

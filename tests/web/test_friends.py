@@ -9,6 +9,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from tienlen.web.session import digest
+
 from .conftest import Server, Visitor, WsClient
 
 
@@ -86,3 +88,32 @@ def test_no_friendship_with_oneself_a_bot_or_a_player_one_blocked(server: Server
     nobody = server.visitor()
     nobody.visit()  # a browser that never sat is nobody yet
     assert nobody.post("/api/friends", {"table": lan_table, "seat": 0}).status_code == 403
+
+
+def test_no_social_answer_holds_another_players_identity(server: Server) -> None:
+    lan, lan_table, _ = player(server, "Lan")
+    minh, minh_table, _ = player(server, "Minh")
+    hoa, _, _ = player(server, "Hoa")
+    ids = server.app.state.services.identities
+    secret = {ids.by_session(digest(b.cookie or "")).id for b in (lan, minh, hoa)}
+    answers = []
+
+    def keep(response: Any) -> Any:
+        assert response.status_code == 200, response.text
+        answers.append(response.text)
+        return response.json()
+
+    mine = keep(lan.post("/api/friends", {"table": minh_table, "seat": 0}))
+    keep(minh.get("/api/friends"))
+    keep(minh.post("/api/friends", {"table": lan_table, "seat": 0}))
+    [friend] = keep(lan.get("/api/friends"))
+    assert friend["id"] == mine["id"] and friend["profile"] is None  # a guest has no profile
+    keep(lan.post("/api/invitations", {"friend": friend["id"], "table": lan_table}))
+    keep(minh.get("/api/invitations"))
+    theirs = keep(hoa.post("/api/friends", {"table": minh_table, "seat": 0}))
+    assert theirs["id"] != mine["id"]  # a handle is the asker's own: nobody can match them up
+    assert hoa.post(f"/api/friends/{mine['id']}/remove").status_code == 404  # nor use Lan's
+    keep(hoa.post("/api/blocks", {"table": minh_table, "seat": 0}))
+    keep(hoa.get("/api/blocks"))
+    keep(lan.post(f"/api/friends/{friend['id']}/remove"))
+    assert not [i for i in secret if any(i in text for text in answers)]

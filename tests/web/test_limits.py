@@ -14,10 +14,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web.limits import Limits, RateLimit
+from tienlen.web.limits import Limits, Rate, RateLimit, Rates
 from tienlen.web.storage import Repository
 
-from .conftest import NO_CLIENT_LIMITS, Server, running
+from .conftest import NO_CLIENT_LIMITS, Server, Visitor, WsClient, running
 from .waiting import poll, stored
 
 
@@ -41,6 +41,11 @@ def limited(sqlite_url: str, clock: Clock, **limits: Any) -> Iterator[Server]:
     """A server with these per-client limits, counting time by ``clock``."""
     yield from running(sqlite_url, limits=replace(NO_CLIENT_LIMITS, **limits), clock=clock)
 
+
+@contextlib.contextmanager
+def running_limited(sqlite_url: str, clock: Clock, **rates: Rate) -> Iterator[Server]:
+    """A server with these actions' rates (limiter.py), counting time by ``clock``."""
+    yield from running(sqlite_url, limits=rated(**rates), clock=clock)
 
 
 
@@ -187,3 +192,116 @@ def test_the_server_closes_idle_tables_by_itself(sqlite_url: str, clock: Clock) 
         made = server.post("/api/tables", {"name": "Lan"}).json()
         poll(lambda: server.get(f"/api/tables/{made['id']}").status_code, lambda s: s == 410)
         assert server.get("/healthz").json()["tables"] == 0
+
+
+# ---------------------------------------------------------------------- one limiter, per player
+def rated(**rates: Rate) -> Limits:
+    """The tests' limits with these actions' rates."""
+    return replace(NO_CLIENT_LIMITS, rates=replace(Rates(), **rates))
+
+
+def seated(server: Server, name: str,
+           visitor: Visitor | None = None) -> tuple[Visitor, str, WsClient]:
+    """A browser (a new one, or ``visitor``) that made a 2-seat table as ``name`` and sits at it
+    with a greedy bot, started, its turn come."""
+    if visitor is None:
+        visitor = server.visitor()
+        visitor.visit()
+    made = visitor.post("/api/tables", {"name": name, "players": 2, "rules": "mien-nam"}).json()
+    ws = visitor.ws(made["id"])
+    ws.hello()
+    ws.send(type="add_bot", level="greedy")
+    ws.send(type="start")
+    ws.until(lambda m: m["type"] == "state" and m["view"] is not None and m["view"]["turn"] == 0)
+    return visitor, made["id"], ws
+
+
+def test_friend_requests_are_limited_per_player_then_per_address(sqlite_url: str,
+                                                                 clock: Clock) -> None:
+    with running_limited(sqlite_url, clock, friend=Rate(4, 6, 600.0)) as server:
+        lan, _, _ = seated(server, "Lan")
+        minh, minh_table, _ = seated(server, "Minh")
+        cycles = 0
+        for _ in range(10):  # ask and withdraw, as fast as a script can
+            asked = lan.post("/api/friends", {"table": minh_table, "seat": 0})
+            if asked.status_code != 200:
+                break
+            cycles += 1
+            assert lan.post(f"/api/friends/{asked.json()['id']}/remove").status_code == 200
+        assert cycles == 2  # four actions: two asks, two withdrawals
+        assert asked.status_code == 429 and int(asked.headers["Retry-After"]) >= 1
+        assert asked.json()["code"] == "rate_limited"
+        assert "too many friend requests and removals: at most 4 in 10 min" in asked.json()["detail"]
+        assert minh.get("/api/friends").json() == []  # the refused ask reached nobody
+        # another player behind the same address: two more, then the address's ceiling
+        hoa, _, _ = seated(server, "Hoa")
+        answers = [hoa.post("/api/friends", {"table": minh_table, "seat": 0}) for _ in range(3)]
+        assert [a.status_code for a in answers] == [200, 200, 429]
+        assert "too many requests from one address" in answers[-1].json()["detail"]
+        clock.now += 600  # the span is over: asking again
+        assert lan.post("/api/friends", {"table": minh_table, "seat": 0}).status_code == 200
+
+
+def test_every_limited_route_answers_429_past_its_rate(sqlite_url: str, clock: Clock) -> None:
+    one = Rate(1, 100, 60.0)
+    with running_limited(sqlite_url, clock, friend=one, invite=one, report=one,
+                         block=one) as server:
+        lan, lan_table, _ = seated(server, "Lan")
+        minh, minh_table, _ = seated(server, "Minh")
+        handle = lan.post("/api/friends", {"table": minh_table, "seat": 0}).json()["id"]
+        assert minh.post("/api/friends", {"table": lan_table, "seat": 0}).status_code == 200
+        invite = {"friend": handle, "table": lan_table}
+        report = {"table": minh_table, "seat": 0, "reason": "stalling"}
+        block = {"table": minh_table, "seat": 0}
+        for path, body in (("/api/invitations", invite), ("/api/reports", report),
+                           ("/api/blocks", block)):
+            assert lan.post(path, body).status_code == 200, path
+            again = lan.post(path, body)
+            assert again.status_code == 429 and again.json()["code"] == "rate_limited", path
+            assert int(again.headers["Retry-After"]) >= 1
+        assert len(minh.get("/api/invitations").json()) == 1  # the refused one reached nobody
+        vi = lan.post("/api/reports", report, **{"Accept-Language": "vi"})
+        assert vi.json()["detail"].startswith("quá nhiều báo cáo: tối đa 1 báo cáo trong 1 phút")
+
+
+def test_hints_are_limited_per_player_over_all_their_tables(sqlite_url: str,
+                                                            clock: Clock) -> None:
+    with running_limited(sqlite_url, clock, hint=Rate(1, 100, 10.0)) as server:
+        lan, _, at_first = seated(server, "Lan")
+        _, _, at_second = seated(server, "Lan", lan)  # Lan's second table
+        asked = at_first.send(type="hint")
+        refused = at_second.send(type="hint")  # another table, the same player
+        error = at_second.until(lambda m: m["type"] == "error" and m["ref"] == refused)
+        assert error["code"] == "rate_limited"
+        assert error["reason"].startswith("too many hints: at most 1 in 10 s at all your tables")
+        assert not refused_at(at_first, asked)
+        clock.now += 10
+        again = at_second.send(type="hint")
+        assert not refused_at(at_second, again)
+        for ws, seq in ((at_first, asked), (at_second, again)):  # answered before the server stops
+            ws.until(lambda m, seq=seq: m["type"] == "hint" and m["ref"] == seq, timeout=60)
+
+
+def refused_at(ws: WsClient, seq: int) -> bool:
+    """Whether the command ``seq`` was refused (a refusal comes before the pong of a ping sent
+    after it; a hint itself is answered later, from the bot pool)."""
+    ping = ws.send(type="ping")
+    ws.until(lambda m: m["type"] == "pong" and m["ref"] == ping)
+    return any(m["type"] == "error" and m.get("ref") == seq for m in ws.received)
+
+
+def test_what_a_player_says_is_counted_over_all_their_tables(sqlite_url: str,
+                                                             clock: Clock) -> None:
+    with running_limited(sqlite_url, clock, say=Rate(2, 100, 10.0)) as server:
+        lan, _, at_first = seated(server, "Lan")
+        _, _, at_second = seated(server, "Lan", lan)
+        for ws in (at_first, at_second):
+            ws.send(type="react", emoji="🔥")
+            ws.until(lambda m: m["type"] == "chat")
+        at_first.send(type="say", phrase="hello")
+        refused = at_first.error()
+        assert refused["code"] == "rate_limited"
+        assert refused["reason"].startswith("too much said: a player says at most 2 things in 10 s")
+        clock.now += 5  # one more has come back
+        at_second.send(type="say", phrase="hello")
+        assert at_second.until(lambda m: m["type"] == "chat")["phrase"] == "hello"

@@ -14,9 +14,10 @@ pytest.importorskip("fastapi")
 from sqlalchemy import func, insert, select, update
 
 from tienlen.web import limits as limits_module
+from tienlen.web import matchmaker
 from tienlen.web.identity import Identity
 from tienlen.web.limits import Limits
-from tienlen.web.moderation import REPORTS_PER_HOUR, set_admin
+from tienlen.web.moderation import set_admin
 from tienlen.web.names import account_key, confusable_key
 from tienlen.web.session import digest
 from tienlen.web.storage import AuditRow, IdentityRow, ReportRow
@@ -135,6 +136,9 @@ def test_an_account_is_reported_by_its_name_and_oneself_bots_and_strangers_are_n
     assert fine.status_code == 200 and fine.json()["reported"] == "Lan"
 
 
+REPORTS_PER_HOUR = Limits().rates.report.player
+
+
 def test_reports_are_limited_per_player(server: Server) -> None:
     _, table = host(server, "Lan")
     minh = joins(server, table, "Minh")
@@ -174,18 +178,25 @@ def test_a_player_blocks_and_unblocks_another(server: Server) -> None:
     a, b = identity(server, lan), identity(server, minh)
     made = minh.post("/api/blocks", {"table": table, "seat": 0})
     assert made.status_code == 200 and made.json()["name"] == "Lan"
-    assert minh.post("/api/blocks", {"table": table, "seat": 0}).status_code == 200  # again
+    handle = made.json()["id"]  # Minh's own handle for Lan, never Lan's identity
+    again = minh.post("/api/blocks", {"table": table, "seat": 0})
+    assert again.status_code == 200 and again.json()["id"] == handle
     listed = minh.get("/api/blocks").json()
-    assert [(x["id"], x["name"]) for x in listed] == [(a.id, "Lan")]
+    assert [(x["id"], x["name"]) for x in listed] == [(handle, "Lan")]
+    assert a.id not in made.text + str(listed) and handle != a.id
     assert lan.get("/api/blocks").json() == []
     store = server.app.state.services.moderation.store
     assert store.blocked_between(a.id, b.id) and store.blocked_between(b.id, a.id)
     assert store.blocked_by(b.id) == {a.id} and store.blocked_by(a.id) == set()
     assert minh.post("/api/blocks", {"table": table, "seat": 1}).status_code == 400  # oneself
-    assert minh.post(f"/api/blocks/{a.id}/remove").status_code == 200
+    assert minh.post(f"/api/blocks/{a.id}/remove").status_code == 404  # an id is no handle
+    assert lan.post(f"/api/blocks/{handle}/remove").status_code == 404  # nor another's handle
+    assert store.blocked_between(a.id, b.id)
+    removed = minh.post(f"/api/blocks/{handle}/remove")
+    assert removed.status_code == 200 and removed.json()["name"] == "Lan"
     assert minh.get("/api/blocks").json() == []
     assert not store.blocked_between(a.id, b.id)
-    gone = minh.post(f"/api/blocks/{a.id}/remove")
+    gone = minh.post(f"/api/blocks/{handle}/remove")
     assert gone.status_code == 404 and "not blocked" in detail(gone)
 
 
@@ -334,3 +345,89 @@ def test_an_admin_renames_an_offensive_name_as_a_claim_is_checked(server: Server
         ("rename", "Guest", "Nasty -> Guest"), ("rename", "Kind Lan", "Rude -> Kind Lan")]
     assert log[0]["actor_name"] == "Boss"
     assert log[-1]["actor_name"] == "command line" and log[-1]["action"] == "grant"
+
+
+# What a banned player may still do besides watching, and why: signing out, leaving quick
+# match's queue, its own account's safety (sessions, password, recovery codes, deleting it),
+# blocking and unblocking (none of it reaches another person); the admins' routes are refused
+# to all but admins (an admin must be able to lift a ban on its own address).
+BANNED_MAY = {"/api/account/signout", "/api/account/signout-others",
+              "/api/account/sessions/{session_id}/end", "/api/account/password",
+              "/api/account/codes", "/api/account/delete", "/api/quickmatch/cancel",
+              "/api/blocks", "/api/blocks/{blocked}/remove"}
+ACTING_READS = {"/api/tables/{table_id}/records/{hand_no}/review"}  # a review costs the server
+
+
+def acting_routes(server: Server) -> list[tuple[str, str]]:
+    """Every (method, path) of the app that acts: all but GET, and the reads that cost."""
+    found = set()
+    for route in server.app.state.http_routes:
+        for method in (getattr(route, "methods", None) or set()) - {"HEAD", "OPTIONS"}:
+            if method != "GET" or route.path in ACTING_READS:
+                found.add((method, route.path))
+    return sorted(found)
+
+
+def test_a_banned_player_is_refused_every_act_and_may_watch(server: Server) -> None:
+    lan, lan_table = host(server, "Lan")
+    minh, minh_table = host(server, "Minh")
+    handle = lan.post("/api/friends", {"table": minh_table, "seat": 0}).json()["id"]
+    minh.post("/api/friends", {"table": lan_table, "seat": 0})
+    assert lan.post("/api/invitations", {"friend": handle, "table": lan_table}).status_code == 200
+    assert len(minh.get("/api/invitations").json()) == 1
+    hoa = joins(server, lan_table, "Hoa")
+    hoa.post("/api/friends", {"table": minh_table, "seat": 0})  # Hoa asks Minh too
+    boss = admin(server)
+    for who in (lan, hoa):
+        made = boss.post("/api/admin/bans", {"identity": identity(server, who).id, "hours": 1,
+                                             "reason": "harassment"})
+        assert made.status_code == 200  # and it bites at once, in this process
+    # the harassment seen: a report, a friend request, an invitation, from the banned player
+    tries = [("/api/reports", {"table": minh_table, "seat": 0, "reason": "abuse"}),
+             ("/api/friends", {"table": minh_table, "seat": 0}),
+             ("/api/invitations", {"friend": handle, "table": lan_table})]
+    for path, body in tries:
+        answer = lan.post(path, body)
+        assert answer.status_code == 403 and "banned until" in detail(answer), path
+    assert rows(server, ReportRow) == 0
+    # what it sent before the ban no longer reaches Minh: Hoa's request, Lan's invitation
+    assert minh.get("/api/invitations").json() == []
+    assert [f["name"] for f in minh.get("/api/friends").json()] == ["Lan"]  # a friend already
+    # watching is still open: the lobby, a table's state, its records
+    assert lan.get("/api/tables").status_code == 200
+    assert lan.get(f"/api/tables/{lan_table}").status_code == 200
+    ws = lan.ws(lan_table)
+    ws.hello()
+    assert ws.seat is None and ws.state is not None
+    ws.send(type="say", phrase="hello")
+    assert ws.error()["code"] == "banned"
+    ws.close()
+    # every acting route of the app, called as the banned player, is refused by the ban
+    routes = acting_routes(server)
+    assert ("POST", "/api/friends") in routes and ("POST", "/api/tables") in routes
+    assert {p for _, p in routes} >= BANNED_MAY | ACTING_READS
+    may = {(m, p) for m, p in routes if p in BANNED_MAY or p.startswith("/api/admin/")}
+    for method, path in sorted(routes, key=lambda r: (r in may, "signout" in r[1])):
+        url = path.replace("{table_id}", lan_table).replace("{hand_no}", "1")
+        for name in ("{session_id}", "{blocked}", "{friend}", "{report_id}", "{ban_id}"):
+            url = url.replace(name, "1")
+        answer = lan.http.request(method, url, json={})
+        banned = answer.status_code == 403 and "banned until" in answer.json()["detail"]
+        assert banned == ((method, path) not in may), (
+            method, path, answer.status_code, answer.text)
+
+
+def test_a_player_banned_while_waiting_in_quick_match_is_not_seated(server: Server) -> None:
+    lan, minh, hoa = (server.visitor() for _ in range(3))
+    for who, name in ((lan, "Lan"), (minh, "Minh")):
+        who.visit()
+        assert who.post("/api/quickmatch", {"name": name, "players": 3}).status_code == 200
+    boss = admin(server)
+    assert boss.post("/api/admin/bans", {"identity": identity(server, lan).id, "hours": 1,
+                                         "reason": "abuse"}).status_code == 200
+    hoa.visit()
+    assert hoa.post("/api/quickmatch", {"name": "Hoa", "players": 3}).status_code == 200
+    services = server.app.state.services
+    server.call(lambda: matchmaker.match_once(services, time.time()))  # a look at the queue
+    assert [who.get("/api/quickmatch").json()["state"] for who in (lan, minh, hoa)] == \
+        ["waiting"] * 3  # three for a table of three, but one is banned: nobody is seated

@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from . import matchmaker, problems, socket
@@ -86,8 +86,9 @@ not given (the tests' servers), the pool's workers compile it on first use."""
         gc.unfreeze()
         services.repo.close()
 
+    # every route passes the ban's gate: a banned player may watch and nothing more
     app = FastAPI(title="tienlen", lifespan=lifespan, docs_url="/api/docs" if api_docs else None,
-                  redoc_url=None)
+                  redoc_url=None, dependencies=[Depends(moderation.not_banned)])
     app.state.services = services
     app.state.lobby = services.lobby  # the tests' and the tools' way in
     app.state.limits = limits

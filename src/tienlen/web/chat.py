@@ -1,12 +1,13 @@
 """Talking at the table: the catalogue of canned phrases and reactions, free text's cleaning,
-the limit per seat, and the store that keeps what was said for moderation.
+and the store that keeps what was said for moderation.
 
 A phrase travels as its catalogue key (``chat.phrase.<key>`` in the i18n catalogue), never as
 the sender's words, so that each reader sees it in their own language; a reaction is one of
 :data:`EMOJI`. Free text is allowed only at a private table (the room checks), cleaned by
 :func:`clean_text`: NFC, no control, formatting (bidi overrides, zero-width) or private-use
-character, runs of white space made one space, at most :data:`MAX_TEXT` characters. Every seat
-may say at most :data:`SAYS` things in :data:`PER_SECONDS` seconds, all kinds together.
+character, runs of white space made one space, at most :data:`MAX_TEXT` characters. A player
+says so many things in a while, all kinds and all its tables together (``Limits.rates.say``,
+counted by the limiter: ``limiter.py``).
 
 What was said is kept (:class:`SqlChatStore`, the rows of ``tienlen_chat``) so that an admin
 reading a report about a table and hand can read its chat; the server's sweep deletes the rows
@@ -40,8 +41,6 @@ Kind = Literal["phrase", "emoji", "text"]
 
 MAX_TEXT = 200  # characters of free text, after cleaning
 RAW_FACTOR = 4  # a text may arrive decomposed: this many code points per character at most
-SAYS = 5  # things one seat may say (phrases, reactions, text) in PER_SECONDS seconds
-PER_SECONDS = 10.0
 HIDDEN = ("Cc", "Cf", "Co", "Cs", "Cn")  # controls, formatting (bidi, zero-width), private use
 
 

@@ -41,6 +41,7 @@ class Friendship:
 class Invitation:
     id: int
     sender: str  # the sender's name
+    sender_id: str  # its identity (never sent to the page)
     table_id: str
     at: float
 
@@ -129,10 +130,10 @@ class SqlFriendStore:
 
     def invitations(self, recipient: str, since: float) -> list[Invitation]:
         with transaction(self.engine) as conn:
-            rows = conn.execute(select(InvitationRow.id, IdentityRow.name, InvitationRow.table_id,
-                                       InvitationRow.at)
+            rows = conn.execute(select(InvitationRow.id, IdentityRow.name, InvitationRow.sender,
+                                       InvitationRow.table_id, InvitationRow.at)
                                 .join(IdentityRow, IdentityRow.id == InvitationRow.sender)
                                 .where(InvitationRow.recipient == recipient,
                                        InvitationRow.at > since)
                                 .order_by(InvitationRow.at.desc()).limit(20)).all()
-        return [Invitation(i, name, table, at) for i, name, table, at in rows]
+        return [Invitation(*row) for row in rows]

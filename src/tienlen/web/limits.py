@@ -38,6 +38,33 @@ def default_bot_workers() -> int:
 
 
 @dataclass(frozen=True)
+class Rate:
+    """An action's limit: ``player`` times in ``per`` seconds for one player (its identity, else
+    its address), ``address`` times for everyone behind one address; 0 turns either off."""
+
+    player: int
+    address: int
+    per: float
+
+
+@dataclass(frozen=True)
+class Rates:
+    """The limited actions besides creating a table (``Limits.creates_per_*``), each counted per
+    player and per address by one :class:`~.limiter.Limiter`."""
+
+    friend: Rate = Rate(20, 200, 600.0)  # friend requests and removals
+    invite: Rate = Rate(20, 200, 60.0)  # invitations to a table
+    report: Rate = Rate(10, 60, 3600.0)  # reports
+    block: Rate = Rate(30, 300, 600.0)  # blocks and unblocks
+    hint: Rate = Rate(5, 100, 10.0)  # hints, over all of a player's tables
+    say: Rate = Rate(5, 100, 10.0)  # things said at the tables (phrases, reactions, words)
+    review: Rate = Rate(20, 120, 60.0)  # reviews of finished hands asked
+
+
+ACTIONS = ("create", *Rates.__dataclass_fields__)  # every action a Limiter counts
+
+
+@dataclass(frozen=True)
 class Limits:
     """The server's limits; 0 turns a per-client limit off. ``tienlen serve --help`` says each."""
 
@@ -46,6 +73,7 @@ class Limits:
     tables_per_address: int = 200  # the same, for everyone behind one address
     creates_per_minute: int = 10  # tables one player may create in a minute
     creates_per_address: int = 100  # the same, for everyone behind one address
+    rates: Rates = Rates()  # the other actions that cost the server or reach another person
     messages_per_second: int = 20  # WebSocket messages one connection may send in a second
     messages_per_address: int = 400  # the same, for every connection from one address
     connections_per_address: int = 500  # WebSocket connections one address may hold at once
@@ -75,10 +103,21 @@ class Limits:
             if getattr(self, name) < 0:
                 raise error(ArgumentError, "err.limits.at_least_zero", name=name,
                             value=getattr(self, name))
+        for name in ACTIONS:
+            rate = self.rate(name)
+            if min(rate.player, rate.address) < 0 or not rate.per > 0:
+                raise error(ArgumentError, "err.limits.rate", name=name, value=rate)
         for name in ("idle_expiry", "sweep_every"):
             if not getattr(self, name) > 0:
                 raise error(ArgumentError, "err.limits.seconds", name=name,
                             value=getattr(self, name))
+
+    def rate(self, action: str) -> Rate:
+        """The limit of ``action`` (one of :data:`ACTIONS`)."""
+        if action == "create":
+            return Rate(self.creates_per_minute, self.creates_per_address, 60.0)
+        rate: Rate = getattr(self.rates, action)
+        return rate
 
 
 class RateLimit:
@@ -93,19 +132,30 @@ class RateLimit:
 
     def take(self, key: str) -> float:
         """Spend one action for ``key``: 0.0 when allowed, else the seconds until one is."""
+        wait, tokens, now = self._count(key)
         if self.rate == 0:
             return 0.0
+        if wait:
+            self._buckets[key] = (tokens, now)
+            return wait
+        if len(self._buckets) >= PRUNE_AT:
+            self._prune(now, self.rate / self.per)
+        self._buckets[key] = (tokens - 1.0, now)
+        return 0.0
+
+    def wait(self, key: str) -> float:
+        """The seconds until ``key`` may act (0.0: now), spending nothing."""
+        return self._count(key)[0]
+
+    def _count(self, key: str) -> tuple[float, float, float]:
+        """(the wait, the tokens ``key`` holds, now)."""
         now = self.clock()
+        if self.rate == 0:
+            return 0.0, 0.0, now
         refill = self.rate / self.per
         tokens, then = self._buckets.get(key, (float(self.rate), now))
         tokens = min(float(self.rate), tokens + (now - then) * refill)
-        if tokens < 1.0:
-            self._buckets[key] = (tokens, now)
-            return (1.0 - tokens) / refill
-        if len(self._buckets) >= PRUNE_AT:
-            self._prune(now, refill)
-        self._buckets[key] = (tokens - 1.0, now)
-        return 0.0
+        return (0.0 if tokens >= 1.0 else (1.0 - tokens) / refill), tokens, now
 
     def _prune(self, now: float, refill: float) -> None:
         """Forget the keys whose buckets have filled up again (they are as if new)."""
@@ -135,3 +185,12 @@ def player_key(secret: str | None, address_key: str) -> str:
 def wait_text(seconds: float) -> Msg:
     """'try again in 3 s' for a wait of ``seconds`` (a message, said in the client's language)."""
     return msg("err.web.wait", n=max(1, math.ceil(seconds)))
+
+
+def span_text(seconds: float) -> Msg:
+    """'in 10 s', 'in 10 min', 'in 1 h': the span a limit counts over (a message)."""
+    if seconds < 60:
+        return msg("err.web.span.seconds", n=round(seconds))
+    if seconds < 3600:
+        return msg("err.web.span.minutes", n=round(seconds / 60))
+    return msg("err.web.span.hours", n=round(seconds / 3600))

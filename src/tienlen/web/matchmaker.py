@@ -231,7 +231,8 @@ def _mu(services: Services, identity: str, family: str) -> float:
 def match_once(services: Services, now: float) -> Plan:
     """Look at the queue once and seat whom it can (this process's tables); the plan made."""
     queue = services.queue
-    waiting = queue.waiting()
+    mod = services.moderation  # a player banned while waiting only watches: not seated
+    waiting = [e for e in queue.waiting() if mod.ban_for(e.identity) is None]
     if not waiting:
         return Plan()
     store = services.moderation.store

@@ -1,17 +1,21 @@
-"""Moderation's rules: what a report holds, who is banned now (cheaply), the names an admin may
-give, the address hashes that bans keep, retention, and the command line's grants.
+"""Moderation's rules: what a report holds, who is banned now (cheaply), whom a player blocked
+(cheaply), the names an admin may give, the address hashes that bans keep, the handles that
+stand for another player in a player's answers, retention, and the command line's grants.
 
 Bans are read through a cache: the bans in force are loaded at most every
 :data:`BAN_CACHE_SECONDS` seconds per process (a ban or a lift made by this process bites at
-once; one made by another process within that time). Addresses are never stored: a ban keeps
-an address's HMAC under the server's key (made once and kept in the database, so the hash is
-the same in every process and after a restart).
+once; one made by another process within that time). Blocks likewise, per identity: a block or
+an unblock made through this process bites at once (the next chat line), one made by another
+process within :data:`BLOCKS_CACHE_SECONDS`. Addresses are never stored: a ban keeps an
+address's HMAC under the server's key (made once and kept in the database, so the hash is the
+same in every process and after a restart).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import time
 import unicodedata
 from collections import OrderedDict
@@ -24,7 +28,6 @@ from ..errors import TienLenError, error
 from ..i18n import Msg, msg
 from .chat import ChatStore
 from .identity import Identity, IdentityStore, SqlIdentityStore
-from .limits import RateLimit
 from .moderation_store import COMMAND_LINE, Ban, ModerationStore, SqlModerationStore
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
 from .problems import Refusal
@@ -32,12 +35,14 @@ from .storage import Repository
 
 REASONS = ("cheating", "abuse", "offensive_name", "stalling", "other")
 MAX_REPORT_TEXT = 500  # characters of a report's own words
-BAN_CACHE_SECONDS = 5.0  # how long a process trusts the bans it loaded
+BAN_CACHE_SECONDS = 5.0  # how long a process trusts the bans it loaded (another process's)
+BLOCKS_CACHE_SECONDS = 5.0  # how long it trusts an identity's blocks (another process's)
 MAX_BAN_HOURS = 10 * 365 * 24.0
-REPORTS_PER_HOUR = 10  # reports one identity may make in an hour
-REPORTS_PER_ADDRESS = 60  # the same, for everyone behind one address
 ADDRESSES_KEPT = 100_000  # identities whose last address this process remembers (for bans)
+BLOCKS_KEPT = 10_000  # identities whose blocks this process remembers
+HANDLE = 24  # characters of a handle (see Moderation.handle)
 DAY = 86_400.0
+log = logging.getLogger("tienlen.web")
 
 
 def report_text(raw: str) -> str:
@@ -75,7 +80,6 @@ class Moderation:
 
     def __init__(self, store: ModerationStore, identities: IdentityStore,
                  clock: Callable[[], float] = time.time,
-                 rate_clock: Callable[[], float] = time.monotonic,
                  chat: ChatStore | None = None) -> None:
         self.store = store
         self.chat = chat  # what was said at the tables (chat.py), read with a report, swept
@@ -86,8 +90,7 @@ class Moderation:
         self._by_identity: dict[str, Ban] = {}
         self._by_address: dict[str, Ban] = {}
         self._addresses: OrderedDict[str, str] = OrderedDict()
-        self.reports_by = RateLimit(REPORTS_PER_HOUR, 3600.0, rate_clock)
-        self.reports_from = RateLimit(REPORTS_PER_ADDRESS, 3600.0, rate_clock)
+        self._blocks: OrderedDict[str, tuple[float, frozenset[str]]] = OrderedDict()
 
     # ------------------------------------------------------------------ addresses
     def address_key(self, conn: HTTPConnection) -> str:
@@ -105,6 +108,46 @@ class Moderation:
     def last_address(self, identity_id: str) -> str | None:
         return self._addresses.get(identity_id)
 
+    # ------------------------------------------------------------------ handles
+    def handle(self, viewer: str, other: str) -> str:
+        """What stands for the identity ``other`` in ``viewer``'s answers (friends, blocks):
+        the same for the same two, another for every other viewer, and no internal id."""
+        return hmac.new(self._key, f"handle\0{viewer}\0{other}".encode(),
+                        hashlib.sha256).hexdigest()[:HANDLE]
+
+    # ------------------------------------------------------------------ blocks
+    def block(self, blocker: str, blocked: str) -> None:
+        """``blocker`` blocks ``blocked``: from the next line said, at every table."""
+        self.store.block(blocker, blocked)
+        self._blocks.pop(blocker, None)
+
+    def unblock(self, blocker: str, handle: str) -> str | None:
+        """``blocker`` no longer blocks the player ``handle`` stands for: their name (None:
+        ``blocker`` blocked nobody by that handle)."""
+        for b in self.store.blocks(blocker):
+            if hmac.compare_digest(self.handle(blocker, b.id), handle):
+                self.store.unblock(blocker, b.id)
+                self._blocks.pop(blocker, None)
+                return b.name
+        return None
+
+    def blocked_by(self, blocker: str) -> frozenset[str]:
+        """The identities ``blocker`` blocked: read again after :data:`BLOCKS_CACHE_SECONDS`,
+        or at once after a block or an unblock made here (the database away: those read last)."""
+        now = self.clock()
+        kept = self._blocks.get(blocker)
+        if kept is None or now - kept[0] >= BLOCKS_CACHE_SECONDS:
+            try:
+                kept = (now, frozenset(self.store.blocked_by(blocker)))
+            except TienLenError:
+                log.exception("the blocks of %s could not be read", blocker)
+                kept = (now, kept[1] if kept is not None else frozenset())
+            self._blocks[blocker] = kept
+            if len(self._blocks) > BLOCKS_KEPT:
+                self._blocks.popitem(last=False)
+        self._blocks.move_to_end(blocker)
+        return kept[1]
+
     # ------------------------------------------------------------------ bans
     def _fresh(self) -> None:
         now = self.clock()
@@ -119,13 +162,13 @@ class Moderation:
         """Load the bans again at the next check (this process banned or lifted one)."""
         self._loaded = -BAN_CACHE_SECONDS
 
-    def ban_for(self, identity_id: str | None, address: str) -> Ban | None:
+    def ban_for(self, identity_id: str | None, address: str | None = None) -> Ban | None:
         """The ban that keeps ``identity_id`` (None: a browser not known yet) or ``address``
-        out now (None: neither is banned)."""
+        (None: the identity's own ban only) out now (None: neither is banned)."""
         self._fresh()
         now = self.clock()
         for ban in (self._by_identity.get(identity_id) if identity_id else None,
-                    self._by_address.get(address)):
+                    self._by_address.get(address) if address else None):
             if ban is not None and ban.until > now:
                 return ban
         return None

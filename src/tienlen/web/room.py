@@ -19,17 +19,18 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 
-from .. import PASS, Game, TienLenError, hints
+from .. import PASS, Game, hints
 from ..bots import Bot
 from ..i18n import msg, pick_lang, t
 from ..view import View
 from .botpool import PooledBot
-from .chat import PER_SECONDS, SAYS, BadText, ChatStore, Kind, Line, SqlChatStore, clean_text
+from .chat import BadText, ChatStore, Kind, Line, SqlChatStore, clean_text
 from .clock import Clock
 from .driver import Driver, Staged
 from .hands import Hands
 from .ladder import POOLED, check_level
-from .limits import RateLimit, wait_text
+from .limiter import Limiter
+from .problems import Refusal
 from .protocol import (
     AddBot,
     Back,
@@ -68,7 +69,6 @@ from .views import PlayTexts, seat_view
 
 __all__ = ["Client", "Refused", "Room"]
 log = logging.getLogger("tienlen.web")
-BLOCKS_CACHE_SECONDS = 5.0  # how long a connection trusts the blocks of its identity it read
 
 
 class Client:
@@ -91,24 +91,24 @@ class Client:
         self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0
         self.in_seq = 0
-        # the identities its identity blocked (moderation_store.blocked_by), read again at most
-        # every BLOCKS_CACHE_SECONDS (None: nobody to ask, a script's)
-        self.blocks: Callable[[], set[str]] | None = None
-        self._blocked: frozenset[str] = frozenset()
-        self._blocked_at: float | None = None
+        # the identities its identity blocked now (Moderation.blocked_by; None: nobody to ask,
+        # a script's), and what counts its hints and chat (limiter.py; None: nothing)
+        self.blocks: Callable[[], frozenset[str]] | None = None
+        self.limiter: Limiter | None = None
 
     def blocked(self) -> frozenset[str]:
         """The identities this connection's player blocked: their chat is not sent to it."""
-        if self.blocks is None:
-            return frozenset()
-        now = time.monotonic()
-        if self._blocked_at is None or now - self._blocked_at >= BLOCKS_CACHE_SECONDS:
-            try:
-                self._blocked = frozenset(self.blocks())
-            except TienLenError:  # the database is away: the blocks read last stay
-                log.exception("the blocks of a connection could not be read")
-            self._blocked_at = now
-        return self._blocked
+        return self.blocks() if self.blocks is not None else frozenset()
+
+    def limit(self, action: str) -> None:
+        """Count ``action`` for this connection's player (its identity, else its address) and
+        its address: :class:`Refused` (``rate_limited``) past the limits, nothing counted."""
+        if self.limiter is None:
+            return
+        try:
+            self.limiter.take(action, self.owner or self.key, self.key)
+        except Refusal as exc:
+            raise Refused(exc.reason, code="rate_limited") from None
 
     def send(self, event: _Event) -> None:
         self.send_body(event_body(event))
@@ -151,7 +151,6 @@ class Room:
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
         self._changed_at = time.time()
         self.chat: ChatStore = SqlChatStore(repo.engine)  # what is said, kept for moderation
-        self._says = RateLimit(SAYS, PER_SECONDS)  # per seat
 
     @classmethod
     def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
@@ -291,10 +290,12 @@ class Room:
         default search bot's move from the seat's view, with its reason in the client's
         language (tienlen.hints); for a state the table has left meanwhile, a stale refusal
         instead. One hint at a time for a seat, however many connections it has: a second ask
-        while one is being chosen is refused."""
+        while one is being chosen is refused; and so many in a while per player, over all its
+        tables (``Client.limit``)."""
         if seat in self._hinting:
             raise Refused(msg("hint.busy"))
         view = self.hint_view(seat)
+        client.limit("hint")
         version = self.version
         loop = asyncio.get_running_loop()
         answer = self.driver.pool.hint(view, secrets.randbits(64))
@@ -501,9 +502,9 @@ class Room:
 
     def _say(self, client: Client, kind: Kind, said: str) -> None:
         """The seated ``client`` says a phrase (its key), a reaction (its emoji) or free text
-        (at a private table only, cleaned); at most SAYS things in PER_SECONDS seconds a seat.
-        It is stored, then sent to every connection but those of players who blocked the
-        speaker; a refusal stores and sends nothing."""
+        (at a private table only, cleaned); so many in a while per player, over all its tables
+        (``Client.limit``). It is stored, then sent to every connection but those of players
+        who blocked the speaker; a refusal stores and sends nothing."""
         seat = self._seated(client)
         if kind == "text":
             if not self.private:
@@ -512,10 +513,7 @@ class Room:
                 said = clean_text(said)
             except BadText as exc:
                 raise Refused(exc.reason) from None
-        wait = self._says.take(str(seat))
-        if wait:
-            raise Refused(msg("chat.rate_limited", n=SAYS, s=int(PER_SECONDS),
-                              wait=wait_text(wait)), code="rate_limited")
+        client.limit("say")
         s = self.table.seats[seat]
         line = Line(self.id, self.table.hand_no, seat, s.owner, kind, said, round(time.time(), 3))
         self.chat.add(line)

@@ -9,9 +9,11 @@ What is per process, and behind which interface. A server of several processes (
 shared out among them, a Redis or the like between them) keeps the interfaces and swaps what
 is behind them:
 
-- **rate-limit buckets** (tables created per player and per address, WebSocket messages per
-  address): each a :class:`~.limits.RateLimit`, used only through ``take(key) -> seconds to
-  wait`` (a shared version: a token bucket per key in the store, one atomic script a call);
+- **rate-limit buckets** (every action that costs the server or reaches another person, per
+  player and per address: :class:`~.limiter.Limiter`; WebSocket messages per address): each a
+  :class:`~.limits.RateLimit`, used only through ``take(key) -> seconds to wait`` and
+  ``wait(key)`` (a shared version: a token bucket per key in the store, one atomic script a
+  call);
 - **connection counts** per address: :class:`Connections`, used only through
   ``open(key) -> bool`` and ``close(key)`` (shared: a counter per key, incremented and
   decremented, with an expiry so that a dead process's connections are forgotten);
@@ -47,13 +49,15 @@ from ..i18n import Msg, msg, render, t
 from .chat import SqlChatStore
 from .friends import FriendStore, SqlFriendStore
 from .identity import IdentityStore, SqlIdentityStore
-from .limits import Limits, RateLimit, client_key, wait_text
+from .limiter import Limiter
+from .limits import Limits, RateLimit, client_key
 from .lobby import Lobby
 from .matchqueue import MatchQueue, SqlMatchQueue
 from .moderation import Moderation
 from .moderation_store import SqlModerationStore
 from .offload import Offload
 from .played import HandWriter
+from .problems import Refusal
 from .ratings_store import RatingStore, SqlRatingStore
 from .reviews import Reviews
 from .room import Room
@@ -93,8 +97,8 @@ class Services:
     lobby: Lobby
     offload: Offload
     clock: Callable[[], float]  # what the rate limits count time by
-    creates: RateLimit  # tables created, per player
-    address_creates: RateLimit  # the same, per address
+    limiter: Limiter  # every limited action (tables created, friends asked, hints...), per
+    # player and per address
     address_messages: RateLimit  # WebSocket messages, per address
     connections: Connections  # WebSocket connections open, per address
     identities: IdentityStore  # who plays, and the sessions that sign them in
@@ -115,14 +119,13 @@ class Services:
         lobby = Lobby(repo, bot_delay, limits)
         return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(lobby.driver.pool),
                    offload=Offload(per_client=limits.replays_per_client), clock=clock,
-                   creates=RateLimit(limits.creates_per_minute, 60.0, clock),
-                   address_creates=RateLimit(limits.creates_per_address, 60.0, clock),
+                   limiter=Limiter(limits, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
                    connections=Connections(limits.connections_per_address),
                    identities=identities, ratings=ratings,
                    friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
-                                         rate_clock=clock, chat=SqlChatStore(repo.engine)))
+                                         chat=SqlChatStore(repo.engine)))
 
     # ------------------------------------------------------------------ tables by id
     def missing(self, table_id: str) -> tuple[int, Msg]:
@@ -144,20 +147,27 @@ class Services:
         """Count a table made for ``creator`` (a player key) at ``address`` (a new table, or a
         wait in quick match, which ends in one): refused (429, in ``lang``) past the tables a
         minute each may make."""
-        limits = self.limits
-        for bucket, key, words, n in ((self.address_creates, address, "err.web.creates_address",
-                                       limits.creates_per_address),
-                                      (self.creates, creator, "err.web.creates",
-                                       limits.creates_per_minute)):
-            wait = bucket.take(key)
-            if wait:
-                raise HTTPException(429, t(words, lang, n=n, wait=wait_text(wait)),
-                                    headers={"Retry-After": str(max(1, round(wait)))})
+        self.take("create", creator, address, lang)
+
+    def take(self, action: str, player: str | None, address: str, lang: str) -> None:
+        """Count ``action`` (limiter.py) for ``player`` (None: counted by its address) and for
+        ``address`` (:func:`address_of`): refused (429, in ``lang``) past the limits."""
+        try:
+            self.limiter.take(action, player or address, address)
+        except Refusal as exc:
+            raise refusal_answer(exc, lang) from None
 
     def known_or_404(self, table_id: str, lang: str) -> None:
         """Tables open or closed (a closed table's records stay downloadable)."""
         if self.lobby.get(table_id) is None and not self.repo.table_exists(table_id):
             raise HTTPException(404, t("err.web.no_table", lang, id=repr(table_id)))
+
+
+def refusal_answer(exc: Refusal, lang: str) -> HTTPException:
+    """The HTTP answer to a :class:`Refusal`: its status, its reason in ``lang``, and
+    ``Retry-After`` when a limit refused it."""
+    headers = {"Retry-After": str(max(1, round(exc.retry_after)))} if exc.retry_after else None
+    return HTTPException(exc.status, exc.say(lang), headers=headers)
 
 
 def services_of(conn: HTTPConnection) -> Services:

@@ -103,8 +103,9 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
     client.account_name = identity.name if identity is not None and identity.account else None
     client.session = digest(secret) if secret is not None else None
     client.hang_up = lambda: outbox.put_nowait(HANG_UP)
-    # whose chat it is not sent (read through the connection's cache: room.Client.blocked)
-    client.blocks = lambda: mod.store.blocked_by(identity.id) if identity is not None else set()
+    # whose chat it is not sent (Moderation.blocked_by: a block bites at the next line said)
+    client.blocks = lambda: mod.blocked_by(identity.id) if identity is not None else frozenset()
+    client.limiter = svc.limiter  # its hints and chat, counted with its player's elsewhere
     client.lang = lang
     room.attach(client)
     sender = asyncio.create_task(_pump(websocket, outbox))

@@ -9,7 +9,7 @@ from fastapi import Path as PathParam
 
 from ... import Rules, TienLenError
 from ...bots import bot_names
-from ...i18n import pick_lang, render, say_error
+from ...i18n import pick_lang, say_error
 from ...rules_text import explain_text
 from ..ladder import offered
 from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key
@@ -68,9 +68,6 @@ async def create_table(spec: NewTable, request: Request, svc: Svc,
     address = address_of(request)
     me = identity_of(request, svc.identities)
     lang = request_lang(request)  # refusals in the page's language (Accept-Language)
-    ban = svc.moderation.banned(request, me)
-    if ban is not None:  # a banned player or address may only watch
-        raise HTTPException(403, render(svc.moderation.words(ban), lang))
     owner = owner_for(request, me) if spec.name is not None else None
     if me is not None and me.account and spec.name is not None:  # an account sits as itself
         spec = spec.model_copy(update={"name": me.name})

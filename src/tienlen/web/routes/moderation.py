@@ -1,5 +1,6 @@
 """Moderation's API: reports and blocks (any player), and the admins' routes (reports, bans,
-renames, the audit log), each refused (403) to anyone who is not an admin."""
+renames, the audit log), each refused (403) to anyone who is not an admin; and the gate that
+keeps a banned player to watching (:func:`not_banned`, every route's)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,54 @@ from urllib.parse import quote
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
+from starlette.requests import HTTPConnection
 
-from ...i18n import msg, render
+from ...i18n import msg, pick_lang
 from ..identity import Identity
 from ..moderation import MAX_REPORT_TEXT, REASONS, check_new_name, report_text, until_text
 from ..moderation_store import COMMAND_LINE, Ban, Report
 from ..names import MAX_NAME, RAW_FACTOR, account_key, bot_number
 from ..problems import Refusal, answers, request_lang
-from ..services import MAX_TABLE_ID, Services, Svc, address_of
+from ..services import MAX_TABLE_ID, Services, Svc, address_of, refusal_answer, services_of
 from ..session import identity_of
 
 router = APIRouter()
 
-BlockId = Annotated[str, PathParam(min_length=1, max_length=32)]
+BlockId = Annotated[str, PathParam(min_length=1, max_length=32)]  # a handle (Moderation.handle)
+
+# What a banned player may still do besides watching (every GET but ACTING_READS): sign out,
+# leave quick match's queue, look after its own account (its sessions, password, recovery
+# codes, deleting it), block and unblock (none of it reaches another person), and the admins'
+# routes (refused to all but admins; an admin must be able to lift a ban on its own address).
+BANNED_MAY = frozenset({"/api/account/signout", "/api/account/signout-others",
+                        "/api/account/sessions/{session_id}/end", "/api/account/password",
+                        "/api/account/codes", "/api/account/delete", "/api/quickmatch/cancel",
+                        "/api/blocks", "/api/blocks/{blocked}/remove"})
+ADMIN = "/api/admin/"
+# the reads that act: they cost the server (a review is made in the bot pool)
+ACTING_READS = frozenset({"/api/tables/{table_id}/records/{hand_no}/review"})
+READS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def acts(method: str, path: str) -> bool:
+    """Whether the route ``method`` ``path`` (as declared) is an act a ban refuses."""
+    if method in READS:
+        return path in ACTING_READS
+    return path not in BANNED_MAY and not path.startswith(ADMIN)
+
+
+async def not_banned(conn: HTTPConnection) -> None:
+    """Every route's gate (the app's dependency): a banned identity, or anyone from a banned
+    address, is refused every act (403, saying until when and why, in its language) and may
+    watch. The WebSocket checks each command itself (socket.py)."""
+    route = conn.scope.get("route")
+    if conn.scope["type"] != "http" or not acts(conn.scope["method"], getattr(route, "path", "")):
+        return
+    svc = services_of(conn)
+    ban = svc.moderation.banned(conn, identity_of(conn, svc.identities))
+    if ban is not None:
+        lang = pick_lang(conn.headers.get("accept-language", "")[:200])
+        raise refusal_answer(Refusal(403, svc.moderation.words(ban)), lang)
 RowId = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
 
 
@@ -58,7 +94,12 @@ class Rename(Whom):
 
 
 def refused(exc: Refusal, request: Request) -> HTTPException:
-    return HTTPException(exc.status, render(exc.reason, request_lang(request)))
+    return refusal_answer(exc, request_lang(request))
+
+
+def limit(svc: Services, action: str, me: Identity, request: Request) -> None:
+    """Count ``me``'s ``action`` (limiter.py): refused (429) past its limits."""
+    svc.take(action, me.id, address_of(request), request_lang(request))
 
 
 def player_asking(request: Request, svc: Services) -> Identity:
@@ -134,22 +175,18 @@ async def report(body: NewReport, request: Request, svc: Svc) -> dict[str, Any]:
             raise Refusal(400, msg("err.web.report.self"))
     except Refusal as exc:
         raise refused(exc, request) from None
+    limit(svc, "report", me, request)
     mod = svc.moderation
-    for bucket, key in ((mod.reports_from, address_of(request)), (mod.reports_by, me.id)):
-        wait = bucket.take(key)
-        if wait:
-            raise HTTPException(429, render(msg("err.web.report.too_many", n=bucket.rate),
-                                            request_lang(request)),
-                                headers={"Retry-After": str(max(1, round(wait)))})
     made = mod.store.report(me.id, who.id, body.reason, report_text(body.text), body.table,
                             body.hand)
     mod.seen(me.id, mod.address_key(request))
     return {"id": made, "reported": who.name}
 
 
-@router.post("/api/blocks", responses=answers(400, 403, 404, 410, 422))
+@router.post("/api/blocks", responses=answers(400, 403, 404, 410, 422, 429))
 async def block(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
-    """Block a player (kept per identity): see docs/web.md for what blocking does."""
+    """Block a player (kept per identity; from the next line said): see docs/web.md for what
+    blocking does. ``id`` is a handle for the blocked player, this player's own."""
     try:
         me = player_asking(request, svc)
         who = target_of(svc, body)
@@ -157,28 +194,35 @@ async def block(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
             raise Refusal(400, msg("err.web.block.self"))
     except Refusal as exc:
         raise refused(exc, request) from None
-    svc.moderation.store.block(me.id, who.id)
-    return {"id": who.id, "name": who.name}
+    limit(svc, "block", me, request)
+    svc.moderation.block(me.id, who.id)
+    return {"id": svc.moderation.handle(me.id, who.id), "name": who.name}
 
 
 @router.get("/api/blocks")
 async def blocks(request: Request, svc: Svc) -> list[dict[str, Any]]:
-    """Whom this browser's identity blocked, the latest first (none: a browser never seated)."""
+    """Whom this browser's identity blocked, the latest first (none: a browser never seated);
+    each by a handle of this player's own and its name."""
     me = identity_of(request, svc.identities)
     if me is None:
         return []
-    return [{"id": b.id, "name": b.name, "at": b.at} for b in svc.moderation.store.blocks(me.id)]
+    mod = svc.moderation
+    return [{"id": mod.handle(me.id, b.id), "name": b.name, "at": b.at}
+            for b in mod.store.blocks(me.id)]
 
 
-@router.post("/api/blocks/{blocked}/remove", responses=answers(403, 404, 422))
+@router.post("/api/blocks/{blocked}/remove", responses=answers(403, 404, 422, 429))
 async def unblock(blocked: BlockId, request: Request, svc: Svc) -> dict[str, Any]:
+    """Unblock the player ``blocked`` (the handle ``GET /api/blocks`` gave)."""
     try:
         me = player_asking(request, svc)
-        if not svc.moderation.store.unblock(me.id, blocked):
-            raise Refusal(404, msg("err.web.block.none"))
     except Refusal as exc:
         raise refused(exc, request) from None
-    return {"removed": blocked}
+    limit(svc, "block", me, request)
+    name = svc.moderation.unblock(me.id, blocked)
+    if name is None:
+        raise refused(Refusal(404, msg("err.web.block.none")), request)
+    return {"removed": blocked, "name": name}
 
 
 # ---------------------------------------------------------------------- admins

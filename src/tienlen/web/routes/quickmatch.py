@@ -59,9 +59,6 @@ async def play_now(body: PlayNow, request: Request, svc: Svc) -> dict[str, Any]:
     it sends (or its own), a browser not known yet becomes a guest of the name it sends."""
     lang = request_lang(request)
     me = identity_of(request, svc.identities)
-    ban = svc.moderation.banned(request, me)
-    if ban is not None:  # a banned player or address may only watch
-        raise HTTPException(403, render(svc.moderation.words(ban), lang))
     owner = owner_for(request, me)
     if owner is None:  # a script with no cookie has nobody to seat by
         raise HTTPException(403, t("err.web.quick.cookie", lang))

@@ -123,6 +123,8 @@ async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
     if asked >= room.players:
         raise HTTPException(400, t("review.err.seat", lang, seat=repr(asked), players=room.players,
                                    last=room.players - 1))
+    me = identity_of(request, svc.identities)
+    svc.take("review", me.id if me is not None else None, address_of(request), lang)
     try:
         body, reason = await svc.reviews.review((table_id, hand_no, asked), text, asked,
                                                 address_of(request))

@@ -1,0 +1,50 @@
+"""One mechanism for every action that costs the server or reaches another person: creating a
+table (and waiting in quick match, which ends in one), asking for friendship, inviting,
+reporting, blocking, a hint, a thing said at a table, a review.
+
+``Limiter.take(action, player, address)`` counts the action for the player (its identity; a
+script with no cookie: its address) and for everyone behind its address, each a token bucket
+(:class:`~.limits.RateLimit`) at the rate ``Limits.rate(action)`` gives; past either it raises
+one :class:`~.problems.Refusal` (429, how long to wait, in the asker's language) and spends
+nothing. The HTTP routes and the table's commands (``room.py``: hints and chat) both call it,
+so a player's six tables share one count of hints.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..i18n import msg
+from .limits import ACTIONS, Limits, RateLimit, span_text, wait_text
+from .problems import Refusal
+
+# what a player is told, per action ({n}, {span}, {wait}); past an address's ceiling, ADDRESS
+WORDS = {"create": "err.web.creates", "friend": "err.web.limit.friend",
+         "invite": "err.web.invite.many", "report": "err.web.report.too_many",
+         "block": "err.web.limit.block", "hint": "err.web.limit.hint",
+         "say": "chat.rate_limited", "review": "err.web.limit.review"}
+ADDRESS = {"create": "err.web.creates_address"}  # else err.web.limit.address
+assert set(WORDS) == set(ACTIONS)
+
+
+class Limiter:
+    """The buckets of every action of :data:`~.limits.ACTIONS`, per player and per address."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self._buckets = {action: (RateLimit(rate.player, rate.per, clock),
+                                  RateLimit(rate.address, rate.per, clock))
+                         for action in ACTIONS for rate in (limits.rate(action),)}
+
+    def take(self, action: str, player: str, address: str) -> None:
+        """Count one ``action`` of ``player`` from ``address``: :class:`Refusal` (429) past the
+        player's limit or the address's ceiling, and then nothing is counted."""
+        mine, theirs = self._buckets[action]
+        for bucket, key, words in ((mine, player, WORDS[action]),
+                                   (theirs, address, ADDRESS.get(action, "err.web.limit.address"))):
+            wait = bucket.wait(key)
+            if wait:
+                raise Refusal(429, msg(words, n=bucket.rate, span=span_text(bucket.per),
+                                       wait=wait_text(wait)), retry_after=wait)
+        mine.take(player)
+        theirs.take(address)
