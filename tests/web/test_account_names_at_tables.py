@@ -29,6 +29,12 @@ def slow_queue(sqlite_url: str) -> Iterator[Server]:
                                                               match_wait=3600.0))
 
 
+@pytest.fixture
+def any_slow_queue(db_url: str) -> Iterator[Server]:
+    """The same on SQLite and on PostgreSQL."""
+    yield from running(db_url, limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=3600.0))
+
+
 def browser(server: Server) -> Visitor:
     visitor = server.visitor()
     visitor.visit()
@@ -151,7 +157,9 @@ def delete(visitor: Visitor) -> None:
     assert answer.status_code == 200, answer.text
 
 
-def test_a_deleted_accounts_name_leaves_its_open_tables_and_later_records(server: Server) -> None:
+def test_a_deleted_accounts_name_leaves_its_open_tables_and_later_records(
+        any_server: Server) -> None:
+    server = any_server  # SQLite and PostgreSQL
     lan = claimed(server)
     waiting = lan.post("/api/tables", {"name": "Lan", "players": 3}).json()["id"]  # not started
     table_id = lan.post("/api/tables", {"name": "Lan", "players": 2, "quick": True}).json()["id"]
@@ -169,8 +177,8 @@ def test_a_deleted_accounts_name_leaves_its_open_tables_and_later_records(server
     assert game is not None and game.names[0] == "deleted player"
 
 
-def test_a_deleted_account_leaves_the_queue_and_its_kept_seat(slow_queue: Server) -> None:
-    server = slow_queue
+def test_a_deleted_account_leaves_the_queue_and_its_kept_seat(any_slow_queue: Server) -> None:
+    server = any_slow_queue  # SQLite and PostgreSQL
     lan = claimed(server)
     me = lan.get("/api/me").json()["id"]
     assert lan.post("/api/quickmatch", {"players": 3}).json()["state"] == "waiting"
