@@ -1,5 +1,6 @@
 """In real headless Chromium: the seats tell an account from a guest at a glance (the word under
-the name, a ring round the avatar), and an account's name links to its profile."""
+the name, a ring round the avatar), and an account's name links to its profile (axe-core finds
+nothing serious there)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Page, expect
 
 from .conftest import Server
+from .test_accessibility import AXE, Audit
 
 PASSWORD = "correct horse battery"
 
@@ -41,6 +43,10 @@ def test_an_accounts_seat_is_marked_and_links_to_its_profile(page: Page, server:
     expect(link).to_have_attribute("target", "_blank")
     expect(minh.get_by_test_id("seat-profile")).to_have_count(0)
     expect(minh).to_have_attribute("aria-label", "Minh, guest, here")
+    if AXE.is_file():  # the link and the marks: no serious or critical finding
+        audit = Audit()
+        audit.check(page, "account seat")
+        audit.assert_clean()
     shot = os.environ.get("TIENLEN_SHOT")  # a look at it: TIENLEN_SHOT=/tmp/seats.png
     if shot:
         page.screenshot(path=shot)
