@@ -159,9 +159,8 @@ def _takes(entries: list[QueueEntry], seats: Sequence[OpenSeat], blocks: Blocks)
     """Bots' seats given to waiting players, the oldest first, each to the table nearest in
     rating among those they may sit at; ``entries`` loses the players placed."""
     taken: list[Take] = []
-    free = list(seats)
+    free = [s for s in seats if s.deals_soon]  # never a dead table's seat, nor a paused one's
     promised: dict[str, list[tuple[str, float]]] = {}  # table -> the players promised a seat
-    free = [s for s in free if s.deals_soon]  # never a dead table's seat, nor a paused one's
     for entry in sorted(entries, key=lambda e: e.joined):
         best: tuple[float, OpenSeat] | None = None
         for seat in free:
