@@ -135,10 +135,10 @@ def test_the_seats_say_which_players_are_accounts(server: Server) -> None:
     state = tab.until(lambda m: m["type"] == "state" and m["info"]["seats"][1]["kind"] == "human")
     marks = [(s["name"], s["account"]) for s in state["info"]["seats"]]
     assert marks == [("Lan", True), ("Minh", False), (None, False)]
-    tab.close()
-    # the guest Minh claims its name: its seat is an account's from then on
+    # the guest Minh claims its name (its page there signed out): an account's seat from then on
     claimed(server, "Minh", guest)
     assert [s["account"] for s in seats(server, table_id)] == [True, True, False]
+    tab.close()
 
 
 def test_a_guest_seated_before_someone_claims_its_name_shows_as_a_guest(server: Server) -> None:

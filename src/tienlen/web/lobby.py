@@ -41,6 +41,7 @@ log = logging.getLogger("tienlen.web")
 QUICK_AWAY = 30.0  # a quick-match table's away_timeout (seconds before a bot plays for one away)
 QUICK_TURN_TIMER = 60.0  # and its turn timer: strangers do not wait for one another for ever
 MAX_KNOWN = 10_000  # identities whose account name the lobby keeps (Lobby.account_of)
+KNOWN_SECONDS = 60.0  # and for how long it trusts one it read (a claim in another process)
 MAX_OPTION = 1_000_000  # the largest number a table's rule changes may hold (a stake, a penalty)
 
 
@@ -117,7 +118,8 @@ class Lobby:
         self.repo = repo
         # who holds the accounts' names (None: nobody's name is refused, no seat is an account)
         self.identities = identities
-        self._accounts: dict[str, str | None] = {}  # identity -> its account's name (None: guest)
+        # identity -> its account's name (None: a guest) and when it was read (monotonic)
+        self._accounts: dict[str, tuple[str | None, float]] = {}
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         # every table's bot moves, stored in group commits; the strongest decided in a pool
@@ -157,21 +159,25 @@ class Lobby:
             raise Refused(exc.reason) from None
 
     def account_of(self, identity_id: str) -> str | None:
-        """The name of the account ``identity_id`` (None: a guest, or nobody known), read once
-        and kept until a session of it changes (:meth:`end_sessions`) or it is forgotten."""
-        if identity_id not in self._accounts:
+        """The name of the account ``identity_id`` (None: a guest, or nobody known), read again
+        after :data:`KNOWN_SECONDS`, or at once when a session of its ends here
+        (:meth:`end_sessions`: a guest that claims its name) or it is forgotten."""
+        now = time.monotonic()
+        known = self._accounts.get(identity_id)
+        if known is None or now - known[1] >= KNOWN_SECONDS:
             if len(self._accounts) >= MAX_KNOWN:
                 self._accounts.clear()
             found = self.identities.get(identity_id) if self.identities is not None else None
-            self._accounts[identity_id] = found.name if found is not None and found.account \
-                and not found.deleted else None
-        return self._accounts[identity_id]
+            name = found.name if found is not None and found.account and not found.deleted \
+                else None
+            known = self._accounts[identity_id] = (name, now)
+        return known[0]
 
     def forget_identity(self, identity_id: str, name: str) -> int:
         """The identity ``identity_id`` is gone (its account deleted): at every open table its
         seat is left and called ``name`` from the hand in play on, a seat kept for it is given
         up (:meth:`Room.forget`). How many tables it was at."""
-        self._accounts[identity_id] = None
+        self._accounts.pop(identity_id, None)
         changed = [room for room in self.rooms.values() if room.forget(identity_id, name)]
         for room in changed:
             room.changed()
@@ -322,9 +328,10 @@ class Lobby:
                      keep: str | None = None) -> int:
         """Close the connections opened under sessions that ended: ``session``'s, or every one
         of ``identity_id``'s but ``keep``'s. Their pages connect again as whoever their browser
-        is now (signed out, or someone else). Returns how many were closed. The accounts' names
-        are read again (a guest that claimed an account ends its session)."""
-        self._accounts.clear()
+        is now (signed out, or someone else). Returns how many were closed. Whether they are
+        accounts is read again (a guest that claims its name ends its session)."""
+        if identity_id is not None:
+            self._accounts.pop(identity_id, None)
         closed = 0
         for room in self.rooms.values():
             for client in list(room.clients):
@@ -332,6 +339,8 @@ class Lobby:
                     identity_id is not None and client.owner == identity_id
                     and (keep is None or client.session != keep))
                 if ended and client.session is not None:
+                    if client.owner is not None:
+                        self._accounts.pop(client.owner, None)
                     client.hang_up()
                     closed += 1
         return closed
