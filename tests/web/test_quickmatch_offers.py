@@ -89,3 +89,24 @@ def test_a_seat_kept_at_a_table_that_stops_dealing_is_given_back(
     assert room_of(quick, old).table.reserved == {}
     dealt_in(hoa, found["table"])
     assert minh.get("/api/quickmatch").json()["table"] == old  # the others keep their seats
+
+
+def test_a_page_reloading_is_not_gone(quick: Server) -> None:
+    lan, _ = queued(quick, "Lan"), queued(quick, "Minh")
+    old = matched(lan)["table"]
+    page = lan.ws(old)
+    page.hello()
+    hoa = queued(quick, "Hoa")
+    assert matched(hoa)["table"] == old
+    page.close()  # Lan's page reloads
+    room = room_of(quick, old)
+    poll(lambda: room.clock.paused, bool)
+    services = quick.app.state.services
+    assert quick.call(lambda: matchmaker.give_back_stranded(services)) == []  # within the grace
+    assert [kept.name for kept in room.table.reserved.values()] == ["Hoa"]
+    again = lan.ws(old)
+    again.hello()  # back: the table deals on, the seat still kept
+    assert not room.clock.paused
+    assert quick.call(lambda: matchmaker.give_back_stranded(services, grace=0.0)) == []
+    assert hoa.get("/api/quickmatch").json()["next_hand"] is True
+    again.close()
