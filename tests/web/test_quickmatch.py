@@ -179,9 +179,12 @@ def test_a_later_player_takes_a_bots_seat_at_the_next_hand_across_a_restart(quic
     seats = quick.get(f"/api/tables/{table_id}").json()["seats"]
     bot = next(s["seat"] for s in seats if s["kind"] == "bot")
     hand = quick.get(f"/api/tables/{table_id}").json()["hand_no"]
+    there = lan.ws(table_id)
+    there.hello()  # a table is offered only while a player is there to deal the next hand
     play_now(minh, "Minh", players=2)
     kept = matched(minh)
     assert (kept["table"], kept["seat"], kept["next_hand"]) == (table_id, bot, True)
+    there.close()
     watch = minh.ws(table_id)
     watch.hello()
     assert watch.seat is None  # the hand in play stays the bot's
@@ -238,9 +241,12 @@ def test_a_blocked_player_does_not_take_a_bots_seat_at_the_blockers_table(quick:
                                     "seat": 1 - first["seat"]}).status_code == 200
     play_now(lan, "Lan", players=2)
     own = matched(lan)  # alone: with a bot, after the wait
+    there = lan.ws(own["table"])
+    there.hello()  # there: its table would be offered, but for the block
     play_now(minh, "Minh", players=2)
     other = matched(minh)
     assert other["table"] != own["table"] and other["next_hand"] is False
+    there.close()
 
 
 def test_the_deal_the_driver_stages_gives_the_kept_seat_first() -> None:

@@ -1,6 +1,7 @@
 """In real Chromium: two strangers press Play now, are seated together with bots after the wait,
 play a hand and each finds the other among their recent opponents on /me; a player who blocked
-another is never seated with them; a page waiting says how long and may cancel."""
+another is never seated with them; a page waiting says how long and may cancel; a seat kept at
+a table that stops dealing is given back, and the page goes back to the wait and on."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import re
 from collections.abc import Iterator
 
 from playwright.sync_api import Browser, Page, expect
+
+from tienlen.web import matchmaker
 
 from .conftest import NO_CLIENT_LIMITS, Server, running
 from .test_browser import TABLE
@@ -130,3 +133,18 @@ def test_a_stranger_who_comes_later_plays_a_bots_seat_from_the_next_hand(browser
     expect(hoa.locator("[data-testid=seat].me")).to_contain_text("Hoa")
     expect(note).to_have_count(0)
     expect(lan.get_by_test_id("seats")).to_contain_text("Hoa")
+
+
+def test_a_kept_seat_given_back_sends_the_page_back_to_the_wait_and_on(
+        browser: Browser, quick: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(matchmaker, "STRANDED", 0.0)  # no grace for a page reloading
+    lan = stranger(browser, quick, "Lan")
+    play_now(lan, players=2)
+    table_id = seated(lan)
+    hoa = stranger(browser, quick, "Hoa")
+    play_now(hoa, players=2)
+    assert seated(hoa) == table_id
+    expect(hoa.get_by_test_id("next-hand-seat")).to_be_visible()
+    lan.close()  # the only player there goes before the next hand: it will not be dealt
+    hoa.wait_for_url(re.compile(r"/t/(?!" + re.escape(table_id) + r"$)[^/]+$"), timeout=30000)
+    expect(hoa.locator("[data-testid=seat].me")).to_contain_text("Hoa")  # dealt in at once

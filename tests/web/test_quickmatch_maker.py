@@ -75,13 +75,30 @@ def test_the_bots_level_is_the_one_anchored_nearest_the_players() -> None:
     assert made.groups[0].level == "random"
 
 
+def live(table_id: str, seat: int, players: tuple[tuple[str, float], ...]) -> OpenSeat:
+    """A bot's seat at a table with a hand in play and a player connected."""
+    return OpenSeat(table_id, "southern", 4, seat, players, connected=1, in_play=True)
+
+
 def test_a_later_player_takes_a_bots_seat_close_in_rating_not_a_blocked_ones() -> None:
-    seats = [OpenSeat("far", "southern", 4, 2, (("p1", 45.0),)),
-             OpenSeat("near", "southern", 4, 3, (("p2", 26.0),)),
-             OpenSeat("blocker", "southern", 4, 1, (("p3", 25.0),))]
+    seats = [live("far", 2, (("p1", 45.0),)),
+             live("near", 3, (("p2", 26.0),)),
+             live("blocker", 1, (("p3", 25.0),))]
     made = plan([entry("late", 25)], {"p3": frozenset({"late"})}, NOW, WAIT, seats)
     assert [(t.entry.identity, t.table_id, t.seat) for t in made.takes] == [("late", "near", 3)]
     assert made.groups == ()
     # too far from every table: it waits for players of its own rating instead
     made = plan([entry("late", 5)], {}, NOW, WAIT, seats[:1])
     assert made.takes == () and made.groups == ()
+
+
+def test_only_a_table_that_will_deal_the_next_hand_offers_a_seat() -> None:
+    players = (("p1", 25.0), ("p2", 25.0))
+    nobody = OpenSeat("gone", "southern", 4, 2, players, connected=0, in_play=True)
+    between = OpenSeat("paused", "southern", 4, 3, players, connected=2, in_play=False)
+    for dead in (nobody, between):  # nobody there, or between hands: never offered
+        assert plan([entry("late")], {}, NOW, WAIT, [dead]).takes == ()
+        made = plan([entry("late", waited=WAIT + 1)], {}, NOW, WAIT, [dead])
+        assert made.takes == () and [names(g) for g in made.groups] == [{"late"}]  # a new table
+    made = plan([entry("late")], {}, NOW, WAIT, [nobody, between, live("alive", 1, players)])
+    assert [(t.table_id, t.seat) for t in made.takes] == [("alive", 1)]

@@ -6,7 +6,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -19,16 +19,29 @@ from .botpool import BotPool
 from .driver import Driver
 from .ladder import check_level
 from .limits import Limits
-from .names import MAX_NAME, MAX_TABLE_NAME, RAW_FACTOR, BadName, clean_name
+from .names import (
+    MAX_NAME,
+    MAX_TABLE_NAME,
+    RAW_FACTOR,
+    AccountNames,
+    BadName,
+    check_not_account,
+    clean_name,
+)
 from .protocol import BotLevel
 from .room import Refused, Room
 from .storage import NEXT_HAND_AFTER, Repository, TableSettings
 from .table import AWAY_BOT, TableState
 
+if TYPE_CHECKING:
+    from .identity import IdentityStore
+
 log = logging.getLogger("tienlen.web")
 
 QUICK_AWAY = 30.0  # a quick-match table's away_timeout (seconds before a bot plays for one away)
 QUICK_TURN_TIMER = 60.0  # and its turn timer: strangers do not wait for one another for ever
+MAX_KNOWN = 10_000  # identities whose account name the lobby keeps (Lobby.account_of)
+KNOWN_SECONDS = 60.0  # and for how long it trusts one it read (a claim in another process)
 MAX_OPTION = 1_000_000  # the largest number a table's rule changes may hold (a stake, a penalty)
 
 
@@ -101,8 +114,12 @@ def _clean(raw: str, what: str, limit: int) -> str:
 
 class Lobby:
     def __init__(self, repo: Repository, bot_delay: float = 0.5,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, identities: IdentityStore | None = None) -> None:
         self.repo = repo
+        # who holds the accounts' names (None: nobody's name is refused, no seat is an account)
+        self.identities = identities
+        # identity -> its account's name (None: a guest) and when it was read (monotonic)
+        self._accounts: dict[str, tuple[str | None, float]] = {}
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         # every table's bot moves, stored in group commits; the strongest decided in a pool
@@ -123,7 +140,51 @@ class Lobby:
                 self.repo.put_snapshot(room.id, room.version, room.table.snapshot())
         return len(self.rooms)
 
+    def _guard(self, room: Room) -> Room:
+        """``room`` checks its players' names against the accounts' and marks accounts' seats."""
+        room.table.check_owner_name = self.check_name
+        room.account_of = self.account_of
+        return room
+
+    def check_name(self, name: str, owner: str | None) -> None:
+        """Refuse (:class:`Refused`) ``name`` to ``owner`` (None: a script without a cookie)
+        when it is, or looks like, the name of an account but ``owner``'s
+        (:func:`~.names.check_not_account`: the one check, wherever a name is taken)."""
+        if self.identities is None:
+            return
+        accounts: AccountNames = self.identities
+        try:
+            check_not_account(accounts, name, owner)
+        except BadName as exc:
+            raise Refused(exc.reason) from None
+
+    def account_of(self, identity_id: str) -> str | None:
+        """The name of the account ``identity_id`` (None: a guest, or nobody known), read again
+        after :data:`KNOWN_SECONDS`, or at once when a session of its ends here
+        (:meth:`end_sessions`: a guest that claims its name) or it is forgotten."""
+        now = time.monotonic()
+        known = self._accounts.get(identity_id)
+        if known is None or now - known[1] >= KNOWN_SECONDS:
+            if len(self._accounts) >= MAX_KNOWN:
+                self._accounts.clear()
+            found = self.identities.get(identity_id) if self.identities is not None else None
+            name = found.name if found is not None and found.account and not found.deleted \
+                else None
+            known = self._accounts[identity_id] = (name, now)
+        return known[0]
+
+    def forget_identity(self, identity_id: str, name: str) -> int:
+        """The identity ``identity_id`` is gone (its account deleted): at every open table its
+        seat is left and called ``name`` from the hand in play on, a seat kept for it is given
+        up (:meth:`Room.forget`). How many tables it was at."""
+        self._accounts.pop(identity_id, None)
+        changed = [room for room in self.rooms.values() if room.forget(identity_id, name)]
+        for room in changed:
+            room.changed()
+        return len(changed)
+
     def _add(self, room: Room, address: str = "") -> None:
+        self._guard(room)
         self.rooms[room.id] = room
         self._made_by[room.id] = (room.table.creator, address)
         for index, key in ((self._by_creator, room.table.creator), (self._by_address, address)):
@@ -212,7 +273,7 @@ class Lobby:
               address: str = "") -> Room:
         """A new table whose first seats ``seat_them`` takes (and which it may start), stored
         in one transaction with them: all of it, or nothing if one is refused."""
-        room = Room(self.repo, settings, self.bot_delay, self.driver)
+        room = self._guard(Room(self.repo, settings, self.bot_delay, self.driver))
         table = room.table
         table.hold_writes()
         seat_them(table)
@@ -240,7 +301,7 @@ class Lobby:
 
         def seat_them(table: TableState) -> None:
             for number, (name, owner, device) in enumerate(players):
-                table.join_seat(table.name_apart(name), number, owner, device)
+                table.join_seat(table.name_apart(name, owner), number, owner, device)
             while any(s.kind == "empty" for s in table.seats):
                 table.add_bot(None)
             table.start()
@@ -267,7 +328,10 @@ class Lobby:
                      keep: str | None = None) -> int:
         """Close the connections opened under sessions that ended: ``session``'s, or every one
         of ``identity_id``'s but ``keep``'s. Their pages connect again as whoever their browser
-        is now (signed out, or someone else). Returns how many were closed."""
+        is now (signed out, or someone else). Returns how many were closed. Whether they are
+        accounts is read again (a guest that claims its name ends its session)."""
+        if identity_id is not None:
+            self._accounts.pop(identity_id, None)
         closed = 0
         for room in self.rooms.values():
             for client in list(room.clients):
@@ -275,6 +339,8 @@ class Lobby:
                     identity_id is not None and client.owner == identity_id
                     and (keep is None or client.session != keep))
                 if ended and client.session is not None:
+                    if client.owner is not None:
+                        self._accounts.pop(client.owner, None)
                     client.hang_up()
                     closed += 1
         return closed

@@ -11,7 +11,12 @@ The rules, per queue (a rating family and a table size):
 
 - a player who finds a quick-match table of that queue with a bot's seat nobody owns, whose
   players are close in rating (:data:`CLOSE`) and none blocked by them nor blocking them, is
-  given that seat (it becomes theirs when the next hand is dealt);
+  given that seat (it becomes theirs when the next hand is dealt), but only at a table that
+  will deal that hand: one with a hand in play and a player connected (a table nobody is at,
+  or between hands, where the next is dealt only when its players ask, is never offered);
+- a seat kept at a table that then stops dealing (no player connected there for
+  :data:`STRANDED` seconds) is given up and its player waits in the queue again, first in
+  line (:func:`give_back_stranded`);
 - the others are sorted by rating (mu) and grouped with their neighbours, the group of the
   smallest spread first; a full group makes a table at once;
 - once the oldest waiter has waited ``wait`` seconds, it is seated with the closest players
@@ -35,12 +40,14 @@ from .matchqueue import MATCHED_KEPT, QueueEntry, by_queue
 from .ratings import BETA, MEASURED_PRESET, anchor
 
 if TYPE_CHECKING:
+    from .room import Room
     from .services import Services
 
 log = logging.getLogger("tienlen.web")
 
 EVERY = 0.5  # seconds between two looks at the queue
 FORGET_EVERY = 120  # looks between two deletions of the matched entries kept long enough
+STRANDED = 10.0  # seconds a table with seats kept may sit paused before they are given back
 CLOSE = 4 * BETA  # the most a player's rating may differ from a table's mean to take its seat
 Blocks = Mapping[str, frozenset[str]]  # identity -> the identities it blocked
 
@@ -55,6 +62,14 @@ class OpenSeat:
     seat: int
     players: tuple[tuple[str, float], ...]  # the identities seated (or promised) and their mu
     devices: frozenset[str] = frozenset()
+    connected: int = 0  # the players connected at the table now
+    in_play: bool = False  # a hand is in play (between hands the next waits for its players)
+
+    @property
+    def deals_soon(self) -> bool:
+        """Whether the table will deal its next hand by itself: a hand is in play, and a
+        player is there to play it out and ask for the next one."""
+        return self.in_play and self.connected > 0
 
 
 @dataclass(frozen=True)
@@ -144,7 +159,7 @@ def _takes(entries: list[QueueEntry], seats: Sequence[OpenSeat], blocks: Blocks)
     """Bots' seats given to waiting players, the oldest first, each to the table nearest in
     rating among those they may sit at; ``entries`` loses the players placed."""
     taken: list[Take] = []
-    free = list(seats)
+    free = [s for s in seats if s.deals_soon]  # never a dead table's seat, nor a paused one's
     promised: dict[str, list[tuple[str, float]]] = {}  # table -> the players promised a seat
     for entry in sorted(entries, key=lambda e: e.joined):
         best: tuple[float, OpenSeat] | None = None
@@ -219,8 +234,38 @@ def open_seats(services: Services) -> list[OpenSeat]:
         players = tuple((o, _mu(services, o, table.rated)) for o in owners)
         devices = frozenset(d for d in [s.device for s in table.seats]
                             + [r.device for r in table.reserved.values()] if d is not None)
-        out += [OpenSeat(room.id, table.rated, table.players, i, players, devices) for i in free]
+        connected = sum(1 for s in table.seats if s.kind == "human" and s.clients)
+        in_play = table.game is not None and not table.game.is_over
+        out += [OpenSeat(room.id, table.rated, table.players, i, players, devices, connected,
+                         in_play) for i in free]
     return out
+
+
+def stranded(room: Room, now: float, grace: float) -> bool:
+    """Whether ``room`` keeps seats for players but will not deal them in: no new hand is
+    dealt there because nobody is there (:attr:`Clock.paused`: no player connected, or a
+    bots-only table nobody watches), and nothing happened there for ``grace`` seconds
+    (``now``: monotonic; a page reloading is not gone)."""
+    return bool(room.table.reserved) and room.started and room.clock.paused \
+        and now - room.last_active >= grace
+
+
+def give_back_stranded(services: Services, grace: float | None = None) -> list[str]:
+    """The seats kept at tables that stopped dealing (:func:`stranded`) are given up, and their
+    players wait in the queue again with the time they joined (so first in line); the
+    identities given back."""
+    grace = STRANDED if grace is None else grace
+    now = time.monotonic()
+    back: list[str] = []
+    for room in list(services.lobby.rooms.values()):
+        if not stranded(room, now, grace):
+            continue
+        for kept in list(room.table.reserved.values()):
+            room.table.release(kept.owner)
+            if services.queue.unmatch(kept.owner, room.id):
+                back.append(kept.owner)
+        room.changed()
+    return back
 
 
 def _mu(services: Services, identity: str, family: str) -> float:
@@ -231,6 +276,7 @@ def _mu(services: Services, identity: str, family: str) -> float:
 def match_once(services: Services, now: float) -> Plan:
     """Look at the queue once and seat whom it can (this process's tables); the plan made."""
     queue = services.queue
+    give_back_stranded(services)
     mod = services.moderation  # a player banned while waiting only watches: not seated
     waiting = [e for e in queue.waiting() if mod.ban_for(e.identity) is None]
     if not waiting:

@@ -71,6 +71,10 @@ class MatchQueue(Protocol):
         """Put these identities' entries back to waiting (their table or seat could not be
         made after all)."""
 
+    def unmatch(self, identity: str, table_id: str) -> bool:
+        """Put ``identity``'s entry back to waiting (its joining time kept) if it was matched to
+        ``table_id`` (the seat kept there was given up); whether it was."""
+
     def forget_matched(self, before: float) -> int:
         """Delete the entries matched before ``before`` (their pages found their tables)."""
 
@@ -141,6 +145,13 @@ class SqlMatchQueue:
             done = conn.execute(update(QueueRow).where(QueueRow.identity.in_(list(identities)))
                                 .values(table_id=None, seat=None, matched=None))
             return int(done.rowcount)
+
+    def unmatch(self, identity: str, table_id: str) -> bool:
+        with transaction(self.engine) as conn:
+            done = conn.execute(update(QueueRow).where(QueueRow.identity == identity,
+                                                       QueueRow.table_id == table_id)
+                                .values(table_id=None, seat=None, matched=None))
+            return bool(done.rowcount)
 
     def forget_matched(self, before: float) -> int:
         with transaction(self.engine) as conn:

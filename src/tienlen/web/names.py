@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import TienLenError
 from ..i18n import LANGS, Msg, display_name, msg, render, t
@@ -120,3 +120,26 @@ def account_key(name: str) -> str:
     """What account names are unique by: NFKC (full-width and compatibility letters are the
     letters), then :func:`name_key` (case). "Ｌａｎ" and "LAN" are "lan"; "Lân" is not."""
     return name_key(unicodedata.normalize("NFKC", name))
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class AccountNames(Protocol):
+    """Who holds the accounts' names (``identity.IdentityStore``)."""
+
+    def name_conflict(self, key: str, look: str,
+                      other_than: str | None = None) -> _Named | None: ...
+
+
+def check_not_account(accounts: AccountNames, name: str, owner: str | None) -> None:
+    """Refuse (:class:`BadName`) ``name`` to anyone but the account whose name it is or looks
+    like ("Lan", "LAN", "Lаn" with a Cyrillic а, "Ｌａｎ"): an account's name is its own at
+    every table, in quick match's queue and as a guest's name. ``owner`` is the identity that
+    would go by it (None: a script without a cookie, nobody's account). The one check of a
+    guest's name against the accounts' (a seat taken, a queue entry, a guest renamed)."""
+    other = accounts.name_conflict(account_key(name), confusable_key(name), owner)
+    if other is not None:
+        raise BadName(msg("name.account", name=repr(name), account=repr(other.name)))

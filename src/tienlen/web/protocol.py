@@ -262,6 +262,7 @@ class SeatInfo(BaseModel):
     level: str | None = None
     connected: bool = False
     bot_playing: bool = False  # a bot plays for an absent player
+    account: bool = False  # a player's seat held by an account under its name (else a guest's)
 
 
 class TableInfo(BaseModel):

@@ -30,6 +30,7 @@ from .driver import Driver, Staged
 from .hands import Hands
 from .ladder import POOLED, check_level
 from .limiter import Limiter
+from .names import account_key
 from .problems import Refusal
 from .protocol import (
     AddBot,
@@ -64,7 +65,7 @@ from .protocol import (
     with_seq,
 )
 from .storage import Repository, StorageError, StoredTable, TableSettings, Write
-from .table import Refused, TableState
+from .table import Refused, Seat, TableState
 from .views import PlayTexts, seat_view
 
 __all__ = ["Client", "Refused", "Room"]
@@ -151,6 +152,9 @@ class Room:
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
         self._changed_at = time.time()
         self.chat: ChatStore = SqlChatStore(repo.engine)  # what is said, kept for moderation
+        # the account name of an identity (None: a guest), for the seats' account marks (the
+        # lobby's, cached: Lobby.account_of)
+        self.account_of: Callable[[str], str | None] = lambda owner: None
 
     @classmethod
     def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
@@ -252,6 +256,16 @@ class Room:
             client.seat = None
         self._tell_back(owner, clients)
 
+    def forget(self, owner: str, name: str) -> bool:
+        """The identity ``owner`` is gone (:meth:`TableState.forget`): its seats here are called
+        ``name``, its connections no longer seated. Whether it had a seat here, or one kept."""
+        kept = any(r.owner == owner for r in self.table.reserved.values())
+        seats = self.table.forget(owner, name)
+        for client in self.clients:
+            if client.seat in seats:
+                client.seat = None
+        return kept or bool(seats)
+
     def _tell_back(self, owner: str | None, told: list[Client] | None = None) -> None:
         """Tell ``told`` (unseated now) and the unseated connections of ``owner`` (None: nobody)
         which seats they may take back."""
@@ -325,7 +339,7 @@ class Room:
     def info(self) -> TableInfo:
         table, clock, settings = self.table, self.clock, self.settings
         seats = [SeatInfo(seat=i, name=s.name, kind=s.kind, level=s.level,  # type: ignore[arg-type]
-                          connected=bool(s.clients),
+                          connected=bool(s.clients), account=self._account(s),
                           bot_playing=s.kind == "human" and table.started
                           and table.bot_controlled(i))
                  for i, s in enumerate(table.seats)]
@@ -345,6 +359,13 @@ class Room:
             hand_no=table.hand_no, totals=totals, first_places=first_places,
             records=finished, away_timeout=settings.away_timeout,
             turn_timer=settings.turn_timer)
+
+    def _account(self, seat: Seat) -> bool:
+        """Whether a player's seat is an account's, under its name (else a guest's, a script's)."""
+        if seat.kind != "human" or seat.owner is None or seat.name is None:
+            return False
+        account = self.account_of(seat.owner)
+        return account is not None and account_key(account) == account_key(seat.name)
 
     def _totals(self, hands: Hands) -> tuple[list[int], list[int]]:
         """The session's totals and first places, counted again only when a hand ends or starts."""

@@ -116,7 +116,7 @@ class Services:
         # a finished hand's PlayedRow rows and rating update go in the transaction of its record
         repo.hand_writer = HandWriter(ratings)
         identities = SqlIdentityStore(repo.engine)
-        lobby = Lobby(repo, bot_delay, limits)
+        lobby = Lobby(repo, bot_delay, limits, identities)
         return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(lobby.driver.pool),
                    offload=Offload(per_client=limits.replays_per_client), clock=clock,
                    limiter=Limiter(limits, clock),

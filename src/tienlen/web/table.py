@@ -157,6 +157,9 @@ class TableState:
         self._turns: Turns | None = None
         self.reserved: dict[int, Reservation] = {}  # bots' seats kept for players (quick match)
         self.taken: list[int] = []  # seats taken from their bots since the room last looked
+        # refuses (Refused) a name that is an account's, or looks like one, to anyone but that
+        # account (the identity given; the lobby's: names.check_not_account)
+        self.check_owner_name: Callable[[str, str | None], None] = lambda name, owner: None
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -200,6 +203,10 @@ class TableState:
             self._left.pop(entry.seat, None)
         elif entry.kind == "reserve" and entry.seat is not None:
             self.reserved[entry.seat] = Reservation(**json.loads(entry.text))
+        elif entry.kind == "release" and entry.seat is not None:
+            self.reserved.pop(entry.seat, None)
+        elif entry.kind == "rename" and entry.seat is not None:
+            self._rename(entry.seat, entry.text)
         elif entry.kind == "take" and entry.seat is not None:  # the seat's row says whose now
             kept = self.reserved.pop(entry.seat, None)
             if kept is not None and self.hands is not None:  # the next hands' records name them
@@ -298,6 +305,7 @@ class TableState:
             raise Refused(msg("room.barred"))
         self._refuse_second_seat(owner, device)
         self._refuse_lookalike(name)
+        self.check_owner_name(name, owner)
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -464,21 +472,58 @@ class TableState:
         if any(r.owner == owner for r in self.reserved.values()):
             raise Refused(msg("room.one_seat_rated", seat=seat))
         self._refuse_second_seat(owner, device)
-        kept = Reservation(owner, self.name_apart(name), device)
+        kept = Reservation(owner, self.name_apart(name, owner), device)
         self._write("reserve", seat, json.dumps(dataclasses.asdict(kept), ensure_ascii=False))
         self.reserved[seat] = kept
 
-    def name_apart(self, name: str) -> str:
+    def name_apart(self, name: str, owner: str | None = None) -> str:
         """``name`` (cleaned), or with a number after it ("Lan 2") when it looks like a name
-        seated here."""
+        seated here, or is an account's but ``owner``'s (an account claimed the name after
+        its guest joined the queue)."""
         name = check_name(name)
         for shown in [name, *(f"{name[:MAX_NAME - 2]} {n}" for n in range(2, 10))]:
             try:
                 self._refuse_lookalike(shown)
+                self.check_owner_name(shown, owner)
             except Refused:
                 continue
             return shown
         return name
+
+    def release(self, owner: str) -> list[int]:
+        """Give up the bots' seats kept for ``owner`` (the table will not deal them in, or
+        ``owner`` is gone): they stay the bots' ("release" in the log). The seats given up."""
+        seats = [i for i, kept in self.reserved.items() if kept.owner == owner]
+        for seat in seats:
+            self._write("release", seat, owner)
+            del self.reserved[seat]
+        return seats
+
+    def forget(self, owner: str, name: str) -> list[int]:
+        """The identity ``owner`` is gone for good (its account deleted): a seat it holds is
+        left as a leave leaves it (emptied before the start; after it a bot plays on, the hand
+        in play rated as left), a seat kept for it is given up, and each seat still its is
+        called ``name`` ("rename" in the log), in the hand in play's record and every later
+        one. The seats it had here."""
+        self.release(owner)
+        mine = [i for i, s in enumerate(self.seats) if s.owner == owner]
+        for seat in mine:
+            if self.seats[seat].kind == "human":
+                self.leave(seat)
+            s = self.seats[seat]
+            if s.kind != "empty" and s.name != name:
+                self._write("rename", seat, name, SeatChange(seat, s.kind, name, s.level,
+                                                             s.token_hash, s.owner, s.device))
+                s.name = name
+                self._rename(seat, name)
+        return mine
+
+    def _rename(self, seat: int, name: str) -> None:
+        """Call ``seat`` ``name`` in the hand in play (its record) and the hands after it."""
+        if self.hands is not None:
+            self.hands.session.rename(seat, name)
+            game = self.hands.game
+            game.names = tuple(name if i == seat else n for i, n in enumerate(game.names))
 
     def _take_reserved(self) -> None:
         """Before a deal: each seat kept for a player becomes theirs ("take", stored first)."""

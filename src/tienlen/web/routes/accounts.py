@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import HTTPConnection
 
 from ...i18n import t
-from ..accounts import Accounts, SignedIn, me_of
+from ..accounts import Accounts, SignedIn, deleted_name, me_of
 from ..identity import Identity
 from ..names import MAX_NAME, RAW_FACTOR
 from ..passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
@@ -204,5 +204,7 @@ async def delete(body: PasswordBody, request: Request, response: Response, svc: 
         await accounts.delete(me, body.password)
     if me is not None:
         svc.lobby.end_sessions(me.id)
+        svc.lobby.forget_identity(me.id, deleted_name())  # off every open table, and the queue
+        svc.queue.cancel(me.id)
     clear_cookie(response, request)
     return {"me": me_of(None)}

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ...i18n import render, t
 from ..identity import Identity
 from ..matchqueue import QueueEntry
-from ..names import MAX_NAME, RAW_FACTOR, BadName, clean_name
+from ..names import MAX_NAME, RAW_FACTOR, BadName, check_not_account, clean_name
 from ..presence import counts
 from ..problems import answers, request_lang
 from ..ratings import FAMILIES, Rating
@@ -67,6 +67,7 @@ async def play_now(body: PlayNow, request: Request, svc: Svc) -> dict[str, Any]:
         raise HTTPException(400, t("err.web.quick.name", lang))
     try:
         name = clean_name(raw, "the player's name", MAX_NAME)
+        check_not_account(svc.identities, name, owner)  # an account's name is its own
     except BadName as exc:
         raise HTTPException(400, render(exc.reason, lang)) from None
     # a wait ends in a table (bots fill it): counted as one, so that a flood of browsers

@@ -59,7 +59,8 @@ export async function quickMatch() {
 }
 
 /** At table ``id``: while the seat quick match kept here is the player's only from the next
- * hand, say so above the felt. */
+ * hand, say so above the felt. A seat given up (the table stopped dealing: nobody is there)
+ * sends the page back to the lobby's wait, or to the table found since. */
 export async function seatNote(id) {
   const state = await api("/api/quickmatch").catch(() => null);
   if (!state || state.table !== id || !state.next_hand) return;
@@ -68,6 +69,8 @@ export async function seatNote(id) {
   const again = async () => {
     const now = await api("/api/quickmatch").catch(() => null);
     if (now && now.table === id && now.next_hand) setTimeout(again, 2 * EVERY);
+    else if (now && now.state === "waiting") location.assign("/");
+    else if (now && now.state === "matched" && now.table !== id) location.assign(now.url);
     else note.remove();
   };
   setTimeout(again, 2 * EVERY);

@@ -126,6 +126,7 @@ export function renderSeats(box, ctx) {
     const name = s.kind === "empty" ? t("web.seat.empty") : (mine ? t("web.you_suffix", { name: seatName(s) }) : seatName(s));
     const who = [];
     if (s.kind === "bot") who.push(t("web.seat.bot", { level: t(`bot.level.${s.level}`) }));
+    if (s.kind === "human") who.push(s.account ? t("web.seat.account") : t("web.seat.guest"));  // told apart at a glance
     if (s.kind === "human") who.push(s.connected ? t("web.seat.here") : t("web.seat.away"));
     if (s.bot_playing) who.push(t("web.seat.bot_playing"));
     const count = view ? view.counts[s.seat] : null;
@@ -148,11 +149,16 @@ export function renderSeats(box, ctx) {
       div.append(h("div.seat-hand", {}, backsFan(count, n > 5 ? 8 : 13),
         h("span.count", { testid: "seat-count", "aria-hidden": "true", text: String(count) })));
     }
-    const plate = h("div.plate", {},
+    // an account's name links to its profile (in a new tab: the table stays open); a guest's is plain
+    const shown = s.account ? h("a.account-link", {
+      href: `/p/${encodeURIComponent(s.name)}`, target: "_blank", rel: "noopener", testid: "seat-profile",
+      title: t("web.seat.profile", { name: seatName(s) }), text: name,
+    }) : name;
+    const plate = h(s.account ? "div.plate.account" : "div.plate", {},
       h("div.avatar", { "aria-hidden": "true" },
         s.kind === "empty" ? "+" : (s.kind === "bot" ? botFace() : (s.name || "?").slice(0, 1).toUpperCase())),
       h("div.who", {},
-        h("b.seat-name", { text: name }),
+        h("b.seat-name", {}, shown),
         h("small", { text: who.join(" · ") })),
       h("div.marks", {}, seatMarks(s, view, info)));
     if (view && view.dealer === s.seat) plate.append(h("span.mark.dealer", { title: t("web.seat.dealer"), text: t("web.seat.dealer_mark") }));
