@@ -17,10 +17,11 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.routing import APIRoute
-from sqlalchemy import func, select
+from sqlalchemy import create_engine, func, select, text
 
 from tienlen.web.hand_access import shared_hand, table_access
-from tienlen.web.storage import ShareRow
+from tienlen.web.ratings_store import Point, SqlRatingStore
+from tienlen.web.storage import Repository, ShareRow
 
 from .conftest import Server, Visitor, WsClient
 from .test_moderation import admin
@@ -80,6 +81,17 @@ def private_hand(server: Server) -> tuple[str, Visitor, Visitor, WsClient, WsCli
     return table_id, lan, minh, host, guest
 
 
+def close(server: Server, table_id: str, *pages: WsClient) -> None:
+    """Close the table (its pages gone, idle past the limit), as the server's sweep does."""
+    for ws in pages:
+        ws.close()
+    deadline = time.monotonic() + 20
+    while table_id not in server.call(
+            lambda: server.app.state.lobby.expire_idle(time.monotonic() + 10**6)):
+        assert time.monotonic() < deadline, "the table never closed"
+        time.sleep(0.05)
+
+
 def test_a_private_tables_hands_reach_only_those_who_sat_in_them(server: Server) -> None:
     table_id, lan, minh, host, guest = private_hand(server)
     for player in (lan, minh):
@@ -104,14 +116,7 @@ def test_a_private_tables_hands_reach_only_those_who_sat_in_them(server: Server)
                                           "hand": 1})
     assert reported.status_code == 200, reported.text
     assert boss.get(f"/api/tables/{table_id}/records/1").status_code == 200
-    # the table closes: its hands stay Lan's and Minh's, and no one else's
-    for ws in (host, guest):
-        ws.close()
-    deadline = time.monotonic() + 20
-    while table_id not in server.call(
-            lambda: server.app.state.lobby.expire_idle(time.monotonic() + 10**6)):
-        assert time.monotonic() < deadline, "the table never closed"
-        time.sleep(0.05)
+    close(server, table_id, host, guest)  # its hands stay Lan's and Minh's, no one else's
     assert lan.get(f"/api/tables/{table_id}/records/1/replay").status_code == 200
     assert minh.get(f"/api/tables/{table_id}/record.toml").status_code == 200
     refused_as_if_none({r: a for r, a in hands_of(stranger, table_id).items()
@@ -183,7 +188,7 @@ def test_every_route_that_serves_a_hand_goes_through_the_one_check(server: Serve
 
 def test_the_host_shares_one_hand_by_a_link_of_its_own_and_stops_sharing_it(
         server: Server) -> None:
-    table_id, lan, minh, _, _ = private_hand(server)
+    table_id, lan, minh, host, guest = private_hand(server)
     stranger = browser(server)
     share = f"/api/tables/{table_id}/records/1/share"
     before = stored(server)
@@ -211,6 +216,13 @@ def test_the_host_shares_one_hand_by_a_link_of_its_own_and_stops_sharing_it(
     gone = stranger.get(again["url"])
     assert gone.status_code == 404 and "stopped sharing" in gone.json()["detail"]
     assert stranger.get(again["replay"]).status_code == 404
+    last = lan.post(share).json()
+    close(server, table_id, host, guest)  # after the table closed: the link still opens the
+    assert stranger.get(last["url"]).status_code == 200  # hand, and its maker may stop it
+    assert lan.post(share).status_code == 403  # (no host any more: no new link)
+    assert minh.post(f"{share}/remove").status_code == 403
+    assert lan.post(f"{share}/remove").json() == {"hand": 1, "removed": 1}
+    assert stranger.get(last["url"]).status_code == 404
     public, _, _ = two_people(server, lan=lan)
     play(server, public)
     assert lan.post(f"/api/tables/{public}/records/1/share").status_code == 400
@@ -260,3 +272,22 @@ def test_a_profile_shows_others_no_private_hand_nor_the_rating_points_after_one(
     own = lan.get("/api/me/profile").json()["ratings"][0]["curve"]
     assert [p["hands"] for p in own] == [1, 2]
 
+
+
+def test_a_rating_curve_stored_before_private_points_is_read_as_public(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = create_engine(url)
+    with engine.begin() as conn:  # the curve's table as an older release made it
+        conn.execute(text("CREATE TABLE tienlen_rating_history (player VARCHAR(64), "
+                          "family VARCHAR(16), hands INTEGER, mu FLOAT, sigma FLOAT, at FLOAT, "
+                          "PRIMARY KEY (player, family, hands))"))
+        conn.execute(text("INSERT INTO tienlen_rating_history VALUES "
+                          "('ann', 'southern', 1, 26.0, 8.0, 1.0)"))
+    engine.dispose()
+    repo = Repository(url)  # adds the column
+    try:
+        store = SqlRatingStore(repo.engine)
+        assert store.history("ann", "southern", private=False) == [
+            Point(1, 26.0, 8.0, 1.0, False)]
+    finally:
+        repo.close()

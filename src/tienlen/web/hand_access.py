@@ -193,13 +193,14 @@ def share(svc: Services, hand: Hand, by: str) -> str:
     return secret
 
 
-def unshare(svc: Services, hand: Hand) -> int:
-    """Stop every link to ``hand``; how many there were."""
+def unshare(svc: Services, hand: Hand, by: str | None = None) -> int:
+    """Stop every link to ``hand`` (``by``: those that identity made); how many there were."""
     with transaction(svc.repo.engine) as conn:
-        return _unshare(conn, hand)
+        return _unshare(conn, hand, by)
 
 
-def _unshare(conn: Connection, hand: Hand) -> int:
+def _unshare(conn: Connection, hand: Hand, by: str | None = None) -> int:
+    made_by = [] if by is None else [ShareRow.by == by]
     done = conn.execute(delete(ShareRow).where(ShareRow.table_id == hand.access.table_id,
-                                               ShareRow.hand_no == hand.number))
+                                               ShareRow.hand_no == hand.number, *made_by))
     return int(done.rowcount or 0)

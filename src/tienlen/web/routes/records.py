@@ -175,10 +175,15 @@ async def share_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str
 @router.post("/api/tables/{table_id}/records/{hand_no}/share/remove",
              responses=answers(403, 404, 422))
 async def unshare_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]:
-    """Stop sharing a hand: its link opens nothing from now on (the host's to do)."""
-    if host_asking(svc, hand, request) is None:
+    """Stop sharing a hand: its link opens nothing from now on. The host's to do while the
+    table is open; the one who made the link's, too, after it closed."""
+    if host_asking(svc, hand, request) is not None:
+        return {"hand": hand.number, "removed": unshare(svc, hand)}
+    me = identity_of(request, svc.identities)
+    removed = unshare(svc, hand, me.id) if me is not None else 0
+    if not removed:
         raise HTTPException(403, t("err.web.share_host", request_lang(request)))
-    return {"hand": hand.number, "removed": unshare(svc, hand)}
+    return {"hand": hand.number, "removed": removed}
 
 
 @router.get("/api/shared/{secret}", responses=answers(404, 422))
