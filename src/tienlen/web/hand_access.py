@@ -66,7 +66,10 @@ class Access:
         return not self.shared and (self.every or self.seated or bool(self.seats or self.also))
 
     def refused(self, lang: str) -> HTTPException:
-        """The answer to a hand it may not read (404: as if there were none)."""
+        """The answer to a hand it may not read (404: as if there were none; a share link's
+        names no table)."""
+        if self.shared:
+            return HTTPException(404, t("err.web.share_unknown", lang))
         return HTTPException(404, t("err.web.hand_private", lang, id=repr(self.table_id)))
 
     def hands(self, svc: Services) -> list[tuple[int, float]]:
@@ -113,9 +116,10 @@ def _reported(svc: Services, table_id: str) -> frozenset[int]:
     return frozenset(n for n in rows if n is not None)
 
 
-def table_access(table_id: TableId, request: Request, svc: Svc,
-                 token: SeatToken = None) -> Access:
-    """What the asker may read of the table's hands (a dependency); an unknown table is 404."""
+async def table_access(table_id: TableId, request: Request, svc: Svc,
+                       token: SeatToken = None) -> Access:
+    """What the asker may read of the table's hands (a dependency, on the event loop, where
+    the tables' seats are read); an unknown table is 404."""
     private = _private(svc, table_id)
     if private is None:
         raise HTTPException(404, t("err.web.no_table", request_lang(request), id=repr(table_id)))
@@ -156,7 +160,7 @@ def open_hand(svc: Services, access: Access, hand_no: int, lang: str) -> Hand:
 Readable = Annotated[Access, Depends(table_access)]
 
 
-def readable_hand(access: Readable, hand_no: HandNo, request: Request, svc: Svc) -> Hand:
+async def readable_hand(access: Readable, hand_no: HandNo, request: Request, svc: Svc) -> Hand:
     """The hand of the path (``/api/tables/{table_id}/records/{hand_no}…``), if the asker may
     read it (a dependency)."""
     return open_hand(svc, access, hand_no, request_lang(request))
@@ -166,7 +170,7 @@ ReadableHand = Annotated[Hand, Depends(readable_hand)]
 
 
 # ---------------------------------------------------------------------- share links
-def shared_hand(secret: ShareSecret, request: Request, svc: Svc) -> Hand:
+async def shared_hand(secret: ShareSecret, request: Request, svc: Svc) -> Hand:
     """The hand a share link opens (``/api/shared/{secret}…``), else 404 (a dependency)."""
     lang = request_lang(request)
     with svc.repo.engine.connect() as conn:
@@ -175,8 +179,8 @@ def shared_hand(secret: ShareSecret, request: Request, svc: Svc) -> Hand:
     if row is None:
         raise HTTPException(404, t("err.web.share_unknown", lang))
     table_id, hand_no = row
-    access = Access(table_id, True, also=frozenset({hand_no}), shared=True)
-    return open_hand(svc, access, hand_no, lang)
+    return open_hand(svc, Access(table_id, True, also=frozenset({hand_no}), shared=True),
+                     hand_no, lang)
 
 
 SharedHand = Annotated[Hand, Depends(shared_hand)]
