@@ -17,11 +17,11 @@ import pytest
 pytest.importorskip("fastapi")
 
 from fastapi.routing import APIRoute
-from sqlalchemy import create_engine, func, select, text
+from sqlalchemy import create_engine, func, insert, select, text
 
 from tienlen.web.hand_access import shared_hand, table_access
 from tienlen.web.ratings_store import Point, SqlRatingStore
-from tienlen.web.storage import Repository, ShareRow
+from tienlen.web.storage import IdentityRow, PlayedRow, Repository, ShareRow
 
 from .conftest import Server, Visitor, WsClient
 from .test_moderation import admin
@@ -274,20 +274,33 @@ def test_a_profile_shows_others_no_private_hand_nor_the_rating_points_after_one(
 
 
 
-def test_a_rating_curve_stored_before_private_points_is_read_as_public(tmp_path: Any) -> None:
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    engine = create_engine(url)
+def test_a_rating_curve_stored_before_private_points_has_its_private_hands_marked(
+        db_url: str) -> None:
+    engine = create_engine(db_url)
     with engine.begin() as conn:  # the curve's table as an older release made it
+        conn.execute(text("DROP TABLE IF EXISTS tienlen_rating_history"))
+        conn.execute(text("DROP TABLE IF EXISTS tienlen_played"))
         conn.execute(text("CREATE TABLE tienlen_rating_history (player VARCHAR(64), "
                           "family VARCHAR(16), hands INTEGER, mu FLOAT, sigma FLOAT, at FLOAT, "
                           "PRIMARY KEY (player, family, hands))"))
         conn.execute(text("INSERT INTO tienlen_rating_history VALUES "
-                          "('ann', 'southern', 1, 26.0, 8.0, 1.0)"))
+                          "('ann', 'southern', 1, 26.0, 8.0, 1000.0), "
+                          "('ann', 'southern', 2, 27.0, 7.0, 2000.2)"))
+    for table in (IdentityRow.__table__, PlayedRow.__table__):
+        table.create(engine, checkfirst=True)  # type: ignore[attr-defined]
+    with engine.begin() as conn:  # hand 2 was a private table's
+        conn.execute(insert(IdentityRow), {"id": "ann", "name": "Ann", "created": 1.0})
+        conn.execute(insert(PlayedRow), [
+            {"identity": "ann", "table_id": "pub", "hand_no": 1, "seat": 0, "place": 1,
+             "family": "southern", "private": False, "at": 1000.0},
+            {"identity": "ann", "table_id": "priv", "hand_no": 1, "seat": 0, "place": 1,
+             "family": "southern", "private": True, "at": 2000.0}])
     engine.dispose()
-    repo = Repository(url)  # adds the column
+    repo = Repository(db_url)  # adds the column, and marks the private hand's point
     try:
         store = SqlRatingStore(repo.engine)
         assert store.history("ann", "southern", private=False) == [
-            Point(1, 26.0, 8.0, 1.0, False)]
+            Point(1, 26.0, 8.0, 1000.0, False)]
+        assert [p.private for p in store.history("ann", "southern")] == [False, True]
     finally:
         repo.close()

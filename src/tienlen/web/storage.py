@@ -734,3 +734,15 @@ def _migrate(engine: Engine) -> None:
             for name, sql_type, default in missing:
                 conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {sql_type} "
                                   f"DEFAULT {default}"))
+            if table == RatingHistoryRow.__tablename__:
+                _mark_private_points(conn)
+
+
+def _mark_private_points(conn: Connection) -> None:
+    """The points of the rating curves stored before the curve said which hands were private:
+    a point written with a private table's hand (its ``PlayedRow``: the same player, family and
+    transaction, so the same second) is marked private, as it would be now."""
+    h, p = RatingHistoryRow, PlayedRow
+    conn.execute(update(h).where(select(p.identity).where(
+        p.identity == h.player, p.family == h.family, p.private.is_(True),
+        func.abs(p.at - h.at) < 1.0).exists()).values(private=True))
