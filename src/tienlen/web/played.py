@@ -82,4 +82,4 @@ class HandWriter:
             after = rate_hand(family, seats, end.finish_order, before, end.left)
             return {p: after[p] for p in players}
 
-        self.ratings.update_in(conn, family, players, change)
+        self.ratings.update_in(conn, family, players, change, end.private)

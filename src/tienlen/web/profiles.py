@@ -3,8 +3,10 @@
 A profile is an identity's ratings per family (with the curve of each), the hands it played
 (at any table: ``PlayedRow``) and the first places among them, and its last hands; the
 player's own profile also lists the people it played with lately. A private table's hands
-count in the totals, but are listed only to a viewer who sat at that table (the player
-themself included); to anyone else they are not there. The leaderboard is the rating
+count in the totals and in the rating (one number), but a hand is listed only to a viewer who
+sat in that hand (the player themself included), and the points of the rating's curve after
+a private table's hands only to the player themself: to anyone else they are not there, so
+that nobody learns when, where or how a private hand went (``hand_access.py``). The leaderboard is the rating
 store's (mu - 3 sigma, players with at least 20 rated hands), its players named as they are
 now (a deleted account as "deleted player", in the reader's language).
 """
@@ -60,7 +62,7 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
         if rating is None:
             continue
         curve = [{"hands": p.hands, "mu": p.mu, "sigma": p.sigma, "at": p.at}
-                 for p in ratings.history(who.id, family, CURVE)]
+                 for p in ratings.history(who.id, family, CURVE, private=viewer == who.id)]
         ratings_out.append({"family": family, "mu": rating.mu, "sigma": rating.sigma,
                             "conservative": rating.conservative, "hands": rating.hands,
                             "firsts": rating.firsts, "provisional": rating.provisional,
@@ -68,9 +70,11 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
     p, r = PlayedRow, RecordRow
     mine = p.identity == who.id
     shown: ColumnElement[bool] = p.private.is_(False)
-    if viewer is not None:
-        sat = select(PlayedRow.table_id).where(PlayedRow.identity == viewer)
-        shown = or_(shown, p.table_id.in_(sat))
+    if viewer is not None:  # a private hand the viewer sat in too
+        sat = PlayedRow.__table__.alias("sat")
+        shown = or_(shown, select(sat.c.hand_no).where(
+            sat.c.identity == viewer, sat.c.table_id == p.table_id,
+            sat.c.hand_no == p.hand_no).exists())
     with engine.connect() as conn:
         hands, firsts = conn.execute(select(func.count(), func.count().filter(p.place == 1))
                                      .where(mine)).one()

@@ -40,6 +40,7 @@ class Point:
     mu: float
     sigma: float
     at: float
+    private: bool = False  # after a hand of a private table
 
     @property
     def conservative(self) -> float:
@@ -69,8 +70,10 @@ class RatingStore(Protocol):
         """In one transaction: read the players' ratings (those never rated left out), ask
         ``change`` for the new ones, write them with their points of the curve; returns them."""
 
-    def history(self, player: str, family: str, limit: int = 100) -> list[Point]:
-        """The player's last ``limit`` ratings in the family, oldest first."""
+    def history(self, player: str, family: str, limit: int = 100,
+                private: bool = True) -> list[Point]:
+        """The player's last ``limit`` ratings in the family, oldest first (``private``
+        False: those after a private table's hands left out, as others see the curve)."""
 
     def leaderboard(self, family: str, limit: int = 50) -> list[Standing]:
         """The players with at least :data:`PROVISIONAL_HANDS` rated hands, best first by
@@ -118,9 +121,10 @@ class MemoryRatingStore:
                 self._put(player, family, rating)
             return after
 
-    def history(self, player: str, family: str, limit: int = 100) -> list[Point]:
+    def history(self, player: str, family: str, limit: int = 100,
+                private: bool = True) -> list[Point]:
         points = self._history.get((player, family), {})
-        return [points[n] for n in sorted(points)][-limit:]
+        return [points[n] for n in sorted(points) if private or not points[n].private][-limit:]
 
     def leaderboard(self, family: str, limit: int = 50) -> list[Standing]:
         rows = [(p, r) for (p, f), r in self._ratings.items()
@@ -163,18 +167,19 @@ class SqlRatingStore:
         return self._transaction(lambda conn: self._update(conn, family, players, change))
 
     def update_in(self, conn: Connection, family: str, players: Collection[str],
-                  change: Change) -> dict[str, Rating]:
+                  change: Change, private: bool = False) -> dict[str, Rating]:
         """:meth:`update` inside a transaction of the caller's (the one that stores a hand's
-        record): all of it is written, or none; a rating another writer changed meanwhile
-        refuses the whole transaction (StorageError), which the caller makes again."""
+        record, ``private``: a private table's, whose points of the curve only their players'
+        own profiles show): all of it is written, or none; a rating another writer changed
+        meanwhile refuses the whole transaction (StorageError), which the caller makes again."""
         try:
-            return self._update(conn, family, players, change)
+            return self._update(conn, family, players, change, private)
         except _Conflict:
             raise error(StorageError, "err.storage.refused",
                         error="a rating was written meanwhile") from None
 
     def _update(self, conn: Connection, family: str, players: Collection[str],
-                change: Change) -> dict[str, Rating]:
+                change: Change, private: bool = False) -> dict[str, Rating]:
         rows = conn.execute(select(RatingRow.player, RatingRow.mu, RatingRow.sigma,
                                    RatingRow.hands, RatingRow.firsts)
                             .where(RatingRow.family == family,
@@ -183,8 +188,8 @@ class SqlRatingStore:
         after = dict(change(dict(before)))
         for player in sorted(after):  # one order for every writer: no deadlock
             rating, old = after[player], before.get(player)
-            if old is None:
-                self._insert(conn, player, family, rating)  # two inserts: one is refused
+            if old is None:  # two inserts: one is refused
+                self._insert(conn, player, family, rating, private)
                 continue
             done = conn.execute(
                 update(RatingRow)
@@ -194,22 +199,25 @@ class SqlRatingStore:
                         firsts=rating.firsts, updated=self._clock()))
             if done.rowcount != 1:
                 raise _Conflict
-            self._point(conn, player, family, rating)
+            self._point(conn, player, family, rating, private)
         return after
 
-    def _insert(self, conn: Connection, player: str, family: str, rating: Rating) -> None:
+    def _insert(self, conn: Connection, player: str, family: str, rating: Rating,
+                private: bool = False) -> None:
         conn.execute(insert(RatingRow), {"player": player, "family": family, "mu": rating.mu,
                                          "sigma": rating.sigma, "hands": rating.hands,
                                          "firsts": rating.firsts, "updated": self._clock()})
-        self._point(conn, player, family, rating)
+        self._point(conn, player, family, rating, private)
 
-    def _point(self, conn: Connection, player: str, family: str, rating: Rating) -> None:
+    def _point(self, conn: Connection, player: str, family: str, rating: Rating,
+               private: bool = False) -> None:
         conn.execute(delete(RatingHistoryRow).where(
             RatingHistoryRow.player == player, RatingHistoryRow.family == family,
             RatingHistoryRow.hands == rating.hands))
         conn.execute(insert(RatingHistoryRow), {"player": player, "family": family,
                                                 "hands": rating.hands, "mu": rating.mu,
-                                                "sigma": rating.sigma, "at": self._clock()})
+                                                "sigma": rating.sigma, "at": self._clock(),
+                                                "private": private})
 
     def _transaction(self, write: Callable[[Connection], T]) -> T:
         """``write`` in one transaction, again from the start when another writer came first
@@ -225,13 +233,16 @@ class SqlRatingStore:
                             error=exc.__class__.__name__) from None
         raise error(StorageError, "err.storage.refused", error="too many conflicting writes")
 
-    def history(self, player: str, family: str, limit: int = 100) -> list[Point]:
+    def history(self, player: str, family: str, limit: int = 100,
+                private: bool = True) -> list[Point]:
         h = RatingHistoryRow
+        shown = [] if private else [h.private.is_not(True)]
         with self.engine.connect() as conn:
-            rows = conn.execute(select(h.hands, h.mu, h.sigma, h.at)
-                                .where(h.player == player, h.family == family)
+            rows = conn.execute(select(h.hands, h.mu, h.sigma, h.at, h.private)
+                                .where(h.player == player, h.family == family, *shown)
                                 .order_by(h.hands.desc()).limit(limit)).all()
-        return [Point(*row) for row in reversed(rows)]
+        return [Point(n, mu, sigma, at, bool(private))
+                for n, mu, sigma, at, private in reversed(rows)]
 
     def leaderboard(self, family: str, limit: int = 50) -> list[Standing]:
         r, then = RatingRow, aliased(RatingHistoryRow)

@@ -524,8 +524,9 @@ class Room:
     def _say(self, client: Client, kind: Kind, said: str) -> None:
         """The seated ``client`` says a phrase (its key), a reaction (its emoji) or free text
         (at a private table only, cleaned); so many in a while per player, over all its tables
-        (``Client.limit``). It is stored, then sent to every connection but those of players
-        who blocked the speaker; a refusal stores and sends nothing."""
+        (``Client.limit``). It is stored, then sent to every connection that hears the table
+        (:meth:`_hears`) but those of players who blocked the speaker; a refusal stores and
+        sends nothing."""
         seat = self._seated(client)
         if kind == "text":
             if not self.private:
@@ -543,8 +544,16 @@ class Room:
                                     emoji=said if kind == "emoji" else None,
                                     text=said if kind == "text" else None))
         for other in list(self.clients):
-            if s.owner is None or s.owner not in other.blocked():
+            if self._hears(other) and (s.owner is None or s.owner not in other.blocked()):
                 other.send_body(body)
+
+    def _hears(self, client: Client) -> bool:
+        """Whether ``client`` is sent what is said here: at a public table anyone watching; at
+        a private one only those who sit at it (a seat now, or one its identity holds: left, a
+        bot playing it), not a watcher who came by the link."""
+        if not self.private or client.seat is not None:
+            return True
+        return client.owner is not None and any(s.owner == client.owner for s in self.table.seats)
 
     def _seated(self, client: Client) -> int:
         if client.seat is None:

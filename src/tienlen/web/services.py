@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, HTTPException
+from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from ..i18n import Msg, msg, render, t
@@ -64,6 +65,7 @@ from .room import Room
 from .storage import Repository
 
 MAX_TABLE_ID = 64  # characters of a table id in URLs
+TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]  # one in a path
 
 
 class Connections:

@@ -136,6 +136,18 @@ class RecordRow(Base):
     finished: Mapped[float] = mapped_column(Float)
 
 
+class ShareRow(Base):
+    """A finished hand of a private table its host shared (``hand_access.py``): the SHA-256 of
+    the link's secret (the secret itself is only in the link), the hand it opens, who made it."""
+
+    __tablename__ = "tienlen_shares"
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    hand_no: Mapped[int] = mapped_column(Integer)
+    by: Mapped[str] = mapped_column(String(64))  # the host's identity (or "seat N": a token's)
+    at: Mapped[float] = mapped_column(Float)
+
+
 class RatingRow(Base):
     """A player's rating in one family (``ratings_store.SqlRatingStore``); ``hands`` is also
     the row's version: an update writes only over the hands it read."""
@@ -160,6 +172,12 @@ class RatingHistoryRow(Base):
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     at: Mapped[float] = mapped_column(Float)
+    # after a hand of a private table: a point only the player's own profile shows
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+# rating history columns added after the first release, as _ADDED_COLUMNS
+_ADDED_HISTORY_COLUMNS = (("private", "BOOLEAN", "FALSE"),)
 
 
 class IdentityRow(Base):
@@ -706,7 +724,8 @@ def _migrate(engine: Engine) -> None:
     """Add the columns a database made by an older release lacks (tables made before had
     client-given or secret seeds alike: their seed stays fixed, as it was)."""
     for table, added in ((TableRow.__tablename__, _ADDED_COLUMNS),
-                         (SeatRow.__tablename__, _ADDED_SEAT_COLUMNS)):
+                         (SeatRow.__tablename__, _ADDED_SEAT_COLUMNS),
+                         (RatingHistoryRow.__tablename__, _ADDED_HISTORY_COLUMNS)):
         have = {c["name"] for c in inspect(engine).get_columns(table)}
         missing = [c for c in added if c[0] not in have]
         if not missing:
@@ -715,3 +734,15 @@ def _migrate(engine: Engine) -> None:
             for name, sql_type, default in missing:
                 conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {name} {sql_type} "
                                   f"DEFAULT {default}"))
+            if table == RatingHistoryRow.__tablename__:
+                _mark_private_points(conn)
+
+
+def _mark_private_points(conn: Connection) -> None:
+    """The points of the rating curves stored before the curve said which hands were private:
+    a point written with a private table's hand (its ``PlayedRow``: the same player, family and
+    transaction, so the same second) is marked private, as it would be now."""
+    h, p = RatingHistoryRow, PlayedRow
+    conn.execute(update(h).where(select(p.identity).where(
+        p.identity == h.player, p.family == h.family, p.private.is_(True),
+        func.abs(p.at - h.at) < 1.0).exists()).values(private=True))

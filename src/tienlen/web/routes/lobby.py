@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Request
-from fastapi import Path as PathParam
 
 from ... import Rules, TienLenError
 from ...bots import bot_names
@@ -16,12 +15,11 @@ from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key
 from ..lobby import NewTable, TooMany
 from ..problems import answers, request_lang
 from ..protocol import BOT_LEVELS, TableInfo
-from ..services import MAX_TABLE_ID, Svc, address_of
+from ..services import Svc, TableId, address_of
 from ..session import device_of, identity_of, owner_for, seated_as
 
 router = APIRouter()
 
-TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]
 PlayerKey = Annotated[str | None, Header(alias="X-Tienlen-Player", min_length=MIN_PLAYER_KEY,
                                          max_length=MAX_PLAYER_KEY, pattern=r"^[A-Za-z0-9_-]+$")]
 

@@ -23,7 +23,8 @@ PlayerName = Annotated[str, PathParam(min_length=1, max_length=MAX_NAME * RAW_FA
 @router.get("/api/players/{name}", responses=answers(404, 422))
 async def player(name: PlayerName, request: Request, svc: Svc) -> dict[str, Any]:
     """An account's profile (a guest has none: only its own browser sees it, at /api/me/profile);
-    a private table's hands are listed only to a viewer who sat at that table."""
+    a private table's hands are listed only to a viewer who sat in them, and the points of the
+    rating's curve after them only to the player themself (profiles.py)."""
     who = svc.identities.by_account(account_key(name))
     if who is None:
         raise HTTPException(404, t("err.web.no_player", request_lang(request), name=repr(name)))

@@ -1,6 +1,7 @@
 """A table's stored hands: the list, each hand's record, the whole table as one session record,
 a hand's replay (the last two computed in worker processes, see ``offload.py``) and its review
-(made in the bot pool, see ``reviews.py``)."""
+(made in the bot pool, see ``reviews.py``); the links a private table's host makes to share a
+hand. Every route reaches a hand through ``hand_access.py``'s one check."""
 
 from __future__ import annotations
 
@@ -8,31 +9,26 @@ import logging
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException, Query, Request
-from fastapi import Path as PathParam
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from ...i18n import msg, render, t
+from ..hand_access import (
+    Hand,
+    Readable,
+    ReadableHand,
+    SharedHand,
+    share,
+    unshare,
+)
 from ..lobby import TooMany
 from ..problems import answers, request_lang
 from ..replays import replay_or_reason, session_text
 from ..services import Services, Svc, address_of
 from ..session import identity_of
-from .lobby import TableId
 
 router = APIRouter()
 log = logging.getLogger("tienlen.web")
-
-MAX_HAND_NO = 2**31 - 1  # hand numbers in URLs
-HandNo = Annotated[int, PathParam(ge=1, le=MAX_HAND_NO)]
-
-
-def record_text(svc: Services, table_id: str, hand_no: int, lang: str) -> str:
-    svc.known_or_404(table_id, lang)
-    text = svc.repo.record(table_id, hand_no)
-    if text is None:
-        raise HTTPException(404, t("err.web.no_hand", lang, id=repr(table_id), n=hand_no))
-    return text
 
 
 def seed_note(svc: Services, table_id: str) -> str:
@@ -53,66 +49,71 @@ async def offloaded(svc: Services, request: Request, fn: Callable[..., Any], *ar
                             headers={"Retry-After": "1"}) from None
 
 
+def toml_file(text: str, filename: str) -> Response:
+    return PlainTextResponse(text, media_type="application/toml", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+async def replay_of(svc: Services, request: Request, hand: Hand) -> Response:
+    """A finished hand as the states after each action, every seat's cards shown."""
+    steps, reason = await offloaded(svc, request, replay_or_reason, hand.text)
+    if steps is None:
+        raise HTTPException(400, render(reason or msg("err.web.replay", reason=""),
+                                        request_lang(request)))
+    return Response(steps, media_type="application/json")
+
+
 @router.get("/api/tables/{table_id}/records", responses=answers(404, 422))
-async def records(table_id: TableId, request: Request, svc: Svc) -> list[dict[str, Any]]:
-    svc.known_or_404(table_id, request_lang(request))
+async def records(access: Readable, request: Request, svc: Svc) -> list[dict[str, Any]]:
+    """The finished hands the asker may read (a private table's: those it sat in)."""
+    if not access.at_table:
+        raise access.refused(request_lang(request))
+    table_id = access.table_id
     return [{"hand": n, "finished": at, "url": f"/api/tables/{table_id}/records/{n}"}
-            for n, at in svc.repo.records(table_id)]
+            for n, at in access.hands(svc)]
 
 
 @router.get("/api/tables/{table_id}/records/{hand_no}", responses=answers(404, 422))
-async def record(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc) -> Response:
-    text = seed_note(svc, table_id) + record_text(svc, table_id, hand_no, request_lang(request))
-    return PlainTextResponse(text, media_type="application/toml", headers={
-        "Content-Disposition": f'attachment; filename="tienlen-{table_id}-hand{hand_no}.toml"'})
+async def record(hand: ReadableHand, svc: Svc) -> Response:
+    table_id = hand.access.table_id
+    return toml_file(seed_note(svc, table_id) + hand.text,
+                     f"tienlen-{table_id}-hand{hand.number}.toml")
 
 
 @router.get("/api/tables/{table_id}/record.toml", responses=answers(404, 422, 429))
-async def session_record(table_id: TableId, request: Request, svc: Svc) -> Response:
+async def session_record(access: Readable, request: Request, svc: Svc) -> Response:
+    """The finished hands the asker may read, as one session record."""
     lang = request_lang(request)
-    svc.known_or_404(table_id, lang)
-    texts = [svc.repo.record(table_id, n) or "" for n, _ in svc.repo.records(table_id)]
+    table_id = access.table_id
+    texts = [svc.repo.record(table_id, n) or "" for n, _ in access.hands(svc)]
     if not texts:
-        raise HTTPException(404, t("err.web.no_hand_yet", lang, id=repr(table_id)))
+        raise access.refused(lang) if access.private else HTTPException(
+            404, t("err.web.no_hand_yet", lang, id=repr(table_id)))
     text = await offloaded(svc, request, session_text, texts)
-    return PlainTextResponse(seed_note(svc, table_id) + text, media_type="application/toml",
-                             headers={"Content-Disposition":
-                                      f'attachment; filename="tienlen-{table_id}.toml"'})
+    return toml_file(seed_note(svc, table_id) + text, f"tienlen-{table_id}.toml")
 
 
 @router.get("/api/tables/{table_id}/records/{hand_no}/replay",
             responses=answers(400, 404, 422, 429))
-async def replay(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc) -> Response:
+async def replay(hand: ReadableHand, request: Request, svc: Svc) -> Response:
     """A finished hand as the states after each action, every seat's cards shown."""
-    lang = request_lang(request)
-    text = record_text(svc, table_id, hand_no, lang)
-    steps, reason = await offloaded(svc, request, replay_or_reason, text)
-    if steps is None:
-        raise HTTPException(400, render(reason or msg("err.web.replay", reason=""), lang))
-    return Response(steps, media_type="application/json")
+    return await replay_of(svc, request, hand)
 
 
 @router.get("/api/tables/{table_id}/records/{hand_no}/review",
             responses=answers(400, 403, 404, 422, 429, 503))
-async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
-                 seat: Annotated[int | None, Query(ge=0, le=7)] = None,
-                 token: Annotated[str | None, Header(alias="X-Tienlen-Seat", max_length=200)] = None,
-                 ) -> Response:
+async def review(hand: ReadableHand, request: Request, svc: Svc,
+                 seat: Annotated[int | None, Query(ge=0, le=7)] = None) -> Response:
     """A finished hand reviewed for one seat (``tienlen.review``), made in the bot pool, off the
-    event loop: a seated player's own seat (its seat token in ``X-Tienlen-Seat``, or the seat
-    its browser's session holds), or at a public table any seat (``seat``), since the hand's
-    record shows every hand already. A few at a time per address (reviews.py)."""
+    event loop: the asker's own seat in that hand (the seat its browser's identity held, or
+    its seat token's in ``X-Tienlen-Seat``), or at a public table any seat (``seat``), since
+    the hand's record shows every hand already. A few at a time per address (reviews.py)."""
     lang = request_lang(request)
-    text = record_text(svc, table_id, hand_no, lang)
+    table_id, hand_no = hand.access.table_id, hand.number
     room = svc.lobby.get(table_id)
     if room is None:
         raise HTTPException(404, t("review.web.closed", lang, id=repr(table_id)))
-    mine = room.table.seat_of(token) if token else None
-    if mine is None:  # a browser's seat, held by its session cookie
-        me = identity_of(request, svc.identities)
-        owned = [s for s, held in enumerate(room.table.seats)
-                 if me is not None and held.owner == me.id]
-        mine = owned[0] if owned else None
+    mine = hand.access.seat_in(hand_no)
     if mine is not None and seat is not None and seat != mine:
         raise HTTPException(403, t("review.web.own_seat", lang))
     if mine is None and room.private:
@@ -126,7 +127,7 @@ async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
     me = identity_of(request, svc.identities)
     svc.take("review", me.id if me is not None else None, address_of(request), lang)
     try:
-        body, reason = await svc.reviews.review((table_id, hand_no, asked), text, asked,
+        body, reason = await svc.reviews.review((table_id, hand_no, asked), hand.text, asked,
                                                 address_of(request))
     except TooMany as exc:
         raise HTTPException(exc.status, exc.say(lang), headers={
@@ -137,3 +138,62 @@ async def review(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
     if body is None:
         raise HTTPException(400, render(reason or msg("err.web.replay", reason=""), lang))
     return Response(body, media_type="application/json")
+
+
+# ---------------------------------------------------------------------- share links
+def host_asking(svc: Services, hand: Hand, request: Request) -> str | None:
+    """Who asks, as a share link stores its maker, when it is the open table's host (by its
+    browser's seat or its seat token); else None."""
+    room = svc.lobby.get(hand.access.table_id)
+    host = room.table.host if room is not None else None
+    me = identity_of(request, svc.identities)
+    if room is None or host is None:
+        return None
+    if me is not None and room.table.seat_owned(me.id) == host:
+        return me.id
+    if hand.access.token_seat == host:
+        return me.id if me is not None else f"seat {host}"
+    return None
+
+
+@router.post("/api/tables/{table_id}/records/{hand_no}/share",
+             responses=answers(400, 403, 404, 422))
+async def share_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]:
+    """A link of its own to a finished hand of a private table, made by its host: whoever has
+    it reads that hand's record and replay (not the table, nor its other hands). Asked again,
+    a new link is made and the one before stops working."""
+    lang = request_lang(request)
+    if not hand.access.private:
+        raise HTTPException(400, t("err.web.share_public", lang, url=(
+            f"/api/tables/{hand.access.table_id}/records/{hand.number}")))
+    by = host_asking(svc, hand, request)
+    if by is None:
+        raise HTTPException(403, t("err.web.share_host", lang))
+    secret = share(svc, hand, by)
+    return {"hand": hand.number, "url": f"/api/shared/{secret}",
+            "replay": f"/api/shared/{secret}/replay"}
+
+
+@router.post("/api/tables/{table_id}/records/{hand_no}/share/remove",
+             responses=answers(403, 404, 422))
+async def unshare_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]:
+    """Stop sharing a hand: its link opens nothing from now on. The host's to do while the
+    table is open; the one who made the link's, too, after it closed."""
+    if host_asking(svc, hand, request) is not None:
+        return {"hand": hand.number, "removed": unshare(svc, hand)}
+    me = identity_of(request, svc.identities)
+    removed = unshare(svc, hand, me.id) if me is not None else 0
+    if not removed:
+        raise HTTPException(403, t("err.web.share_host", request_lang(request)))
+    return {"hand": hand.number, "removed": removed}
+
+
+@router.get("/api/shared/{secret}", responses=answers(404, 422))
+async def shared_record(hand: SharedHand) -> Response:
+    """A shared hand's record (its table's id left out: the link opens nothing else)."""
+    return toml_file(hand.text, f"tienlen-shared-hand{hand.number}.toml")
+
+
+@router.get("/api/shared/{secret}/replay", responses=answers(400, 404, 422, 429))
+async def shared_replay(hand: SharedHand, request: Request, svc: Svc) -> Response:
+    return await replay_of(svc, request, hand)

@@ -562,11 +562,44 @@ export class Table {
     $("all-records").hidden = n === 0;
     $("all-records").href = `/api/tables/${this.id}/record.toml`;
     if (!n) { list.append(h("li.none", { text: t("web.records.none") })); return; }
-    const records = await api(`/api/tables/${this.id}/records`);
+    let records;
+    try {
+      records = await api(`/api/tables/${this.id}/records`);
+    } catch {  // a private table's hands are its players' only (a watcher by link reads none)
+      $("all-records").hidden = true;
+      list.replaceChildren(h("li.none", { text: t("web.records.private") }));
+      return;
+    }
+    const info = this.state.info;
+    const sharer = info.private && this.seat !== null && this.seat === info.host_seat;
     list.replaceChildren(...records.map((r) => h("li", {},
       h("a", { href: r.url, testid: "record", text: t("web.records.hand", { n: r.hand }) }), " ",
       h("button.small", { type: "button", testid: "replay-hand", text: t("web.replay.title"), "aria-label": t("web.records.replay_label", { n: r.hand }),
-        onclick: () => this.replay(r.hand) }))));
+        onclick: () => this.replay(r.hand) }),
+      sharer ? this.shareButton(r.hand) : "")));
+  }
+
+  /** The host's button that makes a link of its own to a hand of a private table, shown with
+   * the way to stop sharing it. */
+  shareButton(hand) {
+    const place = h("span.share");
+    const path = `/api/tables/${this.id}/records/${hand}/share`;
+    const button = h("button.small", { type: "button", testid: "share-hand", text: t("web.records.share"), "aria-label": t("web.records.share_label", { n: hand }),
+      onclick: async () => {
+        try {
+          const made = await api(path, {});
+          const link = new URL(made.url, location.href).href;
+          const stop = h("button.small", { type: "button", testid: "unshare-hand", text: t("web.records.unshare"),
+            onclick: async () => { await api(`${path}/remove`, {}).catch(() => {}); place.replaceChildren(button); } });
+          place.replaceChildren(h("span", { text: t("web.records.shared", { n: hand }) }), " ",
+            h("input", { type: "text", readOnly: true, value: link, testid: "share-link", "aria-label": t("web.records.share_label", { n: hand }) }), " ", stop);
+          navigator.clipboard?.writeText(link).catch(() => {});
+        } catch (err) {
+          place.replaceChildren(button, h("span", { role: "alert", text: ` ${err.message}` }));
+        }
+      } });
+    place.append(button);
+    return place;
   }
 
   async replay(hand) {

@@ -1,0 +1,43 @@
+"""In real Chromium, a private table's records: the host shares a finished hand by a link of its
+own and stops sharing it; a watcher who came by the table's link is told the hands are its
+players' only."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright")
+
+from playwright.sync_api import Browser, expect
+
+from .conftest import Server
+from .test_chat_browser import table_of
+from .test_rated_hands import play
+
+
+def test_the_host_shares_a_hand_and_a_watcher_by_link_reads_none(browser: Browser,
+                                                                 server: Server) -> None:
+    lan = browser.new_context().new_page()
+    lan.goto(server.base + "/")
+    table_id = table_of(lan, name="Lan", players=2, rules="mien-nam", quick=True, private=True)
+    lan.goto(server.base + f"/t/{table_id}")
+    play(server, table_id)
+    records = lan.get_by_test_id("records")
+    expect(records.get_by_test_id("record")).to_have_count(1)
+    records.get_by_test_id("share-hand").click()
+    link = records.get_by_test_id("share-link")
+    expect(records).to_contain_text("Anyone with this link can read hand 1")
+    url = link.input_value()
+    assert url.startswith(f"{server.base}/api/shared/") and table_id not in url
+    assert httpx.get(url, timeout=10).status_code == 200
+    records.get_by_test_id("unshare-hand").click()
+    expect(records.get_by_test_id("share-hand")).to_be_visible()
+    assert httpx.get(url, timeout=10).status_code == 404
+
+    watcher = browser.new_context().new_page()
+    watcher.goto(server.base + f"/t/{table_id}")
+    expect(watcher.get_by_test_id("records")).to_contain_text(
+        "A private table's hands are shown only to those who played them.")
+    expect(watcher.get_by_test_id("session-record")).to_be_hidden()
