@@ -257,7 +257,7 @@ def test_a_profile_shows_others_no_private_hand_nor_the_rating_points_after_one(
     make_account(server, lan_id, "Lan")
     make_account(server, minh_id, "Minh")
     play(server, private)
-    public, _, _ = two_people(server, lan=lan)
+    public, _, _ = two_people(server, lan=lan, minh=minh)  # "Minh" is an account's name now
     play(server, public)
 
     def seen(viewer: Visitor) -> tuple[list[int], list[str]]:
@@ -271,7 +271,6 @@ def test_a_profile_shows_others_no_private_hand_nor_the_rating_points_after_one(
     assert seen(lan) == ([1, 2], [public, private])  # Lan's own: everything
     own = lan.get("/api/me/profile").json()["ratings"][0]["curve"]
     assert [p["hands"] for p in own] == [1, 2]
-
 
 
 def test_a_rating_curve_stored_before_private_points_has_its_private_hands_marked(
