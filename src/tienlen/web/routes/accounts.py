@@ -19,7 +19,15 @@ from ..names import MAX_NAME, RAW_FACTOR
 from ..passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
 from ..problems import Refusal, answers, request_lang
 from ..services import Services, Svc, address_of, services_of
-from ..session import agent_of, clear_cookie, digest, give_cookie, identity_of, secret_of
+from ..session import (
+    agent_of,
+    clear_cookie,
+    device_of,
+    digest,
+    give_cookie,
+    identity_of,
+    secret_of,
+)
 
 router = APIRouter()
 
@@ -113,7 +121,8 @@ async def claim(body: NewAccount, request: Request, response: Response, svc: Svc
     and the recovery codes, shown this once."""
     with answered(request):
         done = await accounts.claim(identity_of(request, svc.identities), body.name,
-                                    body.password, this_session(request), agent_of(request))
+                                    body.password, this_session(request), agent_of(request),
+                                    device_of(request))
     return {**signed_in(request, response, done), "recovery_codes": done.codes}
 
 
@@ -122,7 +131,8 @@ async def signin(body: SignIn, request: Request, response: Response, accounts: A
     """Sign this browser in as an account (a new session cookie; the old session ends)."""
     with answered(request):
         done = await accounts.signin(body.name, body.password, address_of(request),
-                                     this_session(request), agent_of(request))
+                                     this_session(request), agent_of(request),
+                                     device_of(request))
     return signed_in(request, response, done)
 
 
@@ -133,7 +143,7 @@ async def recover(body: Recover, request: Request, response: Response,
     with answered(request):
         done = await accounts.recover(body.name, body.code, body.new_password,
                                       address_of(request), this_session(request),
-                                      agent_of(request))
+                                      agent_of(request), device_of(request))
     return signed_in(request, response, done)
 
 
@@ -190,7 +200,8 @@ async def password(body: NewPasswordBody, request: Request, svc: Svc,
 async def codes(body: PasswordBody, request: Request, svc: Svc, accounts: Acc) -> dict[str, Any]:
     """New recovery codes (the password first), shown this once; the old ones are void."""
     with answered(request):
-        fresh = await accounts.renew_codes(identity_of(request, svc.identities), body.password)
+        fresh = await accounts.renew_codes(identity_of(request, svc.identities), body.password,
+                                           this_session(request))
     return {"recovery_codes": fresh}
 
 
@@ -201,7 +212,7 @@ async def delete(body: PasswordBody, request: Request, response: Response, svc: 
     "deleted player", this browser is signed out."""
     me = identity_of(request, svc.identities)
     with answered(request):
-        await accounts.delete(me, body.password)
+        await accounts.delete(me, body.password, this_session(request))
     if me is not None:
         svc.lobby.end_sessions(me.id)
     clear_cookie(response, request)
