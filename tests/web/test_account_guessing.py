@@ -19,6 +19,7 @@ from tienlen.web.accounts import NAME_CEILING, Accounts
 from tienlen.web.identity import SqlIdentityStore
 from tienlen.web.limits import Limits, RateLimit
 from tienlen.web.problems import Refusal
+from tienlen.web.session import stored_as
 from tienlen.web.storage import DeviceRow, Repository
 
 from .conftest import Server, Visitor
@@ -59,16 +60,20 @@ def test_a_strangers_guesses_never_refuse_the_owners_own_browser(server: Server)
 
 
 def test_a_browser_known_to_another_account_earns_nothing_here(server: Server) -> None:
-    claimed(server)
     attacker, _ = claimed(server, "Minh")  # the attacker's browser is known to his own account
+    own = attacker.http.cookies["tienlen_known"]
+    victim = server.visitor()  # he plants his cookies in the owner's browser before she claims
+    for name in ("tienlen_known", "tienlen_dev"):
+        victim.http.cookies.set(name, attacker.http.cookies[name], domain="127.0.0.1")
+    assert victim.post("/api/account/claim", {"name": "Lan", "password": PASSWORD}).is_success
+    assert victim.http.cookies["tienlen_known"] != own  # her claim gave her a secret of her own
     few_tries(server)
     answers = [attacker.post("/api/account/signin", {"name": "Lan", "password": f"guess {i}"})
                for i in range(TRIES + 1)]
     assert [a.status_code for a in answers] == [401] * TRIES + [429]
-    planted = server.visitor()  # a copy of the attacker's device cookie in another browser
-    planted.http.cookies.set("tienlen_dev", attacker.http.cookies["tienlen_dev"])
-    assert planted.post("/api/account/signin",
-                        {"name": "Lan", "password": "guess 11"}).status_code == 429
+    victim.post("/api/account/signout")
+    assert victim.post("/api/account/signin",
+                       {"name": "Lan", "password": PASSWORD}).status_code == 200
 
 
 def test_a_right_recovery_code_is_never_refused_for_others_guesses(server: Server) -> None:
@@ -145,11 +150,18 @@ def accounts(tmp_path: Path, fast_hashes: None) -> Iterator[tuple[Accounts, Cloc
     repo.close()
 
 
-def signin(acc: Accounts, password: str, address: str, device: str | None = None,
+def claim_lan(acc: Accounts) -> str:
+    """Lan claimed; its owner's browser, as the account knows it."""
+    done = asyncio.run(acc.claim(None, "Lan", PASSWORD, None, ""))
+    assert done.known is not None
+    return stored_as(done.known)
+
+
+def signin(acc: Accounts, password: str, address: str, known: str | None = None,
            name: str = "Lan") -> int:
     """The status a sign-in answers (200: signed in)."""
     try:
-        asyncio.run(acc.signin(name, password, address, None, "", device))
+        asyncio.run(acc.signin(name, password, address, None, "", known))
     except Refusal as exc:
         return exc.status
     return 200
@@ -158,14 +170,14 @@ def signin(acc: Accounts, password: str, address: str, device: str | None = None
 def test_guessing_from_many_addresses_meets_the_names_ceiling(
         accounts: tuple[Accounts, Clock]) -> None:
     acc, clock = accounts
-    asyncio.run(acc.claim(None, "Lan", PASSWORD, None, "", device="owners-phone"))
+    phone = claim_lan(acc)
     ceiling = 3 * NAME_CEILING
     assert [signin(acc, "guess", f"10.0.0.{i}") for i in range(ceiling)] == [401] * ceiling
     assert signin(acc, "guess", "10.0.1.1") == 429  # a new address: the name has had its tries
     assert signin(acc, PASSWORD, "10.0.1.2") == 429  # the right password too, from a stranger
-    assert signin(acc, PASSWORD, "10.0.1.3", device="owners-phone") == 200  # not the owner
+    assert signin(acc, PASSWORD, "10.0.1.3", known=phone) == 200  # not the owner
     # the owner's browser is counted alone: its own wrong tries are limited as everyone's
-    assert [signin(acc, "oops", "10.0.1.3", "owners-phone") for _ in range(3)] == [401, 401, 429]
+    assert [signin(acc, "oops", "10.0.1.3", phone) for _ in range(3)] == [401, 401, 429]
     clock.now += 600.0  # ten minutes on, the tries are back
     assert signin(acc, PASSWORD, "10.0.2.1") == 200
 
@@ -173,12 +185,12 @@ def test_guessing_from_many_addresses_meets_the_names_ceiling(
 def test_an_unknown_name_and_an_account_are_limited_alike(
         accounts: tuple[Accounts, Clock]) -> None:
     acc, _ = accounts
-    asyncio.run(acc.claim(None, "Lan", PASSWORD, None, "", device="owners-phone"))
+    claim_lan(acc)
     for name in ("Lan", "Nobody"):
         answers = []
         for _ in range(4):
             try:
-                asyncio.run(acc.signin(name, "guess", "10.0.0.1", None, "", "strangers"))
+                asyncio.run(acc.signin(name, "guess", "10.0.0.1", None, "", stored_as("x" * 43)))
             except Refusal as exc:
                 answers.append((exc.status, exc.reason.key))
         assert answers == [(401, "err.web.account_wrong")] * 3 + [(429, "err.web.account_tries")]

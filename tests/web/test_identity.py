@@ -127,7 +127,8 @@ CROSS_SITE = [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site
     ("tienlen_sid\t={}", True),
     ("lang=vi;tienlen_sid={}", True),
     ("tienlen_sid=nothing; tienlen_sid={}", True),  # twice: the routes read the last
-    ("tienlen_dev={}", True),  # the device cookie is trusted by sign-ins
+    ("tienlen_dev={}", True),  # the device cookie, and the one an account trusts
+    ("tienlen_known={}", True),
     ("TIENLEN_SID={}", False),  # another name: the routes read no session from it
     ("xtienlen_sid={}", False),
 ])

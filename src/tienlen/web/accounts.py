@@ -10,11 +10,14 @@ What each act checks and writes, without HTTP (``routes/accounts.py`` is the API
 - **sign in** answers an unknown name and a wrong password alike (the same status, the same
   words, one argon2 check either way). Guessing is throttled, never locked (OWASP: a lockout
   must not be a way to shut the owner out). A try from a browser that has signed in to that
-  account before (its device cookie, remembered per account: ``IdentityStore.know_device``)
-  is counted by that browser alone. Any other try is counted per name and address (a few),
-  per name from everywhere (:data:`NAME_CEILING` times more: distributed guessing is slowed
-  too) and per address (many, for every name: many players share one address). So strangers'
-  guesses, however many, never refuse the owner's own browser. A right recovery code is never
+  account before is counted by that browser alone: every sign-in (claim, recovery) gives the
+  browser a secret of its own for that account (``session.KNOWN``, made in that answer, so a
+  value planted in the browser is never trusted), which the account remembers
+  (``IdentityStore.know_device``); a browser known to one account is a stranger to others.
+  Any other try is counted per name and address (a few), per name from everywhere
+  (:data:`NAME_CEILING` times more: distributed guessing is slowed too) and per address
+  (many, for every name: many players share one address). So strangers' guesses, however
+  many, never refuse the owner's own browser. A right recovery code is never
   refused (a wrong one is counted as a try): its 80 random bits are its guard. A signed-in
   session's own password check (a new password, new codes, deleting) is counted by that
   session alone.
@@ -46,7 +49,7 @@ from .limits import Limits, RateLimit, wait_text
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
 from .passwords import code_digest, hash_password, needs_rehash, new_codes, verify_password
 from .problems import Refusal
-from .session import digest, new_secret
+from .session import digest, new_secret, stored_as
 
 TRIES_EVERY = 600.0  # seconds the sign-in limits (Limits.signins_per_name, _per_address) count
 NAME_CEILING = 10  # a name's tries from everywhere, as many times its tries from one place
@@ -104,6 +107,7 @@ class SignedIn:
     identity: Identity
     secret: str
     codes: list[str]  # recovery codes shown now (after a claim), else none
+    known: str | None = None  # the browser's new secret for this account (session.KNOWN)
 
 
 class Accounts:
@@ -139,17 +143,16 @@ class Accounts:
             raise Refusal(400, msg(words, name=repr(name), other=repr(other.name)))
         return name, key, look
 
-    def tries(self, key: str, address: str, device: str | None,
+    def tries(self, key: str, address: str, known: str | None,
               account: Identity | None) -> list[Bucket]:
         """What counts a sign-in or recovery try at the name of ``key`` (the account of that
-        name, None: none) from ``address`` and the browser ``device``: the browser alone when
-        it has signed in to that account before, else the name from this address, the name
-        from everywhere and the address."""
-        known = device is not None and self.store.knows_device(
-            account.id if account is not None else "", device)  # asked alike for no account
-        if known:
-            return [(self.per_place, f"{key}\n{device}", "err.web.account_tries")]
-        return [(self.per_place, f"{key}\n{address}", "err.web.account_tries"),
+        name, None: none) from ``address`` and the browser ``known`` (``session.known_of``):
+        the browser alone when it has signed in to that account before, else the name from
+        this address, the name from everywhere and the address."""
+        if known is not None and self.store.knows_device(
+                account.id if account is not None else "", known):  # asked alike for no account
+            return [(self.per_place, f"{key}\nb:{known}", "err.web.account_tries")]
+        return [(self.per_place, f"{key}\na:{address}", "err.web.account_tries"),
                 (self.per_name, key, "err.web.account_tries_all"),
                 (self.per_address, address, "err.web.account_tries_address")]
 
@@ -179,7 +182,7 @@ class Accounts:
 
     # ------------------------------------------------------------------ the acts
     async def claim(self, identity: Identity | None, name: str, password: str,
-                    old: str | None, agent: str, device: str | None = None) -> SignedIn:
+                    old: str | None, agent: str, known: str | None = None) -> SignedIn:
         """``identity`` (None: a browser not known yet) claims ``name`` with ``password``,
         signed in by a new session instead of ``old``."""
         if identity is not None and identity.account:
@@ -195,48 +198,55 @@ class Accounts:
             raise Refusal(400, msg("err.web.account_taken", name=repr(name), other=repr(name)))
         claimed = self.store.get(claim.identity)
         assert claimed is not None
-        if device is not None:
-            self.store.know_device(claimed.id, device)
-        return SignedIn(claimed, secret, codes)
+        return SignedIn(claimed, secret, codes, self.remember(claimed.id, known))
 
     async def signin(self, name: str, password: str, address: str, old: str | None,
-                     agent: str, device: str | None = None) -> SignedIn:
+                     agent: str, known: str | None = None) -> SignedIn:
         """Sign in as the account ``name`` by ``password``: a new session instead of ``old``
         (tries counted by :meth:`tries`)."""
         key = account_key(" ".join(name.split()))
         found = self.store.account_hash(key)
-        self.count(self.tries(key, address, device, found[0] if found else None))
+        self.count(self.tries(key, address, known, found[0] if found else None))
         stored = found[1] if found is not None else None
         if not await verify_password(stored, password) or found is None:
             raise Refusal(401, msg("err.web.account_wrong"))
         identity = found[0]
         if needs_rehash(found[1]):
             self.store.set_password(identity.id, await hash_password(password), keep=old)
-        return self.switched(identity, old, agent, device)
+        return self.switched(identity, old, agent, known)
 
     async def recover(self, name: str, code: str, new_password: str, address: str,
-                      old: str | None, agent: str, device: str | None = None) -> SignedIn:
+                      old: str | None, agent: str, known: str | None = None) -> SignedIn:
         """A recovery code of the account ``name`` sets its password ``new_password``: the code
         used up, every other session ended, this browser signed in. A right code is never
         refused by anyone's tries; a wrong one is counted as a sign-in try is."""
         key = account_key(" ".join(name.split()))
         found = self.store.account_hash(key)
         if found is None or not self.store.use_code(found[0].id, code_digest(code)):
-            self.count(self.tries(key, address, device, found[0] if found else None))
+            self.count(self.tries(key, address, known, found[0] if found else None))
             raise Refusal(401, msg("err.web.account_code"))
         identity = found[0]
         self.store.set_password(identity.id, await hash_password(new_password), keep=None)
-        return self.switched(identity, old, agent, device)
+        return self.switched(identity, old, agent, known)
 
     def switched(self, identity: Identity, old: str | None, agent: str,
-                 device: str | None) -> SignedIn:
-        """``identity`` signed in by a new secret instead of ``old``; its browser ``device``
-        known to it from now on."""
+                 known: str | None) -> SignedIn:
+        """``identity`` signed in by a new secret instead of ``old``, its browser known to it
+        (:meth:`remember`)."""
         secret = new_secret()
         self.store.switch_session(identity.id, old, digest(secret), agent)
-        if device is not None:
-            self.store.know_device(identity.id, device)
-        return SignedIn(identity, secret, [])
+        return SignedIn(identity, secret, [], self.remember(identity.id, known))
+
+    def remember(self, identity_id: str, known: str | None) -> str | None:
+        """The account ``identity_id`` knows the browser that has just signed in to it (whose
+        ``session.KNOWN`` cookie is stored as ``known``): the browser's new secret for it, to
+        give; None when the account knew it already (its secret was made for this account)."""
+        if known is not None and self.store.knows_device(identity_id, known):
+            self.store.know_device(identity_id, known)  # when it last signed in
+            return None
+        value = new_secret()
+        self.store.know_device(identity_id, stored_as(value))
+        return value
 
     async def change_password(self, identity: Identity | None, password: str,
                               new_password: str, this: str | None) -> int:

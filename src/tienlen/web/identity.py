@@ -118,7 +118,7 @@ class IdentityStore(Protocol):
         ``old`` (None: none) is gone, in the same transaction."""
 
     def know_device(self, identity_id: str, device: str) -> None:
-        """The browser ``device`` (``session.device_of``) signed in to the account
+        """The browser ``device`` (as ``session.known_of`` stores it) signed in to the account
         ``identity_id`` now."""
 
     def knows_device(self, identity_id: str, device: str) -> bool:

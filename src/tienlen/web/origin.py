@@ -11,7 +11,8 @@ it holds its seats by their tokens). Behind a proxy, the proxy must pass the ``H
 "Carries the cookie" is read by the very parser that reads the cookie for the routes
 (Starlette's, as ``conn.cookies``), so that no spelling of the header (``tienlen_sid =X``, a
 name twice) can pass here as cookie-less and be read there as the session. The device cookie
-counts too: a browser that signed in to an account before is trusted by it (``accounts.py``).
+and the known browser's (``session.KNOWN``) count too: an account trusts a browser that signed
+in to it before (``accounts.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..i18n import pick_lang, t
 from .problems import problem
-from .session import COOKIE, DEVICE
+from .session import COOKIE, DEVICE, KNOWN
 
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -50,10 +51,10 @@ def cross_site_write(headers: Headers) -> str | None:
 
 
 def carries_cookie(scope: Scope) -> bool:
-    """Whether the request of ``scope`` carries the session (or the device) cookie, as the
-    routes will read its cookies."""
+    """Whether the request of ``scope`` carries one of this server's cookies, as the routes
+    will read them."""
     cookies = HTTPConnection(scope).cookies
-    return COOKIE in cookies or DEVICE in cookies
+    return any(name in cookies for name in (COOKIE, DEVICE, KNOWN))
 
 
 class OriginCheck:

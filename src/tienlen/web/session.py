@@ -32,6 +32,10 @@ COOKIE = "tienlen_sid"
 # the browser itself, apart from who is signed in on it (never rotated, signs nothing in): at a
 # rated table two identities of one browser (signed in as one, then as another) are refused
 DEVICE = "tienlen_dev"
+# a browser that signed in to an account: a secret made in the answer to that sign-in (never
+# one the browser came with, which may have been planted), remembered by that account alone:
+# its tries at that account's password are counted by itself (accounts.py)
+KNOWN = "tienlen_known"
 MAX_AGE = 400 * 24 * 3600  # seconds a cookie lasts in the browser (the most browsers keep)
 _SECRET = re.compile(r"[A-Za-z0-9_-]{43}")
 
@@ -53,25 +57,40 @@ def secret_of(conn: HTTPConnection) -> str | None:
 
 def device_of(conn: HTTPConnection) -> str | None:
     """The browser ``conn`` came from, as stored (a hash of its device cookie; None: none)."""
-    value = conn.cookies.get(DEVICE)
-    return digest(value)[:32] if value is not None and _SECRET.fullmatch(value) else None
+    return _stored(conn, DEVICE)
+
+
+def known_of(conn: HTTPConnection) -> str | None:
+    """The browser ``conn`` came from as the accounts it signed in to know it (a hash of its
+    :data:`KNOWN` cookie; None: none)."""
+    return _stored(conn, KNOWN)
+
+
+def stored_as(value: str) -> str:
+    """What the server keeps of a device's or a known browser's cookie."""
+    return digest(value)[:32]
+
+
+def _stored(conn: HTTPConnection, name: str) -> str | None:
+    value = conn.cookies.get(name)
+    return stored_as(value) if value is not None and _SECRET.fullmatch(value) else None
 
 
 def agent_of(conn: HTTPConnection) -> str:
     return conn.headers.get("user-agent", "")[:MAX_AGENT]
 
 
-def give_cookie(response: Response, conn: HTTPConnection, secret: str) -> None:
-    """Set the session cookie to ``secret`` on ``response``."""
-    response.set_cookie(COOKIE, secret, max_age=MAX_AGE, path="/", httponly=True,
+def give_cookie(response: Response, conn: HTTPConnection, secret: str,
+                name: str = COOKIE) -> None:
+    """Set the session cookie (or the cookie ``name``) to ``secret`` on ``response``."""
+    response.set_cookie(name, secret, max_age=MAX_AGE, path="/", httponly=True,
                         samesite="lax", secure=conn.url.scheme in ("https", "wss"))
 
 
 def give_device(response: Response, conn: HTTPConnection) -> None:
     """Give ``conn``'s browser its device cookie if it has none."""
     if device_of(conn) is None:
-        response.set_cookie(DEVICE, new_secret(), max_age=MAX_AGE, path="/", httponly=True,
-                            samesite="lax", secure=conn.url.scheme in ("https", "wss"))
+        give_cookie(response, conn, new_secret(), DEVICE)
 
 
 def clear_cookie(response: Response, conn: HTTPConnection) -> None:

@@ -192,8 +192,8 @@ class SessionRow(Base):
 
 
 class DeviceRow(Base):
-    """A browser (the hash of its device cookie, ``session.device_of``) that has signed in to an
-    account: strangers' wrong guesses at that account's password never hold it back
+    """A browser that has signed in to an account (the hash of the secret that sign-in gave it,
+    ``session.KNOWN``): strangers' wrong guesses at that account's password never hold it back
     (``accounts.py``). Kept when it signs out; gone with the account."""
 
     __tablename__ = "tienlen_account_devices"

@@ -20,12 +20,13 @@ from ..passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
 from ..problems import Refusal, answers, request_lang
 from ..services import Services, Svc, address_of, services_of
 from ..session import (
+    KNOWN,
     agent_of,
     clear_cookie,
-    device_of,
     digest,
     give_cookie,
     identity_of,
+    known_of,
     secret_of,
 )
 
@@ -97,6 +98,8 @@ def signed_in(request: Request, response: Response, done: SignedIn) -> dict[str,
     if old is not None:
         services_of(request).lobby.end_sessions(session=old)
     give_cookie(response, request, done.secret)
+    if done.known is not None:  # this browser's secret for the account (accounts.py)
+        give_cookie(response, request, done.known, KNOWN)
     return {"me": me_of(done.identity)}
 
 
@@ -122,7 +125,7 @@ async def claim(body: NewAccount, request: Request, response: Response, svc: Svc
     with answered(request):
         done = await accounts.claim(identity_of(request, svc.identities), body.name,
                                     body.password, this_session(request), agent_of(request),
-                                    device_of(request))
+                                    known_of(request))
     return {**signed_in(request, response, done), "recovery_codes": done.codes}
 
 
@@ -132,7 +135,7 @@ async def signin(body: SignIn, request: Request, response: Response, accounts: A
     with answered(request):
         done = await accounts.signin(body.name, body.password, address_of(request),
                                      this_session(request), agent_of(request),
-                                     device_of(request))
+                                     known_of(request))
     return signed_in(request, response, done)
 
 
@@ -143,7 +146,7 @@ async def recover(body: Recover, request: Request, response: Response,
     with answered(request):
         done = await accounts.recover(body.name, body.code, body.new_password,
                                       address_of(request), this_session(request),
-                                      agent_of(request), device_of(request))
+                                      agent_of(request), known_of(request))
     return signed_in(request, response, done)
 
 
