@@ -25,6 +25,22 @@ from tienlen.web.storage import DeviceRow, Repository
 from .conftest import Server, Visitor
 from .test_accounts import PASSWORD, browser, claimed, count
 
+
+@pytest.fixture(autouse=True)
+def fast_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Passwords "hashed" as themselves: these tests count tries (argon2's work is
+    test_accounts.py's)."""
+    async def hashed(password: str) -> str:
+        return "plain:" + password
+
+    async def verified(stored: str | None, password: str) -> bool:
+        return stored == "plain:" + password
+
+    monkeypatch.setattr(accounts_module, "hash_password", hashed)
+    monkeypatch.setattr(accounts_module, "verify_password", verified)
+    monkeypatch.setattr(accounts_module, "needs_rehash", lambda stored: False)
+
+
 TRIES = 3  # a name's tries from one place in these tests (10 by default: each costs a hash)
 
 
@@ -44,7 +60,8 @@ def flood(server: Server, name: str = "Lan") -> Visitor:
     return attacker
 
 
-def test_a_strangers_guesses_never_refuse_the_owners_own_browser(server: Server) -> None:
+def test_a_strangers_guesses_never_refuse_the_owners_own_browser(any_server: Server) -> None:
+    server = any_server  # SQLite and PostgreSQL
     lan, _ = claimed(server)  # this browser signed in to Lan (by claiming it)
     phone = browser(server)
     assert phone.post("/api/account/signin", {"name": "Lan", "password": PASSWORD}).is_success
@@ -102,6 +119,7 @@ def test_a_signed_in_sessions_own_checks_are_its_own(server: Server, path: str,
     lan, _ = claimed(server)
     flood(server)
     assert lan.post(path, body).status_code == 200
+    assert count(server, DeviceRow) == (0 if path.endswith("delete") else 1)
 
 
 def test_a_sessions_own_wrong_passwords_are_limited_for_it_alone(server: Server) -> None:
@@ -128,21 +146,7 @@ class Clock:
 
 
 @pytest.fixture
-def fast_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Passwords "hashed" as themselves: these tests count tries, not argon2's work."""
-    async def hashed(password: str) -> str:
-        return "plain:" + password
-
-    async def verified(stored: str | None, password: str) -> bool:
-        return stored == "plain:" + password
-
-    monkeypatch.setattr(accounts_module, "hash_password", hashed)
-    monkeypatch.setattr(accounts_module, "verify_password", verified)
-    monkeypatch.setattr(accounts_module, "needs_rehash", lambda stored: False)
-
-
-@pytest.fixture
-def accounts(tmp_path: Path, fast_hashes: None) -> Iterator[tuple[Accounts, Clock]]:
+def accounts(tmp_path: Path) -> Iterator[tuple[Accounts, Clock]]:
     clock = Clock()
     repo = Repository(f"sqlite:///{tmp_path / 'accounts.sqlite3'}")
     yield Accounts(SqlIdentityStore(repo.engine, clock), clock,
