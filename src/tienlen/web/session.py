@@ -21,7 +21,6 @@ import dataclasses
 import hashlib
 import re
 import secrets
-from dataclasses import dataclass
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
@@ -138,7 +137,7 @@ def sat_down(conn: HTTPConnection, response: Response, store: IdentityStore,
     return seated
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class Arrival:
     """Who a WebSocket connection is, as it is accepted."""
 
