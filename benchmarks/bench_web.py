@@ -683,7 +683,8 @@ def signin_lag(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="tienlen-bench-"))
     app = create_app(f"sqlite:///{folder / 'bench.sqlite3'}", bot_delay=0.0)
     accounts = app.state.accounts
-    accounts.per_name = RateLimit(0, 1.0)  # every client signs in again and again
+    accounts.per_place = RateLimit(0, 1.0)  # every client signs in again and again
+    accounts.per_name = RateLimit(0, 1.0)
     accounts.per_address = RateLimit(0, 1.0)
     stored = hash_now("a bench password")
     for k in range(args.signin_clients):

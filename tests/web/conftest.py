@@ -133,8 +133,16 @@ class Visitor:
         cookies = "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())
         if cookies:
             headers["Cookie"] = cookies
-        return WsClient(connect(f"{self.server.ws_base}/ws/{table_id}", open_timeout=10,
-                                proxy=None, legacy=True, additional_headers=headers))
+        conn = connect(f"{self.server.ws_base}/ws/{table_id}", open_timeout=10, proxy=None,
+                       legacy=True, additional_headers=headers)
+        # the cookies its handshake's answer gives are kept, as a browser keeps them
+        assert conn.response is not None
+        given = [("set-cookie", v) for v in conn.response.headers.get_all("Set-Cookie")]
+        if given:
+            url = f"{self.server.base}/ws/{table_id}"
+            self.http.cookies.extract_cookies(
+                httpx.Response(101, headers=given, request=httpx.Request("GET", url)))
+        return WsClient(conn)
 
 
 class WsClient:

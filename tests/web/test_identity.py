@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("fastapi")
-
+import httpx
 from sqlalchemy import func, select
 from websockets.exceptions import InvalidStatus
 
 from tienlen.web.identity import Claim, SqlIdentityStore, new_id
 from tienlen.web.names import account_key, confusable_key
+from tienlen.web.session import digest
 from tienlen.web.storage import IdentityRow, Repository, SessionRow
 
-from .conftest import Server
+from .conftest import Server, Visitor
 
 
 def rows(server: Server, model: type) -> int:
@@ -32,10 +33,14 @@ def test_a_first_visit_gets_a_secret_cookie_and_stores_nothing(server: Server) -
     cookie = page.headers["set-cookie"]
     assert cookie.startswith("tienlen_sid=") and "HttpOnly" in cookie
     assert "samesite=lax" in cookie.lower() and "Secure" not in cookie  # plain http here
-    assert len(browser.cookie or "") == 43
+    first = browser.cookie
+    assert len(first or "") == 43
     assert rows(server, IdentityRow) == 0 and rows(server, SessionRow) == 0
-    again = browser.visit("/")  # a known browser keeps its cookie
-    assert "set-cookie" not in again.headers
+    browser.visit("/")  # nobody yet: no value it sends is kept, it is given a new one
+    assert browser.cookie not in (None, first)
+    browser.post("/api/tables", {"name": "Lan", "players": 3})  # now a guest
+    guest = browser.cookie
+    assert "set-cookie" not in browser.visit("/").headers and browser.cookie == guest
 
 
 def test_a_guest_finds_its_seat_from_another_tab_without_any_token(server: Server) -> None:
@@ -112,6 +117,44 @@ def test_another_site_cannot_act_with_the_cookie(server: Server) -> None:
     assert server.post("/api/tables", {"name": "Bot owner"}).status_code == 200
 
 
+CROSS_SITE = [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")]
+
+
+@pytest.mark.parametrize("cookie, refused", [
+    ("tienlen_sid={}", True),
+    ("tienlen_sid ={}", True),  # the spacing the routes' parser forgives
+    ("tienlen_sid = {}", True),
+    ("tienlen_sid\t={}", True),
+    ("lang=vi;tienlen_sid={}", True),
+    ("tienlen_sid=nothing; tienlen_sid={}", True),  # twice: the routes read the last
+    ("tienlen_dev={}", True),  # the device cookie, and the one an account trusts
+    ("tienlen_known={}", True),
+    ("TIENLEN_SID={}", False),  # another name: the routes read no session from it
+    ("xtienlen_sid={}", False),
+])
+def test_another_site_is_refused_however_the_cookie_is_spelled(server: Server, cookie: str,
+                                                               refused: bool) -> None:
+    lan = server.visitor()
+    lan.visit()
+    lan.post("/api/tables", {"name": "Lan", "players": 3})
+    forged = httpx.post(server.base + "/api/account/signout", timeout=10,
+                        headers=[("Cookie", cookie.format(lan.cookie)), *CROSS_SITE])
+    assert (forged.status_code == 403) is refused
+    assert lan.get("/api/me").json()["name"] == "Lan"  # still signed in: nothing was done
+
+
+def test_the_check_and_the_routes_read_the_same_one_of_two_cookie_headers(server: Server) -> None:
+    lan = server.visitor()
+    lan.visit()
+    lan.post("/api/tables", {"name": "Lan", "players": 3})
+    for first, second in (("lang=vi", f"tienlen_sid={lan.cookie}"),
+                          (f"tienlen_sid ={lan.cookie}", "lang=vi")):
+        forged = httpx.post(server.base + "/api/account/signout", timeout=10,
+                            headers=[("Cookie", first), ("Cookie", second), *CROSS_SITE])
+        assert forged.status_code in (200, 403)
+        assert lan.get("/api/me").json()["name"] == "Lan"
+
+
 def test_a_websocket_from_another_site_is_refused(server: Server) -> None:
     browser = server.visitor()
     browser.visit()
@@ -169,3 +212,77 @@ def test_two_look_alike_claims_at_one_moment_cannot_both_succeed(tmp_path: Path)
             for name in ("Lan", "Ian", "Lân")]
     assert done == [True, False, True]  # "Ian" looks like "Lan"; "Lân" is another name
     repo.close()
+
+
+# ------------------------------------------------------------------ planted sessions
+PLANTED = "planted" + "x" * 36  # 43 URL-safe characters: shaped as the server's are
+
+
+def with_cookie(server: Server, value: str) -> Visitor:
+    """A browser whose session cookie someone else chose (it visits no page after)."""
+    browser = server.visitor()
+    browser.http.cookies.set("tienlen_sid", value, domain="127.0.0.1")
+    return browser
+
+
+def become_a_guest(server: Server, browser: Visitor, way: str) -> str | None:
+    """``browser`` becomes someone called Lan by ``way``; the table it sits at (if any)."""
+    if way == "table":
+        return str(browser.post("/api/tables", {"name": "Lan", "players": 3}).json()["id"])
+    if way == "quick match":
+        assert browser.post("/api/quickmatch", {"players": 2, "name": "Lan"}).is_success
+        return None
+    if way == "claim":
+        assert browser.post("/api/account/claim", {"name": "Lan", "password": "a password!"}) \
+            .is_success
+        return None
+    host = server.visitor()
+    host.visit()
+    made = str(host.post("/api/tables", {"players": 3}).json()["id"])
+    if way == "table, then sit":
+        made = str(browser.post("/api/tables", {"players": 3}).json()["id"])
+    tab = browser.ws(made)
+    tab.hello()
+    tab.send(type="join", name="Lan")
+    tab.until(lambda m: m["type"] == "welcome" and m["seat"] is not None)
+    return made
+
+
+@pytest.mark.parametrize("way", ["table", "quick match", "claim", "sit", "table, then sit"])
+@pytest.mark.parametrize("issued", [False, True], ids=["made up", "issued to the planter"])
+def test_a_planted_cookie_signs_nobody_in(server: Server, way: str, issued: bool) -> None:
+    value = PLANTED
+    if issued:  # a value the server gave the planter's own browser, not used yet
+        planter_page = server.visitor()
+        planter_page.visit()
+        value = planter_page.cookie or ""
+    victim = with_cookie(server, value)
+    table = become_a_guest(server, victim, way)
+    me = victim.get("/api/me").json()
+    assert me["name"] == "Lan" and victim.cookie not in (None, value)  # a new secret
+    planter = with_cookie(server, value)
+    assert planter.get("/api/me").json()["id"] is None  # the planted value signs nobody in
+    assert planter.get("/api/me/tables").json() == []
+    with server.app.state.services.repo.engine.connect() as conn:
+        stored = conn.execute(select(SessionRow.digest)).scalars().all()
+    assert digest(value) not in stored
+    if table is not None:
+        watching = planter.ws(table)
+        watching.hello()
+        assert watching.seat is None  # not seated at the victim's seat
+        again = victim.ws(table)  # the victim's next page finds its seat by its new cookie
+        again.hello()
+        assert again.seat is not None
+
+
+def test_a_page_replaces_a_cookie_it_does_not_know(server: Server) -> None:
+    victim = with_cookie(server, PLANTED)
+    page = victim.visit()
+    assert page.headers["set-cookie"].startswith("tienlen_sid=") and victim.cookie != PLANTED
+    socket = with_cookie(server, PLANTED)  # a socket too is given a new secret as it connects
+    host = server.visitor()
+    host.visit()
+    tab = socket.ws(host.post("/api/tables", {"players": 3}).json()["id"])
+    tab.hello()
+    assert socket.cookie not in (None, PLANTED)
+    assert rows(server, IdentityRow) == 0  # nothing stored until it sits

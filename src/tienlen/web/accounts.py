@@ -8,9 +8,19 @@ What each act checks and writes, without HTTP (``routes/accounts.py`` is the API
   given :data:`~.passwords.CODES` recovery codes, shown once. The identity stays the same, so
   its seats, hands and ratings follow it.
 - **sign in** answers an unknown name and a wrong password alike (the same status, the same
-  words, one argon2 check either way). Tries are counted per name (a few, so that guessing
-  one account's password is slow) and per address (many more, as many players share one
-  address; a flood against one name does not spend the others' tries).
+  words, one argon2 check either way). Guessing is throttled, never locked (OWASP: a lockout
+  must not be a way to shut the owner out). A try from a browser that has signed in to that
+  account before is counted by that browser alone: every sign-in (claim, recovery) gives the
+  browser a secret of its own for that account (``session.KNOWN``, made in that answer, so a
+  value planted in the browser is never trusted), which the account remembers
+  (``IdentityStore.know_device``); a browser known to one account is a stranger to others.
+  Any other try is counted per name and address (a few), per name from everywhere
+  (:data:`NAME_CEILING` times more: distributed guessing is slowed too) and per address
+  (many, for every name: many players share one address). So strangers' guesses, however
+  many, never refuse the owner's own browser. A right recovery code is never
+  refused (a wrong one is counted as a try): its 80 random bits are its guard. A signed-in
+  session's own password check (a new password, new codes, deleting) is counted by that
+  session alone.
 - Every sign-in (and a claim, a recovery) gives the browser a **new** session secret, the old
   session gone: a secret planted in a browser before (session fixation) signs nobody in after.
 - Sessions are shown by a public id, the first 16 hex digits of a SHA-256 of the stored digest:
@@ -39,9 +49,12 @@ from .limits import Limits, RateLimit, wait_text
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
 from .passwords import code_digest, hash_password, needs_rehash, new_codes, verify_password
 from .problems import Refusal
-from .session import digest, new_secret
+from .session import digest, new_secret, stored_as
 
 TRIES_EVERY = 600.0  # seconds the sign-in limits (Limits.signins_per_name, _per_address) count
+NAME_CEILING = 10  # a name's tries from everywhere, as many times its tries from one place
+
+Bucket = tuple[RateLimit, str, str]  # a limit, the key it counts, the words of its refusal
 
 
 def me_of(identity: Identity | None) -> dict[str, Any]:
@@ -94,6 +107,7 @@ class SignedIn:
     identity: Identity
     secret: str
     codes: list[str]  # recovery codes shown now (after a claim), else none
+    known: str | None = None  # the browser's new secret for this account (session.KNOWN)
 
 
 class Accounts:
@@ -104,8 +118,12 @@ class Accounts:
                  limits: Limits | None = None) -> None:
         self.store = store
         limits = limits or Limits()
-        self.per_name = RateLimit(limits.signins_per_name, TRIES_EVERY, clock)
+        rate = limits.signins_per_name
+        # a name's tries from one place: an address, or a browser that signed in to it before
+        self.per_place = RateLimit(rate, TRIES_EVERY, clock)
+        self.per_name = RateLimit(rate * NAME_CEILING, TRIES_EVERY, clock)  # from everywhere
         self.per_address = RateLimit(limits.signins_per_address, TRIES_EVERY, clock)
+        self.per_session = RateLimit(rate, TRIES_EVERY, clock)  # a signed-in session's own
 
     # ------------------------------------------------------------------ checks
     def free_name(self, raw: str) -> tuple[str, str, str]:
@@ -125,36 +143,46 @@ class Accounts:
             raise Refusal(400, msg(words, name=repr(name), other=repr(other.name)))
         return name, key, look
 
-    def count_try(self, key: str, address: str | None) -> None:
-        """One more sign-in or recovery try for the name of ``key`` from ``address`` (None: a
-        signed-in account's own password check, counted by its name only), or a
-        :class:`Refusal` (429) when either has had its tries (a name's refusal spends none of
-        the address's)."""
-        for bucket, counted, words in ((self.per_name, key, "err.web.account_tries"),
-                                       (self.per_address, address,
-                                        "err.web.account_tries_address")):
-            if counted is None:
-                continue
+    def tries(self, key: str, address: str, known: str | None,
+              account: Identity | None) -> list[Bucket]:
+        """What counts a sign-in or recovery try at the name of ``key`` (the account of that
+        name, None: none) from ``address`` and the browser ``known`` (``session.known_of``):
+        the browser alone when it has signed in to that account before, else the name from
+        this address, the name from everywhere and the address."""
+        if known is not None and self.store.knows_device(
+                account.id if account is not None else "", known):  # asked alike for no account
+            return [(self.per_place, f"{key}\nb:{known}", "err.web.account_tries")]
+        return [(self.per_place, f"{key}\na:{address}", "err.web.account_tries"),
+                (self.per_name, key, "err.web.account_tries_all"),
+                (self.per_address, address, "err.web.account_tries_address")]
+
+    @staticmethod
+    def count(buckets: list[Bucket]) -> None:
+        """One more try in each of ``buckets``, or a :class:`Refusal` (429) from the first that
+        has had its tries (those after it are not spent)."""
+        for bucket, counted, words in buckets:
             wait = bucket.take(counted)
             if wait:
                 raise Refusal(429, msg(words, n=bucket.rate, minutes=round(TRIES_EVERY / 60),
                                        wait=wait_text(wait)), retry_after=wait)
 
-    async def check_password(self, identity: Identity | None, password: str) -> Identity:
+    async def check_password(self, identity: Identity | None, password: str,
+                             this: str | None) -> Identity:
         """The account ``identity`` when ``password`` is its password, else a
-        :class:`Refusal` (tries counted per name as sign-ins are)."""
+        :class:`Refusal`; tries counted by the session ``this`` alone (strangers' guesses at
+        the name never refuse it)."""
         if identity is None:
             raise Refusal(401, msg("err.web.account_signed_out"))
         if not identity.account:
             raise Refusal(403, msg("err.web.account_guest"))
-        self.count_try(account_key(identity.name), None)
+        self.count([(self.per_session, this or identity.id, "err.web.account_tries_session")])
         if not await verify_password(self.store.password_hash(identity.id), password):
             raise Refusal(403, msg("err.web.account_password"))
         return identity
 
     # ------------------------------------------------------------------ the acts
     async def claim(self, identity: Identity | None, name: str, password: str,
-                    old: str | None, agent: str) -> SignedIn:
+                    old: str | None, agent: str, known: str | None = None) -> SignedIn:
         """``identity`` (None: a browser not known yet) claims ``name`` with ``password``,
         signed in by a new session instead of ``old``."""
         if identity is not None and identity.account:
@@ -170,56 +198,73 @@ class Accounts:
             raise Refusal(400, msg("err.web.account_taken", name=repr(name), other=repr(name)))
         claimed = self.store.get(claim.identity)
         assert claimed is not None
-        return SignedIn(claimed, secret, codes)
+        return SignedIn(claimed, secret, codes, self.remember(claimed.id, known))
 
     async def signin(self, name: str, password: str, address: str, old: str | None,
-                     agent: str) -> SignedIn:
-        """Sign in as the account ``name`` by ``password``: a new session instead of ``old``."""
+                     agent: str, known: str | None = None) -> SignedIn:
+        """Sign in as the account ``name`` by ``password``: a new session instead of ``old``
+        (tries counted by :meth:`tries`)."""
         key = account_key(" ".join(name.split()))
-        self.count_try(key, address)
         found = self.store.account_hash(key)
+        self.count(self.tries(key, address, known, found[0] if found else None))
         stored = found[1] if found is not None else None
         if not await verify_password(stored, password) or found is None:
             raise Refusal(401, msg("err.web.account_wrong"))
         identity = found[0]
         if needs_rehash(found[1]):
             self.store.set_password(identity.id, await hash_password(password), keep=old)
-        return self.switched(identity, old, agent)
+        return self.switched(identity, old, agent, known)
 
     async def recover(self, name: str, code: str, new_password: str, address: str,
-                      old: str | None, agent: str) -> SignedIn:
+                      old: str | None, agent: str, known: str | None = None) -> SignedIn:
         """A recovery code of the account ``name`` sets its password ``new_password``: the code
-        used up, every other session ended, this browser signed in."""
+        used up, every other session ended, this browser signed in. A right code is never
+        refused by anyone's tries; a wrong one is counted as a sign-in try is."""
         key = account_key(" ".join(name.split()))
-        self.count_try(key, address)
         found = self.store.account_hash(key)
         if found is None or not self.store.use_code(found[0].id, code_digest(code)):
+            self.count(self.tries(key, address, known, found[0] if found else None))
             raise Refusal(401, msg("err.web.account_code"))
         identity = found[0]
         self.store.set_password(identity.id, await hash_password(new_password), keep=None)
-        return self.switched(identity, old, agent)
+        return self.switched(identity, old, agent, known)
 
-    def switched(self, identity: Identity, old: str | None, agent: str) -> SignedIn:
+    def switched(self, identity: Identity, old: str | None, agent: str,
+                 known: str | None) -> SignedIn:
+        """``identity`` signed in by a new secret instead of ``old``, its browser known to it
+        (:meth:`remember`)."""
         secret = new_secret()
         self.store.switch_session(identity.id, old, digest(secret), agent)
-        return SignedIn(identity, secret, [])
+        return SignedIn(identity, secret, [], self.remember(identity.id, known))
+
+    def remember(self, identity_id: str, known: str | None) -> str | None:
+        """The account ``identity_id`` knows the browser that has just signed in to it (whose
+        ``session.KNOWN`` cookie is stored as ``known``): the browser's new secret for it, to
+        give; None when the account knew it already (its secret was made for this account)."""
+        if known is not None and self.store.knows_device(identity_id, known):
+            self.store.know_device(identity_id, known)  # when it last signed in
+            return None
+        value = new_secret()
+        self.store.know_device(identity_id, stored_as(value))
+        return value
 
     async def change_password(self, identity: Identity | None, password: str,
                               new_password: str, this: str | None) -> int:
         """A new password (the old one first); every other session ends (how many did)."""
-        account = await self.check_password(identity, password)
+        account = await self.check_password(identity, password, this)
         return self.store.set_password(account.id, await hash_password(new_password), keep=this)
 
-    async def renew_codes(self, identity: Identity | None, password: str) -> list[str]:
+    async def renew_codes(self, identity: Identity | None, password: str,
+                          this: str | None) -> list[str]:
         """New recovery codes (the password first), the old ones no longer good."""
-        account = await self.check_password(identity, password)
+        account = await self.check_password(identity, password, this)
         codes = new_codes()
         self.store.set_codes(account.id, [code_digest(c) for c in codes])
         return codes
 
-    async def delete(self, identity: Identity | None, password: str) -> None:
+    async def delete(self, identity: Identity | None, password: str, this: str | None) -> None:
         """Delete the account (the password first)."""
-        account = await self.check_password(identity, password)
+        account = await self.check_password(identity, password, this)
         self.store.delete_account(account.id, deleted_name(), renamed_record)
 
     def sessions(self, identity: Identity, this: str | None) -> list[dict[str, Any]]:

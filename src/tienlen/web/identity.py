@@ -23,7 +23,16 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ..errors import error
-from .storage import IdentityRow, PlayedRow, RecordRow, RecoveryCodeRow, SessionRow, StorageError, transaction
+from .storage import (
+    DeviceRow,
+    IdentityRow,
+    PlayedRow,
+    RecordRow,
+    RecoveryCodeRow,
+    SessionRow,
+    StorageError,
+    transaction,
+)
 
 SEEN_EVERY = 300.0  # seconds: a session's "last seen" is written at most this often
 MAX_AGENT = 160  # characters of a browser's User-Agent kept with its session
@@ -108,6 +117,13 @@ class IdentityStore(Protocol):
         """One browser signs in as ``identity_id`` by a new session ``digest``: its session
         ``old`` (None: none) is gone, in the same transaction."""
 
+    def know_device(self, identity_id: str, device: str) -> None:
+        """The browser ``device`` (as ``session.known_of`` stores it) signed in to the account
+        ``identity_id`` now."""
+
+    def knows_device(self, identity_id: str, device: str) -> bool:
+        """Whether the browser ``device`` has signed in to the account ``identity_id``."""
+
     def account_hash(self, key: str) -> tuple[Identity, str] | None:
         """The account whose name has the key ``key``, and its password's hash (None: none)."""
 
@@ -134,9 +150,9 @@ class IdentityStore(Protocol):
     def delete_account(self, identity_id: str, name: str,
                        rename: Callable[[str, int, str], str]) -> None:
         """Delete the account ``identity_id``: its row stays called ``name``, its name's keys,
-        password, sessions and codes gone, ``deleted`` set; the record of every finished hand
-        it played (its ``PlayedRow`` rows) becomes ``rename(text, seat, name)``. One
-        transaction."""
+        password, sessions, codes and known browsers gone, ``deleted`` set; the record of
+        every finished hand it played (its ``PlayedRow`` rows) becomes
+        ``rename(text, seat, name)``. One transaction."""
 
 
 @dataclass(frozen=True)
@@ -282,6 +298,25 @@ class SqlIdentityStore:
                                               "created": now, "seen": now,
                                               "agent": agent[:MAX_AGENT]})
 
+    def know_device(self, identity_id: str, device: str) -> None:
+        now = self.clock()
+        where = (DeviceRow.identity == identity_id, DeviceRow.device == device)
+        try:
+            with self.engine.begin() as conn:
+                if not conn.execute(update(DeviceRow).where(*where).values(at=now)).rowcount:
+                    conn.execute(insert(DeviceRow), {"identity": identity_id, "device": device,
+                                                     "at": now})
+        except IntegrityError:  # the same browser signed in at the same moment: known already
+            pass
+        except SQLAlchemyError as exc:
+            raise error(StorageError, "err.storage.refused", error=str(exc)[:200]) from None
+
+    def knows_device(self, identity_id: str, device: str) -> bool:
+        with transaction(self.engine) as conn:
+            return conn.execute(select(DeviceRow.at).where(DeviceRow.identity == identity_id,
+                                                           DeviceRow.device == device)
+                                ).first() is not None
+
     def account_hash(self, key: str) -> tuple[Identity, str] | None:
         with transaction(self.engine) as conn:
             row = conn.execute(select(*_COLUMNS, IdentityRow.password_hash)
@@ -369,6 +404,7 @@ class SqlIdentityStore:
             conn.execute(delete(SessionRow).where(SessionRow.identity == identity_id))
             conn.execute(delete(RecoveryCodeRow)
                          .where(RecoveryCodeRow.identity == identity_id))
+            conn.execute(delete(DeviceRow).where(DeviceRow.identity == identity_id))
             conn.execute(update(IdentityRow).where(IdentityRow.id == identity_id)
                          .values(name=name, account_key=None, look_key=None,
                                  password_hash=None, deleted=now))

@@ -79,7 +79,9 @@ class Limits:
     connections_per_address: int = 500  # WebSocket connections one address may hold at once
     max_body: int = 64 * 1024  # bytes in one HTTP request body (413 beyond)
     replays_per_client: int = 4  # replays and record downloads one address may have running
-    signins_per_name: int = 10  # sign-in and recovery tries one account name has in 10 minutes
+    # sign-in and recovery tries one account name has from one address in 10 minutes (from
+    # everywhere: accounts.NAME_CEILING times as many)
+    signins_per_name: int = 10
     signins_per_address: int = 300  # the same, for every name tried from one address
     idle_expiry: float = 7200.0  # seconds with nobody connected and nothing done: the table closes
     sweep_every: float = 60.0  # seconds between looks for idle tables (and old reports)

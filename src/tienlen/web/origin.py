@@ -7,6 +7,12 @@ carries the cookie must say it came from this server's own page: its ``Origin`` 
 host, and ``Sec-Fetch-Site``, where the browser sends it, is ``same-origin``. A WebSocket is
 refused when its ``Origin`` names another host (a script with no Origin, no browser, is let in:
 it holds its seats by their tokens). Behind a proxy, the proxy must pass the ``Host`` header on.
+
+"Carries the cookie" is read by the very parser that reads the cookie for the routes
+(Starlette's, as ``conn.cookies``), so that no spelling of the header (``tienlen_sid =X``, a
+name twice) can pass here as cookie-less and be read there as the session. The device cookie
+and the known browser's (``session.KNOWN``) count too: an account trusts a browser that signed
+in to it before (``accounts.py``).
 """
 
 from __future__ import annotations
@@ -14,11 +20,12 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..i18n import pick_lang, t
 from .problems import problem
-from .session import COOKIE
+from .session import COOKIE, DEVICE, KNOWN
 
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -43,9 +50,11 @@ def cross_site_write(headers: Headers) -> str | None:
     return other_site(headers)
 
 
-def _has_cookie(headers: Headers) -> bool:
-    return any(part.strip().startswith(COOKIE + "=")
-               for part in headers.get("cookie", "").split(";"))
+def carries_cookie(scope: Scope) -> bool:
+    """Whether the request of ``scope`` carries one of this server's cookies, as the routes
+    will read them."""
+    cookies = HTTPConnection(scope).cookies
+    return any(name in cookies for name in (COOKIE, DEVICE, KNOWN))
 
 
 class OriginCheck:
@@ -57,7 +66,7 @@ class OriginCheck:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] not in SAFE:
             headers = Headers(scope=scope)
-            if _has_cookie(headers):
+            if carries_cookie(scope):
                 origin = cross_site_write(headers)
                 if origin is not None:
                     lang = pick_lang(headers.get("accept-language", "")[:200])

@@ -31,7 +31,7 @@ from .protocol import (
 )
 from .room import Client, Room
 from .services import MAX_TABLE_ID, Services, Svc, address_of
-from .session import device_of, digest, identity_of, owner_for, seated_as, secret_of
+from .session import Arrival, arrival, device_of, digest, owner_for, seated_as
 
 log = logging.getLogger("tienlen.web")
 
@@ -47,7 +47,9 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
     if other_site(websocket.headers) is not None:  # another site's page: refused (HTTP 403)
         await websocket.close(code=4403)
         return
-    await websocket.accept()
+    # a browser not known yet is given a new session secret here (never adopting the one sent)
+    arrived = arrival(websocket, svc.identities)
+    await websocket.accept(headers=arrived.headers)
     key = address_of(websocket)
     # the page names its language in the URL (?lang=vi), so even the refusals sent before
     # its hello are in that language; else the browser's Accept-Language
@@ -69,19 +71,18 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
         await websocket.close(code=1008)
         return
     try:
-        await _serve(websocket, svc, room, table_id, key, lang)
+        await _serve(websocket, svc, room, table_id, key, lang, arrived)
     finally:
         svc.connections.close(key)
 
 
 async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str, key: str,
-                 lang: str) -> None:
+                 lang: str, arrived: Arrival) -> None:
     """Attach a client to ``room`` and read its messages until it leaves (or is dropped)."""
     limits = svc.limits
     own = RateLimit(limits.messages_per_second, 1.0, svc.clock)  # this connection's messages
     outbox: asyncio.Queue[str] = asyncio.Queue()
-    identity = identity_of(websocket, svc.identities)
-    secret = secret_of(websocket)
+    identity, secret = arrived.identity, arrived.secret
     # a browser not known yet becomes a guest once it sits (a refused join leaves nothing)
     owner = owner_for(websocket, identity)
     mod = svc.moderation
@@ -91,9 +92,9 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
 
     def seated(name: str) -> None:
         nonlocal identity
-        assert client.owner is not None
+        assert client.owner is not None and secret is not None
         try:
-            identity = seated_as(websocket, svc.identities, identity, client.owner, name)
+            identity = seated_as(websocket, svc.identities, identity, client.owner, name, secret)
             mod.seen(identity.id, address)
         except TienLenError:  # the seat is taken; the guest's row waits for the next sitting
             log.exception("the guest of table %s could not be stored", table_id)

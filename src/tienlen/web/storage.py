@@ -209,6 +209,17 @@ class SessionRow(Base):
     agent: Mapped[str] = mapped_column(String(160), default="")  # the browser, as it says
 
 
+class DeviceRow(Base):
+    """A browser that has signed in to an account (the hash of the secret that sign-in gave it,
+    ``session.KNOWN``): strangers' wrong guesses at that account's password never hold it back
+    (``accounts.py``). Kept when it signs out; gone with the account."""
+
+    __tablename__ = "tienlen_account_devices"
+    identity: Mapped[str] = mapped_column(ForeignKey("tienlen_identities.id"), primary_key=True)
+    device: Mapped[str] = mapped_column(String(32), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)  # when it last signed in
+
+
 class PlayedRow(Base):
     """A finished hand an identity sat in (its profile's recent hands): the record is the
     table's ``RecordRow``; ``private`` hands are shown only to those who sat at the table."""

@@ -19,7 +19,16 @@ from ..names import MAX_NAME, RAW_FACTOR
 from ..passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
 from ..problems import Refusal, answers, request_lang
 from ..services import Services, Svc, address_of, services_of
-from ..session import agent_of, clear_cookie, digest, give_cookie, identity_of, secret_of
+from ..session import (
+    KNOWN,
+    agent_of,
+    clear_cookie,
+    digest,
+    give_cookie,
+    identity_of,
+    known_of,
+    secret_of,
+)
 
 router = APIRouter()
 
@@ -89,6 +98,8 @@ def signed_in(request: Request, response: Response, done: SignedIn) -> dict[str,
     if old is not None:
         services_of(request).lobby.end_sessions(session=old)
     give_cookie(response, request, done.secret)
+    if done.known is not None:  # this browser's secret for the account (accounts.py)
+        give_cookie(response, request, done.known, KNOWN)
     return {"me": me_of(done.identity)}
 
 
@@ -113,7 +124,8 @@ async def claim(body: NewAccount, request: Request, response: Response, svc: Svc
     and the recovery codes, shown this once."""
     with answered(request):
         done = await accounts.claim(identity_of(request, svc.identities), body.name,
-                                    body.password, this_session(request), agent_of(request))
+                                    body.password, this_session(request), agent_of(request),
+                                    known_of(request))
     return {**signed_in(request, response, done), "recovery_codes": done.codes}
 
 
@@ -122,7 +134,8 @@ async def signin(body: SignIn, request: Request, response: Response, accounts: A
     """Sign this browser in as an account (a new session cookie; the old session ends)."""
     with answered(request):
         done = await accounts.signin(body.name, body.password, address_of(request),
-                                     this_session(request), agent_of(request))
+                                     this_session(request), agent_of(request),
+                                     known_of(request))
     return signed_in(request, response, done)
 
 
@@ -133,7 +146,7 @@ async def recover(body: Recover, request: Request, response: Response,
     with answered(request):
         done = await accounts.recover(body.name, body.code, body.new_password,
                                       address_of(request), this_session(request),
-                                      agent_of(request))
+                                      agent_of(request), known_of(request))
     return signed_in(request, response, done)
 
 
@@ -190,7 +203,8 @@ async def password(body: NewPasswordBody, request: Request, svc: Svc,
 async def codes(body: PasswordBody, request: Request, svc: Svc, accounts: Acc) -> dict[str, Any]:
     """New recovery codes (the password first), shown this once; the old ones are void."""
     with answered(request):
-        fresh = await accounts.renew_codes(identity_of(request, svc.identities), body.password)
+        fresh = await accounts.renew_codes(identity_of(request, svc.identities), body.password,
+                                           this_session(request))
     return {"recovery_codes": fresh}
 
 
@@ -201,7 +215,7 @@ async def delete(body: PasswordBody, request: Request, response: Response, svc: 
     "deleted player", this browser is signed out."""
     me = identity_of(request, svc.identities)
     with answered(request):
-        await accounts.delete(me, body.password)
+        await accounts.delete(me, body.password, this_session(request))
     if me is not None:
         svc.lobby.end_sessions(me.id)
         svc.lobby.forget_identity(me.id, deleted_name())  # off every open table, and the queue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, HTTPException, Request
+from fastapi import APIRouter, Header, HTTPException, Request, Response
 
 from ... import Rules, TienLenError
 from ...bots import bot_names
@@ -16,7 +16,7 @@ from ..lobby import NewTable, TooMany
 from ..problems import answers, request_lang
 from ..protocol import BOT_LEVELS, TableInfo
 from ..services import Svc, TableId, address_of
-from ..session import device_of, identity_of, owner_for, seated_as
+from ..session import device_of, identity_of, owner_for, sat_down
 
 router = APIRouter()
 
@@ -57,7 +57,7 @@ async def my_tables(request: Request, svc: Svc) -> list[TableInfo]:
 
 
 @router.post("/api/tables", responses=answers(400, 403, 413, 422, 429))
-async def create_table(spec: NewTable, request: Request, svc: Svc,
+async def create_table(spec: NewTable, request: Request, response: Response, svc: Svc,
                        player: PlayerKey = None) -> dict[str, Any]:
     """A new table. Who it counts against: the identity of the session cookie, else
     ``X-Tienlen-Player`` (a script's player key), else the address: tables a minute and open
@@ -80,7 +80,7 @@ async def create_table(spec: NewTable, request: Request, svc: Svc,
     except TienLenError as exc:  # refused, or rules that cannot be
         raise HTTPException(400, say_error(exc, lang)) from None
     if owner is not None and seat is not None:
-        seated_as(request, svc.identities, me, owner, room.table.seats[seat].name or "")
+        sat_down(request, response, svc.identities, me, owner, room.table.seats[seat].name or "")
         svc.moderation.seen(owner, svc.moderation.address_key(request))
     room.changed()
     return {"id": room.id, "invite": f"/t/{room.id}", "seat": seat, "token": token,

@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from ...i18n import LANGS, catalogue_text, pick_lang, t
 from ..names import MAX_NAME, RAW_FACTOR, account_key
-from ..services import MAX_TABLE_ID, Svc
-from ..session import give_cookie, give_device, new_secret, secret_of
+from ..services import MAX_TABLE_ID, Svc, services_of
+from ..session import give_cookie, give_device, identity_of, new_secret
 
 router = APIRouter()
 STATIC = Path(str(resources.files("tienlen.web") / "static"))  # the page's files
@@ -28,15 +28,17 @@ def _page_html() -> str:
 
 def page(request: Request, status: int = 200) -> HTMLResponse:
     """The page, told the browser's Accept-Language (the page picks its language from it
-    unless the player chose one with the switch). A browser without the session cookie is
-    given one (nothing is stored until it sits or makes a table, see ``identity.py``)."""
+    unless the player chose one with the switch). A browser whose session cookie signs nobody
+    in (none, or a value the server does not know) is given a new one: nothing is stored until
+    it sits or makes a table (see ``identity.py``), and then it is given another
+    (``session.py``)."""
     header = request.headers.get("accept-language", "")[:200]
     code = pick_lang(header, "")
     html = _page_html().replace('<html lang="en">', f'<html lang="{code or "en"}" '
                                 f'data-accept-lang="{code}">', 1)
     response = HTMLResponse(html, status_code=status,
                             headers={"Vary": "Accept-Language, Cookie", "Cache-Control": "no-store"})
-    if secret_of(request) is None:
+    if identity_of(request, services_of(request).identities) is None:
         give_cookie(response, request, new_secret())
     give_device(response, request)
     return response

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any, Literal, get_args
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...i18n import render, t
@@ -17,7 +17,7 @@ from ..presence import counts
 from ..problems import answers, request_lang
 from ..ratings import FAMILIES, Rating
 from ..services import Services, Svc, address_of
-from ..session import device_of, identity_of, owner_for, seated_as
+from ..session import device_of, identity_of, owner_for, sat_down
 
 router = APIRouter()
 
@@ -53,7 +53,8 @@ def _state(svc: Services, me: Identity | None) -> dict[str, Any]:
 
 
 @router.post("/api/quickmatch", responses=answers(400, 403, 413, 422, 429))
-async def play_now(body: PlayNow, request: Request, svc: Svc) -> dict[str, Any]:
+async def play_now(body: PlayNow, request: Request, response: Response,
+                   svc: Svc) -> dict[str, Any]:
     """Join the queue of ``family`` for a table of ``players`` seats (asking again moves the
     entry). The browser's identity waits: an account under its name, a guest under the name
     it sends (or its own), a browser not known yet becomes a guest of the name it sends."""
@@ -73,7 +74,7 @@ async def play_now(body: PlayNow, request: Request, svc: Svc) -> dict[str, Any]:
     # a wait ends in a table (bots fill it): counted as one, so that a flood of browsers
     # from one address cannot fill the server with bot tables
     svc.take_a_table(me.id if me is not None else owner, address_of(request), lang)
-    me = seated_as(request, svc.identities, me, owner, name)
+    me = sat_down(request, response, svc.identities, me, owner, name)
     rating = svc.ratings.get(me.id, body.family) or Rating()
     svc.queue.join(QueueEntry(me.id, me.name, body.family, body.players, rating.mu, rating.sigma,
                               time.time(), device_of(request)))
