@@ -308,8 +308,8 @@ class TableState:
             raise Refused(msg("room.started_watch"))
         if owner is not None and owner in self.barred:
             raise Refused(msg("room.barred"))
-        self._check_sitter(owner, device)
         self._refuse_lookalike(name)
+        self._check_sitter(owner, device)
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
