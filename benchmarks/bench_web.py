@@ -125,6 +125,15 @@ async def wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
     raise SystemExit("the server did not start")
 
 
+async def as_a_browser(base: str, body: dict[str, object]) -> httpx.Response:
+    """``POST /api/tables`` from a new browser (its cookies from the lobby, its own page's
+    headers): a rated table seats only an identity; the player then plays by the seat token."""
+    page = {"Origin": base, "Sec-Fetch-Site": "same-origin"}
+    async with httpx.AsyncClient(timeout=120, headers=page) as own:
+        await own.get(base + "/", headers={"Sec-Fetch-Site": "none"})
+        return await own.post(base + "/api/tables", json=body)
+
+
 async def create_tables(base: str, n: int, player: bool = False,
                         level: str = "greedy") -> list[tuple[str, str]]:
     """``n`` quick tables of ``level`` bots (with ``player``: seat 0 is a player's); (id, token)
@@ -138,7 +147,8 @@ async def create_tables(base: str, n: int, player: bool = False,
             if player:
                 body["name"] = "Player"
             async with sem:
-                r = await http.post(base + "/api/tables", json=body)
+                r = await (as_a_browser(base, body) if player
+                           else http.post(base + "/api/tables", json=body))
                 r.raise_for_status()
                 made.append((r.json()["id"], r.json()["token"] or ""))
 

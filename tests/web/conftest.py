@@ -30,6 +30,10 @@ NO_CLIENT_LIMITS = Limits(tables_per_client=0, tables_per_address=0, creates_per
                           creates_per_address=0, messages_per_second=0, messages_per_address=0,
                           connections_per_address=0, replays_per_client=0)
 
+# what a table a script with no cookie sits at asks for: changed rules, which are not rated (a
+# rated table seats only an identity: web/table.py)
+UNRATED = {"options": "stake = 2"}
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -101,6 +105,13 @@ class Server:
         """A browser of its own: it keeps the cookies the server gives and says it comes from
         the server's own page (``Origin``), as a page's requests do."""
         return Visitor(self)
+
+    def browser(self) -> Visitor:
+        """A new browser that has opened the lobby (it has its cookies): a player who may sit
+        at a rated table, which seats no script without cookies."""
+        visitor = Visitor(self)
+        visitor.visit()
+        return visitor
 
 
 class Visitor:

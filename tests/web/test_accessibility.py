@@ -18,7 +18,7 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from .conftest import IN_CI, Server, running
+from .conftest import IN_CI, UNRATED, Server, running
 from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over
 from .test_next_hand import play_out, two_players
 
@@ -56,8 +56,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """One server for the module, with two tables in its lobby: one open, one being played."""
     url = f"sqlite:///{tmp_path_factory.mktemp('axe') / 'tienlen.sqlite3'}"
     for srv in running(url):
-        srv.post("/api/tables", {"rules": "pagat", "name": "Hoa", "table_name": "Friday night"})
-        srv.post("/api/tables", {"quick": True, "name": "Minh", "rules": "mien-nam"})
+        srv.browser().post("/api/tables", {"rules": "pagat", "name": "Hoa", "table_name": "Friday night"})
+        srv.browser().post("/api/tables", {"quick": True, "name": "Minh", "rules": "mien-nam"})
         yield srv
 
 
@@ -177,7 +177,7 @@ def test_a_hand_at_your_turn_at_its_end_and_in_replay(context: BrowserContext, s
 def test_a_guests_setup_and_the_wait_for_the_next_hand(browser: Browser, lang: str,
                                                        site: Server) -> None:
     audit = Audit()
-    made = site.post("/api/tables", {"name": "Hoa", "players": 3}).json()
+    made = site.browser().post("/api/tables", {"name": "Hoa", "players": 3}).json()
     guest_context = open_context(browser, lang)
     guest = guest_context.new_page()
     guest.goto(f"{site.base}/t/{made['id']}")
@@ -186,7 +186,9 @@ def test_a_guests_setup_and_the_wait_for_the_next_hand(browser: Browser, lang: s
     expect(guest.get_by_test_id("start")).to_be_hidden()
     audit.check(guest, "setup (guest)")
     guest_context.close()
-    table, lan, minh = two_players(site, next_hand_after=600)
+    # new browsers take the seats by their tokens: an unrated table (at a rated one a seat is
+    # played from its own browser only)
+    table, lan, minh = two_players(site, next_hand_after=600, **UNRATED)
     play_out(lan, minh)
     contexts = [open_context(browser, lang) for _ in range(2)]
     pages = []

@@ -52,12 +52,13 @@ def test_the_presets_say_what_each_rules_set_offers(server: Server) -> None:
 
 
 def test_a_table_of_expert_bots_is_made_and_a_level_not_offered_is_refused(server: Server) -> None:
-    made = server.post("/api/tables", {"name": "Ann", "rules": "mien-nam", "level": "search"})
+    made = server.browser().post("/api/tables", {"name": "Ann", "rules": "mien-nam",
+                                                 "level": "search"})
     assert made.status_code == 200, made.text
     assert made.json()["info"]["bot_level"] == "search"
     refused = server.post("/api/tables", {"name": "Ann", "rules": "mien-nam", "level": "learned"})
     assert refused.status_code == 400 and "learned" in refused.json()["detail"]
-    table = server.post("/api/tables", {"name": "Bo", "rules": "mien-bac"}).json()
+    table = server.browser().post("/api/tables", {"name": "Bo", "rules": "mien-bac"}).json()
     bo = server.ws(table["id"])
     bo.hello(table["token"])
     bo.send(type="add_bot", level="learned")

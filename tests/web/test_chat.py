@@ -19,6 +19,7 @@ from tienlen.web.limits import Limits
 from tienlen.web.storage import ChatRow
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, WsClient, running
+from .test_fair_seats import grace_over
 from .test_moderation import admin
 from .test_rated_hands import IN_PLAY, browser, owners, play, played, room_of, sat_down, two_people
 
@@ -208,9 +209,9 @@ def test_the_host_kicks_an_away_player_who_cannot_come_back(server: Server) -> N
     assert lan.error()["reason"] == "seat 2 holds no player to kick"
     minh.close()
     lan.until(lambda m: m["type"] == "state" and not m["info"]["seats"][1]["connected"])
-    lan.send(type="kick", seat=1)  # gone for less than the table's away_timeout
-    assert lan.error()["reason"] == ("Minh (seat 1) has been away less than the table's 2 seconds: "
-                                     "a player is kicked once a bot plays for them")
+    lan.send(type="kick", seat=1)  # gone for less than a rated table's grace (its least: 40 s)
+    assert lan.error()["reason"].startswith("Minh (seat 1) has been away less than 40 seconds")
+    grace_over(server, table_id, 1)
     away(server, table_id, 1)
     spectator = watcher(server, table_id)
     lan.send(type="kick", seat=1)

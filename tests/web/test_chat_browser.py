@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from .conftest import Server
 from .test_browser import TABLE
 from .test_chat import away
+from .test_fair_seats import grace_over
 from .test_moderation_browser import admin_page, no_serious_axe_finding
 from .test_rated_hands import IN_PLAY
 
@@ -101,6 +102,7 @@ def test_talking_muting_and_kicking_in_both_languages(browser: Browser, server: 
     minh.close()
     lan_seat = lan.locator("[data-testid=seat][data-seat='1']")
     expect(lan_seat).to_contain_text("away")
+    grace_over(server, table_id, 1)  # a rated table's grace, 40 s at least, has run out
     away(server, table_id, 1)
     lan.once("dialog", lambda dialog: dialog.accept())
     menu(lan, 1).get_by_test_id("seat-kick").click()

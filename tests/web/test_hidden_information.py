@@ -22,12 +22,12 @@ def cards_in(obj: Any) -> set[str]:
 
 
 def seat_four(server: Server, rules: str = "pagat") -> tuple[str, list[WsClient]]:
-    made = server.post("/api/tables", {"name": "P0", "rules": rules}).json()
+    made = server.browser().post("/api/tables", {"name": "P0", "rules": rules}).json()
     first = server.ws(made["id"])
     first.hello(made["token"])
     clients = [first]
     for k in range(1, 4):
-        c = server.ws(made["id"])
+        c = server.browser().ws(made["id"])
         c.hello()
         c.send(type="join", name=f"P{k}")
         c.until(lambda m: m["type"] == "welcome")

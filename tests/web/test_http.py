@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from .conftest import NO_CLIENT_LIMITS, Server, running
+from .conftest import NO_CLIENT_LIMITS, UNRATED, Server, running
 
 PROBLEM_KEYS = {"type", "title", "status", "detail", "code"}
 
@@ -47,7 +47,7 @@ def test_options_and_405_name_every_method_of_a_path(server: Server) -> None:
     assert options.status_code == 204
     assert options.headers["allow"] == "GET, OPTIONS, POST"
     assert httpx.put(server.base + "/api/tables", timeout=10).headers["allow"] == "GET, OPTIONS, POST"
-    made = server.post("/api/tables", {"name": "Lan"}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
     one = httpx.options(f"{server.base}/api/tables/{made['id']}", timeout=10)
     assert one.status_code == 204 and one.headers["allow"] == "GET, OPTIONS"
     assert httpx.options(server.base + "/nothing/here", timeout=10).status_code == 404
@@ -87,7 +87,7 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(sqlite_url: str) -> 
         assert vi.status_code == 413 and vi.json()["code"] == "too_large"
         assert vi.json()["detail"] == "thân yêu cầu dài 2000 byte, nhiều hơn 1000 byte máy chủ này đọc"
         assert server.get("/healthz").json()["tables"] == before  # nothing was made
-        assert server.post("/api/tables", {"name": "Lan"}).status_code == 200  # small ones pass
+        assert server.browser().post("/api/tables", {"name": "Lan"}).status_code == 200  # small ones pass
 
 
 def test_the_api_docs_page_is_off_unless_asked_for(sqlite_url: str) -> None:
@@ -123,7 +123,7 @@ def test_messages_are_counted_per_connection_with_a_ceiling_per_address(sqlite_u
     # before: every connection from one address shared 20 messages a second
     limits = replace(NO_CLIENT_LIMITS, messages_per_second=3, messages_per_address=8)
     with contextlib.contextmanager(running)(sqlite_url, limits=limits) as server:
-        made = server.post("/api/tables", {"name": "Lan"}).json()
+        made = server.browser().post("/api/tables", {"name": "Lan"}).json()
         watchers = [server.ws(made["id"]) for _ in range(3)]
         for w in watchers:  # three watchers behind one address, each within its own limit
             w.send(type="ping")
@@ -153,7 +153,7 @@ def test_tables_are_counted_per_player_with_a_ceiling_per_address(sqlite_url: st
                      creates_per_minute=5, creates_per_address=100)
     with contextlib.contextmanager(running)(sqlite_url, limits=limits) as server:
         def create(player: str) -> httpx.Response:
-            return httpx.post(server.base + "/api/tables", json={"name": "Lan"}, timeout=10,
+            return httpx.post(server.base + "/api/tables", json={"name": "Lan", **UNRATED}, timeout=10,
                               headers={"X-Tienlen-Player": player})
 
         players = [f"player-{i}-" + "x" * 16 for i in range(4)]
@@ -174,9 +174,9 @@ def test_a_slot_frees_when_its_creator_leaves(sqlite_url: str) -> None:
     limits = replace(NO_CLIENT_LIMITS, tables_per_client=1, tables_per_address=1)
     with contextlib.contextmanager(running)(sqlite_url, limits=limits) as server:
         player = {"X-Tienlen-Player": "a-player-key-of-mine"}
-        made = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=player,
+        made = httpx.post(server.base + "/api/tables", json={"name": "Lan", **UNRATED}, headers=player,
                           timeout=10).json()
-        refused = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=player,
+        refused = httpx.post(server.base + "/api/tables", json={"name": "Lan", **UNRATED}, headers=player,
                              timeout=10)
         assert refused.status_code == 429
         me = server.ws(made["id"])
@@ -184,11 +184,11 @@ def test_a_slot_frees_when_its_creator_leaves(sqlite_url: str) -> None:
         me.send(type="leave")
         me.until(lambda m: m["type"] == "welcome" and m["seat"] is None)
         me.close()
-        again = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=player,
+        again = httpx.post(server.base + "/api/tables", json={"name": "Lan", **UNRATED}, headers=player,
                            timeout=10)
         assert again.status_code == 200
         server.restart()  # the freed slot stays free; the new table still counts
-        refused = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=player,
+        refused = httpx.post(server.base + "/api/tables", json={"name": "Lan", **UNRATED}, headers=player,
                              timeout=10)
         assert refused.status_code == 429 and "the most one player may" in refused.json()["detail"]
 
@@ -202,4 +202,5 @@ def test_a_new_tables_numbers_are_json_numbers(server: Server) -> None:
         assert answer.status_code == 422, (field, value)
         assert answer.json()["detail"].startswith(f"{field}: "), (field, value)
     assert server.get("/healthz").json()["tables"] == before
-    assert server.post("/api/tables", {"name": "Lan", "players": 3, "away_timeout": 30}).status_code == 200
+    lan = server.browser()
+    assert lan.post("/api/tables", {"name": "Lan", "players": 3, "away_timeout": 30}).status_code == 200

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from .conftest import Server
+from .conftest import UNRATED, Server
 from .test_limits import Clock, clock, limited
 from .waiting import closed_practice_table, poll
 
@@ -21,7 +21,7 @@ VI = {"Accept-Language": "vi-VN,vi;q=0.9"}
 
 def vi_seat(server: Server, **table: object) -> tuple[dict[str, object], object]:
     """A new table with Lan seated, and her connection in Vietnamese."""
-    made = server.post("/api/tables", {"name": "Lan", **table}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan", **table}).json()
     me = server.ws(made["id"])
     me.send(type="hello", token=made["token"], lang="vi")
     me.until(lambda m: m["type"] == "state")
@@ -67,7 +67,7 @@ def test_too_many_messages_said_in_vietnamese(sqlite_url: str, clock: Clock) -> 
 def test_too_many_connections_said_in_the_language_of_the_url(sqlite_url: str,
                                                               clock: Clock) -> None:
     with limited(sqlite_url, clock, connections_per_address=1) as server:
-        made = server.post("/api/tables", {"name": "Lan"}).json()
+        made = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
         first = server.ws(made["id"])
         first.hello()
         second = server.ws(made["id"] + "?lang=vi")  # refused before any hello
@@ -78,7 +78,7 @@ def test_too_many_connections_said_in_the_language_of_the_url(sqlite_url: str,
 
 def test_too_many_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) -> None:
     with limited(sqlite_url, clock, creates_per_minute=1, tables_per_client=0) as server:
-        assert server.post("/api/tables", {"name": "Lan"}).status_code == 200
+        assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
         answer = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=VI,
                             timeout=10)
         assert answer.status_code == 429
@@ -88,7 +88,7 @@ def test_too_many_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) -> No
 
 def test_too_many_open_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) -> None:
     with limited(sqlite_url, clock, tables_per_client=1) as server:
-        assert server.post("/api/tables", {"name": "Lan"}).status_code == 200
+        assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
         answer = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=VI,
                             timeout=10)
         assert answer.json()["detail"].startswith("bạn đang làm chủ 1 bàn mở, tối đa cho một người chơi")
@@ -146,7 +146,7 @@ def test_a_player_cannot_take_a_bots_name_in_either_language(server: Server) -> 
     made, host = vi_seat(server, players=4)
     host.send(type="add_bot")
     host.until(lambda m: m["type"] == "state" and m["info"]["seats"][1]["kind"] == "bot")
-    guest = server.ws(made["id"] + "?lang=vi")
+    guest = server.browser().ws(made["id"] + "?lang=vi")
     guest.hello()
     guest.send(type="join", name="máy 1")
     assert guest.error()["reason"] == ("tên 'máy 1' là tên của máy hoặc trông giống tên máy "

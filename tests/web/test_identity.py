@@ -18,7 +18,7 @@ from tienlen.web.names import account_key, confusable_key
 from tienlen.web.session import digest
 from tienlen.web.storage import IdentityRow, Repository, SessionRow
 
-from .conftest import Server, Visitor
+from .conftest import UNRATED, Server, Visitor
 
 
 def rows(server: Server, model: type) -> int:
@@ -113,8 +113,10 @@ def test_another_site_cannot_act_with_the_cookie(server: Server) -> None:
     assert no_origin.status_code == 403
     assert rows(server, IdentityRow) == 0  # nothing was made by the refused requests
     assert browser.post("/api/tables", {"name": "Lan"}).status_code == 200  # its own page
-    # a script with no cookie is nobody's: it is let in, and holds its seat by its token
-    assert server.post("/api/tables", {"name": "Bot owner"}).status_code == 200
+    # a script with no cookie is nobody's: it is let in, and holds its seat by its token, at an
+    # unrated table (a rated one seats only an identity)
+    assert server.post("/api/tables", {"name": "Bot owner", **UNRATED}).status_code == 200
+    assert server.post("/api/tables", {"name": "Bot owner"}).status_code == 400
 
 
 CROSS_SITE = [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")]

@@ -17,7 +17,7 @@ pytest.importorskip("fastapi")
 from tienlen.web.limits import Limits, Rate, RateLimit, Rates
 from tienlen.web.storage import Repository
 
-from .conftest import NO_CLIENT_LIMITS, Server, Visitor, WsClient, running
+from .conftest import NO_CLIENT_LIMITS, UNRATED, Server, Visitor, WsClient, running
 from .waiting import poll, stored
 
 
@@ -62,45 +62,45 @@ def test_the_token_bucket_allows_bursts_then_says_how_long_to_wait(clock: Clock)
 def test_creating_too_many_tables_a_minute_is_answered_429(sqlite_url: str,
                                                            clock: Clock) -> None:
     with limited(sqlite_url, clock, creates_per_minute=2) as server:
-        assert server.post("/api/tables", {"name": "Lan"}).status_code == 200
-        assert server.post("/api/tables", {"name": "Lan"}).status_code == 200
+        assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
+        assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
         before = stored(server)
-        answer = server.post("/api/tables", {"name": "Lan"})
+        answer = server.post("/api/tables", {"name": "Lan", **UNRATED})
         assert answer.status_code == 429
         assert "too many requests" in answer.json()["detail"]
         assert "2 new tables a minute" in answer.json()["detail"]
         assert int(answer.headers["retry-after"]) >= 1
         assert stored(server) == before and server.get("/healthz").json()["tables"] == 2
         clock.now += 30  # half a minute: one more
-        assert server.post("/api/tables", {"name": "Lan"}).status_code == 200
+        assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
 
 
 def test_one_client_cannot_hold_more_than_its_share_of_tables(sqlite_url: str,
                                                               clock: Clock) -> None:
     with limited(sqlite_url, clock, tables_per_client=2) as server:
-        ids = [server.post("/api/tables", {"name": "Lan"}).json()["id"] for _ in range(2)]
-        answer = server.post("/api/tables", {"name": "Lan"})
+        ids = [server.post("/api/tables", {"name": "Lan", **UNRATED}).json()["id"] for _ in range(2)]
+        answer = server.post("/api/tables", {"name": "Lan", **UNRATED})
         assert answer.status_code == 429 and "2 open tables" in answer.json()["detail"]
         # once one of them closes (idle), another may be made
         lobby = server.app.state.lobby
         later = time.monotonic() + server.limits.idle_expiry + 1
         assert sorted(server.call(lambda: lobby.expire_idle(later))) == sorted(ids)
-        assert server.post("/api/tables", {"name": "Lan"}).status_code == 200
+        assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
 
 
 def test_a_full_server_refuses_with_429_until_idle_tables_close(sqlite_url: str,
                                                                 clock: Clock) -> None:
     with limited(sqlite_url, clock, max_tables=2) as server:
-        first = server.post("/api/tables", {"name": "Lan"}).json()
-        second = server.post("/api/tables", {"name": "Minh"}).json()
+        first = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
+        second = server.post("/api/tables", {"name": "Minh", **UNRATED}).json()
         me = server.ws(second["id"])
         me.hello(second["token"])
-        full = server.post("/api/tables", {"name": "Hoa"})
+        full = server.post("/api/tables", {"name": "Hoa", **UNRATED})
         assert full.status_code == 429 and "as many tables as it can" in full.json()["detail"]
         lobby = server.app.state.lobby
         later = time.monotonic() + server.limits.idle_expiry + 1
         assert server.call(lambda: lobby.expire_idle(later)) == [first["id"]]  # not Minh's
-        assert server.post("/api/tables", {"name": "Hoa"}).status_code == 200
+        assert server.post("/api/tables", {"name": "Hoa", **UNRATED}).status_code == 200
 
 
 def test_an_idle_table_closes_and_its_finished_hands_stay_downloadable(server: Server) -> None:
@@ -133,7 +133,7 @@ def test_an_idle_table_closes_and_its_finished_hands_stay_downloadable(server: S
 def test_too_many_messages_are_each_answered_rate_limited(sqlite_url: str,
                                                           clock: Clock) -> None:
     with limited(sqlite_url, clock, messages_per_second=3) as server:
-        made = server.post("/api/tables", {"name": "Lan", "players": 3}).json()
+        made = server.post("/api/tables", {"name": "Lan", **UNRATED, "players": 3}).json()
         me = server.ws(made["id"])
         me.hello(made["token"])  # 1 message
         sent = [me.send(type="ping") for _ in range(2)] + [me.send(type="add_bot")] + \
@@ -152,7 +152,7 @@ def test_too_many_messages_are_each_answered_rate_limited(sqlite_url: str,
 
 def test_too_many_connections_from_one_client_are_refused(sqlite_url: str, clock: Clock) -> None:
     with limited(sqlite_url, clock, connections_per_address=2) as server:
-        made = server.post("/api/tables", {"name": "Lan"}).json()
+        made = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
         first, second = server.ws(made["id"]), server.ws(made["id"])
         first.hello()
         second.hello()
@@ -189,7 +189,7 @@ def test_default_limits_are_stated() -> None:
 
 def test_the_server_closes_idle_tables_by_itself(sqlite_url: str, clock: Clock) -> None:
     with limited(sqlite_url, clock, idle_expiry=0.2, sweep_every=0.1) as server:
-        made = server.post("/api/tables", {"name": "Lan"}).json()
+        made = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
         poll(lambda: server.get(f"/api/tables/{made['id']}").status_code, lambda s: s == 410)
         assert server.get("/healthz").json()["tables"] == 0
 

@@ -16,9 +16,9 @@ from .conftest import Server
 def test_a_busy_lobby_shows_open_seats_first_and_the_rest_on_asking(browser: Browser,
                                                                     server: Server) -> None:
     for n in range(9):  # tables being played (quick games: bots in every other seat)
-        server.post("/api/tables", {"quick": True, "name": f"Bot fan {n}", "rules": "pagat"})
+        server.browser().post("/api/tables", {"quick": True, "name": f"Bot fan {n}", "rules": "pagat"})
     for n in range(4):  # tables waiting for players
-        server.post("/api/tables", {"name": f"Host {n}", "players": 4, "table_name": f"Open {n}"})
+        server.browser().post("/api/tables", {"name": f"Host {n}", "players": 4, "table_name": f"Open {n}"})
     page = browser.new_context().new_page()
     page.clock.install()  # the lobby's 10 s refresh, run on demand
     page.goto(server.base + "/")
@@ -31,7 +31,7 @@ def test_a_busy_lobby_shows_open_seats_first_and_the_rest_on_asking(browser: Bro
     more.click()
     expect(rows).to_have_count(13)
     expect(more).to_be_hidden()
-    server.post("/api/tables", {"name": "Late", "players": 4, "table_name": "Open late"})
+    server.browser().post("/api/tables", {"name": "Late", "players": 4, "table_name": "Open late"})
     page.clock.run_for(10_500)  # the lobby refreshes: the new table is listed, all still shown
     expect(rows).to_have_count(14)
     expect(rows.first.locator(".table-name")).to_have_text("Open 0")

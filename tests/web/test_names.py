@@ -40,14 +40,14 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 def table(srv: Server, name: str = "Lan", players: int = 4) -> tuple[str, WsClient]:
-    made = srv.post("/api/tables", {"name": name, "players": players}).json()
+    made = srv.browser().post("/api/tables", {"name": name, "players": players}).json()
     host = srv.ws(made["id"])
     host.hello(made["token"])
     return made["id"], host
 
 
 def stranger(srv: Server, table_id: str, lang: str = "en") -> WsClient:
-    guest = srv.ws(table_id)
+    guest = srv.browser().ws(table_id)
     guest.send(type="hello", lang=lang)
     guest.until(lambda m: m["type"] == "state")
     return guest

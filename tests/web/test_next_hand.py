@@ -11,17 +11,18 @@ import pytest
 pytest.importorskip("fastapi")
 
 from .conftest import Server, WsClient
+from .test_fair_seats import grace_over
 from .waiting import stored
 
 
 def two_players(server: Server, **options: Any) -> tuple[str, WsClient, WsClient]:
     """Lan (the host, seat 0) and Minh (seat 1) at a 2-seat table, started."""
-    made = server.post("/api/tables", {"name": "Lan", "players": 2, "away_timeout": 3600,
-                                       **options}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan", "players": 2,
+                                                 "away_timeout": 3600, **options}).json()
     lan = server.ws(made["id"])
     lan.hello(made["token"])
     lan.token = made["token"]
-    minh = server.ws(made["id"])
+    minh = server.browser().ws(made["id"])
     minh.hello()
     minh.send(type="join", name="Minh")
     minh.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
@@ -119,12 +120,13 @@ def test_a_restart_keeps_the_asks_and_the_countdown(server: Server) -> None:
 
 
 def test_a_player_away_long_enough_is_not_waited_for(server: Server) -> None:
-    _, lan, minh = two_players(server, next_hand_after=0, away_timeout=3)
+    table_id, lan, minh = two_players(server, next_hand_after=0, away_timeout=3)
     over = play_out(lan, minh)
     minh.close()
     lan.until(lambda m: m["type"] == "state" and not m["info"]["seats"][1]["connected"])
     asked = ask(lan, over)
     assert asked["info"]["ready"] == [0] and asked["info"]["hand_no"] == 1
+    grace_over(server, table_id, 1)  # a rated table's grace (40 s at least) runs out
     # once a bot plays for Minh, only Lan was waited for: dealt
     dealt = lan.until(lambda m: m["type"] == "state" and m["info"]["hand_no"] == 2, timeout=30)
     assert dealt["info"]["seats"][1]["bot_playing"]

@@ -80,7 +80,7 @@ def test_a_restart_resumes_every_table_exactly(any_server: Server) -> None:
         play_hint(me)
     before = wait_turn(me)
     bots_only = any_server.post("/api/tables", {"quick": True, "players": 3, "seed": 2}).json()["id"]
-    open_table = any_server.post("/api/tables", {"name": "Hoa", "players": 5}).json()
+    open_table = any_server.browser().post("/api/tables", {"name": "Hoa", "players": 5}).json()
     me.close()
     any_server.restart()
     again = any_server.ws(table_id).hello(token)

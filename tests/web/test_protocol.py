@@ -77,7 +77,7 @@ def test_numbers_in_commands_are_json_integers_only(field: str, command: str) ->
 
 
 def test_the_socket_stays_open_after_a_message_nested_too_deeply(server: Server) -> None:
-    made = server.post("/api/tables", {"name": "Lan"}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
     me = server.ws(made["id"])
     me.hello(made["token"])
     me.send_raw(DEEP_MESSAGE)
@@ -88,7 +88,7 @@ def test_the_socket_stays_open_after_a_message_nested_too_deeply(server: Server)
 
 
 def test_a_seq_of_true_is_refused_and_not_referred_to(server: Server) -> None:
-    made = server.post("/api/tables", {"name": "Lan"}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
     me = server.ws(made["id"])
     me.hello(made["token"])
     me.send_raw('{"seq": true, "type": "ping"}')
@@ -103,7 +103,7 @@ def test_a_rate_limited_message_nested_too_deeply_is_answered(sqlite_url: str) -
     limits = replace(NO_CLIENT_LIMITS, messages_per_second=1)
     now = [1000.0]
     with contextmanager(running)(sqlite_url, limits=limits, clock=lambda: now[0]) as server:
-        made = server.post("/api/tables", {"name": "Lan"}).json()
+        made = server.browser().post("/api/tables", {"name": "Lan"}).json()
         me = server.ws(made["id"])
         me.hello(made["token"])  # the one message of this second
         me.send_raw(DEEP_MESSAGE)
@@ -159,10 +159,10 @@ def test_bad_messages_over_the_socket_change_nothing(server: Server) -> None:
 
 
 def test_out_of_turn_play_is_refused_and_changes_nothing(server: Server) -> None:
-    made = server.post("/api/tables", {"name": "Lan", "players": 2}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan", "players": 2}).json()
     lan = server.ws(made["id"])
     lan.hello(made["token"])
-    minh = server.ws(made["id"])
+    minh = server.browser().ws(made["id"])
     minh.hello()
     minh.send(type="join", name="Minh")
     minh.until(lambda m: m["type"] == "welcome")
@@ -179,7 +179,7 @@ def test_out_of_turn_play_is_refused_and_changes_nothing(server: Server) -> None
 
 
 def test_join_add_bot_and_start_are_checked(server: Server) -> None:
-    made = server.post("/api/tables", {"name": "Lan", "players": 3}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan", "players": 3}).json()
     lan = server.ws(made["id"])
     lan.hello(made["token"])
     lan.send(type="start")
@@ -190,7 +190,7 @@ def test_join_add_bot_and_start_are_checked(server: Server) -> None:
     assert "seats 0 to 2" in lan.error()["reason"]
     lan.send(type="join", name="Again")
     assert "already sit" in lan.error()["reason"]
-    guest = server.ws(made["id"])
+    guest = server.browser().ws(made["id"])
     guest.hello()
     guest.send(type="add_bot")
     assert "join a seat first" in guest.error()["reason"]

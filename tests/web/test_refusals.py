@@ -80,7 +80,7 @@ def test_a_request_body_nested_too_deeply_is_refused_in_the_usual_shape(server: 
     assert stored(server) == before and tables_held(server) == held
 def test_a_good_create_stores_its_table_seat_and_log_at_once(any_server: Server) -> None:
     before = stored(any_server)
-    made = any_server.post("/api/tables", {"name": "Lan", "quick": True, "players": 3})
+    made = any_server.browser().post("/api/tables", {"name": "Lan", "quick": True, "players": 3})
     assert made.status_code == 200
     after = stored(any_server)
     assert after["tienlen_tables"] == before["tienlen_tables"] + 1
@@ -91,10 +91,10 @@ def test_a_good_create_stores_its_table_seat_and_log_at_once(any_server: Server)
 
 def test_names_are_normalised_and_compared_without_case(server: Server) -> None:
     decomposed = unicodedata.normalize("NFD", "Nguyễn  Thị")
-    made = server.post("/api/tables", {"name": decomposed, "players": 3}).json()
+    made = server.browser().post("/api/tables", {"name": decomposed, "players": 3}).json()
     assert made["info"]["seats"][0]["name"] == "Nguyễn Thị"
     assert made["info"]["name"] == "Nguyễn Thị's table"
-    guest = server.ws(made["id"])
+    guest = server.browser().ws(made["id"])
     guest.hello()
     guest.send(type="join", name="NGUYỄN THỊ")
     assert "taken" in guest.error()["reason"]
@@ -112,7 +112,7 @@ def test_names_are_normalised_and_compared_without_case(server: Server) -> None:
 ])
 def test_out_of_range_numbers_in_a_url_are_refused_with_the_reason(server: Server,
                                                                    path: str) -> None:
-    made = server.post("/api/tables", {"name": "Lan"}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
     answer = server.get(path.format(id=made["id"]))
     assert 400 <= answer.status_code < 500
     assert answer.json()["detail"]
@@ -129,7 +129,7 @@ def test_head_of_the_page_answers_like_get(server: Server) -> None:
 
 
 def test_an_unknown_table_page_is_404_and_still_the_page(server: Server) -> None:
-    made = server.post("/api/tables", {"name": "Lan"}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
     known = server.get(f"/t/{made['id']}")
     unknown = server.get("/t/no-such-table")
     assert known.status_code == 200
@@ -141,10 +141,10 @@ def test_an_unknown_table_page_is_404_and_still_the_page(server: Server) -> None
 
 
 def test_refused_commands_store_nothing(any_server: Server) -> None:
-    made = any_server.post("/api/tables", {"name": "Lan", "players": 2}).json()
+    made = any_server.browser().post("/api/tables", {"name": "Lan", "players": 2}).json()
     lan = any_server.ws(made["id"])
     lan.hello(made["token"])
-    guest = any_server.ws(made["id"])
+    guest = any_server.browser().ws(made["id"])
     guest.hello()
     before = stored(any_server)
     guest.send(type="join", name="LAN")

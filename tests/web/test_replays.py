@@ -82,7 +82,7 @@ def test_a_replay_makes_each_action_once(monkeypatch: pytest.MonkeyPatch) -> Non
 def play_practice_hand(server: Server) -> str:
     """Lan at a mien-nam practice table (seed SEED) plays its first hand to the end, chopping a
     two on the way (see test_payments); the table's id."""
-    made = server.post("/api/tables", {"quick": True, "name": "Lan", "rules": "mien-nam",
+    made = server.browser().post("/api/tables", {"quick": True, "name": "Lan", "rules": "mien-nam",
                                        "seed": SEED}).json()
     me = server.ws(made["id"])
     state = me.hello(made["token"])

@@ -14,14 +14,14 @@ from .waiting import stored
 
 
 def host_table(server: Server, **extra: Any) -> tuple[dict[str, Any], WsClient]:
-    made = server.post("/api/tables", {"name": "Alice", "players": 3, **extra}).json()
+    made = server.browser().post("/api/tables", {"name": "Alice", "players": 3, **extra}).json()
     alice = server.ws(made["id"])
     alice.hello(made["token"])
     return made, alice
 
 
 def join(server: Server, table_id: str, name: str) -> WsClient:
-    guest = server.ws(table_id)
+    guest = server.browser().ws(table_id)
     guest.hello()
     guest.send(type="join", name=name)
     guest.until(lambda m: m["type"] == "welcome" and m["seat"] is not None)
@@ -35,7 +35,7 @@ def seats(server: Server, table_id: str) -> list[dict[str, Any]]:
 def test_a_taken_name_is_refused_at_join_and_the_table_can_still_start(server: Server) -> None:
     made, alice = host_table(server)
     assert made["info"]["host_seat"] == 0
-    stranger = server.ws(made["id"])
+    stranger = server.browser().ws(made["id"])
     stranger.hello()
     for name in ("Alice", "alice", " ALICE "):
         stranger.send(type="join", name=name)
@@ -115,7 +115,7 @@ def test_only_the_host_seats_bots_and_starts_the_table(server: Server) -> None:
 def test_a_table_made_without_a_name_is_run_by_the_first_to_sit(server: Server) -> None:
     made = server.post("/api/tables", {"players": 3}).json()
     assert made["info"]["host_seat"] is None
-    bob = server.ws(made["id"])
+    bob = server.browser().ws(made["id"])
     bob.hello()
     bob.send(type="join", name="Bob", seat=2)
     bob.until(lambda m: m["type"] == "welcome" and m["seat"] == 2)
@@ -171,8 +171,8 @@ def test_a_player_who_leaves_a_game_is_replaced_by_a_bot_and_watches(server: Ser
 
 
 def test_a_private_table_is_not_listed_but_joinable_by_its_link(server: Server) -> None:
-    public = server.post("/api/tables", {"name": "Alice", "table_name": "Come in"}).json()
-    private = server.post("/api/tables", {"name": "Alice", "table_name": "Friends only",
+    public = server.browser().post("/api/tables", {"name": "Alice", "table_name": "Come in"}).json()
+    private = server.browser().post("/api/tables", {"name": "Alice", "table_name": "Friends only",
                                           "private": True}).json()
     listed = server.get("/api/tables").json()
     assert [t["name"] for t in listed] == ["Come in"]

@@ -16,10 +16,10 @@ from .conftest import Server, WsClient
 
 
 def two_players(server: Server, **extra: Any) -> tuple[dict[str, Any], WsClient, WsClient]:
-    made = server.post("/api/tables", {"name": "Lan", "players": 2, **extra}).json()
+    made = server.browser().post("/api/tables", {"name": "Lan", "players": 2, **extra}).json()
     lan = server.ws(made["id"])
     lan.hello(made["token"])
-    minh = server.ws(made["id"])
+    minh = server.browser().ws(made["id"])
     minh.hello()
     minh.send(type="join", name="Minh")
     minh.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)
@@ -41,7 +41,7 @@ def dealt_hand(server: Server, **extra: Any) -> list[str]:
 ])
 def test_a_table_where_a_second_player_can_sit_refuses_a_seed(server: Server,
                                                              body: dict[str, Any]) -> None:
-    answer = server.post("/api/tables", {"name": "Lan", **body})
+    answer = server.browser().post("/api/tables", {"name": "Lan", **body})
     assert answer.status_code == 400
     assert "only the server knows the deal" in answer.json()["detail"]
     assert server.get("/healthz").json()["tables"] == 0

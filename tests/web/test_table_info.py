@@ -11,7 +11,7 @@ from .test_persistence import wait_turn
 
 
 def test_a_new_tables_info_names_it_and_its_host(server: Server) -> None:
-    hosted = server.post("/api/tables", {"name": "Lan"}).json()["info"]
+    hosted = server.browser().post("/api/tables", {"name": "Lan"}).json()["info"]
     assert hosted["name"] == "Lan's table" and hosted["host_seat"] == 0
     assert hosted["bot_level"] == "heuristic" and hosted["seed"] is None
     assert not hosted["private"] and not hosted["paused"] and hosted["turn_deadline"] is None
@@ -20,7 +20,7 @@ def test_a_new_tables_info_names_it_and_its_host(server: Server) -> None:
 
 
 def test_the_turn_deadline_is_the_timers_end_for_the_player_on_turn(server: Server) -> None:
-    made = server.post("/api/tables", {"quick": True, "name": "Lan", "turn_timer": 600}).json()
+    made = server.browser().post("/api/tables", {"quick": True, "name": "Lan", "turn_timer": 600}).json()
     me = server.ws(made["id"])
     me.hello(made["token"])
     state = wait_turn(me)

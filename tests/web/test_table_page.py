@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tienlen import Game
 
-from .conftest import Server
+from .conftest import UNRATED, Server
 from .test_browser import TABLE, hand_cards, quick_game, take_turn, version, wait_turn_or_over
 from .test_next_hand import play_out, two_players
 
@@ -356,7 +356,9 @@ def seated_page(browser: Browser, server: Server, table: str, token: str | None,
 
 def test_the_results_stay_for_each_player_until_both_ask_for_the_next_hand(
         browser: Browser, server: Server) -> None:
-    table, lan, minh = two_players(server, next_hand_after=600)
+    # new browsers take the seats by their tokens: an unrated table (at a rated one a seat is
+    # played from its own browser only)
+    table, lan, minh = two_players(server, next_hand_after=600, **UNRATED)
     play_out(lan, minh)
     lan_page, minh_page = (seated_page(browser, server, table, c.token) for c in (lan, minh))
     for page in (lan_page, minh_page):
@@ -417,7 +419,7 @@ def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> 
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     for rules, name in (("pagat", "Friday night"), ("viet-cong", "Sài Gòn rules")):
-        server.post("/api/tables", {"rules": rules, "name": "Hoa", "table_name": name})
+        server.browser().post("/api/tables", {"rules": rules, "name": "Hoa", "table_name": name})
     desktop: ViewportSize = {"width": 1280, "height": 800}
     for size, viewport in (("1280x800", desktop), ("390x844", PHONE)):
         context = browser.new_context(viewport=viewport)
@@ -443,7 +445,8 @@ def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> 
         page.screenshot(path=out / f"end-{size}.png")
         context.close()
         # a guest at a table someone else hosts: no bots to add, no start
-        made = server.post("/api/tables", {"name": "Hoa", "table_name": f"Hoa's at {size}"}).json()
+        made = server.browser().post("/api/tables", {"name": "Hoa",
+                                                     "table_name": f"Hoa's at {size}"}).json()
         guest = seated_page(browser, server, made["id"], None, viewport)
         guest.get_by_test_id("join-name").fill("Minh")
         guest.get_by_test_id("join").click()
@@ -451,7 +454,9 @@ def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> 
         guest.screenshot(path=out / f"setup-guest-{size}.png")
         guest.context.close()
         # the end of a hand at a table of two players: one has asked for the next hand
-        table, lan, minh = two_players(server, next_hand_after=30)
+        # new browsers take the seats by their tokens: an unrated table (at a rated one a seat
+        # is played from its own browser only)
+        table, lan, minh = two_players(server, next_hand_after=30, **UNRATED)
         play_out(lan, minh)
         pages = [seated_page(browser, server, table, c.token, viewport) for c in (lan, minh)]
         for seated in pages:

@@ -31,14 +31,14 @@ from .names import (
 from .protocol import BotLevel
 from .room import Refused, Room
 from .storage import NEXT_HAND_AFTER, Repository, TableSettings
-from .table import AWAY_BOT, TableState
+from .table import AWAY_BOT, MIN_GRACE, TableState
 
 if TYPE_CHECKING:
     from .identity import IdentityStore
 
 log = logging.getLogger("tienlen.web")
 
-QUICK_AWAY = 30.0  # a quick-match table's away_timeout (seconds before a bot plays for one away)
+QUICK_AWAY = MIN_GRACE  # a quick-match table's away_timeout (a rated table's least)
 QUICK_TURN_TIMER = 60.0  # and its turn timer: strangers do not wait for one another for ever
 MAX_KNOWN = 10_000  # identities whose account name the lobby keeps (Lobby.account_of)
 KNOWN_SECONDS = 60.0  # and for how long it trusts one it read (a claim in another process)
@@ -52,7 +52,12 @@ class NewTable(BaseModel):
     rules: str = Field(default="pagat", max_length=40)
     options: str = Field(default="", max_length=4000)  # TOML lines that change the preset
     players: int = Field(default=4, ge=2, le=8)
-    away_timeout: float = Field(default=30.0, ge=0, le=3600)
+    # seconds a player may be away before a bot plays for them; a rated table gives at least
+    # table.MIN_GRACE (40 s: a reload is not absence), and its info says what it gives
+    away_timeout: float = Field(default=30.0, ge=0, le=3600, description=(
+        "seconds a player may be away (every connection closed) before a bot plays for them; "
+        "a rated table gives at least 40 (a reload is not absence), and a kick waits 40 at "
+        "any table: the answer's info.away_timeout is the table's"))
     turn_timer: float = Field(default=0.0, ge=0, le=600)
     # once a player asks for the next hand, it is dealt when every player has asked or after
     # this many seconds (0: only when every player has asked)

@@ -5,10 +5,12 @@ place, the table's family or None when the table is not rated, whether the table
 at any table; a bots-only table, or one whose players are known by their tokens alone, writes
 nothing (``TableState`` gives no :class:`~.storage.HandEnd` then). At a rated table the same
 transaction rates the hand (:func:`~.ratings.rate_hand`): the identities by their finish, a
-player who left during the hand last, the bots at their levels' anchors. A seat held by a token
-only (no identity) is **nobody**: it enters the finish order as a new player of unknown skill
-(openskill's starting rating), so that finishing ahead of or behind it counts as it would
-against any newcomer, and its own rating is kept nowhere.
+player gone when it ended last (Leave, a kick or a closed tab alike:
+``TableState.absent_at_end``), the bots at their levels' anchors. A seat held by a token only
+(no identity; a rated table seats none now, but an older release's may hold one) is
+**nobody**: it enters the finish order as a new player of unknown skill (openskill's starting
+rating), so that finishing ahead of or behind it counts as it would against any newcomer, and
+its own rating is kept nowhere.
 
 Written with the move that ends the hand (the log row, the record, these rows: one transaction,
 the driver's group commit for a bot's move), a hand is rated once: a restart replays the move

@@ -357,7 +357,7 @@ class Room:
             status="playing" if table.started else "open", rules=table.rules.name,
             options=table.options, players=self.players, seats=seats,
             hand_no=table.hand_no, totals=totals, first_places=first_places,
-            records=finished, away_timeout=settings.away_timeout,
+            records=finished, away_timeout=table.away_timeout,
             turn_timer=settings.turn_timer)
 
     def _account(self, seat: Seat) -> bool:
@@ -447,8 +447,7 @@ class Room:
             client.send(Pong(ref=cmd.seq))
             return False
         if isinstance(cmd, Join):
-            if client.seat is not None:
-                raise Refused(msg("room.already_seated", seat=client.seat))
+            self._may_sit(client)
             seat, token = self.table.join_seat(client.account_name or cmd.name, cmd.seat,
                                                 client.owner, client.device)
             if client.seated is not None:
@@ -457,8 +456,7 @@ class Room:
             client.send(Welcome(table=self.id, seat=seat, token=token))
             return True
         if isinstance(cmd, Back):
-            if client.seat is not None:
-                raise Refused(msg("room.already_seated", seat=client.seat))
+            self._may_sit(client)
             seat, token = self.table.come_back(client.owner, cmd.seat, client.device)
             self._sit(client, seat)
             client.send(Welcome(table=self.id, seat=seat, token=token))
@@ -560,9 +558,20 @@ class Room:
             raise Refused(msg("room.spectator"))
         return client.seat
 
+    def _may_sit(self, client: Client, seat: int | None = None) -> None:
+        """The one rule of which seat a connection plays, checked before anything is stored, by
+        every way in (a join, a seat taken back, a token's hello, its identity's seat, a seat
+        quick match kept for it): one seat at a time at any table (a connection is never sent
+        two seats' hands), and at a rated table only a seat of its own identity or browser
+        (:meth:`TableState.check_player`; who may be given a seat there at all:
+        ``TableState._check_sitter``)."""
+        if client.seat is not None and client.seat != seat:
+            raise Refused(msg("room.already_seated", seat=client.seat))
+        if seat is not None:
+            self.table.check_player(seat, client.owner, client.device)
+
     def _sit(self, client: Client, seat: int) -> None:
-        if client.seat is not None:
-            self.table.seats[client.seat].clients.discard(client)
+        self._may_sit(client, seat)
         client.seat = seat
         self.table.seats[seat].clients.add(client)
         self.table.seats[seat].away_since = None
@@ -570,11 +579,15 @@ class Room:
     def _hello(self, client: Client, token: str | None) -> None:
         if token is not None:
             seat = self.table.seat_of(token)
-            if seat is None:
-                client.send(Welcome(table=self.id, seat=None, barred=self._barred(client.owner)))
+            try:
+                if seat is None:
+                    raise Refused(msg("room.bad_token"))
+                self._sit(client, seat)
+            except Refused:  # it plays what it played before, or watches
+                client.send(Welcome(table=self.id, seat=client.seat,
+                                    barred=self._barred(client.owner)))
                 client.send(self.state_for(client))
-                raise Refused(msg("room.bad_token"))
-            self._sit(client, seat)
+                raise
         elif client.owner is not None and client.seat is None:  # the seat its identity holds
             owned = self.table.seat_owned(client.owner)
             if owned is not None:

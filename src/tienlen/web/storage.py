@@ -413,7 +413,8 @@ class HandEnd:
     owners: tuple[str | None, ...]
     levels: tuple[str | None, ...]
     finish_order: tuple[int, ...]
-    left: frozenset[int] = frozenset()  # the seats whose players left during the hand
+    # the seats whose players are gone as it ends, rated last (TableState.absent_at_end)
+    left: frozenset[int] = frozenset()
 
 
 # what the server writes for a finished hand's players, in the transaction of its record

@@ -66,6 +66,18 @@ from .snapshot import Snapshot
 from .storage import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write, hash_token
 
 AWAY_BOT = "heuristic"
+# the least grace a player has, away, before a bot plays for them at a rated table, and before
+# the host may kick them at any table (seconds since their last connection closed): a reload,
+# a closed laptop lid or a train tunnel is not absence (lichess gives about 40 s too)
+MIN_GRACE = 40.0
+
+
+def away_grace(settings: TableSettings) -> float:
+    """The seconds a player may be away before a bot plays for them: the table's
+    ``away_timeout``, and at least :data:`MIN_GRACE` at a rated table."""
+    if rated_family(settings) is None:
+        return settings.away_timeout
+    return max(settings.away_timeout, MIN_GRACE)
 
 
 class Refused(TienLenError):
@@ -126,7 +138,7 @@ class TableState:
         self.players = settings.players
         self.seed = settings.seed
         self.fixed_seed = settings.fixed_seed
-        self.away_timeout = settings.away_timeout
+        self.away_timeout = away_grace(settings)
         self.turn_timer = settings.turn_timer
         self.seats = [Seat() for _ in range(self.players)]
         # a seat's bot of a level, with a seed (the room's bot pool makes the strongest ones)
@@ -303,9 +315,9 @@ class TableState:
             raise Refused(msg("room.started_watch"))
         if owner is not None and owner in self.barred:
             raise Refused(msg("room.barred"))
-        self._refuse_second_seat(owner, device)
         self._refuse_lookalike(name)
         self.check_owner_name(name, owner)
+        self._check_sitter(owner, device)
         seat = self._empty_seat(seat)
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -349,9 +361,10 @@ class TableState:
         if barred:
             self.barred.add(barred)
 
-    def kick(self, by: int, seat: int) -> None:
+    def kick(self, by: int, seat: int, now: float | None = None) -> None:
         """The host (seat ``by``) gives the seat of a player who is away (a bot plays for them:
-        :meth:`bot_controlled`) to a bot for the rest of the table, as a leave does; but the
+        :meth:`bot_controlled`, and gone :data:`MIN_GRACE` seconds at least, at any table; at
+        ``now``, monotonic seconds) to a bot for the rest of the table, as a leave does; but the
         kicked identity may not take it back (:meth:`come_back`) nor sit here again. Kicked
         during a hand, the player is rated as its leaver."""
         if not self.started:
@@ -362,9 +375,9 @@ class TableState:
             raise Refused(msg("room.kick_no_player", seat=seat))
         if s.clients:
             raise Refused(msg("room.kick_here", name=s.name, seat=seat))
-        if not self.bot_controlled(seat):
-            raise Refused(msg("room.kick_not_away", name=s.name, seat=seat,
-                              s=f"{self.away_timeout:g}"))
+        grace = max(self.away_timeout, MIN_GRACE)
+        if self.away_for(seat, now) < grace:
+            raise Refused(msg("room.kick_not_away", name=s.name, seat=seat, s=f"{grace:g}"))
         name = s.name or f"Seat {seat + 1}"
         self._write("kick", seat, s.owner or "",
                     SeatChange(seat, "bot", name, self.bot_level, owner=s.owner))
@@ -408,10 +421,16 @@ class TableState:
             self.host_seat = host[0]
             self.creator = ""
 
-    def _refuse_second_seat(self, owner: str | None, device: str | None) -> None:
-        """At a rated table, refuse a seat to an identity, or a browser, that holds one."""
+    def _check_sitter(self, owner: str | None, device: str | None) -> None:
+        """Who may be given a seat (a join, a table's first seat, quick match's seating and its
+        kept seats, a seat taken back): anyone at an unrated table; at a rated table only an
+        identity (a browser's session: a script with no cookie, known by a token alone, is
+        refused) that holds no seat here, from a browser that holds none. Which connections
+        then play the seat: :meth:`check_player`."""
         if self.rated is None:
             return
+        if owner is None:
+            raise Refused(msg("room.rated_identity"))
         held = self.seat_owned(owner) if owner is not None else None
         if held is not None:
             raise Refused(msg("room.one_seat_rated", seat=held))
@@ -419,6 +438,19 @@ class TableState:
                 and s.kind == "human" and s.device == device]
         if same:
             raise Refused(msg("room.one_browser_rated", seat=same[0]))
+
+    def check_player(self, seat: int, owner: str | None, device: str | None) -> None:
+        """Refuse a connection (of the identity ``owner``, from the browser ``device``; None:
+        none) that asks to play ``seat`` by its token, unless it may: anyone holding the token
+        at an unrated table; at a rated table the seat's own identity, its own browser, or a
+        script with neither (the seat is still its identity's: a rated table seats no script,
+        :meth:`_check_sitter`), never another identity or browser (a second seat of theirs)."""
+        if self.rated is None:
+            return
+        s = self.seats[seat]
+        script = owner is None and device is None
+        if not script and owner != s.owner and (device is None or device != s.device):
+            raise Refused(msg("room.rated_token"))
 
     def _note_left(self, seat: int) -> None:
         """The player at ``seat`` left after the start: during the current hand (rated last in
@@ -448,7 +480,7 @@ class TableState:
             raise Refused(msg("room.back_none"))
         if seat not in left:
             raise Refused(msg("room.back_not_yours", seat=seat))
-        self._refuse_second_seat(owner, device)
+        self._check_sitter(owner, device)
         s = self.seats[seat]
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -471,7 +503,7 @@ class TableState:
             raise Refused(msg("room.seat_taken", seat=seat))
         if any(r.owner == owner for r in self.reserved.values()):
             raise Refused(msg("room.one_seat_rated", seat=seat))
-        self._refuse_second_seat(owner, device)
+        self._check_sitter(owner, device)
         kept = Reservation(owner, self.name_apart(name, owner), device)
         self._write("reserve", seat, json.dumps(dataclasses.asdict(kept), ensure_ascii=False))
         self.reserved[seat] = kept
@@ -606,13 +638,18 @@ class TableState:
 
     def bot_controlled(self, seat: int, now: float | None = None) -> bool:
         """Whether a bot plays ``seat`` now (monotonic seconds): a bot's seat, or a player's who
-        has been away for the table's ``away_timeout``."""
-        s = self.seats[seat]
-        if s.kind == "bot":
+        has been away for the table's ``away_timeout`` (:func:`away_grace`)."""
+        if self.seats[seat].kind == "bot":
             return True
+        return self.away_for(seat, now) >= self.away_timeout
+
+    def away_for(self, seat: int, now: float | None = None) -> float:
+        """Seconds since the last connection of the player at ``seat`` closed, at ``now``
+        (monotonic seconds; -1: here, or no player's seat)."""
+        s = self.seats[seat]
         if s.kind != "human" or s.clients or s.away_since is None:
-            return False
-        return (now if now is not None else time.monotonic()) - s.away_since >= self.away_timeout
+            return -1.0
+        return (now if now is not None else time.monotonic()) - s.away_since
 
     def bots_only(self) -> bool:
         """Whether every seat is a bot's (such a table deals its next hand by itself)."""
@@ -673,15 +710,17 @@ class TableState:
         a hand just dealt, which an instant win may end at once) is over."""
         return (number or self.hand_no, game.record()) if game.is_over else None
 
-    def _ended(self, game: Game, number: int | None = None) -> HandEnd | None:
+    def _ended(self, game: Game, number: int | None = None,
+               now: float | None = None) -> HandEnd | None:
         """What ``game`` (the current hand after a move) writes for its players when it is
         over: who held each seat when it began (a player who left during it still holds it;
         one who left before it began does not), None when no identity did (bots only, or
-        players known by their tokens alone: nothing is written for them)."""
+        players known by their tokens alone: nothing is written for them). Its leavers, rated
+        last: see :meth:`absent_at_end` (at ``now``, monotonic seconds)."""
         if not game.is_over:
             return None
         number = number or self.hand_no
-        left = frozenset(seat for seat, hand in self._left.items() if hand == number)
+        left = self.absent_at_end(number, now)
         person = [s.kind == "human" or i in left for i, s in enumerate(self.seats)]
         owners = tuple(s.owner if p else None for s, p in zip(self.seats, person, strict=True))
         if not any(owners):
@@ -690,6 +729,18 @@ class TableState:
                        for s, p in zip(self.seats, person, strict=True))
         return HandEnd(number, self.rated, self.settings.private, owners, levels,
                        tuple(game.finish_order), left)
+
+    def absent_at_end(self, number: int, now: float | None = None) -> frozenset[int]:
+        """The seats whose players are gone as hand ``number`` ends (at ``now``, monotonic
+        seconds), each rated as its leaver (last), whichever way they went: those who left
+        during it by Leave or a kick and did not take the seat back, and those whose
+        connections closed (a closed tab, a lost line) long enough ago that a bot plays for
+        them (:meth:`bot_controlled`: the grace ran out) and who are not back. A player back
+        in time plays on and is rated by the seat's place."""
+        gone = {seat for seat, hand in self._left.items() if hand == number}
+        gone.update(i for i, s in enumerate(self.seats)
+                    if s.kind == "human" and self.bot_controlled(i, now))
+        return frozenset(gone)
 
     def ask_next_hand(self, seat: int, version: int, now: float | None = None) -> None:
         """The player at ``seat``, having seen the table at ``version``, asks for the next hand:
@@ -778,12 +829,12 @@ class TableState:
             if asked.out_of_turn:
                 move = self.choose(asked.seat, with_pass=True)
                 if not is_decline(move):
-                    return self._stage(asked.seat, move, at, "bot_move")
+                    return self._stage(asked.seat, move, at, "bot_move", now)
                 self.turns.decline(asked.seat)
             elif self.bot_controlled(asked.seat, now):
-                return self._stage(asked.seat, self.choose(asked.seat), at, "bot_move")
+                return self._stage(asked.seat, self.choose(asked.seat), at, "bot_move", now)
             elif out_of_time:  # logged as the timer's move: the page marks it, the player is told
-                return self._stage(asked.seat, self.choose(asked.seat), at, "timer")
+                return self._stage(asked.seat, self.choose(asked.seat), at, "timer", now)
             else:
                 return None
         return None
@@ -828,14 +879,16 @@ class TableState:
                       ended=self._ended(hand, number))
         return Staged(write, None, None, at, hand)
 
-    def _stage(self, seat: int, move: Play | Action, at: float, made: str) -> Staged:
+    def _stage(self, seat: int, move: Play | Action, at: float, made: str,
+               now: float | None = None) -> Staged:
         """A legal move (one of ``legal_plays(seat)``, or ``pass`` out of turn) tried on a copy
         of the game; ``made``: by a bot ("bot_move"), or the "timer" for a player out of time."""
         assert self.game is not None
         trial = self.game.copy()
         trial.push(move, seat)
         entry = Entry(self.version, made, seat, str(move))
-        write = Write(self.id, entry, None, self._record_if_over(trial), ended=self._ended(trial))
+        write = Write(self.id, entry, None, self._record_if_over(trial),
+                      ended=self._ended(trial, now=now))
         return Staged(write, seat, move, at)
 
     def install(self, staged: Staged) -> None:
