@@ -23,7 +23,7 @@ from tienlen.web.hand_access import shared_hand, table_access
 from tienlen.web.ratings_store import Point, SqlRatingStore
 from tienlen.web.storage import IdentityRow, PlayedRow, Repository, ShareRow
 
-from .conftest import Server, Visitor, WsClient
+from .conftest import UNRATED, Server, Visitor, WsClient
 from .test_moderation import admin
 from .test_profiles import make_account
 from .test_rated_hands import browser, owners, play, two_people
@@ -136,10 +136,10 @@ def test_a_public_tables_hands_stay_open_to_anyone(server: Server) -> None:
 def test_a_seat_held_by_its_token_alone_reads_the_tables_hands_by_it(server: Server) -> None:
     lan = browser(server)
     made = lan.post("/api/tables", {"name": "Lan", "players": 2, "rules": "mien-nam",
-                                    "away_timeout": 3600, "private": True}).json()
+                                    "away_timeout": 3600, "private": True, **UNRATED}).json()
     host = lan.ws(made["id"])
     host.hello()
-    script = server.ws(made["id"])  # no cookie: its seat is held by its token only
+    script = server.ws(made["id"])  # no cookie (so an unrated table): held by its token only
     script.hello()
     script.send(type="join", name="Bot script")
     token = script.until(lambda m: m["type"] == "welcome" and m["seat"] == 1)["token"]
