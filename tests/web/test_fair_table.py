@@ -44,7 +44,7 @@ def test_a_rated_table_seats_identities_one_seat_each_and_its_seats_play_for_the
     with pytest.raises(Refused, match="seats only a player the room knows"):
         table.join_seat("Script", 1)  # no identity: a script known by a token alone
     table.join_seat("Lan", 0, "lan", "lan-browser")
-    with pytest.raises(Refused, match="you already sit at seat 0"):
+    with pytest.raises(Refused, match="seat 0 is yours already"):
         table.join_seat("Lan again", 1, "lan", "another-browser")
     with pytest.raises(Refused, match="this browser already holds seat 0"):
         table.join_seat("Minh", 1, "minh", "lan-browser")
@@ -65,6 +65,20 @@ def test_a_rated_table_seats_identities_one_seat_each_and_its_seats_play_for_the
     practice.join_seat("Script", 0)
     practice.join_seat("Lan", 1, "lan", "lan-browser")
     practice.check_player(1, None, None)
+
+
+def test_a_seat_left_to_a_bot_or_kept_for_the_next_hand_is_a_seat_held() -> None:
+    """Lan left seat 0 (a bot plays it; hers to take back): quick match may not keep the bot's
+    seat 2 for her too, which would give one person two seats of the next hand once she took
+    hers back (and the hand's rating would fail); kept for Hoa, seat 2 is Hoa's one."""
+    table, _ = lan_and_minh()
+    table.leave(0)
+    with pytest.raises(Refused, match="seat 0 is yours already"):
+        table.reserve(2, "lan", "Lan")
+    table.reserve(2, "hoa", "Hoa", "hoa-browser")
+    assert table.come_back("lan", 0, "lan-browser")[0] == 0  # her own seat, the one she holds
+    assert [s.owner for s in table.seats] == ["lan", "minh", None]
+    assert {seat: kept.owner for seat, kept in table.reserved.items()} == {2: "hoa"}
 
 
 def test_a_rated_tables_grace_is_forty_seconds_at_least() -> None:

@@ -421,23 +421,27 @@ class TableState:
             self.host_seat = host[0]
             self.creator = ""
 
-    def _check_sitter(self, owner: str | None, device: str | None) -> None:
+    def _check_sitter(self, owner: str | None, device: str | None,
+                      taking: int | None = None) -> None:
         """Who may be given a seat (a join, a table's first seat, quick match's seating and its
-        kept seats, a seat taken back): anyone at an unrated table; at a rated table only an
-        identity (a browser's session: a script with no cookie, known by a token alone, is
-        refused) that holds no seat here, from a browser that holds none. Which connections
-        then play the seat: :meth:`check_player`."""
+        kept seats, a seat taken back: ``taking``): anyone at an unrated table; at a rated
+        table only an identity (a browser's session: a script with no cookie, known by a token
+        alone, is refused) that has no other seat here (none it sits at, none it left for a bot
+        to play and may take back, none kept for it for the next hand), from a browser that has
+        none either. Which connections then play the seat: :meth:`check_player`."""
         if self.rated is None:
             return
         if owner is None:
             raise Refused(msg("room.rated_identity"))
-        held = self.seat_owned(owner) if owner is not None else None
-        if held is not None:
-            raise Refused(msg("room.one_seat_rated", seat=held))
-        same = [i for i, s in enumerate(self.seats) if device is not None
-                and s.kind == "human" and s.device == device]
+        held = [(i, s.owner, s.device) for i, s in enumerate(self.seats)
+                if i != taking and s.kind != "empty"]
+        held += [(i, kept.owner, kept.device) for i, kept in self.reserved.items()]
+        mine = [i for i, who, _ in held if who == owner]
+        if mine:
+            raise Refused(msg("room.one_seat_rated", seat=min(mine)))
+        same = [i for i, _, browser in held if device is not None and browser == device]
         if same:
-            raise Refused(msg("room.one_browser_rated", seat=same[0]))
+            raise Refused(msg("room.one_browser_rated", seat=min(same)))
 
     def check_player(self, seat: int, owner: str | None, device: str | None) -> None:
         """Refuse a connection (of the identity ``owner``, from the browser ``device``; None:
@@ -480,7 +484,7 @@ class TableState:
             raise Refused(msg("room.back_none"))
         if seat not in left:
             raise Refused(msg("room.back_not_yours", seat=seat))
-        self._check_sitter(owner, device)
+        self._check_sitter(owner, device, taking=seat)
         s = self.seats[seat]
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
@@ -501,8 +505,6 @@ class TableState:
         if not self.started or s is None or s.kind != "bot" or s.owner is not None \
                 or seat in self.reserved:
             raise Refused(msg("room.seat_taken", seat=seat))
-        if any(r.owner == owner for r in self.reserved.values()):
-            raise Refused(msg("room.one_seat_rated", seat=seat))
         self._check_sitter(owner, device)
         kept = Reservation(owner, self.name_apart(name, owner), device)
         self._write("reserve", seat, json.dumps(dataclasses.asdict(kept), ensure_ascii=False))
