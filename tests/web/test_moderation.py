@@ -349,12 +349,14 @@ def test_an_admin_renames_an_offensive_name_as_a_claim_is_checked(server: Server
 
 # What a banned player may still do besides watching, and why: signing out, leaving quick
 # match's queue, its own account's safety (sessions, password, recovery codes, deleting it),
-# blocking and unblocking (none of it reaches another person); the admins' routes are refused
+# blocking and unblocking, ending a friendship, stopping a hand's share (none of it reaches
+# another person: each cuts contact); the admins' routes are refused
 # to all but admins (an admin must be able to lift a ban on its own address).
 BANNED_MAY = {"/api/account/signout", "/api/account/signout-others",
               "/api/account/sessions/{session_id}/end", "/api/account/password",
               "/api/account/codes", "/api/account/delete", "/api/quickmatch/cancel",
-              "/api/blocks", "/api/blocks/{blocked}/remove"}
+              "/api/blocks", "/api/blocks/{blocked}/remove", "/api/friends/{friend}/remove",
+              "/api/tables/{table_id}/records/{hand_no}/share/remove"}
 ACTING_READS = {"/api/tables/{table_id}/records/{hand_no}/review"}  # a review costs the server
 
 
@@ -402,6 +404,10 @@ def test_a_banned_player_is_refused_every_act_and_may_watch(server: Server) -> N
     ws.send(type="say", phrase="hello")
     assert ws.error()["code"] == "banned"
     ws.close()
+    # cutting contact is open: Lan ends her friendship with Minh
+    friend = next(f["id"] for f in lan.get("/api/friends").json() if f["name"] == "Minh")
+    assert lan.post(f"/api/friends/{friend}/remove").status_code == 200
+    assert minh.get("/api/friends").json() == []
     # every acting route of the app, called as the banned player, is refused by the ban
     routes = acting_routes(server)
     assert ("POST", "/api/friends") in routes and ("POST", "/api/tables") in routes

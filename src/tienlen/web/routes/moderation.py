@@ -27,12 +27,15 @@ BlockId = Annotated[str, PathParam(min_length=1, max_length=32)]  # a handle (Mo
 
 # What a banned player may still do besides watching (every GET but ACTING_READS): sign out,
 # leave quick match's queue, look after its own account (its sessions, password, recovery
-# codes, deleting it), block and unblock (none of it reaches another person), and the admins'
-# routes (refused to all but admins; an admin must be able to lift a ban on its own address).
+# codes, deleting it), block and unblock, end a friendship and stop sharing a hand (none of it
+# reaches another person: each cuts contact), and the admins' routes (refused to all but
+# admins; an admin must be able to lift a ban on its own address).
 BANNED_MAY = frozenset({"/api/account/signout", "/api/account/signout-others",
                         "/api/account/sessions/{session_id}/end", "/api/account/password",
                         "/api/account/codes", "/api/account/delete", "/api/quickmatch/cancel",
-                        "/api/blocks", "/api/blocks/{blocked}/remove"})
+                        "/api/blocks", "/api/blocks/{blocked}/remove",
+                        "/api/friends/{friend}/remove",
+                        "/api/tables/{table_id}/records/{hand_no}/share/remove"})
 ADMIN = "/api/admin/"
 # the reads that act: they cost the server (a review is made in the bot pool)
 ACTING_READS = frozenset({"/api/tables/{table_id}/records/{hand_no}/review"})
