@@ -13,10 +13,11 @@ import httpx
 from sqlalchemy import func, select
 from websockets.exceptions import InvalidStatus
 
+from tienlen.errors import error
 from tienlen.web.identity import Claim, SqlIdentityStore, new_id
 from tienlen.web.names import account_key, confusable_key
 from tienlen.web.session import digest
-from tienlen.web.storage import IdentityRow, Repository, SessionRow
+from tienlen.web.storage import IdentityRow, Repository, SessionRow, StorageError
 
 from .conftest import UNRATED, Server, Visitor
 
@@ -288,3 +289,21 @@ def test_a_page_replaces_a_cookie_it_does_not_know(server: Server) -> None:
     tab.hello()
     assert socket.cookie not in (None, PLANTED)
     assert rows(server, IdentityRow) == 0  # nothing stored until it sits
+
+
+def test_the_page_loads_and_keeps_its_cookie_while_the_database_is_away(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    lan = server.visitor()
+    lan.visit()
+    assert lan.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
+    signed_in = lan.cookie
+
+    def away(digest: str) -> None:
+        raise error(StorageError, "err.storage.refused", error="the database is away")
+
+    monkeypatch.setattr(server.app.state.services.identities, "by_session", away)
+    page = lan.visit()
+    assert page.status_code == 200 and "<html" in page.text
+    assert lan.cookie == signed_in  # not replaced: the session is Lan's once it is back
+    monkeypatch.undo()
+    assert lan.get("/api/me").json()["name"] == "Lan"

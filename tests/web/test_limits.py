@@ -18,6 +18,7 @@ from tienlen.web.limits import Limits, Rate, RateLimit, Rates
 from tienlen.web.storage import Repository
 
 from .conftest import NO_CLIENT_LIMITS, UNRATED, Server, Visitor, WsClient, running
+from .test_rated_hands import IN_PLAY  # no instant win ends its deals: a turn comes
 from .waiting import poll, stored
 
 
@@ -207,7 +208,7 @@ def seated(server: Server, name: str,
     if visitor is None:
         visitor = server.visitor()
         visitor.visit()
-    made = visitor.post("/api/tables", {"name": name, "players": 2, "rules": "mien-nam"}).json()
+    made = visitor.post("/api/tables", {"name": name, "players": 2, "rules": IN_PLAY}).json()
     ws = visitor.ws(made["id"])
     ws.hello()
     ws.send(type="add_bot", level="greedy")

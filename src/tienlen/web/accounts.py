@@ -45,7 +45,7 @@ from ..tomltext import TOMLDecodeError
 from ..tomltext import loads as toml_loads
 from ..tomlwrite import value
 from .identity import Claim, Identity, IdentityStore, SessionInfo, new_id
-from .limits import Limits, RateLimit, wait_text
+from .limits import Limits, RateLimit, take_all, wait_text
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
 from .passwords import code_digest, hash_password, needs_rehash, new_codes, verify_password
 from .problems import Refusal
@@ -158,13 +158,15 @@ class Accounts:
 
     @staticmethod
     def count(buckets: list[Bucket]) -> None:
-        """One more try in each of ``buckets``, or a :class:`Refusal` (429) from the first that
-        has had its tries (those after it are not spent)."""
-        for bucket, counted, words in buckets:
-            wait = bucket.take(counted)
-            if wait:
-                raise Refusal(429, msg(words, n=bucket.rate, minutes=round(TRIES_EVERY / 60),
-                                       wait=wait_text(wait)), retry_after=wait)
+        """One more try in each of ``buckets``, all or none: a :class:`Refusal` (429) from the
+        first that has had its tries, and then none of them is spent (an owner refused while
+        strangers exhaust the name spends nothing of her own)."""
+        refused = take_all([(bucket, counted) for bucket, counted, _ in buckets])
+        if refused is not None:
+            which, wait = refused
+            bucket, _, words = buckets[which]
+            raise Refusal(429, msg(words, n=bucket.rate, minutes=round(TRIES_EVERY / 60),
+                                   wait=wait_text(wait)), retry_after=wait)
 
     async def check_password(self, identity: Identity | None, password: str,
                              this: str | None) -> Identity:

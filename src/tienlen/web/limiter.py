@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 
 from ..i18n import msg
-from .limits import ACTIONS, Limits, RateLimit, span_text, wait_text
+from .limits import ACTIONS, Limits, RateLimit, span_text, take_all, wait_text
 from .problems import Refusal
 
 # what a player is told, per action ({n}, {span}, {wait}); past an address's ceiling, ADDRESS
@@ -40,11 +40,10 @@ class Limiter:
         """Count one ``action`` of ``player`` from ``address``: :class:`Refusal` (429) past the
         player's limit or the address's ceiling, and then nothing is counted."""
         mine, theirs = self._buckets[action]
-        for bucket, key, words in ((mine, player, WORDS[action]),
-                                   (theirs, address, ADDRESS.get(action, "err.web.limit.address"))):
-            wait = bucket.wait(key)
-            if wait:
-                raise Refusal(429, msg(words, n=bucket.rate, span=span_text(bucket.per),
-                                       wait=wait_text(wait)), retry_after=wait)
-        mine.take(player)
-        theirs.take(address)
+        refused = take_all(((mine, player), (theirs, address)))
+        if refused is not None:
+            which, wait = refused
+            bucket = (mine, theirs)[which]
+            words = WORDS[action] if which == 0 else ADDRESS.get(action, "err.web.limit.address")
+            raise Refusal(429, msg(words, n=bucket.rate, span=span_text(bucket.per),
+                                   wait=wait_text(wait)), retry_after=wait)

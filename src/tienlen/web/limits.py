@@ -15,7 +15,7 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ArgumentError, error
@@ -163,6 +163,19 @@ class RateLimit:
         """Forget the keys whose buckets have filled up again (they are as if new)."""
         self._buckets = {k: (t, at) for k, (t, at) in self._buckets.items()
                          if t + (now - at) * refill < self.rate}
+
+
+def take_all(counted: Sequence[tuple[RateLimit, str]]) -> tuple[int, float] | None:
+    """One action in each bucket of ``counted`` (a bucket and the key counted in it), all or
+    none: None when every one allows it (all spent), else the first that refuses and its wait
+    (nothing spent: a refused action leaves no trace)."""
+    for i, (bucket, key) in enumerate(counted):
+        wait = bucket.wait(key)
+        if wait:
+            return i, wait
+    for bucket, key in counted:
+        bucket.take(key)
+    return None
 
 
 def client_key(address: str | None) -> str:

@@ -16,6 +16,7 @@ from ...i18n import LANGS, catalogue_text, pick_lang, t
 from ..names import MAX_NAME, RAW_FACTOR, account_key
 from ..services import MAX_TABLE_ID, Svc, services_of
 from ..session import give_cookie, give_device, identity_of, new_secret
+from ..storage import StorageError
 
 router = APIRouter()
 STATIC = Path(str(resources.files("tienlen.web") / "static"))  # the page's files
@@ -31,14 +32,19 @@ def page(request: Request, status: int = 200) -> HTMLResponse:
     unless the player chose one with the switch). A browser whose session cookie signs nobody
     in (none, or a value the server does not know) is given a new one: nothing is stored until
     it sits or makes a table (see ``identity.py``), and then it is given another
-    (``session.py``)."""
+    (``session.py``). While the database is away the page loads, and the cookie is kept: a
+    session the server cannot look up now is not for that reason nobody's."""
     header = request.headers.get("accept-language", "")[:200]
     code = pick_lang(header, "")
     html = _page_html().replace('<html lang="en">', f'<html lang="{code or "en"}" '
                                 f'data-accept-lang="{code}">', 1)
     response = HTMLResponse(html, status_code=status,
                             headers={"Vary": "Accept-Language, Cookie", "Cache-Control": "no-store"})
-    if identity_of(request, services_of(request).identities) is None:
+    try:
+        nobody = identity_of(request, services_of(request).identities) is None
+    except StorageError:  # the database is away: the page still loads, its cookie left alone
+        nobody = False
+    if nobody:
         give_cookie(response, request, new_secret())
     give_device(response, request)
     return response
