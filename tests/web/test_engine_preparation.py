@@ -196,3 +196,35 @@ def test_the_private_fallback_is_never_a_folder_others_can_write(
     planted.chmod(0o700)
     assert private_folder() == planted / "numba"
 
+
+
+def test_closing_the_pool_ends_a_compilation_under_way() -> None:
+    """The server stopped during its first start does not wait minutes for the compiler: the
+    preparing process is ended, and nothing it might answer later is installed."""
+    import multiprocessing
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    made: list[ProcessPoolExecutor] = []
+
+    def busy_compiler() -> Executor:  # a process that stays busy for five minutes first
+        made.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=time.sleep, initargs=(300.0,)))
+        return made[-1]
+
+    async def main() -> None:
+        pool = BotPool(1, executor=Held)
+        assert pool.prepare(preparer=busy_compiler)
+        processes = list(made[0]._processes.values())  # type: ignore[attr-defined]
+        while not processes:  # started with the work submitted
+            await asyncio.sleep(0.01)
+            processes = list(made[0]._processes.values())  # type: ignore[attr-defined]
+        pool.close()
+        for _ in range(3000):  # ended within 30 s, however busy the machine
+            if not any(p.is_alive() for p in processes):
+                break
+            await asyncio.sleep(0.01)
+        assert not any(p.is_alive() for p in processes)
+        assert pool.engine == "preparing" and pool._executor is None
+
+    run(main)

@@ -168,6 +168,8 @@ class BotPool:
         # answer on the pure engine) or "pure" (no fast extra, or its preparation failed)
         self.engine = "compiled" if fast.available() else "pure"
         self._compiled = True  # whether workers started now play on the compiled engine
+        self._preparing: list[Executor] = []  # compiling, or warming workers on its result
+        self._closed = False
 
     def prepare(self, done: Callable[[float | None], None] | None = None,
                 preparer: Callable[[], Executor] | None = None) -> bool:
@@ -182,10 +184,14 @@ class BotPool:
         self._compiled = False
         self._retire()  # workers started before now would compile on their first work
         executor = (preparer or self._one_process)()
+        self._preparing.append(executor)
         started = time.monotonic()
 
         def compiled(work: Future[bool]) -> None:
+            self._preparing.remove(executor)
             executor.shutdown(wait=False)
+            if self._closed:
+                return
             if work.exception() is not None or not work.result():
                 log.warning("compiling the fast path failed (%r): the pure engine stays",
                             work.exception())
@@ -195,10 +201,14 @@ class BotPool:
                 return
             self._compiled = True
             fresh = self._make()
+            self._preparing.append(fresh)
             warming = [fresh.submit(warm) for _ in range(self.workers)]
             self._when_all(warming, lambda: ready(fresh))
 
         def ready(fresh: Executor) -> None:
+            if self._closed:
+                return
+            self._preparing.remove(fresh)
             self._retire()  # what the pure workers are making still comes back
             self._executor = fresh
             self.engine = "compiled"
@@ -324,9 +334,17 @@ class BotPool:
         return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the workers; a compilation under way is ended, not waited for (the server
+        stops at once, even during its first start)."""
+        self._closed = True
+        for executor in [*self._preparing, *([self._executor] if self._executor else [])]:
+            # a ProcessPoolExecutor's processes: shutting down waits for their work at exit
+            processes = list((getattr(executor, "_processes", None) or {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+        self._preparing = []
+        self._executor = None
 
 
 class PooledBot:
