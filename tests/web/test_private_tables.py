@@ -260,15 +260,19 @@ def test_a_profile_shows_others_no_private_hand_nor_the_rating_points_after_one(
     public, _, _ = two_people(server, lan=lan, minh=minh)  # "Minh" is an account's name now
     play(server, public)
 
-    def seen(viewer: Visitor) -> tuple[list[int], list[str]]:
+    def seen(viewer: Visitor) -> tuple[int, list[int], list[str]]:
         profile = viewer.get("/api/players/Lan").json()
         [southern] = profile["ratings"]
-        assert southern["hands"] == 2  # the rating is one number: both hands in it
-        return [p["hands"] for p in southern["curve"]], [h["table"] for h in profile["recent"]]
+        return (southern["hands"], [p["hands"] for p in southern["curve"]],
+                [h["table"] for h in profile["recent"]])
 
-    assert seen(browser(server)) == ([2], [public])  # a stranger: no when, where, nor how
-    assert seen(minh) == ([2], [public, private])  # Minh sat in that hand: listed, no points
-    assert seen(lan) == ([1, 2], [public, private])  # Lan's own: everything
+    # anyone else: the rating as it stood after the public hand, counted in public hands
+    assert seen(browser(server)) == (1, [1], [public])  # a stranger: no when, where, nor how
+    assert seen(minh) == (1, [1], [public, private])  # Minh sat in that hand: listed, no points
+    assert seen(lan) == (2, [1, 2], [public, private])  # Lan's own: everything
+    stranger = browser(server).get("/api/players/Lan").json()
+    assert stranger["hands"] == 1 and stranger["ratings"][0]["firsts"] <= 1
+    assert stranger["ratings"][0]["mu"] == lan.get("/api/players/Lan").json()["ratings"][0]["mu"]
     own = lan.get("/api/me/profile").json()["ratings"][0]["curve"]
     assert [p["hands"] for p in own] == [1, 2]
 

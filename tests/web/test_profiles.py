@@ -69,7 +69,9 @@ def test_a_private_tables_hands_are_listed_only_to_those_who_sat_there(server: S
     play(server, private)
     stranger = browser(server)
     theirs = stranger.get("/api/players/Lan").json()
-    assert theirs["recent"] == [] and theirs["hands"] == 1  # counted, not shown
+    assert theirs["recent"] == [] and theirs["hands"] == 0  # not there for a stranger
+    assert theirs["ratings"] == []  # no public rated hand: no rating to show others
+    assert lan.get("/api/players/Lan").json()["hands"] == 1  # her own: counted
     for viewer in (lan, minh):  # Lan, and Minh who sat at that table
         assert [h["table"] for h in viewer.get("/api/players/Lan").json()["recent"]] == [private]
     assert [h["table"] for h in lan.get("/api/me/profile").json()["recent"]] == [private]

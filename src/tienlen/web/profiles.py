@@ -3,16 +3,18 @@
 A profile is an identity's ratings per family (with the curve of each), the hands it played
 (at any table: ``PlayedRow``) and the first places among them, and its last hands; the
 player's own profile also lists the people it played with lately. A private table's hands
-count in the totals and in the rating (one number), but a hand is listed only to a viewer who
-sat in that hand (the player themself included), and the points of the rating's curve after
-a private table's hands only to the player themself: to anyone else they are not there, so
-that nobody learns when, where or how a private hand went (``hand_access.py``). The leaderboard is the rating
+count in the player's own totals and rating; a hand is listed only to a viewer who sat in
+that hand (the player themself included), and anyone but the player sees the rating as it
+stood after its last public hand, its hands, first places and curve counted in public hands
+alone: to them the private hands are not there, so that nobody learns from a profile when,
+where or how a private hand went (``hand_access.py``). The leaderboard is the rating
 store's (mu - 3 sigma, players with at least 20 rated hands), its players named as they are
 now (a deleted account as "deleted player", in the reader's language).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from typing import Any, Final
 from urllib.parse import quote
@@ -23,8 +25,8 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from ..i18n import t
 from .identity import Identity
-from .ratings import FAMILIES, PROVISIONAL_HANDS
-from .ratings_store import RatingStore
+from .ratings import FAMILIES, PROVISIONAL_HANDS, Rating
+from .ratings_store import Point, RatingStore
 from .storage import IdentityRow, PlayedRow, RecordRow, TableRow
 
 RECENT: Final = 20  # hands a profile lists
@@ -61,8 +63,13 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
         rating = ratings.get(who.id, family)
         if rating is None:
             continue
-        curve = [{"hands": p.hands, "mu": p.mu, "sigma": p.sigma, "at": p.at}
-                 for p in ratings.history(who.id, family, CURVE, private=viewer == who.id)]
+        own = viewer == who.id
+        points = ratings.history(who.id, family, CURVE, private=own)
+        if not own:  # as of its last public hand, counted in public hands alone
+            rating, points = _public(engine, who.id, family, points)
+            if rating is None:
+                continue
+        curve = [{"hands": p.hands, "mu": p.mu, "sigma": p.sigma, "at": p.at} for p in points]
         ratings_out.append({"family": family, "mu": rating.mu, "sigma": rating.sigma,
                             "conservative": rating.conservative, "hands": rating.hands,
                             "firsts": rating.firsts, "provisional": rating.provisional,
@@ -75,9 +82,10 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
         shown = or_(shown, select(sat.c.hand_no).where(
             sat.c.identity == viewer, sat.c.table_id == p.table_id,
             sat.c.hand_no == p.hand_no).exists())
+    counted = mine if viewer == who.id else and_(mine, p.private.is_(False))
     with engine.connect() as conn:
         hands, firsts = conn.execute(select(func.count(), func.count().filter(p.place == 1))
-                                     .where(mine)).one()
+                                     .where(counted)).one()
         rows = conn.execute(
             select(p.table_id, p.hand_no, p.seat, p.place, p.family, p.at,
                    func.substr(r.text, 1, _HEAD), TableRow.closed)
@@ -94,6 +102,25 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
             "ratings": ratings_out, "hands": int(hands), "firsts": int(firsts or 0),
             "recent": recent,
             "opponents": recent_opponents(engine, who.id) if viewer == who.id else []}
+
+
+def _public(engine: Engine, player: str, family: str,
+            points: list[Point]) -> tuple[Rating | None, list[Point]]:
+    """``player``'s rating in ``family`` as anyone else sees it: as it stood after its last
+    public hand (``points``: the public points of its curve, the last ones), its hands and
+    first places counted in public hands only, each point numbered by the public hands up to
+    it (so that no gap shows where a private hand was). None: no public rated hand."""
+    p = PlayedRow
+    with engine.connect() as conn:
+        hands, firsts = conn.execute(
+            select(func.count(), func.count().filter(p.place == 1))
+            .where(p.identity == player, p.family == family, p.private.is_(False))).one()
+    if not points or not hands:
+        return None, []
+    first = int(hands) - len(points) + 1
+    points = [dataclasses.replace(point, hands=max(1, first + i)) for i, point in enumerate(points)]
+    last = points[-1]
+    return Rating(last.mu, last.sigma, last.hands, int(firsts or 0)), points
 
 
 def recent_opponents(engine: Engine, identity_id: str,
