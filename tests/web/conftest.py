@@ -20,15 +20,17 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from tienlen.web.app import create_app
-from tienlen.web.limits import Limits
+from tienlen.web.limits import Limits, Rate, Rates
 from tienlen.web.storage import Repository
 
 PG_URL = os.environ.get("TIENLEN_TEST_PG_URL")
 CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
 # the tests' clients all come from 127.0.0.1: no per-client limit unless a test sets one
+# nor a limit on hints (the tests play hands by hints, faster than a person asks)
 NO_CLIENT_LIMITS = Limits(tables_per_client=0, tables_per_address=0, creates_per_minute=0,
                           creates_per_address=0, messages_per_second=0, messages_per_address=0,
-                          connections_per_address=0, replays_per_client=0)
+                          connections_per_address=0, replays_per_client=0,
+                          rates=Rates(hint=Rate(0, 0, 10.0)))
 
 # what a table a script with no cookie sits at asks for: changed rules, which are not rated (a
 # rated table seats only an identity: web/table.py)

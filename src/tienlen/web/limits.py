@@ -56,7 +56,7 @@ class Rates:
     invite: Rate = Rate(20, 200, 60.0)  # invitations to a table
     report: Rate = Rate(10, 60, 3600.0)  # reports
     block: Rate = Rate(30, 300, 600.0)  # blocks and unblocks
-    hint: Rate = Rate(5, 100, 10.0)  # hints, over all of a player's tables
+    hint: Rate = Rate(10, 200, 10.0)  # hints, over all of a player's tables (a hint a second)
     say: Rate = Rate(5, 100, 10.0)  # things said at the tables (phrases, reactions, words)
     review: Rate = Rate(20, 120, 60.0)  # reviews of finished hands asked
 
