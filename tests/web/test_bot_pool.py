@@ -95,7 +95,7 @@ def ann_and_a_bot(lobby: Lobby, level: BotLevel,
                   also: Sequence[Client] = ()) -> tuple[Room, Outbox, Client]:
     """Ann at a started 2-seat table with a bot of ``level``, her page's outbox and client
     (``also``: more pages of hers, seated by her token too)."""
-    room, _, token = lobby.create(NewTable(name="Ann", players=2, level=level))
+    room, _, token = lobby.create(NewTable(name="Ann", players=2, level=level), owner="ann")
     out = Outbox()
     ann = out.client()
     for client in (ann, *also):
@@ -186,7 +186,8 @@ def test_an_answer_for_a_table_that_moved_on_is_dropped() -> None:
 
     async def play() -> None:
         lobby = lobby_with(held)
-        room, seat, _ = lobby.create(NewTable(quick=True, name="Ann", level="search", players=4))
+        room, seat, _ = lobby.create(NewTable(quick=True, name="Ann", level="search", players=4),
+                                     owner="ann")
         assert seat == 0 and room.game is not None
         out = Outbox()
         ann = out.client()
