@@ -24,6 +24,7 @@ from tienlen.web.storage import DeviceRow, Repository
 
 from .conftest import Server, Visitor
 from .test_accounts import PASSWORD, browser, claimed, count
+from .test_limits import Clock
 
 
 @pytest.fixture(autouse=True)
@@ -137,14 +138,6 @@ def test_a_sessions_own_wrong_passwords_are_limited_for_it_alone(server: Server)
 
 
 # ---------------------------------------------------------------- many addresses, one clock
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def accounts(tmp_path: Path) -> Iterator[tuple[Accounts, Clock]]:
     clock = Clock()

@@ -14,21 +14,14 @@ pytest.importorskip("fastapi")
 from tienlen.web import matchmaker
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
+from .test_quickmatch import WAIT, browser
 from .test_rated_hands import play, room_of
 from .waiting import poll
-
-WAIT = 1.0  # seconds the tests' server waits before bots fill a table
 
 
 @pytest.fixture
 def quick(sqlite_url: str) -> Iterator[Server]:
     yield from running(sqlite_url, limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=WAIT))
-
-
-def browser(server: Server) -> Visitor:
-    visitor = server.visitor()
-    visitor.visit()
-    return visitor
 
 
 def queued(server: Server, name: str) -> Visitor:
