@@ -4,7 +4,6 @@ pass however many wrong guesses others made at the name (issue 32, item 1)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from tienlen.web.storage import DeviceRow, Repository
 from .conftest import Server, Visitor
 from .test_accounts import PASSWORD, browser, claimed, count
 from .test_limits import Clock
+from .waiting import in_a_thread
 
 
 @pytest.fixture(autouse=True)
@@ -149,7 +149,7 @@ def accounts(tmp_path: Path) -> Iterator[tuple[Accounts, Clock]]:
 
 def claim_lan(acc: Accounts) -> str:
     """Lan claimed; its owner's browser, as the account knows it."""
-    done = asyncio.run(acc.claim(None, "Lan", PASSWORD, None, ""))
+    done = in_a_thread(acc.claim(None, "Lan", PASSWORD, None, ""))
     assert done.known is not None
     return stored_as(done.known)
 
@@ -158,7 +158,7 @@ def signin(acc: Accounts, password: str, address: str, known: str | None = None,
            name: str = "Lan") -> int:
     """The status a sign-in answers (200: signed in)."""
     try:
-        asyncio.run(acc.signin(name, password, address, None, "", known))
+        in_a_thread(acc.signin(name, password, address, None, "", known))
     except Refusal as exc:
         return exc.status
     return 200
@@ -187,7 +187,7 @@ def test_an_unknown_name_and_an_account_are_limited_alike(
         answers = []
         for _ in range(4):
             try:
-                asyncio.run(acc.signin(name, "guess", "10.0.0.1", None, "", stored_as("x" * 43)))
+                in_a_thread(acc.signin(name, "guess", "10.0.0.1", None, "", stored_as("x" * 43)))
             except Refusal as exc:
                 answers.append((exc.status, exc.reason.key))
         assert answers == [(401, "err.web.account_wrong")] * 3 + [(429, "err.web.account_tries")]

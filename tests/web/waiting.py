@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from tienlen.web.storage import Repository
 
 from .conftest import Server
+
+T = TypeVar("T")
+
+
+def in_a_thread(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own, its result or its exception: the
+    browser tests keep an event loop running in the main thread, where it cannot be called."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result(120)
 
 
 def poll(fetch: Callable[[], Any], done: Callable[[Any], bool], timeout: float = 60) -> Any:
