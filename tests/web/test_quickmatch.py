@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from tienlen import Rules
-from tienlen.web import matchmaker
+from tienlen.web import matchmaker, ratings
 from tienlen.web.matchqueue import QueueEntry, SqlMatchQueue
 from tienlen.web.storage import Repository, TableSettings, Write
 from tienlen.web.table import Refused, TableState
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
-from .test_rated_hands import play, room_of
+from .test_rated_hands import IN_PLAY, play, room_of
 from .waiting import poll
 
 WAIT = 1.0  # seconds the tests' servers wait before bots fill a table
@@ -178,6 +178,8 @@ def test_a_later_player_takes_a_bots_seat_at_the_next_hand_across_a_restart(
     # nobody is connected for a while across the restarts: the kept seat is not given back for
     # that here (test_quickmatch_offers.py tests when it is), however slow the machine
     monkeypatch.setattr(matchmaker, "STRANDED", 3600.0)
+    # a southern preset no instant win ends: a seat is offered only while a hand is in play
+    monkeypatch.setitem(ratings.MEASURED_PRESET, "southern", IN_PLAY)
     lan, minh = browser(quick), browser(quick)
     play_now(lan, "Lan", players=2)
     table_id = matched(lan)["table"]
