@@ -110,7 +110,10 @@ def test_a_failed_preparation_leaves_the_pure_engine_and_says_so() -> None:
 
 def test_serve_says_what_the_bots_and_hints_play_on(monkeypatch: pytest.MonkeyPatch,
                                                     tmp_path: Path) -> None:
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    # engine_text sets NUMBA_CACHE_DIR for the workers: set here first, so that the test's end
+    # takes it away again (else every later test's workers compile afresh into tmp_path)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "")
+    monkeypatch.delenv("NUMBA_CACHE_DIR")
     monkeypatch.setenv("TIENLEN_CACHE_DIR", str(tmp_path / "kept"))
     line = engine_text()
     assert "preparing the compiled engine" in line and str(tmp_path / "kept" / "numba") in line
