@@ -313,9 +313,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_admin(args: argparse.Namespace) -> int:
     from .web.moderation import admins, set_admin
-    from .web.storage import DEFAULT_DB
+    from .web.storage import default_db
 
-    lang, db = _lang(args), args.db or DEFAULT_DB
+    lang, db = _lang(args), args.db or default_db().url
     if args.action == "list":
         names = admins(db)
         print("\n".join(names) if names else t("cli.admin.none", lang))
