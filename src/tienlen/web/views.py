@@ -13,6 +13,7 @@ sent as facts and, once the room knows the connection's language, in the termina
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, get_args
 
 from .. import Action, Game, Move, Play
@@ -125,9 +126,17 @@ def worded(view: SeatView, payments: Sequence[Payment], names: Sequence[str],
     (``names``: every seat's, as :func:`seat_names` gives them): the lines the page shows."""
     if not view.payments:
         return view
-    said = [shown.model_copy(update={"words": payment_line(p, names, lang, view.seat)})
+    seats = tuple(names)
+    said = [shown.model_copy(update={"words": _payment_line(p, seats, lang, view.seat)})
             for shown, p in zip(view.payments, payments, strict=True)]
     return view.model_copy(update={"payments": said})
+
+
+@lru_cache(maxsize=4096)
+def _payment_line(p: Payment, names: tuple[str, ...], lang: str, you: int | None) -> str:
+    """:func:`tienlen.paywords.payment_line`, kept: a payment stays in every later view of its
+    hand, said again for each seat and language at every move."""
+    return payment_line(p, names, lang, you)
 
 
 def chop_view(c: Chop) -> ChopView:
