@@ -10,9 +10,11 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen import Game
+from tienlen import Game, Rules
 from tienlen.i18n import display_name
 from tienlen.paywords import payment_line
+from tienlen.web.protocol import SeatInfo
+from tienlen.web.views import seat_names, seat_view, worded
 
 from .conftest import Server, WsClient
 
@@ -25,6 +27,31 @@ ORDINARY = 2
 def first_legal(legal: list[str], table: str | None) -> str:
     """The first legal play; a pass only when nothing else is allowed."""
     return next((move for move in legal if move != "pass"), "pass")
+
+
+def test_a_seat_view_says_its_payments_as_the_terminal_does() -> None:
+    """A chain of chops (chặt chồng) paid at the round's end, said for each seat and a
+    spectator; a view not yet said carries the facts alone, as before."""
+    hands = ["2h 7c 8c", "3s 3c 4s 4c 5d 5h Qd", "Js Jc Jd Jh Qc", "6s 6c 7s 7d 8s 8d 9s 9c Kc"]
+    game = Game(Rules.preset("mien-nam"), hands, leader=0, first_hand=False)
+    for move in ("2h", "3s 3c 4s 4c 5d 5h", "Js Jc Jd Jh", "pass", "pass", "pass"):
+        game.play(move)
+    names = ["Lan", "Máy 1", "Máy 2", "Máy 3"]
+    for seat in (0, 1, 2, None):
+        view = seat_view(game, seat)
+        assert "words" not in view.model_dump()["payments"][0]
+        said = worded(view, game.payments, names, "vi")
+        assert [p.words for p in said.payments] == \
+            [payment_line(p, names, "vi", seat) for p in game.payments]
+    [line] = [p.words for p in worded(seat_view(game, 1), game.payments, names, "vi").payments]
+    assert line.startswith("Bạn trả Máy 2 4 điểm: Bạn chặt 2h của Lan bằng ba đôi thông")
+
+
+def test_the_seats_are_named_as_the_page_names_them() -> None:
+    seats = [SeatInfo(seat=0, name="Lan", kind="human"), SeatInfo(seat=1, name="Bot 2", kind="bot"),
+             SeatInfo(seat=2, name=None, kind="empty"), SeatInfo(seat=3, name="Bot 7", kind="human")]
+    assert seat_names(seats, "vi") == ["Lan", "Máy 2", "Ghế 3", "Bot 7"]
+    assert seat_names(seats, "en") == ["Lan", "Bot 2", "Seat 3", "Bot 7"]
 
 
 def said_in(server: Server, table_id: str, lang: str, token: str | None = None) -> WsClient:

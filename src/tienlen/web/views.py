@@ -121,14 +121,16 @@ def seat_names(seats: Sequence[SeatInfo], lang: str) -> list[str]:
 
 def worded(view: SeatView, payments: Sequence[Payment], names: Sequence[str],
            lang: str) -> SeatView:
-    """``view`` with each of its ``payments`` (the game's, the view's source) said in ``lang``
-    by :func:`tienlen.paywords.payment_line`, the terminal's words, "you" being the view's seat
-    (``names``: every seat's, as :func:`seat_names` gives them): the lines the page shows."""
+    """``view`` with each of its payments said in ``lang`` by
+    :func:`tienlen.paywords.payment_line`, the terminal's words, "you" being the view's seat
+    (``payments``: the hand's, from which the view's were made: they only grow; ``names``:
+    every seat's, as :func:`seat_names` gives them): the lines the page shows."""
     if not view.payments:
         return view
     seats = tuple(names)
+    made = payments[:len(view.payments)]
     said = [shown.model_copy(update={"words": _payment_line(p, seats, lang, view.seat)})
-            for shown, p in zip(view.payments, payments, strict=True)]
+            for shown, p in zip(view.payments, made, strict=True)]
     return view.model_copy(update={"payments": said})
 
 
