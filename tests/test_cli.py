@@ -92,6 +92,24 @@ def test_house_rules_explained_say_their_changes_before_the_preset_they_change(
             assert "\u00a0" not in line and "\u2011" not in line
 
 
+@pytest.mark.parametrize("lang", ["en", "vi"])
+def test_rules_explain_without_a_preset_explains_the_default_rules(
+        capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    """``tienlen rules --explain`` says the rules every command plays without --rules (pagat),
+    as ``tienlen rules pagat --explain`` does, rather than listing the presets again."""
+    code, out, err = run(capsys, "rules", "--explain", "--lang", lang)
+    assert (code, err) == (0, "")
+    assert out == run(capsys, "rules", cli.DEFAULT_PRESET, "--explain", "--lang", lang)[1]
+    assert out.startswith("Tiến Lên: ") and "pagat" in out.splitlines()[0]
+    assert Rules().name == cli.DEFAULT_PRESET  # the rules a Game plays by default, too
+
+
+def test_rules_toml_without_a_preset_prints_the_default_rules(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "--toml")
+    assert code == 0 and Rules.from_toml(out) == Rules.preset(cli.DEFAULT_PRESET)
+
+
 def test_rules_of_a_preset_shows_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "viet-cong")
     assert code == 0

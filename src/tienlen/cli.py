@@ -20,6 +20,8 @@ from .rules import load_rules
 if TYPE_CHECKING:
     from .session import Session
 
+DEFAULT_PRESET = "pagat"  # the rules a command plays without --rules (and `rules --explain` shows)
+
 
 class _Formatter(argparse.HelpFormatter):
     """Help that shows each option's default (when it has one worth showing)."""
@@ -165,12 +167,14 @@ def _lang(args: argparse.Namespace) -> str:
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    if args.preset is None:
+    """The presets listed; or one preset's (or house-rules file's) options, as a file (--toml)
+    or in words (--explain): without a preset, those of the default rules."""
+    if args.preset is None and not (args.toml or args.explain):
         from .rules_text import preset_list
 
         print(preset_list(_lang(args)))
         return 0
-    rules = load_rules(args.preset)
+    rules = load_rules(args.preset or DEFAULT_PRESET)
     if args.toml:
         from .rules_text import full_toml
 
@@ -309,9 +313,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_admin(args: argparse.Namespace) -> int:
     from .web.moderation import admins, set_admin
-    from .web.storage import DEFAULT_DB
+    from .web.storage import default_db
 
-    lang, db = _lang(args), args.db or DEFAULT_DB
+    lang, db = _lang(args), args.db or default_db().url
     if args.action == "list":
         names = admins(db)
         print("\n".join(names) if names else t("cli.admin.none", lang))
@@ -420,7 +424,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_rules)
 
     p = command("train")
-    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE", help=rules_file)
+    p.add_argument("--rules", default=DEFAULT_PRESET, metavar="PRESET|FILE", help=rules_file)
     p.add_argument("--players", type=int, default=4, metavar="N", help=players)
     p.add_argument("--seconds", type=float, default=600.0, help=h("train.seconds"))
     p.add_argument("--out", default="runs/learned", metavar="DIR", help=h("train.out"))
@@ -445,7 +449,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_train)
 
     p = command("bench")
-    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE", help=rules_file)
+    p.add_argument("--rules", default=DEFAULT_PRESET, metavar="PRESET|FILE", help=rules_file)
     p.add_argument("--players", type=int, default=4, metavar="N", help=players)
     p.add_argument("--hands", type=_count(1, lang), default=2000, metavar="N", help=h("bench.hands"))
     p.add_argument("--seed", type=int, default=1, metavar="N", help=h("bench.seed"))
@@ -453,7 +457,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_bench)
 
     p = command("play")
-    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE", help=rules_file)
+    p.add_argument("--rules", default=DEFAULT_PRESET, metavar="PRESET|FILE", help=rules_file)
     p.add_argument("--players", type=int, default=4, metavar="N", help=players)
     p.add_argument("--seed", type=int, default=None, metavar="N", help=h("play.seed"))
     p.add_argument("--name", default="You", metavar="NAME", help=h("play.name"))
@@ -469,7 +473,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_play)
 
     p = command("tournament")
-    p.add_argument("--rules", default="pagat", metavar="PRESET|FILE", help=rules_file)
+    p.add_argument("--rules", default=DEFAULT_PRESET, metavar="PRESET|FILE", help=rules_file)
     p.add_argument("--players", type=int, default=4, metavar="N", help=players)
     p.add_argument("--bots", help=h("tournament.bots", bots=bot_usage(lang)))
     p.add_argument("--deals", type=int, default=100, metavar="N", help=h("tournament.deals"))

@@ -663,13 +663,19 @@ def shown_names(stored: Sequence[str], name: str, lang: str) -> tuple[str, ...]:
     return tuple(shown)
 
 
-def records_dir(environ: Mapping[str, str] | None = None) -> Path:
-    """Where the terminal game saves its records: ``$XDG_DATA_HOME/tienlen/records``, by
-    default ``~/.local/share/tienlen/records``."""
+def data_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """The user's folder for what tienlen keeps: ``$XDG_DATA_HOME/tienlen``, by default
+    ``~/.local/share/tienlen`` (the terminal's records, the web server's database)."""
     environ = os.environ if environ is None else environ
     data = environ.get("XDG_DATA_HOME", "")
     base = Path(data) if data and Path(data).is_absolute() else Path.home() / ".local" / "share"
-    return base / "tienlen" / "records"
+    return base / "tienlen"
+
+
+def records_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Where the terminal game saves its records: ``$XDG_DATA_HOME/tienlen/records``, by
+    default ``~/.local/share/tienlen/records``."""
+    return data_dir(environ) / "records"
 
 
 def tienlen_command(argv0: str | None = None) -> list[str]:

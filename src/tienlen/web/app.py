@@ -23,7 +23,7 @@ from .origin import OriginCheck
 from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records
 from .routes.pages import STATIC
 from .services import Services
-from .storage import DEFAULT_DB, Repository
+from .storage import Repository, default_db
 
 log = logging.getLogger("tienlen.web")
 GC_THRESHOLDS = (10_000, 10, 100)  # the garbage collector's, while serving (Python's: 700, 10, 10)
@@ -48,7 +48,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                limits: Limits | None = None,
                clock: Callable[[], float] = time.monotonic, api_docs: bool = False,
                prepared: Callable[[float | None], None] | None = None) -> FastAPI:
-    """The server for ``db_url`` (default: an SQLite file in the working folder) under
+    """The server for ``db_url`` (default: :func:`~.storage.default_db`, an SQLite file) under
     ``limits`` (default: :class:`~.limits.Limits`); the rate limits count time by ``clock``.
     ``api_docs``: serve the API's documentation page at /api/docs (its scripts come from a CDN,
     so it is off unless asked for; the schema itself is always at /openapi.json). ``prepared``
@@ -56,7 +56,7 @@ given (``tienlen serve``): the bot pool compiles the fast path at start (the pur
 answers meanwhile) and calls it with the seconds that took (None: it failed) once done;
 not given (the tests' servers), the pool's workers compile it on first use."""
     limits = limits or Limits()
-    services = Services.make(Repository(db_url or DEFAULT_DB), bot_delay, limits, clock)
+    services = Services.make(Repository(db_url or default_db().url), bot_delay, limits, clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

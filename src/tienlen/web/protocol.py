@@ -43,6 +43,7 @@ dealt at once. The asks are stored: a restart keeps them and the countdown.
 from __future__ import annotations
 
 import json
+from operator import not_
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -308,7 +309,10 @@ class ChopView(BaseModel):
 class PaymentView(BaseModel):
     """One payment of the hand (public): who pays whom, how many units, and the facts of what
     for (``item``: chop, chain, place, stake, cards, two, bombs, bomb, no_play, cong, instant),
-    never the record's English. ``at``: how many actions of the history were made then."""
+    never the record's English. ``at``: how many actions of the history were made then.
+    ``words``: the payment in a sentence in the connection's language, as the terminal says it
+    (:func:`tienlen.paywords.payment_line`, "you" being the view's seat; its cards as card text,
+    ``2h``, for the screen to draw), the line the page shows."""
 
     payer: int
     payee: int
@@ -321,6 +325,7 @@ class PaymentView(BaseModel):
     win: str = ""  # the instant win
     chops: list[ChopView] = []
     at: int = -1
+    words: str = Field(default="", exclude_if=not_)  # left out of the JSON when not worded
 
 
 # What a seat is asked: the kind of the engine's decision (tienlen.turns.Kind, the same values;

@@ -66,7 +66,7 @@ from .protocol import (
 )
 from .storage import Repository, StorageError, StoredTable, TableSettings, Write
 from .table import Refused, Seat, TableState
-from .views import PlayTexts, seat_view
+from .views import PlayTexts, seat_names, seat_view, worded
 
 __all__ = ["Client", "Refused", "Room"]
 log = logging.getLogger("tienlen.web")
@@ -147,6 +147,8 @@ class Room:
         self.clock = Clock(self.table, bot_delay, self._due, lambda: bool(self.clients))
         self.last_active = time.monotonic()  # when a client last came, went or acted
         self._views: dict[int | None, SeatView | None] = {}
+        # the views with their payments said: by seat, language and the seats' names
+        self._worded: dict[tuple[int | None, str, tuple[str, ...]], SeatView] = {}
         self._views_version = -1
         self._plays = PlayTexts()
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
@@ -378,6 +380,7 @@ class Room:
     def view_for(self, seat: int | None) -> SeatView | None:
         if self._views_version != self.version:
             self._views = {}
+            self._worded = {}
             self._views_version = self.version
         if seat not in self._views:
             hands = self.table.hands
@@ -386,20 +389,36 @@ class Room:
                 if hands is not None else None
         return self._views[seat]
 
+    def said_view_for(self, seat: int | None, lang: str, info: TableInfo) -> SeatView | None:
+        """:meth:`view_for` with its payments said in ``lang`` (views.worded), under the seats'
+        names of ``info``."""
+        view = self.view_for(seat)
+        hands = self.table.hands
+        if view is None or hands is None or not view.payments:
+            return view
+        names = seat_names(info.seats, lang)
+        key = (seat, lang, tuple(names))
+        if key not in self._worded:
+            self._worded[key] = worded(view, hands.game.payments, names, lang)
+        return self._worded[key]
+
     def state_for(self, client: Client, info: TableInfo | None = None) -> State:
-        return State(version=self.version, at=self._changed_at, info=info or self.info(),
-                     view=self.view_for(client.seat))
+        info = info or self.info()
+        return State(version=self.version, at=self._changed_at, info=info,
+                     view=self.said_view_for(client.seat, client.lang, info))
 
     def broadcast(self) -> None:
-        """Send every connection its seat's state; each distinct state is serialised once."""
+        """Send every connection its seat's state in its language; each distinct state is
+        serialised once."""
         if not self.clients:
             return
         info = self.info()
-        bodies: dict[int | None, str] = {}
+        bodies: dict[tuple[int | None, str], str] = {}
         for client in list(self.clients):
-            body = bodies.get(client.seat)
+            key = (client.seat, client.lang)
+            body = bodies.get(key)
             if body is None:
-                body = bodies[client.seat] = event_body(self.state_for(client, info))
+                body = bodies[key] = event_body(self.state_for(client, info))
             client.send_body(body)
 
     # ------------------------------------------------------------------ connections

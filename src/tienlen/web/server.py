@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from .. import fast
 from ..errors import ArgumentError, TienLenError, error
 from ..fast.cache import CACHE_ENV, settle
 from ..i18n import Msg, t
 from .limits import Limits
+
+if TYPE_CHECKING:
+    from .storage import DefaultDb
 
 MAX_WS_MESSAGE = 64 * 1024  # uvicorn closes a connection sending more; the protocol allows 4 KiB
 
@@ -86,6 +90,14 @@ def prepared_text(seconds: float | None, lang: str = "en") -> str:
     return t("cli.serve.engine_ready", lang, s=f"{seconds:.0f}")
 
 
+def found_db_text(found: DefaultDb, lang: str = "en") -> str:
+    """The start-up line said when the database is the one a server left in the working
+    folder (:func:`~.storage.default_db`): kept, and where a new one would have gone."""
+    from ..play.controller import data_dir
+
+    return t("cli.serve.db_here", lang, path=found.path, folder=data_dir())
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en",
           api_docs: bool = False, cache_dir: str | None = None) -> int:
@@ -95,7 +107,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
         import uvicorn
 
         from .app import create_app
-        from .storage import DEFAULT_DB
+        from .storage import default_db
     except ImportError as exc:
         raise error(TienLenError, "err.serve.extra", error=str(exc)) from None
     if not 0 < port < 65536:
@@ -107,9 +119,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     def prepared(seconds: float | None) -> None:
         print(prepared_text(seconds, lang), flush=True)
 
-    app = create_app(db or DEFAULT_DB, bot_delay=bot_delay, limits=limits, api_docs=api_docs,
+    chosen = default_db() if db is None else None
+    url = chosen.url if chosen is not None else str(db)
+    app = create_app(url, bot_delay=bot_delay, limits=limits, api_docs=api_docs,
                      prepared=prepared)
-    print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=db or DEFAULT_DB))
+    print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=url))
+    if chosen is not None and chosen.here:
+        print(found_db_text(chosen, lang))
     print(limits_text(limits or Limits(), lang))
     print(engine, flush=True)
     uvicorn.run(app, host=host, port=port, ws_max_size=MAX_WS_MESSAGE, log_level="warning")

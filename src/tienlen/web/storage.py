@@ -5,17 +5,19 @@ anyone hears of it; replaying the log through the engine rebuilds the table
 exactly. Bot moves of many tables share one transaction (a group commit, see
 ``driver.py``). Finished hands are kept as records in the project's TOML
 format, stored in the transaction of the move that finishes them.
-SQLite (a file) by default, PostgreSQL by URL (``postgresql+psycopg://…``).
+SQLite (a file in the user's data folder, :func:`default_db`) by default, PostgreSQL by URL
+(``postgresql+psycopg://…``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     BigInteger,
@@ -43,12 +45,39 @@ from sqlalchemy.pool import StaticPool
 
 from ..errors import TienLenError, error
 
-DEFAULT_DB = "sqlite:///tienlen.sqlite3"
+DB_FILE = "tienlen.sqlite3"  # the SQLite database's file name, by default
 NEXT_HAND_AFTER = 15.0  # a table's default countdown to the next hand, once someone asked
 
 
 class StorageError(TienLenError):
     """The database cannot be opened or written; the text says which and why."""
+
+
+class DefaultDb(NamedTuple):
+    """The database a server uses when it is given none: its URL, its file, and whether that
+    is the one found in the working folder (``here``)."""
+
+    url: str
+    path: Path
+    here: bool
+
+
+def default_db(cwd: Path | None = None, environ: Mapping[str, str] | None = None) -> DefaultDb:
+    """The database a server (and ``tienlen admin``) uses without ``--db``: ``tienlen.sqlite3``
+    in the user's data folder (``$XDG_DATA_HOME/tienlen``, by default
+    ``~/.local/share/tienlen``: :func:`tienlen.play.controller.data_dir`), the folder made when
+    missing; but one in the working folder ``cwd``, where servers kept it before, is used as it
+    is (``here``), so that an existing server keeps its tables and accounts."""
+    found = (Path.cwd() if cwd is None else cwd) / DB_FILE
+    if found.is_file():
+        path = found.resolve()
+        return DefaultDb(f"sqlite:///{path}", path, True)
+    from ..play.controller import data_dir
+
+    path = data_dir(environ) / DB_FILE
+    with suppress(OSError):  # else the database cannot be opened: the error names it
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return DefaultDb(f"sqlite:///{path}", path, False)
 
 
 class Base(DeclarativeBase):
@@ -494,7 +523,7 @@ def make_engine(url: str) -> Engine:
 class Repository:
     """Every read and write the server makes; each write is one transaction."""
 
-    def __init__(self, url: str = DEFAULT_DB) -> None:
+    def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
         try:

@@ -5,22 +5,27 @@ its moves), sent as that kind (the prompt) and its facts (:class:`DecisionView`:
 seat, the cards to select, a button for each choice) for the page to say in its own words.
 The history goes twice: as text (``history``) and as the engine's typed events as the seat
 sees them (``events``). A spectator (seat None) gets no hand, no legal actions, nothing asked,
-and the history with every trade's and every unanswered claim's cards hidden.
+and the history with every trade's and every unanswered claim's cards hidden. Each payment is
+sent as facts and, once the room knows the connection's language, in the terminal's words
+(:func:`worded`, by :mod:`tienlen.paywords`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final, get_args
 
 from .. import Action, Game, Move, Play
 from ..actions import ActionKind, Hidden, TradeOffers
 from ..cards import cards_text
+from ..i18n import display_name, t
 from ..payments import Chop, Payment
+from ..paywords import payment_line
 from ..shapes import PASS
 from ..turns import Decision, Kind, Turns, is_decline
 from ..view import events_for
-from .protocol import ChoiceView, ChopView, DecisionView, EventView, PaymentView, Prompt, SeatView
+from .protocol import ChoiceView, ChopView, DecisionView, EventView, PaymentView, Prompt, SeatInfo, SeatView
 
 MAX_LEGAL = 400  # the page lists legal plays for the hint and for decisions
 # each decision's kind as the page's prompt (the same value; a play in turn is no prompt)
@@ -105,6 +110,35 @@ def event_view(seat: int, move: Play | Action | Hidden) -> EventView:
                          other=move.other)
     return EventView(seat=seat, kind=move.kind, cards=cards_text(move.cards) if move.cards else None,
                      count=len(move.cards), other=move.other, win=move.win)
+
+
+def seat_names(seats: Sequence[SeatInfo], lang: str) -> list[str]:
+    """Every seat's name as the page shows it in ``lang`` (table.js ``names``): a bot's "Bot 2"
+    in the language's words ("Máy 2"), a player's as chosen, an empty seat by its number."""
+    return [(display_name(s.name, lang) if s.kind == "bot" else s.name) if s.name
+            else t("web.seat.numbered", lang, n=s.seat + 1) for s in seats]
+
+
+def worded(view: SeatView, payments: Sequence[Payment], names: Sequence[str],
+           lang: str) -> SeatView:
+    """``view`` with each of its payments said in ``lang`` by
+    :func:`tienlen.paywords.payment_line`, the terminal's words, "you" being the view's seat
+    (``payments``: the hand's, from which the view's were made: they only grow; ``names``:
+    every seat's, as :func:`seat_names` gives them): the lines the page shows."""
+    if not view.payments:
+        return view
+    seats = tuple(names)
+    made = payments[:len(view.payments)]
+    said = [shown.model_copy(update={"words": _payment_line(p, seats, lang, view.seat)})
+            for shown, p in zip(view.payments, made, strict=True)]
+    return view.model_copy(update={"payments": said})
+
+
+@lru_cache(maxsize=4096)
+def _payment_line(p: Payment, names: tuple[str, ...], lang: str, you: int | None) -> str:
+    """:func:`tienlen.paywords.payment_line`, kept: a payment stays in every later view of its
+    hand, said again for each seat and language at every move."""
+    return payment_line(p, names, lang, you)
 
 
 def chop_view(c: Chop) -> ChopView:

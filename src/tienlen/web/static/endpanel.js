@@ -28,7 +28,7 @@ export function renderEnd(box, view, names, me) {
     ? t("end.you_win") : t("end.wins", { name: winner });
   box.querySelector("#end-instant").textContent = instantWords(view.instant_win);
   box.querySelector("#end-rows").replaceChildren(...rows);
-  const payments = paymentList(view, names, me);
+  const payments = paymentList(view, me);
   box.querySelector("#end-payments").replaceChildren(...payments);
   box.querySelector("#end-pay").hidden = !payments.length;
   moreBelow(box.querySelector(".end-scroll"));

@@ -52,7 +52,7 @@ function chopsAt(view) {
   return at;
 }
 
-export function renderHistory(box, view, names, me = null) {
+export function renderHistory(box, view, names) {
   const paid = chopsAt(view);
   const groups = rounds(view);
   const items = groups.map(([start, end], k) => {
@@ -79,7 +79,7 @@ export function renderHistory(box, view, names, me = null) {
       // (its words are in the move's label already)
       bot ? h("span.bot-mark", { testid: "bot-mark", title: bot, "aria-hidden": "true" }, botFace()) : null);
       const pays = (paid.get(start + i + 1) || []).map((p) => h("li.move.pay", { testid: "history-payment" },
-        h("span.pay-text", { text: paymentLine(p, names, me) })));
+        h("span.pay-text", { text: paymentLine(p) })));
       return [move, ...pays];
     }).reverse().flat());  // the newest move first, its payments under it
     return h(`li.round${last && !view.is_over ? ".current" : ""}`, {}, head, list);

@@ -308,11 +308,11 @@ export class Table {
     this.hand.dim(mine && whole && !view.is_over ? view.legal : null);
     this.renderActions();
     keepFocus($("decisions"), () => this.renderDecisions(view, names));
-    renderHistory($("history"), view, names, this.seat);
+    renderHistory($("history"), view, names);
     renderStrip($("last-moves"), view, names);
     const sameHand = before && before.view && before.info.hand_no === info.hand_no;
     const chopped = newChopPayments(sameHand ? before.view : null, view);
-    this.toast(chopped, names);
+    this.toast(chopped);
     this.moments(before, chopped, names);
     if (view.is_over) $("toast").hidden = true;  // the end panel lists every payment
     if (view.is_over) {
@@ -444,9 +444,9 @@ export class Table {
   }
 
   /** Chop payments just made, said for a few seconds at the table (and kept in the history). */
-  toast(payments, names) {
+  toast(payments) {
     if (!payments.length) return;
-    this.notice(...payments.map((p) => paymentLine(p, names, this.seat)));
+    this.notice(...payments.map(paymentLine));
   }
 
   /** Lines said for a while above the felt (read out: the toast is a polite status). */
