@@ -2,12 +2,13 @@
 the one wake of the event loop arranged for the next of them.
 
 After every change the table's clock works out when the driver next has something to do
-(:meth:`Clock.next_wake`) and arranges one wake then (``asyncio``'s ``call_later``); at the
-wake it tells the driver the table is due, and the driver asks :meth:`Clock.owed` for the move,
-staged. A bot waits the table's bot delay (give or take a quarter) before it answers, in or out
-of turn; the bots asked out of turn at one moment all answer at the same wake, so a bot that
-lets a chop go adds no wait that a bot without one would not (the time a table takes reveals no
-card). A person asked out of turn is not waited for (see :mod:`.table`).
+(:meth:`Clock.next_wake`) and arranges one wake then (``call_later`` of the table's time,
+:mod:`.now`: the event loop's, or a test's); at the wake it tells the driver the table is due,
+and the driver asks :meth:`Clock.owed` for the move, staged. A bot waits the table's bot delay
+(give or take a quarter) before it answers, in or out of turn; the bots asked out of turn at
+one moment all answer at the same wake, so a bot that lets a chop go adds no wait that a bot
+without one would not (the time a table takes reveals no card). A person asked out of turn is
+not waited for (see :mod:`.table`).
 
 An optional ``turn_timer`` lets a bot make one move for a player who takes too long; a player
 away longer than ``away_timeout`` is played by a bot until they return. The turn timer of a

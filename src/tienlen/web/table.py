@@ -1,10 +1,13 @@
 """One table's state, apart from its connections and its clock: the seats and the host, its
 hands, the log they are stored in and the snapshot beside it, and who is asked now.
 
-Every change is stored (the table's log, through ``store``) before it is made. A move is tried
-on a copy of the game first, so the record of a hand it ends is stored in the same write. A
-bot's move is *staged* (decided and checked, its write made, nothing changed yet) for the
-:class:`~.driver.Driver` to store with other tables' moves; then it is installed.
+Every change is stored (the table's log, through ``store``) before it is made, and it is made
+by :meth:`TableState.apply`, the one place each kind of log entry changes the table, live and
+when a table is rebuilt from what is stored (:meth:`TableState.restore`). A move is tried on a
+copy of the game first, so the record of a hand it ends is stored in the same write. A bot's
+move is *staged* (decided and checked, its write made, nothing changed yet) for the
+:class:`~.driver.Driver` to store with other tables' moves; then it is installed (applied).
+The time is the table's ``time`` (:mod:`.now`).
 
 The hand's decisions are asked in the order of one :class:`~tienlen.turns.Turns` per hand
 (kept in memory, not stored: after a restart every seat has a new chance to chop). Out of turn
