@@ -1,4 +1,7 @@
-"""A :class:`~tienlen.web.now.Time` that a test moves by hand: nothing waits a real second."""
+"""A :class:`~tienlen.web.now.Time` that a test moves by hand: nothing waits a real second.
+
+Called, it gives its monotonic seconds (``now``, which a test may also set): so it is the
+``clock`` the rate limits count by too (``Server(clock=...)``, test_limits.py)."""
 
 from __future__ import annotations
 
