@@ -18,39 +18,30 @@ from tienlen.web.limits import Limits, Rate, RateLimit, Rates
 from tienlen.web.storage import Repository
 
 from .conftest import NO_CLIENT_LIMITS, UNRATED, Server, Visitor, WsClient, running
+from .manual_time import ManualTime
 from .test_rated_hands import IN_PLAY  # no instant win ends its deals: a turn comes
 from .waiting import poll, stored
 
 
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> ManualTime:
+    return ManualTime()
 
 
 @contextlib.contextmanager
-def limited(sqlite_url: str, clock: Clock, **limits: Any) -> Iterator[Server]:
+def limited(sqlite_url: str, clock: ManualTime, **limits: Any) -> Iterator[Server]:
     """A server with these per-client limits, counting time by ``clock``."""
     yield from running(sqlite_url, limits=replace(NO_CLIENT_LIMITS, **limits), clock=clock)
 
 
 @contextlib.contextmanager
-def running_limited(sqlite_url: str, clock: Clock, **rates: Rate) -> Iterator[Server]:
+def running_limited(sqlite_url: str, clock: ManualTime, **rates: Rate) -> Iterator[Server]:
     """A server with these actions' rates (limiter.py), counting time by ``clock``."""
     yield from running(sqlite_url, limits=rated(**rates), clock=clock)
 
 
 
-def test_the_token_bucket_allows_bursts_then_says_how_long_to_wait(clock: Clock) -> None:
+def test_the_token_bucket_allows_bursts_then_says_how_long_to_wait(clock: ManualTime) -> None:
     bucket = RateLimit(3, 60.0, clock)
     assert [bucket.take("a") for _ in range(3)] == [0.0, 0.0, 0.0]
     assert bucket.take("a") == pytest.approx(20.0)
@@ -61,7 +52,7 @@ def test_the_token_bucket_allows_bursts_then_says_how_long_to_wait(clock: Clock)
 
 
 def test_creating_too_many_tables_a_minute_is_answered_429(sqlite_url: str,
-                                                           clock: Clock) -> None:
+                                                           clock: ManualTime) -> None:
     with limited(sqlite_url, clock, creates_per_minute=2) as server:
         assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
         assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
@@ -77,7 +68,7 @@ def test_creating_too_many_tables_a_minute_is_answered_429(sqlite_url: str,
 
 
 def test_one_client_cannot_hold_more_than_its_share_of_tables(sqlite_url: str,
-                                                              clock: Clock) -> None:
+                                                              clock: ManualTime) -> None:
     with limited(sqlite_url, clock, tables_per_client=2) as server:
         ids = [server.post("/api/tables", {"name": "Lan", **UNRATED}).json()["id"] for _ in range(2)]
         answer = server.post("/api/tables", {"name": "Lan", **UNRATED})
@@ -90,7 +81,7 @@ def test_one_client_cannot_hold_more_than_its_share_of_tables(sqlite_url: str,
 
 
 def test_a_full_server_refuses_with_429_until_idle_tables_close(sqlite_url: str,
-                                                                clock: Clock) -> None:
+                                                                clock: ManualTime) -> None:
     with limited(sqlite_url, clock, max_tables=2) as server:
         first = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
         second = server.post("/api/tables", {"name": "Minh", **UNRATED}).json()
@@ -132,7 +123,7 @@ def test_an_idle_table_closes_and_its_finished_hands_stay_downloadable(server: S
 
 
 def test_too_many_messages_are_each_answered_rate_limited(sqlite_url: str,
-                                                          clock: Clock) -> None:
+                                                          clock: ManualTime) -> None:
     with limited(sqlite_url, clock, messages_per_second=3) as server:
         made = server.post("/api/tables", {"name": "Lan", **UNRATED, "players": 3}).json()
         me = server.ws(made["id"])
@@ -151,7 +142,7 @@ def test_too_many_messages_are_each_answered_rate_limited(sqlite_url: str,
         me.until(lambda m: m["type"] == "state" and m["info"]["seats"][1]["kind"] == "bot")
 
 
-def test_too_many_connections_from_one_client_are_refused(sqlite_url: str, clock: Clock) -> None:
+def test_too_many_connections_from_one_client_are_refused(sqlite_url: str, clock: ManualTime) -> None:
     with limited(sqlite_url, clock, connections_per_address=2) as server:
         made = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
         first, second = server.ws(made["id"]), server.ws(made["id"])
@@ -188,7 +179,7 @@ def test_default_limits_are_stated() -> None:
     assert limits.idle_expiry > 0 and limits.tables_per_client > 0
 
 
-def test_the_server_closes_idle_tables_by_itself(sqlite_url: str, clock: Clock) -> None:
+def test_the_server_closes_idle_tables_by_itself(sqlite_url: str, clock: ManualTime) -> None:
     with limited(sqlite_url, clock, idle_expiry=0.2, sweep_every=0.1) as server:
         made = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
         poll(lambda: server.get(f"/api/tables/{made['id']}").status_code, lambda s: s == 410)
@@ -218,7 +209,7 @@ def seated(server: Server, name: str,
 
 
 def test_friend_requests_are_limited_per_player_then_per_address(sqlite_url: str,
-                                                                 clock: Clock) -> None:
+                                                                 clock: ManualTime) -> None:
     with running_limited(sqlite_url, clock, friend=Rate(4, 6, 600.0)) as server:
         lan, _, _ = seated(server, "Lan")
         minh, minh_table, _ = seated(server, "Minh")
@@ -243,7 +234,7 @@ def test_friend_requests_are_limited_per_player_then_per_address(sqlite_url: str
         assert lan.post("/api/friends", {"table": minh_table, "seat": 0}).status_code == 200
 
 
-def test_every_limited_route_answers_429_past_its_rate(sqlite_url: str, clock: Clock) -> None:
+def test_every_limited_route_answers_429_past_its_rate(sqlite_url: str, clock: ManualTime) -> None:
     one = Rate(1, 100, 60.0)
     with running_limited(sqlite_url, clock, friend=one, invite=one, report=one,
                          block=one) as server:
@@ -266,7 +257,7 @@ def test_every_limited_route_answers_429_past_its_rate(sqlite_url: str, clock: C
 
 
 def test_hints_are_limited_per_player_over_all_their_tables(sqlite_url: str,
-                                                            clock: Clock) -> None:
+                                                            clock: ManualTime) -> None:
     with running_limited(sqlite_url, clock, hint=Rate(1, 100, 10.0)) as server:
         lan, _, at_first = seated(server, "Lan")
         _, _, at_second = seated(server, "Lan", lan)  # Lan's second table
@@ -297,7 +288,7 @@ def refused_at(ws: WsClient, seq: int) -> bool:
 
 
 def test_what_a_player_says_is_counted_over_all_their_tables(sqlite_url: str,
-                                                             clock: Clock) -> None:
+                                                             clock: ManualTime) -> None:
     with running_limited(sqlite_url, clock, say=Rate(2, 100, 10.0)) as server:
         lan, _, at_first = seated(server, "Lan")
         _, _, at_second = seated(server, "Lan", lan)

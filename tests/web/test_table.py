@@ -14,6 +14,8 @@ from tienlen.web.storage import SeatChange, StoredTable, TableSettings, Write
 from tienlen.web.table import Refused, TableState
 from tienlen.web.views import seat_view
 
+from .manual_time import ManualTime
+
 
 def settings(players: int = 3, host: int | None = None, seed: int = 7,
              fixed: bool = True) -> TableSettings:
@@ -221,3 +223,61 @@ def test_the_moves_bots_made_are_marked_for_a_bots_seat_and_an_away_player() -> 
     assert ["bot" if e.bot else "Lan" for e in events] == made_by
     again = TableState.restore(stored(table, log), lambda w: None)
     assert again.bot_moves() == table.bot_moves()  # the log says so after a restart too
+
+
+def timed_table(players: int = 3) -> tuple[TableState, list[Write], ManualTime]:
+    """Lan (seat 0, the host) and bots, started, on a time the test moves (manual_time.py)."""
+    clock = ManualTime()
+    log: list[Write] = []
+    table = TableState(settings(players, host=0), log.append, clock)
+    table.join_seat("Lan", 0)
+    for _ in range(players - 1):
+        table.add_bot(by=0)
+    table.start(by=0)
+    return table, log, clock
+
+
+def test_a_player_is_away_by_the_tables_time_until_the_away_timeout_gives_the_seat_a_bot() -> None:
+    table, _, clock = timed_table()
+    assert table.away_for(0) == 0.0  # seated now, not connected yet
+    clock.advance(59.5)
+    assert table.away_for(0) == 59.5 and not table.bot_controlled(0) and table.waited_for() == [0]
+    clock.advance(0.5)
+    assert table.bot_controlled(0) and table.waited_for() == []
+    table.seats[0].clients.add(object())  # back: here, whatever the time
+    assert table.away_for(0) == -1.0 and not table.bot_controlled(0)
+
+
+def test_a_kick_waits_for_the_grace_by_the_tables_time() -> None:
+    clock = ManualTime()
+    table = TableState(settings(host=0), lambda w: None, clock)
+    table.join_seat("Lan", 0)
+    table.join_seat("Minh", 1)
+    table.add_bot(by=0)
+    table.start(by=0)
+    clock.advance(59.0)  # the table's away timeout (60 s) is longer than the least grace
+    with pytest.raises(Refused, match="away less than 60 seconds"):
+        table.kick(0, 1)
+    clock.advance(1.0)
+    table.kick(0, 1)
+    assert table.seats[1].kind == "bot"
+
+
+def test_an_ask_for_the_next_hand_is_stored_at_the_tables_time() -> None:
+    clock = ManualTime()
+    log: list[Write] = []
+    table = TableState(settings(players=2), log.append, clock)
+    table.join_seat("Lan", 0)
+    table.join_seat("Minh", 1)
+    table.start()
+    for seat in (0, 1):
+        table.seats[seat].clients.add(object())
+    while (staged := table.bot_move(clock.wall(), out_of_time=True)) is not None:
+        log.append(staged.write)  # as the driver stores it
+        table.install(staged)
+    clock.advance(12.3456)
+    table.ask_next_hand(0, table.version)
+    assert log[-1].entry.text == f"{clock.wall():.3f}"
+    assert table.asks == {0: round(clock.wall(), 3)}
+    again = TableState.restore(stored(table, log), log.append, clock)
+    assert again.asks == table.asks and again.game is not None and again.game.is_over

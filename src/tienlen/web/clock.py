@@ -2,12 +2,13 @@
 the one wake of the event loop arranged for the next of them.
 
 After every change the table's clock works out when the driver next has something to do
-(:meth:`Clock.next_wake`) and arranges one wake then (``asyncio``'s ``call_later``); at the
-wake it tells the driver the table is due, and the driver asks :meth:`Clock.owed` for the move,
-staged. A bot waits the table's bot delay (give or take a quarter) before it answers, in or out
-of turn; the bots asked out of turn at one moment all answer at the same wake, so a bot that
-lets a chop go adds no wait that a bot without one would not (the time a table takes reveals no
-card). A person asked out of turn is not waited for (see :mod:`.table`).
+(:meth:`Clock.next_wake`) and arranges one wake then (``call_later`` of the table's time,
+:mod:`.now`: the event loop's, or a test's); at the wake it tells the driver the table is due,
+and the driver asks :meth:`Clock.owed` for the move, staged. A bot waits the table's bot delay
+(give or take a quarter) before it answers, in or out of turn; the bots asked out of turn at
+one moment all answer at the same wake, so a bot that lets a chop go adds no wait that a bot
+without one would not (the time a table takes reveals no card). A person asked out of turn is
+not waited for (see :mod:`.table`).
 
 An optional ``turn_timer`` lets a bot make one move for a player who takes too long; a player
 away longer than ``away_timeout`` is played by a bot until they return. The turn timer of a
@@ -19,12 +20,11 @@ the next one is dealt once every player a bot does not play for has asked, or
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
 from collections.abc import Callable
 
 from .driver import Staged
+from .now import Timer
 from .table import TableState
 
 JITTER = 0.25  # a bot's wait varies by this share of the bot delay either way
@@ -33,7 +33,8 @@ _jitter = random.Random()
 
 class Clock:
     """The timers of one table (see the module's text). ``due`` tells the driver the table owes
-    a move at its version; ``watched`` says whether anyone is connected to the table."""
+    a move at its version; ``watched`` says whether anyone is connected to the table. It reads
+    the time, and arranges its wake, by the table's ``time`` (:mod:`.now`)."""
 
     def __init__(self, table: TableState, bot_delay: float, due: Callable[[int], None],
                  watched: Callable[[], bool]) -> None:
@@ -43,10 +44,11 @@ class Clock:
         self.closed = False  # the table is closing: nothing more is arranged
         self._due = due
         self._watched = watched
-        self._timer: asyncio.TimerHandle | None = None
-        self._turn_since = time.monotonic()
+        self.time = table.time
+        self._timer: Timer | None = None
+        self._turn_since = self.time()
         if table.last_change is not None:  # restored: the turn began when the last change was
-            self._turn_since -= max(0.0, time.time() - table.last_change)
+            self._turn_since -= max(0.0, self.time.wall() - table.last_change)
         self._due_at = 0.0  # when the bot move arranged by schedule() is due (Unix seconds)
 
     @property
@@ -61,7 +63,7 @@ class Clock:
 
     def restart(self) -> None:
         """Something changed: the turn timer starts again."""
-        self._turn_since = time.monotonic()
+        self._turn_since = self.time()
 
     # ------------------------------------------------------------------ what is owed
     def owed(self) -> Staged | None:
@@ -71,8 +73,8 @@ class Clock:
         game = table.game
         if game is None or self.closed:
             return None
-        now = time.monotonic()
-        at = min(time.time(), self._due_at)  # when it was due: its event's latency counts from then
+        now = self.time()
+        at = min(self.time.wall(), self._due_at)  # when it was due: its event's latency counts from then
         if game.is_over:
             # a bots-only table deals while watched; another once its players asked (or the
             # countdown ran out): due now
@@ -91,7 +93,7 @@ class Clock:
         if game is None or game.is_over or game.turn is None or not table.timed(game.turn) \
                 or table.bot_controlled(game.turn):
             return None
-        return round(time.time() + self._turn_since + table.turn_timer - time.monotonic(), 3)
+        return round(self.time.wall() + self._turn_since + table.turn_timer - self.time(), 3)
 
     def next_hand_at(self, now: float | None = None) -> float | None:
         """When (Unix seconds) the countdown deals the next hand: ``next_hand_after`` seconds
@@ -118,7 +120,7 @@ class Clock:
         waits: list[float] = []
         at = self.next_hand_at(now)
         if at is not None:
-            waits.append(at - time.time())
+            waits.append(at - self.time.wall())
         for seat in players:
             s = table.seats[seat]
             if seat not in table.asks and not s.clients and s.away_since is not None:
@@ -134,7 +136,7 @@ class Clock:
         game = table.game
         if game is None:
             return None
-        now = time.monotonic()
+        now = self.time()
         if game.is_over:
             if table.bots_only():
                 return self.bot_wait() if self._watched() else None
@@ -165,10 +167,9 @@ class Clock:
         wait = None if self.closed else self.next_wake()
         if wait is None:
             return
-        loop = asyncio.get_running_loop()
         wait = max(wait, at_least)
-        self._due_at = time.time() + wait
-        self._timer = loop.call_later(wait, self._wake, self.table.version)
+        self._due_at = self.time.wall() + wait
+        self._timer = self.time.call_later(wait, self._wake, self.table.version)
 
     def stop(self) -> None:
         """Arrange nothing more (the table is closing)."""

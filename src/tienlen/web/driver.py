@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .botpool import BotPool, Pending
+from .now import REAL_TIME, Time
 from .storage import Repository, StorageError, Write
 
 if TYPE_CHECKING:
@@ -83,11 +84,13 @@ class DriverStats:
 
 
 class Driver:
-    """The one place where bot moves are made, in batches that are stored before anyone hears."""
+    """The one place where bot moves are made, in batches that are stored before anyone hears.
+    ``time`` arranges its passes (:mod:`.now`); ``budget`` is processing time (``perf_counter``)."""
 
     def __init__(self, repo: Repository, budget: float = BUDGET, retry: float = RETRY,
-                 pool: BotPool | None = None) -> None:
+                 pool: BotPool | None = None, time: Time = REAL_TIME) -> None:
         self.repo = repo
+        self.time = time
         self.pool = pool or BotPool()  # where the strongest bots decide (started when needed)
         self._thinking: set[Table] = set()  # tables whose bot's decision the pool is making
         self.budget = budget
@@ -105,7 +108,7 @@ class Driver:
         self._due.append((room, version))
         if not self._flush_soon:
             self._flush_soon = True
-            asyncio.get_running_loop().call_soon(self.flush)
+            self.time.call_soon(self.flush)
 
     def flush(self) -> None:
         """Stage, store (one transaction), apply and broadcast the moves owed now."""
@@ -136,7 +139,7 @@ class Driver:
         finally:
             if self._due and not self._flush_soon:  # the rest once this batch is on its way
                 self._flush_soon = True
-                asyncio.get_running_loop().call_soon(self.flush)
+                self.time.call_soon(self.flush)
 
     def _think(self, room: Table, version: int, pending: Pending) -> None:
         self._thinking.add(room)

@@ -15,7 +15,7 @@ import hashlib
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -391,6 +391,8 @@ _LOG_AFTER = (select(LogRow.idx, LogRow.kind, LogRow.seat, LogRow.text)
               .order_by(LogRow.idx))
 _LOG_LAST = (select(LogRow.at).where(LogRow.table_id == bindparam("table_id"))
              .order_by(LogRow.idx.desc()).limit(1))
+# the entries that bar an identity from a table (TableState.barred), whatever the snapshot holds
+BARRING = ("remove", "kick")
 
 
 @contextmanager
@@ -492,6 +494,8 @@ class StoredTable:
     log: list[Entry]  # the entries after the snapshot (every entry when there is none)
     snapshot: tuple[int, str] | None = None  # (entries it covers, its data)
     last_at: float | None = None  # when its newest log entry was stored (the turn timer's start)
+    # the removals and kicks before the snapshot, which it does not hold: who is barred
+    earlier: list[Entry] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -717,8 +721,16 @@ class Repository:
                 logs[t.id] = [Entry(idx, kind, seat, entry_text) for idx, kind, seat, entry_text
                               in conn.exec_driver_sql(sql, params)]
             last = {t.id: s.scalar(_LOG_LAST, {"table_id": t.id}) for t in tables}
+            earlier: dict[str, list[Entry]] = {}
+            for bar in s.scalars(select(LogRow).where(
+                    LogRow.table_id.in_(open_ids), LogRow.kind.in_(BARRING), LogRow.text != "")
+                    .order_by(LogRow.table_id, LogRow.idx)):
+                if bar.idx < snaps.get(bar.table_id, (0, ""))[0]:
+                    earlier.setdefault(bar.table_id, []).append(
+                        Entry(bar.idx, bar.kind, bar.seat, bar.text))
             return [StoredTable(_settings(t), seats.get(t.id, {}), logs.get(t.id, []),
-                                snaps.get(t.id), last[t.id]) for t in tables]
+                                snaps.get(t.id), last[t.id], earlier.get(t.id, []))
+                    for t in tables]
 
     def table_exists(self, table_id: str) -> bool:
         """Whether the table was ever made here (open or closed)."""

@@ -1,10 +1,13 @@
 """One table's state, apart from its connections and its clock: the seats and the host, its
 hands, the log they are stored in and the snapshot beside it, and who is asked now.
 
-Every change is stored (the table's log, through ``store``) before it is made. A move is tried
-on a copy of the game first, so the record of a hand it ends is stored in the same write. A
-bot's move is *staged* (decided and checked, its write made, nothing changed yet) for the
-:class:`~.driver.Driver` to store with other tables' moves; then it is installed.
+Every change is stored (the table's log, through ``store``) before it is made, and it is made
+by :meth:`TableState.apply`, the one place each kind of log entry changes the table, live and
+when a table is rebuilt from what is stored (:meth:`TableState.restore`). A move is tried on a
+copy of the game first, so the record of a hand it ends is stored in the same write. A bot's
+move is *staged* (decided and checked, its write made, nothing changed yet) for the
+:class:`~.driver.Driver` to store with other tables' moves; then it is installed (applied).
+The time is the table's ``time`` (:mod:`.now`).
 
 The hand's decisions are asked in the order of one :class:`~tienlen.turns.Turns` per hand
 (kept in memory, not stored: after a restart every seat has a new chance to chop). Out of turn
@@ -38,7 +41,6 @@ import dataclasses
 import functools
 import json
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,11 +63,14 @@ from .names import (
     name_key,
     shown_keys,
 )
+from .now import REAL_TIME, Time
 from .ratings import rated_family
 from .snapshot import Snapshot
 from .storage import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write, hash_token
 
 AWAY_BOT = "heuristic"
+# what a command already made from its log entry, handed to TableState.apply_entry
+Made = Hands | Game | Move | None
 # the least grace a player has, away, before a bot plays for them at a rated table, and before
 # the host may kick them at any table (seconds since their last connection closed): a reload,
 # a closed laptop lid or a train tunnel is not absence (lichess gives about 40 s too)
@@ -126,9 +131,15 @@ class TableState:
     """The seats, the host, the hands and the log of one table (see the module's text).
 
     ``store`` stores one write (a log entry, with the seat it changes, the record of the hand
-    it ends, the snapshot after it and the new host) and raises if it cannot."""
+    it ends, the snapshot after it and the new host) and raises if it cannot; ``time`` is what
+    the table reads the time from (:mod:`.now`).
 
-    def __init__(self, settings: TableSettings, store: Callable[[Write], None]) -> None:
+    Each command checks, builds its write, stores it and then makes it with :meth:`apply`, the
+    one place where a write changes the table; a table rebuilt from what is stored
+    (:meth:`restore`) is made by the same :meth:`apply_entry`, entry after entry."""
+
+    def __init__(self, settings: TableSettings, store: Callable[[Write], None],
+                 time: Time = REAL_TIME) -> None:
         self.settings = settings
         self.id = settings.id
         self.bot_level = settings.bot_level
@@ -140,6 +151,7 @@ class TableState:
         self.fixed_seed = settings.fixed_seed
         self.away_timeout = away_grace(settings)
         self.turn_timer = settings.turn_timer
+        self.time = time
         self.seats = [Seat() for _ in range(self.players)]
         # a seat's bot of a level, with a seed (the room's bot pool makes the strongest ones)
         self.make_bot: Callable[[int, str, int], Bot] = lambda seat, level, seed: get_bot(
@@ -175,58 +187,123 @@ class TableState:
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def restore(cls, stored: StoredTable, store: Callable[[Write], None]) -> TableState:
-        """Rebuild a table from its stored seats, its snapshot and the log entries after it."""
-        table = cls(stored.settings, store)
+    def restore(cls, stored: StoredTable, store: Callable[[Write], None],
+                time: Time = REAL_TIME) -> TableState:
+        """Rebuild a table from its stored seats, its snapshot and the log entries after it:
+        each seat's row put as :meth:`apply` puts it, each entry made by :meth:`apply_entry`
+        (the entries before the snapshot are in it, but for who is barred: :meth:`_bar`)."""
+        table = cls(stored.settings, store, time)
         table.last_change = stored.last_at
-        now = time.monotonic()
-        for number, change in stored.seats.items():
-            table.seats[number] = Seat(change.kind, change.name, change.level, change.token_hash,
-                                       change.owner, change.device,
-                                       away_since=now if change.kind == "human" else None)
+        for change in stored.seats.values():
+            table._put_seat(change)
+        for entry in stored.earlier:
+            table._bar(entry)
         if stored.snapshot is not None:
             table.version, data = stored.snapshot
             table.hands = Hands.from_snapshot(table.rules, Snapshot.loads(data))
             table._note_over()
         for entry in stored.log:
-            table._replay(entry)
-            table.version = entry.idx + 1
-            table._note_over()
+            table.apply_entry(entry)
         return table
 
-    def _replay(self, entry: Entry) -> None:
-        if entry.kind == "start":
-            self.hands = Hands(self.rules, self._names(), entry.text, self.seed, self.fixed_seed)
-        elif entry.kind in ("move", "timer", "bot_move"):  # checked when made, before it was stored
-            assert self.hands is not None and entry.seat is not None
-            self.hands.push(parse_move(entry.text, self.rules), entry.seat)
-            self._note_made(entry.kind)
-        elif entry.kind == "ask":
-            assert entry.seat is not None
-            self.asks[entry.seat] = float(entry.text)
-        elif entry.kind == "leave" and entry.seat is not None:
+    # ------------------------------------------------------------------ applying the log
+    def apply(self, write: Write, made: Made = None) -> None:
+        """Make one stored write: the seat's row it puts and the new host (what a restart reads
+        from the seats' rows and the table's), then its log entry (:meth:`apply_entry`).
+        ``made``: what the command already made from the entry (see :meth:`apply_entry`)."""
+        if write.seat is not None:
+            self._put_seat(write.seat)
+        if write.host is not None:  # the creator no longer runs the table: its slot frees
+            self.host_seat = write.host[0]
+            self.creator = ""
+        self.apply_entry(write.entry, made)
+
+    def apply_entry(self, entry: Entry, made: Made = None) -> None:
+        """Make one log entry's change (beyond its seat's row), live and when the table is
+        rebuilt alike: each kind of entry is made here and nowhere else. ``made``: what the
+        command already made from it, so as not to make it twice (the dealt :class:`Hands` of a
+        "start", the dealt hand of a "next", the move of a "move"); None: made from the text.
+        An entry of a kind this release does not know changes nothing but the version."""
+        how = _APPLY.get(entry.kind)
+        if how is not None:
+            how(self, entry, made)
+        self.version = entry.idx + 1
+        self._note_over()
+
+    def _put_seat(self, change: SeatChange) -> None:
+        """Make a seat as its stored row says: the same holder (a renamed seat) keeps its
+        connections and its bot; a new player is away until a connection plays the seat."""
+        old = self.seats[change.seat]
+        new = Seat() if change.kind == "empty" else Seat(
+            change.kind, change.name, change.level, change.token_hash, change.owner, change.device)
+        if (old.kind, old.token_hash, old.owner, old.level) == \
+                (new.kind, new.token_hash, new.owner, new.level):
+            new.clients, new.away_since = old.clients, old.away_since
+        else:
+            self._bots.pop(change.seat, None)
+            if new.kind == "human":
+                new.away_since = self.time()
+        self.seats[change.seat] = new
+
+    def _start(self, entry: Entry, made: Made) -> None:
+        self.hands = made if isinstance(made, Hands) else Hands(
+            self.rules, self._names(), entry.text, self.seed, self.fixed_seed)
+
+    def _next(self, entry: Entry, made: Made) -> None:
+        assert self.hands is not None
+        self.hands.install(made if isinstance(made, Game) else self.hands.deal_next(entry.text))
+        # what was noted of the hands before goes (a table rebuilt from this deal's snapshot
+        # has none of it): the asks, who left them, who made their moves, when one ended
+        self.asks, self._left, self._made, self._over = {}, {}, (0, {}), None
+
+    def _move(self, entry: Entry, made: Made) -> None:
+        """A move ("move": a person's; "timer", "bot_move": see :meth:`timer_moves`), checked
+        before it was stored."""
+        assert self.hands is not None and entry.seat is not None
+        move = made if isinstance(made, (Play, Action)) else parse_move(entry.text, self.rules)
+        self.hands.push(move, entry.seat)
+        self._note_made(entry.kind)
+
+    def _ask(self, entry: Entry, made: Made) -> None:
+        assert entry.seat is not None
+        self.asks[entry.seat] = float(entry.text)
+
+    def _leave(self, entry: Entry, made: Made) -> None:
+        if entry.seat is not None:
             self._note_left(entry.seat)
-        elif entry.kind == "remove" and entry.text:  # an older release's removals name nobody
+
+    def _bar(self, entry: Entry, made: Made = None) -> None:
+        """A "remove" or "kick" names the identity that never sits here again (an older
+        release's removals name nobody)."""
+        if entry.text:
             self.barred.add(entry.text)
-        elif entry.kind == "kick" and entry.seat is not None:
-            self.barred.add(entry.text)
-            self._note_left(entry.seat)
-        elif entry.kind == "back" and entry.seat is not None:
+
+    def _kick(self, entry: Entry, made: Made) -> None:
+        self._bar(entry)
+        self._leave(entry, made)
+
+    def _back(self, entry: Entry, made: Made) -> None:
+        if entry.seat is not None:
             self._left.pop(entry.seat, None)
-        elif entry.kind == "reserve" and entry.seat is not None:
+
+    def _reserve(self, entry: Entry, made: Made) -> None:
+        if entry.seat is not None:
             self.reserved[entry.seat] = Reservation(**json.loads(entry.text))
-        elif entry.kind == "release" and entry.seat is not None:
+
+    def _release(self, entry: Entry, made: Made) -> None:
+        if entry.seat is not None:
             self.reserved.pop(entry.seat, None)
-        elif entry.kind == "rename" and entry.seat is not None:
+
+    def _renamed(self, entry: Entry, made: Made) -> None:
+        if entry.seat is not None:
             self._rename(entry.seat, entry.text)
-        elif entry.kind == "take" and entry.seat is not None:  # the seat's row says whose now
-            kept = self.reserved.pop(entry.seat, None)
-            if kept is not None and self.hands is not None:  # the next hands' records name them
-                self.hands.session.rename(entry.seat, kept.name)
-        elif entry.kind == "next":
-            assert self.hands is not None
-            self.hands.install(self.hands.deal_next(entry.text))
-            self.asks = {}
+
+    def _take(self, entry: Entry, made: Made) -> None:
+        """A seat kept for a player is theirs (its row says so): the next hands' records name
+        them, not the bot."""
+        kept = self.reserved.pop(entry.seat, None) if entry.seat is not None else None
+        if kept is not None and entry.seat is not None and self.hands is not None:
+            self.hands.session.rename(entry.seat, kept.name)
 
     def _note_over(self) -> None:
         """Remember the version at which the current hand was first seen over (a player who has
@@ -273,17 +350,21 @@ class TableState:
                 seats[write.seat.seat] = write.seat
         return [w.entry for w in pending], [c for c in seats.values() if c.kind != "empty"]
 
-    def _write(self, kind: str, seat: int | None = None, text: str = "",
+    def _entry(self, kind: str, seat: int | None = None, text: str = "",
                change: SeatChange | None = None, record: tuple[int, str] | None = None,
                snapshot: str | None = None, host: tuple[int | None] | None = None,
-               ended: HandEnd | None = None) -> None:
-        write = Write(self.id, Entry(self.version, kind, seat, text), change, record, snapshot,
-                      host, ended)
+               ended: HandEnd | None = None) -> Write:
+        """The write of the table's next log entry (nothing stored, nothing changed)."""
+        return Write(self.id, Entry(self.version, kind, seat, text), change, record, snapshot,
+                     host, ended)
+
+    def _commit(self, write: Write, made: Made = None) -> None:
+        """Store ``write`` (or hold it: :meth:`hold_writes`), then make it (:meth:`apply`)."""
         if self._pending is not None:
             self._pending.append(write)
         else:
             self._store(write)
-        self.version += 1
+        self.apply(write, made)
 
     # ------------------------------------------------------------------ seats
     @property
@@ -322,13 +403,8 @@ class TableState:
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         host = (seat,) if self.host is None else None  # the first to sit at a hostless table
-        self._write("join", seat, name,
-                    SeatChange(seat, "human", name, None, digest, owner, device), host=host)
-        self.seats[seat] = Seat("human", name, None, digest, owner, device,
-                                away_since=time.monotonic())
-        if host is not None:  # the creator (who did not sit) no longer runs it: its slot frees
-            self.host_seat = seat
-            self.creator = ""
+        self._commit(self._entry("join", seat, name, SeatChange(
+            seat, "human", name, None, digest, owner, device), host=host))
         return seat, token
 
     def add_bot(self, seat: int | None = None, level: str | None = None,
@@ -342,8 +418,7 @@ class TableState:
         seat = self._empty_seat(seat)
         taken = frozenset().union(*self._keys_shown())
         name = next(bot_name(k) for k in BOT_NUMBERS if not shown_keys(bot_name(k), True) & taken)
-        self._write("bot", seat, level, SeatChange(seat, "bot", name, level))
-        self.seats[seat] = Seat("bot", name, level)
+        self._commit(self._entry("bot", seat, level, SeatChange(seat, "bot", name, level)))
         return seat
 
     def remove_seat(self, by: int, seat: int) -> None:
@@ -356,10 +431,7 @@ class TableState:
         if s.kind == "empty":
             raise Refused(msg("room.already_empty", seat=seat))
         barred = s.owner if s.kind == "human" and s.owner is not None else ""
-        self._write("remove", seat, barred, SeatChange(seat, "empty", ""))
-        self.seats[seat] = Seat()
-        if barred:
-            self.barred.add(barred)
+        self._commit(self._entry("remove", seat, barred, SeatChange(seat, "empty", "")))
 
     def kick(self, by: int, seat: int, now: float | None = None) -> None:
         """The host (seat ``by``) gives the seat of a player who is away (a bot plays for them:
@@ -379,13 +451,8 @@ class TableState:
         if self.away_for(seat, now) < grace:
             raise Refused(msg("room.kick_not_away", name=s.name, seat=seat, s=f"{grace:g}"))
         name = s.name or f"Seat {seat + 1}"
-        self._write("kick", seat, s.owner or "",
-                    SeatChange(seat, "bot", name, self.bot_level, owner=s.owner))
-        self.seats[seat] = Seat("bot", name, self.bot_level, owner=s.owner)
-        self._bots.pop(seat, None)
-        self._note_left(seat)
-        if s.owner is not None:
-            self.barred.add(s.owner)
+        self._commit(self._entry("kick", seat, s.owner or "",
+                                 SeatChange(seat, "bot", name, self.bot_level, owner=s.owner)))
 
     def _other_seat(self, by: int, seat: int) -> Seat:
         """Another seat than the host's own (``by``), which the host acts on."""
@@ -407,19 +474,12 @@ class TableState:
                                 owner=s.owner)
             if seat == self.host_seat:
                 host = (None,)
-            self._write("leave", seat, "", change, host=host)
-            self.seats[seat] = Seat("bot", change.name, self.bot_level, owner=s.owner)
-            self._bots.pop(seat, None)
-            self._note_left(seat)
         else:
+            change = SeatChange(seat, "empty", "")
             if seat == self.host:  # the host's role passes to the first player still seated
                 others = [i for i, o in enumerate(self.seats) if o.kind == "human" and i != seat]
                 host = (others[0] if others else None,)
-            self._write("leave", seat, "", SeatChange(seat, "empty", ""), host=host)
-            self.seats[seat] = Seat()
-        if host is not None:  # the host (the creator, while it is there) left: its slot frees
-            self.host_seat = host[0]
-            self.creator = ""
+        self._commit(self._entry("leave", seat, "", change, host=host))
 
     def _check_sitter(self, owner: str | None, device: str | None,
                       taking: int | None = None) -> None:
@@ -489,11 +549,8 @@ class TableState:
         token = secrets.token_urlsafe(24)
         digest = hash_token(token)
         name = s.name or f"Seat {seat + 1}"
-        self._write("back", seat, "", SeatChange(seat, "human", name, None, digest, owner, device))
-        self.seats[seat] = Seat("human", name, None, digest, owner, device,
-                                away_since=time.monotonic())
-        self._bots.pop(seat, None)
-        self._left.pop(seat, None)
+        self._commit(self._entry("back", seat, "", SeatChange(seat, "human", name, None, digest,
+                                                              owner, device)))
         return seat, token
 
     def reserve(self, seat: int, owner: str, name: str, device: str | None = None) -> None:
@@ -507,8 +564,8 @@ class TableState:
             raise Refused(msg("room.seat_taken", seat=seat))
         self._check_sitter(owner, device)
         kept = Reservation(owner, self.name_apart(name, owner), device)
-        self._write("reserve", seat, json.dumps(dataclasses.asdict(kept), ensure_ascii=False))
-        self.reserved[seat] = kept
+        self._commit(self._entry("reserve", seat,
+                                 json.dumps(dataclasses.asdict(kept), ensure_ascii=False)))
 
     def name_apart(self, name: str, owner: str | None = None) -> str:
         """``name`` (cleaned), or with a number after it ("Lan 2") when it looks like a name
@@ -529,8 +586,7 @@ class TableState:
         ``owner`` is gone): they stay the bots' ("release" in the log). The seats given up."""
         seats = [i for i, kept in self.reserved.items() if kept.owner == owner]
         for seat in seats:
-            self._write("release", seat, owner)
-            del self.reserved[seat]
+            self._commit(self._entry("release", seat, owner))
         return seats
 
     def forget(self, owner: str, name: str) -> list[int]:
@@ -546,10 +602,8 @@ class TableState:
                 self.leave(seat)
             s = self.seats[seat]
             if s.kind != "empty" and s.name != name:
-                self._write("rename", seat, name, SeatChange(seat, s.kind, name, s.level,
-                                                             s.token_hash, s.owner, s.device))
-                s.name = name
-                self._rename(seat, name)
+                self._commit(self._entry("rename", seat, name, SeatChange(
+                    seat, s.kind, name, s.level, s.token_hash, s.owner, s.device)))
         return mine
 
     def _rename(self, seat: int, name: str) -> None:
@@ -563,15 +617,9 @@ class TableState:
         """Before a deal: each seat kept for a player becomes theirs ("take", stored first)."""
         for seat, kept in sorted(self.reserved.items()):
             digest = hash_token(secrets.token_urlsafe(24))  # found by its owner, not a token
-            self._write("take", seat, "", SeatChange(seat, "human", kept.name, None, digest,
-                                                       kept.owner, kept.device))
-            self.seats[seat] = Seat("human", kept.name, None, digest, kept.owner, kept.device,
-                                    away_since=time.monotonic())
-            self._bots.pop(seat, None)
+            self._commit(self._entry("take", seat, "", SeatChange(
+                seat, "human", kept.name, None, digest, kept.owner, kept.device)))
             self.taken.append(seat)
-            if self.hands is not None:  # the next hand's record names the player, not the bot
-                self.hands.session.rename(seat, kept.name)
-        self.reserved = {}
 
     def timer_moves(self) -> frozenset[int]:
         """The moves of the current hand (indices into its history) the turn timer made."""
@@ -651,7 +699,7 @@ class TableState:
         s = self.seats[seat]
         if s.kind != "human" or s.clients or s.away_since is None:
             return -1.0
-        return (now if now is not None else time.monotonic()) - s.away_since
+        return (now if now is not None else self.time()) - s.away_since
 
     def bots_only(self) -> bool:
         """Whether every seat is a bot's (such a table deals its next hand by itself)."""
@@ -684,10 +732,9 @@ class TableState:
             raise Refused(msg("room.same_name"))
         seed = Hands.first_seed(self.seed, self.fixed_seed)
         hands = Hands(self.rules, self._names(), seed, self.seed, self.fixed_seed)
-        self._write("start", text=seed, snapshot=hands.snapshot(),
-                    record=self._record_if_over(hands.game, 1), ended=self._ended(hands.game, 1))
-        self.hands = hands
-        self._note_over()
+        self._commit(self._entry("start", text=seed, snapshot=hands.snapshot(),
+                                 record=self._record_if_over(hands.game, 1),
+                                 ended=self._ended(hands.game, 1)), hands)
 
     def apply_move(self, seat: int, text: str) -> None:
         """Check, store, then make one move for a seat (a person's: on turn, or a chop out of
@@ -701,11 +748,8 @@ class TableState:
             trial.play(move, seat=seat)
         except TienLenError as exc:  # a refused play, or text that is no card (CardError)
             raise Refused(reason_of(exc)) from None
-        self._write("move", seat, str(move), record=self._record_if_over(trial),
-                    ended=self._ended(trial))
-        assert self.hands is not None
-        self.hands.push(move, seat)
-        self._note_over()
+        self._commit(self._entry("move", seat, str(move), record=self._record_if_over(trial),
+                                 ended=self._ended(trial)), move)
 
     def _record_if_over(self, game: Game, number: int | None = None) -> tuple[int, str] | None:
         """(hand number, record) when ``game`` (the current hand after a move; with ``number``:
@@ -763,9 +807,7 @@ class TableState:
         if all(s in self.asks for s in self.waited_for(now) if s != seat):
             self.next_hand()
             return
-        at = round(time.time(), 3)
-        self._write("ask", seat, f"{at:.3f}")
-        self.asks[seat] = at
+        self._commit(self._entry("ask", seat, f"{self.time.wall():.3f}"))
 
     def next_hand(self) -> None:
         """Deal the next hand now (stored first); the asks for it are done with."""
@@ -778,17 +820,15 @@ class TableState:
         seed = hands.next_seed()
         hand = hands.deal_next(seed)
         number = hands.number + 1
-        self._write("next", text=seed, snapshot=hands.snapshot(hand),
-                    record=self._record_if_over(hand, number), ended=self._ended(hand, number))
-        hands.install(hand)
-        self.asks = {}
-        self._note_over()
+        self._commit(self._entry("next", text=seed, snapshot=hands.snapshot(hand),
+                                 record=self._record_if_over(hand, number),
+                                 ended=self._ended(hand, number)), hand)
 
     def waited_for(self, now: float | None = None) -> list[int]:
         """The seats the next hand waits for: every player's that no bot plays for (connected or
         not: a player reloading the page is waited for; one away longer than the table's
         ``away_timeout`` is not)."""
-        now = time.monotonic() if now is None else now
+        now = self.time() if now is None else now
         return [i for i, s in enumerate(self.seats)
                 if s.kind == "human" and not self.bot_controlled(i, now)]
 
@@ -876,9 +916,9 @@ class TableState:
         seed = self.hands.next_seed()
         hand = self.hands.deal_next(seed)
         number = self.hands.number + 1
-        write = Write(self.id, Entry(self.version, "next", None, seed),
-                      snapshot=self.hands.snapshot(hand), record=self._record_if_over(hand, number),
-                      ended=self._ended(hand, number))
+        write = self._entry("next", text=seed, snapshot=self.hands.snapshot(hand),
+                            record=self._record_if_over(hand, number),
+                            ended=self._ended(hand, number))
         return Staged(write, None, None, at, hand)
 
     def _stage(self, seat: int, move: Play | Action, at: float, made: str,
@@ -888,25 +928,36 @@ class TableState:
         assert self.game is not None
         trial = self.game.copy()
         trial.push(move, seat)
-        entry = Entry(self.version, made, seat, str(move))
-        write = Write(self.id, entry, None, self._record_if_over(trial),
-                      ended=self._ended(trial, now=now))
+        write = self._entry(made, seat, str(move), record=self._record_if_over(trial),
+                            ended=self._ended(trial, now=now))
         return Staged(write, seat, move, at)
 
     def install(self, staged: Staged) -> None:
         """Make a staged move once it is stored (the same move, on the same state, as its trial;
         the hand's turns notice it: a new chance for every seat)."""
         assert self.hands is not None and staged.write.entry.idx == self.version
-        if staged.move is None:
-            assert staged.hand is not None
-            self.hands.install(staged.hand)
-            self.asks = {}
-        else:
-            assert staged.seat is not None
-            self.hands.push(staged.move, staged.seat)
-            self._note_made(staged.write.entry.kind)
-        self.version += 1
-        self._note_over()
+        self.apply(staged.write, staged.hand if staged.move is None else staged.move)
+
+
+# each kind of log entry, made (TableState.apply_entry); "join" and "bot": the seat's row alone
+_APPLY: dict[str, Callable[[TableState, Entry, Made], None]] = {
+    "join": lambda table, entry, made: None,
+    "bot": lambda table, entry, made: None,
+    "leave": TableState._leave,
+    "remove": TableState._bar,
+    "kick": TableState._kick,
+    "back": TableState._back,
+    "reserve": TableState._reserve,
+    "release": TableState._release,
+    "rename": TableState._renamed,
+    "take": TableState._take,
+    "start": TableState._start,
+    "move": TableState._move,
+    "timer": TableState._move,
+    "bot_move": TableState._move,
+    "ask": TableState._ask,
+    "next": TableState._next,
+}
 
 
 @functools.lru_cache(maxsize=256)
