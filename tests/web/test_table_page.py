@@ -239,6 +239,43 @@ def test_an_unknown_table_shows_a_page_with_the_way_back(page: Page, server: Ser
     expect(page.get_by_test_id("quick-game")).to_be_visible()
 
 
+def test_a_page_the_server_refuses_says_why_and_stops_knocking(page: Page, server: Server) -> None:
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
+    page.clock.install()  # the page's timers run when the test says: a retry would be due
+    page.route_web_socket("**/ws/*", lambda ws: ws.close(code=4403, reason="another site's page"))
+    page.goto(f"{server.base}/t/{made['id']}")
+    expect(page.get_by_test_id("connection")).to_contain_text("refused this page's connection")
+    page.evaluate(f"() => {{ window.refused = {TABLE}.conn.ws; }}")
+    page.clock.run_for(30_000)  # far past every retry the page would make
+    assert page.evaluate(f"() => {TABLE}.conn.ws === window.refused")  # no other socket made
+    expect(page.get_by_test_id("connection")).to_contain_text("refused this page's connection")
+
+
+def test_the_records_list_draws_the_latest_answer_only(page: Page, server: Server) -> None:
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
+    table = made["id"]
+    page.goto(f"{server.base}/t/{table}")
+    expect(page.get_by_test_id("seats")).to_contain_text("Lan")
+    held: list[Any] = []
+
+    def answer(route: Any) -> None:  # the first ask is answered after the second, and older
+        if not held:
+            held.append(route)
+        else:
+            route.fulfill(json=[{"hand": n, "url": f"/api/tables/{table}/records/{n}"}
+                                for n in (1, 2)])
+
+    page.route(f"**/api/tables/{table}/records", answer)
+    page.evaluate(f"""() => {{ const t = {TABLE};
+        t.state.info.records = 1; window.first = t.renderRecords();
+        t.state.info.records = 2; window.second = t.renderRecords(); }}""")
+    page.evaluate("() => window.second")
+    expect(page.get_by_test_id("record")).to_have_count(2)
+    held[0].fulfill(json=[{"hand": 1, "url": f"/api/tables/{table}/records/1"}])
+    page.evaluate("() => window.first")
+    expect(page.get_by_test_id("record")).to_have_count(2)
+
+
 def test_the_bot_level_chosen_for_a_table_is_the_level_of_every_bot_added(
         page: Page, server: Server) -> None:
     new_table(page, server, players=3, level="random")
