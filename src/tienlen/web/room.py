@@ -412,9 +412,9 @@ class Room:
             if state is None:
                 state = states[client.seat] = self.state_for(client, info)
             shown, client.shown = client.shown, state
-            key = (client.seat, id(shown))
+            key = (client.seat, id(shown))  # the entry keeps ``shown``: no other takes its id
             made = bodies.get(key)
-            if made is None or made[0] is not shown:  # (it holds ``shown``: its id is its own)
+            if made is None:
                 made = bodies[key] = (shown, event_body(update(shown, state)))
             client.send_body(made[1])
 
