@@ -32,6 +32,7 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --signin         # argon2's cost, the loop's lag while signing in
     python benchmarks/bench_web.py --search         # the bot tables beside search-bot tables
     python benchmarks/bench_web.py --match          # quick match: 200 players over a minute
+    python benchmarks/bench_web.py --wire           # the bytes a seat receives over a hand
 
 Search: the load above twice, each on a server of its own with a one-worker bot pool
 (--bot-workers 1; 0: a server of before the pool, whose search bots decide on its event loop):
@@ -63,6 +64,14 @@ wakes (p99 and max), first for --seconds with nothing to do, then while --signin
 (another process) sign in again and again, each its own account, so that that many sign-ins are
 under way at once; the lag while signing in is printed beside the idle figures, and as a ratio.
 
+Wire: the bytes seat 0 (a player who answers at once) and a spectator receive over one whole
+8-player mien-nam hand of a practice table (its bots greedy; --wire-seed), in this process: the
+room, its driver and its connections as the server runs them, without the network. Printed
+before and after, from the one hand: as sent now (the first state whole, then what changed:
+deltas) and as the whole state at every change with the history twice, as text and as events
+(what the server sent before deltas: each message the connection got counted again at that
+moment as that whole state). Also printed by the default run.
+
 Replays: a 4- and an 8-player hand's replay against one load of its record (in this process: the replay
 steps through the hand once), then a server with one finished 8-player hand, whose event loop
 lag is measured (how long /healthz, answered on the loop, takes, every 20 ms) idle and while
@@ -83,9 +92,13 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import websockets
+
+if TYPE_CHECKING:
+    from tienlen.web.room import Room
 
 TARGET_TABLES = 500
 TARGET_P99 = 0.100  # seconds
@@ -175,7 +188,7 @@ async def watch(url: str, stats: Stats) -> None:
             async for raw in ws:
                 now = time.time()
                 msg = json.loads(raw)
-                if msg.get("type") != "state" or msg["version"] <= last:
+                if msg.get("type") not in ("state", "delta") or msg["version"] <= last:
                     continue
                 last = msg["version"]
                 if stats.measuring:
@@ -188,15 +201,27 @@ async def watch(url: str, stats: Stats) -> None:
 async def play(url: str, token: str, stats: Stats) -> None:
     """A player who answers at once (its first legal move, the next hand when one ends):
     the time from sending a move to receiving the state it makes is a round trip."""
+    from tienlen.web.deltas import apply_delta
+
     try:
         async with websockets.connect(url, max_size=2**22, open_timeout=60) as ws:
             seq = 1
             await ws.send(json.dumps({"type": "hello", "seq": seq, "token": token}))
             me: int | None = None
             sent: tuple[int, float] | None = None  # (version acted on, when)
+            held: dict[str, object] | None = None  # the table's state, deltas applied
             async for raw in ws:
                 now = time.time()
                 msg = json.loads(raw)
+                if msg["type"] == "delta":
+                    made = apply_delta(held, msg) if held is not None else None
+                    if made is None:  # not for the state held: the whole of it again
+                        seq += 1
+                        await ws.send(json.dumps({"type": "sync", "seq": seq}))
+                        continue
+                    msg = made
+                if msg["type"] == "state":
+                    held = msg
                 if msg["type"] == "welcome":
                     me = msg["seat"]
                     continue
@@ -327,6 +352,90 @@ def _drop_snapshots(url: str) -> None:
     with engine.begin() as conn:
         conn.execute(text("DELETE FROM tienlen_snapshots"))
     engine.dispose()
+
+
+def wire_bytes(seed: int) -> None:
+    """Print the bytes a seat and a spectator receive over one whole 8-player mien-nam hand,
+    after (deltas) and before (whole states with the history as text) from the one hand."""
+    print(asyncio.run(_wire_hand(seed)))
+
+
+class _Counted:
+    """One connection to ``room``: its bytes as sent, and as the whole state at each change
+    would have been (the history as text beside its events), counted as each is delivered."""
+
+    def __init__(self, room: Room) -> None:
+        from tienlen.web.room import Client
+
+        self.room = room
+        self.sent = self.whole = self.messages = 0
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.client = Client(self.deliver)
+        room.attach(self.client)
+
+    def deliver(self, text: str) -> None:
+        from tienlen.web.protocol import event_body, with_seq
+
+        msg = json.loads(text)
+        size = len(text.encode())
+        self.sent += size
+        self.messages += 1
+        if msg["type"] in ("state", "delta"):
+            whole = self.room.state_for(self.client)
+            size = len(with_seq(msg["seq"], event_body(whole)).encode())
+            if whole.view is not None:
+                size += len(f'"history":{_history_text(self.room, whole.view.seat)},'.encode())
+        self.whole += size
+        self.inbox.put_nowait(msg)
+
+
+def _history_text(room: Room, seat: int | None) -> str:
+    """The history as text, as a seat's view held it before deltas (``[[seat, "5s 5h"], ...]``)."""
+    from tienlen.view import events_for
+
+    assert room.game is not None
+    return json.dumps([[s, str(m)] for s, m in events_for(room.game, seat)],
+                      separators=(",", ":"), ensure_ascii=False)
+
+
+async def _wire_hand(seed: int) -> str:
+    from tienlen.web.deltas import apply_delta
+    from tienlen.web.lobby import Lobby, NewTable
+    from tienlen.web.protocol import Hello, PlayMove
+    from tienlen.web.storage import Repository
+
+    repo = Repository("sqlite://")
+    room, _, token = Lobby(repo, bot_delay=0.0).create(NewTable(
+        rules="mien-nam", players=8, quick=True, name="Lan", level="greedy", seed=seed,
+        away_timeout=3600.0))
+    seat, watcher = _Counted(room), _Counted(room)
+    room.handle(watcher.client, Hello(type="hello", seq=1))
+    room.handle(seat.client, Hello(type="hello", seq=1, token=token))
+    held: dict[str, Any] | None = None
+    seq, acted = 1, -1
+    while True:
+        msg: dict[str, Any] | None = await asyncio.wait_for(seat.inbox.get(), 60)
+        if msg is not None and msg["type"] == "delta":
+            msg = apply_delta(held, msg) if held is not None else None
+        assert msg is not None, "a delta for a state the seat does not hold"
+        if msg["type"] != "state":
+            continue
+        held, view, version = msg, msg["view"], msg["version"]
+        if view["is_over"]:
+            break
+        if view["legal"] and (view["turn"] == 0 or view["prompt"]) and version != acted:
+            seq, acted = seq + 1, version
+            room.handle(seat.client, PlayMove(type="play", seq=seq, version=version,
+                                              move=view["legal"][0]))
+    room.stop()
+    repo.close()
+    lines = [f"wire: one 8-player mien-nam hand (seed {seed}; the table's log at {room.version}"
+             " entries), the bytes each connection receives"]
+    for who, c in (("seat 0", seat), ("spectator", watcher)):
+        lines.append(f"  {who}: {c.messages} messages; before (whole states, the history as text "
+                     f"too) {c.whole:,} B; after (deltas) {c.sent:,} B: "
+                     f"{c.whole / max(c.sent, 1):.1f}x fewer")
+    return "\n".join(lines)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -782,6 +891,9 @@ def main() -> None:
     parser.add_argument("--match-wait", type=float, default=20.0)
     parser.add_argument("--match-speed", type=float, default=1.0,
                         help="run the clock this many times faster (figures in the players' seconds)")
+    parser.add_argument("--wire", action="store_true",
+                        help="the bytes a seat receives over an 8-player hand, alone")
+    parser.add_argument("--wire-seed", type=int, default=1)
     parser.add_argument("--bot-workers", type=int, default=1,
                         help="the server's bot pool in --search (0: a server without one)")
     args = parser.parse_args()
@@ -800,11 +912,16 @@ def main() -> None:
     if args.match:
         asyncio.run(match_run(args))
         sys.exit(0)
+    if args.wire:
+        wire_bytes(args.wire_seed)
+        sys.exit(0)
     if args.replays_only:
         replay_cost()
         asyncio.run(replay_lag(args))
         sys.exit(0)
     restart_met = True
+    if not args.restart_only:
+        wire_bytes(args.wire_seed)
     if not args.load_only:
         restart_met = restart_figures(args.restart_tables, args.restart_moves)
         if args.restart_only:

@@ -20,6 +20,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from tienlen.web.app import create_app
+from tienlen.web.deltas import apply_delta
 from tienlen.web.limits import Limits, Rate, Rates
 from tienlen.web.storage import Repository
 
@@ -159,11 +160,14 @@ class Visitor:
 
 
 class WsClient:
-    """A protocol client that keeps every message it receives."""
+    """A protocol client that keeps every message it receives, as the page holds the table's
+    state: a ``delta`` is applied to the state held and kept as the ``state`` it makes (the
+    messages as they came are in ``wire``)."""
 
     def __init__(self, conn: ClientConnection) -> None:
         self.conn = conn
         self.seq = 0
+        self.wire: list[dict[str, Any]] = []
         self.received: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.token: str | None = None
@@ -179,6 +183,11 @@ class WsClient:
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
         msg: dict[str, Any] = json.loads(self.conn.recv(timeout))
+        self.wire.append(msg)
+        if msg["type"] == "delta":
+            made = apply_delta(self.state, msg) if self.state is not None else None
+            assert made is not None, f"a delta for a state this client does not hold: {msg}"
+            msg = made
         self.received.append(msg)
         if msg["type"] == "state":
             self.state = msg

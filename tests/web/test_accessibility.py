@@ -154,7 +154,7 @@ def test_a_hand_at_your_turn_at_its_end_and_in_replay(context: BrowserContext, s
             page.get_by_test_id("next-hand").click()
             page.wait_for_function(f"() => !{TABLE}.state.view.is_over")
             continue
-        if page.evaluate(f"{TABLE}.state.view.history.length") >= 2:
+        if page.evaluate(f"{TABLE}.state.view.events.length") >= 2:
             break
         take_turn(page)
     assert not wait_turn_or_over(page)

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("fastapi")
 import httpx
 from sqlalchemy import func, select
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed
 
 from tienlen.errors import error
 from tienlen.web.identity import Claim, SqlIdentityStore, new_id
@@ -162,9 +162,11 @@ def test_a_websocket_from_another_site_is_refused(server: Server) -> None:
     browser = server.visitor()
     browser.visit()
     made = browser.post("/api/tables", {"name": "Lan"}).json()
-    with pytest.raises(InvalidStatus) as refused:
-        browser.ws(made["id"], origin="https://evil.example")
-    assert refused.value.response.status_code == 403
+    other = browser.ws(made["id"], origin="https://evil.example")
+    with pytest.raises(ConnectionClosed) as refused:  # closed at once, nothing sent: 4403
+        other.recv()
+    assert refused.value.rcvd is not None and refused.value.rcvd.code == 4403
+    assert other.wire == [] and "set-cookie" not in other.conn.response.headers  # type: ignore[union-attr]
     browser.ws(made["id"]).hello()  # its own page's is let in
 
 

@@ -141,7 +141,7 @@ def test_the_timer_tells_the_player_and_the_history_marks_its_move(server: Serve
     n = len(before["view"]["events"])
     event = after["view"]["events"][n]
     assert event["seat"] == 0 and event["timed_out"] is True
-    assert after["view"]["history"][n] == [0, told["move"]]
+    assert (event.get("cards") or event["kind"]) == told["move"]
     # only the timer's moves are marked (the bots' are not); on a slow machine the timer may
     # have played Lan's next turn too before this state was sent
     marked = [e for e in after["view"]["events"] if e.get("timed_out")]

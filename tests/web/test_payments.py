@@ -69,7 +69,7 @@ def test_the_end_payments_sum_to_the_scores_in_the_seat_view() -> None:
     for p in view.payments:
         units[p.payer] -= p.units
         units[p.payee] += p.units
-        assert (p.item and p.at == len(view.history)) or p.kind == "chop"
+        assert (p.item and p.at == len(view.events)) or p.kind == "chop"
     assert units == view.scores and any(p.item == "place" for p in view.payments)
 
 

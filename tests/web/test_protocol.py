@@ -208,3 +208,22 @@ def test_rest_errors_say_what_is_wrong(server: Server) -> None:
     assert server.get("/api/tables/nope").status_code == 404
     health = server.get("/healthz").json()
     assert health["status"] == "ok" and health["database"] == "sqlite"
+
+
+def test_after_a_whole_state_a_connection_is_sent_deltas_and_sync_sends_it_whole_again(
+        server: Server) -> None:
+    table_id, token, me, _ = quick_table(server)
+    state = my_turn(me)
+    me.send(type="play", version=state["version"], move=state["view"]["legal"][0])
+    played = me.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
+    told = [m for m in me.wire if m["type"] in ("state", "delta")]
+    assert told[0]["type"] == "state" and told[-1]["type"] == "delta"
+    assert "history" not in json.dumps(told)  # the history goes as events only
+    delta = next(m for m in told if m["type"] == "delta" and m["version"] == played["version"])
+    assert delta["base"] < delta["version"] and "events" in delta["view"]["tail"]
+    me.send(type="sync")
+    whole = me.until(lambda m: me.wire[-1]["type"] == "state")  # whole on the wire
+    assert whole["version"] >= played["version"] and whole["view"]["hand"] == me.state["view"]["hand"]  # type: ignore[index]
+    again = server.ws(table_id)  # a new connection (a reconnect): the whole state first
+    again.hello(token)
+    assert next(m["type"] for m in again.wire if m["type"] in ("state", "delta")) == "state"

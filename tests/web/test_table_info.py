@@ -38,9 +38,10 @@ def test_round_starts_mark_where_each_round_begins(server: Server) -> None:
         state = watcher.until(lambda m: m["type"] == "state" and m["view"]["is_over"])
     view = state["view"]
     starts = view["round_starts"]
-    assert starts and starts == sorted(set(starts)) and starts[-1] < len(view["history"])
+    events = view["events"]
+    assert starts and starts == sorted(set(starts)) and starts[-1] < len(events)
     # every round opens with cards on an empty table, and the one before it ended in passes
     for start in starts[1:]:
-        assert view["history"][start][1] != "pass"
-        assert view["history"][start - 1][1] == "pass" or view["history"][start - 1][0] == \
-            view["history"][start][0]
+        assert events[start]["kind"] != "pass"
+        assert events[start - 1]["kind"] == "pass" or events[start - 1]["seat"] == \
+            events[start]["seat"]

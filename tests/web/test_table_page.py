@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -237,6 +238,78 @@ def test_an_unknown_table_shows_a_page_with_the_way_back(page: Page, server: Ser
     page.get_by_test_id("back-to-lobby").click()
     page.wait_for_url(server.base + "/")
     expect(page.get_by_test_id("quick-game")).to_be_visible()
+
+
+def test_a_page_the_server_refuses_says_why_and_stops_knocking(page: Page, server: Server) -> None:
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
+    page.clock.install()  # the page's timers run when the test says: a retry would be due
+    page.route_web_socket("**/ws/*", lambda ws: ws.close(code=4403, reason="another site's page"))
+    page.goto(f"{server.base}/t/{made['id']}")
+    expect(page.get_by_test_id("connection")).to_contain_text("refused this page's connection")
+    page.evaluate(f"() => {{ window.refused = {TABLE}.conn.ws; }}")
+    page.clock.run_for(30_000)  # far past every retry the page would make
+    assert page.evaluate(f"() => {TABLE}.conn.ws === window.refused")  # no other socket made
+    expect(page.get_by_test_id("connection")).to_contain_text("refused this page's connection")
+
+
+def test_the_page_applies_deltas_as_the_server_does_and_asks_again_when_lost(
+        page: Page, server: Server) -> None:
+    """The page's applyDelta (static/net.js) makes, from every delta of a whole 8-player hand,
+    the state deltas.py's apply_delta makes; a delta for a version the page does not hold
+    makes it ask for the whole state (sync), and it is sent it."""
+    from tienlen import Rules, Session
+    from tienlen.web.deltas import apply_delta, update
+    from tienlen.web.views import PlayTexts
+
+    from .test_deltas import states, wire
+
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
+    page.goto(f"{server.base}/t/{made['id']}")
+    expect(page.get_by_test_id("seats")).to_contain_text("Lan")
+    hand = states(Session(Rules.preset("mien-nam"), 8, seed=5).game, 2, PlayTexts())
+    first = wire(hand[0], 1)
+    deltas = [wire(update(a, b), n) for n, (a, b) in enumerate(pairwise(hand), 2)]
+    by_page = page.evaluate("""async ([first, deltas]) => {
+        const { applyDelta } = await import("/static/net.js");
+        const held = [first];
+        for (const d of deltas) held.push(applyDelta(held[held.length - 1], d));
+        return held; }""", [first, deltas])
+    held = [first]
+    for delta in deltas:
+        held.append(apply_delta(held[-1], delta))  # type: ignore[arg-type]
+    assert by_page == held
+    # the state held, marked (a delta keeps the mark, a whole state does not), then a delta
+    # for a version it does not hold: the page asks, and the server sends the whole state
+    version = page.evaluate(f"""() => {{ const t = {TABLE}; t.state = {{ ...t.state, mark: 1 }};
+        return t.state.version; }}""")
+    page.evaluate(f"""() => {TABLE}.receive({{ type: "delta", seq: 0, version: {version + 5},
+        base: {version + 4}, at: 0, view: {{ set: {{ turn: 3 }} }} }})""")
+    page.wait_for_function(f"() => !('mark' in {TABLE}.state) && {TABLE}.state.version === {version}")
+
+
+def test_the_records_list_draws_the_latest_answer_only(page: Page, server: Server) -> None:
+    made = server.browser().post("/api/tables", {"name": "Lan"}).json()
+    table = made["id"]
+    page.goto(f"{server.base}/t/{table}")
+    expect(page.get_by_test_id("seats")).to_contain_text("Lan")
+    held: list[Any] = []
+
+    def answer(route: Any) -> None:  # the first ask is answered after the second, and older
+        if not held:
+            held.append(route)
+        else:
+            route.fulfill(json=[{"hand": n, "url": f"/api/tables/{table}/records/{n}"}
+                                for n in (1, 2)])
+
+    page.route(f"**/api/tables/{table}/records", answer)
+    page.evaluate(f"""() => {{ const t = {TABLE};
+        t.state.info.records = 1; window.first = t.renderRecords();
+        t.state.info.records = 2; window.second = t.renderRecords(); }}""")
+    page.evaluate("() => window.second")
+    expect(page.get_by_test_id("record")).to_have_count(2)
+    held[0].fulfill(json=[{"hand": 1, "url": f"/api/tables/{table}/records/1"}])
+    page.evaluate("() => window.first")
+    expect(page.get_by_test_id("record")).to_have_count(2)
 
 
 def test_the_bot_level_chosen_for_a_table_is_the_level_of_every_bot_added(

@@ -17,6 +17,13 @@ event may carry a ``code``: ``rate_limited`` (too many messages from one
 client: the command was not carried out), ``not_found`` (no such table, or
 it has closed), ``stale`` (a duplicate ``seq`` or an old ``version``).
 
+The table's state: a connection is first sent the whole of it (``state``: the table's ``info``
+and its seat's ``view``), and after that only what changed (``delta``: the fields of ``info``
+and ``view`` that changed, a list that grew as its new end, such as the history's new events),
+each naming the version it applies to (``base``). A client whose version is not ``base`` sends
+``sync`` and is sent a whole ``state`` again; so is a connection whose seat changed, and every
+new connection (a reconnect). The history goes as facts (``view.events``), not as text.
+
 Seats: ``join`` takes one under a name nobody else at the table goes by;
 ``leave`` gives one's seat up (before the start it is emptied and its token
 stops working; after, a bot of the table's level plays it) and the connection
@@ -46,7 +53,7 @@ import json
 from operator import not_
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from ..actions import ActionKind
 from ..i18n import Msg, Parts, msg, render, validation_reason
@@ -138,6 +145,12 @@ class Ping(_Command):
     type: Literal["ping"]
 
 
+class Sync(_Command):
+    """Ask for the whole state again (a ``delta`` came for a version the client does not hold)."""
+
+    type: Literal["sync"]
+
+
 class Kick(_Command):
     """The host gives the seat of a player who is away (a bot plays for them: the table's
     ``away_timeout`` passed) to a bot for the rest of the table; that player cannot take it
@@ -170,7 +183,7 @@ class Talk(_Command):
 
 
 Command = Annotated[Hello | Join | AddBot | RemoveSeat | Leave | Back | Start | PlayMove | Hint
-                    | NextHand | Ping | Kick | Say | React | Talk,
+                    | NextHand | Ping | Sync | Kick | Say | React | Talk,
                     Field(discriminator="type")]
 _COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
@@ -232,7 +245,7 @@ def _describe(exc: ValidationError) -> Msg:
 
 
 COMMAND_TYPES = ("hello", "join", "add_bot", "remove_seat", "leave", "back", "start", "play",
-                 "hint", "next_hand", "ping", "kick", "say", "react", "chat")
+                 "hint", "next_hand", "ping", "sync", "kick", "say", "react", "chat")
 
 
 # ---------------------------------------------------------------------- server events
@@ -413,9 +426,10 @@ class SeatView(BaseModel):
     passed: list[bool]
     stacking: bool
     finish_order: list[int]
-    history: list[tuple[int, str]]  # as text (the records' words): kept for other clients
-    events: list[EventView] = []  # the same history as facts, hidden as ``history`` hides
-    round_starts: list[int] = []  # indices into history where each round begins
+    # the history as facts, every other seat's hidden cards hidden (its text left the wire:
+    # the records hold the words)
+    events: list[EventView] = []
+    round_starts: list[int] = []  # indices into events where each round begins
     legal: list[str]
     prompt: Prompt | None  # what this seat is asked now; None when nothing is asked
     decision: DecisionView | None = None  # the facts of what is asked (None with no prompt)
@@ -449,6 +463,49 @@ class State(_Event):
     at: float = 0.0
     info: TableInfo
     view: SeatView | None
+
+
+class Tail(BaseModel):
+    """A list that changed at its end: its first ``keep`` items stay, ``add`` follow them."""
+
+    model_config = ConfigDict(extra="forbid")
+    keep: int = Field(ge=0)
+    add: list[Any]
+
+
+class Changes(BaseModel):
+    """The fields of a model (``TableInfo``, ``SeatView``) that changed, each named as the
+    model names it: ``set`` holds a field's new value whole, ``tail`` a list field's new end."""
+
+    model_config = ConfigDict(extra="forbid")
+    set: dict[str, Any] = Field(default_factory=dict, exclude_if=_no_flag)
+    tail: dict[str, Tail] = Field(default_factory=dict, exclude_if=_no_flag)
+
+    def names(self) -> frozenset[str]:
+        return frozenset({*self.set, *self.tail})
+
+
+class Delta(_Event):
+    """What changed for this connection since the state of version ``base`` it was sent (a
+    ``state``, or a ``delta`` made on one): after its first ``state`` a connection is sent
+    deltas, each holding only what its seat may know. A client that does not hold version
+    ``base`` sends ``sync`` and is sent a whole ``state``. ``base`` equals ``version`` when
+    only something outside the log changed (who is connected, the clock)."""
+
+    type: Literal["delta"] = "delta"
+    version: int
+    base: int
+    at: float = 0.0  # as State.at
+    info: Changes | None = Field(default=None, exclude_if=_none)
+    view: Changes | None = Field(default=None, exclude_if=_none)
+
+    @model_validator(mode="after")
+    def _fields_named(self) -> Delta:
+        for part, model in ((self.info, TableInfo), (self.view, SeatView)):
+            unknown = part.names() - set(model.model_fields) if part is not None else set()
+            if unknown:
+                raise ValueError(f"{model.__name__} has no field {', '.join(sorted(unknown))}")
+        return self
 
 
 class Error(_Event):
@@ -509,4 +566,4 @@ class Removed(_Event):
     how: Literal["removed", "kicked"]
 
 
-Event = Welcome | State | Error | HintEvent | TimedOut | Pong | ChatEvent | Removed
+Event = Welcome | State | Delta | Error | HintEvent | TimedOut | Pong | ChatEvent | Removed

@@ -4,8 +4,9 @@ the commands they send.
 A room joins three parts: the table's state (:class:`~.table.TableState`: seats, host, hands,
 the log, staging), its clock (:class:`~.clock.Clock`: turn timers, away timeouts, the next
 hand's countdown, when the bots move) and its connections. Every change is stored (the table's
-log) before it is applied to what anyone sees; every connection then gets its own seat's view,
-each distinct view serialised once. Bot moves are stored in batches across tables by the
+log) before it is applied to what anyone sees; every connection then gets what changed in its
+own seat's state since the one it was last sent (its first state whole: deltas.py), each
+distinct message serialised once. Bot moves are stored in batches across tables by the
 :class:`~.driver.Driver`, which drives a room as a :class:`~.driver.Table`.
 """
 
@@ -26,6 +27,7 @@ from ..view import View
 from .botpool import PooledBot
 from .chat import BadText, ChatStore, Kind, Line, SqlChatStore, clean_text
 from .clock import Clock
+from .deltas import update
 from .driver import Driver, Staged
 from .hands import Hands
 from .ladder import POOLED, check_level
@@ -56,6 +58,7 @@ from .protocol import (
     SeatView,
     Start,
     State,
+    Sync,
     TableInfo,
     Talk,
     TimedOut,
@@ -92,6 +95,7 @@ class Client:
         self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0
         self.in_seq = 0
+        self.shown: State | None = None  # the state it holds (sent, or made by the deltas sent)
         # the identities its identity blocked now (Moderation.blocked_by; None: nobody to ask,
         # a script's), and what counts its hints and chat (limiter.py; None: nothing)
         self.blocks: Callable[[], frozenset[str]] | None = None
@@ -408,18 +412,29 @@ class Room:
                      view=self.said_view_for(client.seat, client.lang, info))
 
     def broadcast(self) -> None:
-        """Send every connection its seat's state in its language; each distinct state is
-        serialised once."""
-        if not self.clients:
+        """Tell every connection its seat's state (:meth:`tell`)."""
+        self.tell(list(self.clients))
+
+    def tell(self, clients: list[Client]) -> None:
+        """Send each of ``clients`` what changed in its seat's state, in its language, since the
+        state it holds (deltas.update: the whole state the first time); each distinct message
+        is serialised once, for the connections of one seat and language that hold one state."""
+        if not clients:
             return
         info = self.info()
-        bodies: dict[tuple[int | None, str], str] = {}
-        for client in list(self.clients):
-            key = (client.seat, client.lang)
-            body = bodies.get(key)
-            if body is None:
-                body = bodies[key] = event_body(self.state_for(client, info))
-            client.send_body(body)
+        states: dict[tuple[int | None, str], State] = {}
+        bodies: dict[tuple[int | None, str, int], tuple[State | None, str]] = {}
+        for client in clients:
+            said = (client.seat, client.lang)
+            state = states.get(said)
+            if state is None:
+                state = states[said] = self.state_for(client, info)
+            shown, client.shown = client.shown, state
+            key = (*said, id(shown))  # the entry keeps ``shown``: no other takes its id
+            made = bodies.get(key)
+            if made is None:
+                made = bodies[key] = (shown, event_body(update(shown, state)))
+            client.send_body(made[1])
 
     # ------------------------------------------------------------------ connections
     def attach(self, client: Client) -> None:
@@ -464,6 +479,10 @@ class Room:
             return False
         if isinstance(cmd, Ping):
             client.send(Pong(ref=cmd.seq))
+            return False
+        if isinstance(cmd, Sync):  # it lost track of its state: the whole of it again
+            client.shown = None
+            self.tell([client])
             return False
         if isinstance(cmd, Join):
             self._may_sit(client)
@@ -605,7 +624,7 @@ class Room:
             except Refused:  # it plays what it played before, or watches
                 client.send(Welcome(table=self.id, seat=client.seat,
                                     barred=self._barred(client.owner)))
-                client.send(self.state_for(client))
+                self.tell([client])
                 raise
         elif client.owner is not None and client.seat is None:  # the seat its identity holds
             owned = self.table.seat_owned(client.owner)

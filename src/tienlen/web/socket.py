@@ -38,14 +38,19 @@ log = logging.getLogger("tienlen.web")
 OUTBOX_LIMIT = 1000  # events waiting for one slow connection before it is dropped
 HANG_UP = "\x00hang up"  # what the outbox is given when the connection's session ends
 SIGNED_OUT = 4401  # the close code then
+# the close code for another site's page: the handshake is answered (a refused handshake reaches
+# a page as a bare failure, which it would retry for ever) and closed at once, nothing read,
+# nothing sent, no session given; the page says why and does not knock again (static/net.js)
+REFUSED = 4403
 
 router = APIRouter()
 
 
 @router.websocket("/ws/{table_id}")
 async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
-    if other_site(websocket.headers) is not None:  # another site's page: refused (HTTP 403)
-        await websocket.close(code=4403)
+    if other_site(websocket.headers) is not None:  # another site's page: refused
+        await websocket.accept()
+        await websocket.close(code=REFUSED, reason="another site's page")
         return
     # a browser not known yet is given a new session secret here (never adopting the one sent)
     arrived = arrival(websocket, svc.identities)

@@ -3,8 +3,8 @@
 What a seat is asked is the engine's decision (:class:`tienlen.turns.Decision`: a kind and
 its moves), sent as that kind (the prompt) and its facts (:class:`DecisionView`: the other
 seat, the cards to select, a button for each choice) for the page to say in its own words.
-The history goes twice: as text (``history``) and as the engine's typed events as the seat
-sees them (``events``). A spectator (seat None) gets no hand, no legal actions, nothing asked,
+The history goes as the engine's typed events as the seat sees them (``events``), not as
+text. A spectator (seat None) gets no hand, no legal actions, nothing asked,
 and the history with every trade's and every unanswered claim's cards hidden. Each payment is
 sent as facts and, once the room knows the connection's language, in the terminal's words
 (:func:`worded`, by :mod:`tienlen.paywords`).
@@ -156,21 +156,30 @@ def payment_view(p: Payment) -> PaymentView:
 
 
 class PlayTexts:
-    """Every play of one hand's history as an event and as text, kept from one view to the
-    next: a play is public and never changes, so only actions (trades, claims) are looked at
-    again each time."""
+    """Every play of one hand's history as an event (marked as the turn timer's or a bot's),
+    kept from one view to the next: a play is public and never changes, so only actions
+    (trades, claims) are looked at again each time. A kept event is the same object in every
+    view, which makes a view quick to compare with the last one sent (deltas.py)."""
 
     def __init__(self) -> None:
         self._game: Game | None = None
-        self._plays: list[tuple[EventView, str] | None] = []
+        self._plays: list[EventView | None] = []
 
-    def of(self, game: Game, history: Sequence[tuple[int, Move]]) -> list[tuple[EventView, str] | None]:
+    def of(self, game: Game, history: Sequence[tuple[int, Move]], timer: frozenset[int],
+           bots: frozenset[int]) -> list[EventView | None]:
         if self._game is not game:
             self._game, self._plays = game, []
-        for seat, move in history[len(self._plays):]:
-            self._plays.append((event_view(seat, move), str(move)) if isinstance(move, Play)
-                               else None)
+        for i, (seat, move) in enumerate(history[len(self._plays):], len(self._plays)):
+            self._plays.append(_marked(event_view(seat, move), i, timer, bots)
+                               if isinstance(move, Play) else None)
         return self._plays
+
+
+def _marked(event: EventView, i: int, timer: frozenset[int], bots: frozenset[int]) -> EventView:
+    """The ``i``-th event of the history, marked when the turn timer or a bot made it."""
+    if i in timer or i in bots:
+        return event.model_copy(update={"timed_out": i in timer, "bot": i in bots})
+    return event
 
 
 def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
@@ -182,15 +191,9 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
     ``timer``: the moves of its history the turn timer made (marked ``timed_out``, for all);
     ``bots``: those a bot made (marked ``bot``)."""
     seen = events_for(game, seat)
-    kept = plays.of(game, game.history) if plays is not None else [None] * len(seen)
-    events: list[EventView] = []
-    history: list[tuple[int, str]] = []
-    for i, ((s, move), play) in enumerate(zip(seen, kept, strict=True)):
-        event, text = play if play is not None else (event_view(s, move), str(move))
-        if i in timer or i in bots:
-            event = event.model_copy(update={"timed_out": i in timer, "bot": i in bots})
-        events.append(event)
-        history.append((s, text))
+    kept = plays.of(game, game.history, timer, bots) if plays is not None else [None] * len(seen)
+    events = [play if play is not None else _marked(event_view(s, move), i, timer, bots)
+              for i, ((s, move), play) in enumerate(zip(seen, kept, strict=True))]
     decision = asked(game, seat) if seat is not None else None
     legal: list[str] = []
     facts: DecisionView | None = None
@@ -208,7 +211,7 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
         hand=[str(c) for c in game.hand(seat)] if seat is not None else [],
         counts=game.counts(), table=str(table) if isinstance(table, Play) and table.cards else None,
         table_seat=game.table_seat, passed=list(game.passed), stacking=game.stacking,
-        finish_order=list(game.finish_order), history=history, events=events,
+        finish_order=list(game.finish_order), events=events,
         round_starts=list(round_starts or []), legal=legal,
         prompt=facts.kind if facts is not None else None,
         decision=facts, is_over=game.is_over, scores=list(game.scores),

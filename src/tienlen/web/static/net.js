@@ -1,6 +1,7 @@
 import { lang, t } from "./i18n.js";
 
-// The server: its REST API and one table's WebSocket, reconnecting until the table is known gone.
+// The server: its REST API and one table's WebSocket, reconnecting until the table is known gone
+// (or the server refused this page: 4403).
 export class HttpError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
@@ -35,8 +36,29 @@ export async function api(path, body) {
 
 export const tokenKey = (id) => `tienlen-seat-${id}`;
 
+/** The state after a ``delta`` event (protocol.py's Delta; deltas.py's apply_delta is the same):
+ * a new object, the one held left as it was (the page compares the two); null when the delta
+ * is for a version not held (then the page asks for the whole state again: ``sync``). */
+export function applyDelta(state, delta) {
+  if (!state || state.version !== delta.base) return null;
+  const out = { ...state, seq: delta.seq, version: delta.version, at: delta.at };
+  for (const part of ["info", "view"]) {
+    const changed = delta[part];
+    if (!changed) continue;
+    const held = state[part];
+    if (!held) return null;
+    const next = { ...held, ...(changed.set || {}) };
+    for (const [name, tail] of Object.entries(changed.tail || {})) next[name] = [...held[name].slice(0, tail.keep), ...tail.add];
+    out[part] = next;
+  }
+  return out;
+}
+
+export const REFUSED = 4403;  // the server's close code for another site's page (socket.py)
+
 /** A table's connection: ``onEvent`` gets every server event, ``onStatus`` the connection's state
- * ("connecting", "open", "reconnecting", "gone"). */
+ * ("connecting", "open", "reconnecting", "gone", "refused": the server refused this page, which
+ * knocking again would not change). */
 export class Connection {
   constructor(tableId, onEvent, onStatus) {
     this.tableId = tableId;
@@ -63,6 +85,11 @@ export class Connection {
     };
     ws.onmessage = (msg) => this.onEvent(JSON.parse(msg.data));
     ws.onclose = (ev) => {
+      if (ev.code === REFUSED) {  // another site's page, as the server sees it: said, not retried
+        this.gone = true;
+        this.onStatus("refused");
+        return;
+      }
       if (ev.code === 4404 || this.gone) {  // no such table: do not knock again
         this.gone = true;
         this.onStatus("gone");

@@ -11,7 +11,7 @@ import { actionParams, eventWords, instantWords, lastPlayer, renderHistory, rend
 import { listAnd, presetName, seatName, t, tn } from "./i18n.js";
 import { levelKey } from "./lobby.js";
 import { openReport, showBanned } from "./moderation.js";
-import { api, Connection, tokenKey } from "./net.js";
+import { api, applyDelta, Connection, tokenKey } from "./net.js";
 import { cardsText, newChopPayments, newPayments, paymentLine } from "./payments.js";
 import { fitTable, watchLayout } from "./layout.js";
 import { celebrate, chips, deal, land, settle, stamp, sweep } from "./motion.js";
@@ -102,9 +102,11 @@ export class Table {
   }
 
   connStatus(s) {
-    const text = { connecting: t("web.conn.connecting"), reconnecting: t("web.conn.reconnecting"), open: "", gone: "" }[s];
+    const text = { connecting: t("web.conn.connecting"), reconnecting: t("web.conn.reconnecting"), open: "", gone: "",
+      refused: t("web.conn.refused") }[s];
     $("conn").textContent = text;
-    $("conn").classList.toggle("bad", s === "reconnecting");
+    $("conn").classList.toggle("bad", s === "reconnecting" || s === "refused");
+    if (s === "refused") this.notice(text);
     if (s === "gone") this.missing(this.goneWhy);
   }
 
@@ -118,7 +120,11 @@ export class Table {
   }
 
   receive(ev) {
-    if (ev.type === "welcome") {
+    if (ev.type === "delta") {  // what changed since the state held; one not for it: all again
+      const made = applyDelta(this.state, ev);
+      if (made) this.receive(made);
+      else if (!this.syncing) this.syncing = this.conn.send({ type: "sync" });
+    } else if (ev.type === "welcome") {
       const was = this.seat;
       this.seat = ev.seat;
       this.formerSeat = ev.seat === null ? was : null;  // a "removed" event for it is about us
@@ -132,6 +138,7 @@ export class Table {
     } else if (ev.type === "state") {
       const before = this.state;
       this.state = ev;
+      this.syncing = false;
       if (!before || before.version !== ev.version) {
         this.reason = "";
         this.lastHint = null;
@@ -561,15 +568,18 @@ export class Table {
     list.replaceChildren();
     $("all-records").hidden = n === 0;
     $("all-records").href = `/api/tables/${this.id}/record.toml`;
+    const ask = this.recordsAsked = (this.recordsAsked || 0) + 1;
     if (!n) { list.append(h("li.none", { text: t("web.records.none") })); return; }
     let records;
     try {
       records = await api(`/api/tables/${this.id}/records`);
     } catch {  // a private table's hands are its players' only (a watcher by link reads none)
+      if (ask !== this.recordsAsked) return;
       $("all-records").hidden = true;
       list.replaceChildren(h("li.none", { text: t("web.records.private") }));
       return;
     }
+    if (ask !== this.recordsAsked) return;  // asked again meanwhile: the later answer is drawn
     const info = this.state.info;
     const sharer = info.private && this.seat !== null && this.seat === info.host_seat;
     list.replaceChildren(...records.map((r) => h("li", {},
