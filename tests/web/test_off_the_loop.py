@@ -63,12 +63,14 @@ def test_a_slow_profile_query_holds_no_table_back(bots_server: Server,
                                 timeout=HELD + 10)
         try:
             assert entered.wait(10), "the profile's query was never made"
-            version = watcher.state["version"] if watcher.state else 0
-            # while the query is held: the table moves on, and a ping is answered
-            watcher.until(lambda m: m["type"] == "state" and m["version"] > version,
-                          timeout=10)
+            # while the query is held: a ping is answered (after every state sent before it),
             ping = watcher.send(type="ping")
             watcher.until(lambda m: m["type"] == "pong" and m["ref"] == ping, timeout=10)
+            # and the bots play on: a state newer than any sent before the ping
+            assert watcher.state is not None
+            version = watcher.state["version"]
+            watcher.until(lambda m: m["type"] == "state" and m["version"] > version,
+                          timeout=10)
             assert not profile.done()  # still held
         finally:
             release.set()

@@ -140,11 +140,6 @@ class Services:
         ``address`` (:func:`address_of`): refused (429) past the limits."""
         self.limiter.take(action, player or address, address)
 
-    def known_or_404(self, table_id: str) -> None:
-        """Tables open or closed (a closed table's records stay downloadable)."""
-        if self.lobby.get(table_id) is None and not self.repo.table_exists(table_id):
-            raise Refused(msg("err.web.no_table", id=repr(table_id)), status=404)
-
 
 def services_of(conn: HTTPConnection) -> Services:
     """The services of the app that serves ``conn`` (a request or a WebSocket)."""

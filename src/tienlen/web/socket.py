@@ -138,8 +138,8 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                 break
             try:
                 command = parse_command(raw)
-            except ProtocolError as exc:
-                client.send(Error(reason=exc.say(client.lang), ref=exc.ref))
+            except ProtocolError as exc:  # a message it cannot read: refused, by its rules
+                client.refuse(Refused(exc.message), exc.ref)
                 continue
             if isinstance(command, Join) and identity is None and secret is not None:
                 # another tab of this browser may have made it a guest since it connected
