@@ -242,7 +242,7 @@ def test_the_rules_of_every_preset_are_all_in_vietnamese(preset: str) -> None:
 
 # errors a person reads: raised with a catalogue message (errors.error), never an English literal
 # (argparse's own words come from the catalogue too: cli._argparse_words)
-_SHOWN_ERRORS = {"CardError", "RulesError", "UnreadableAction", "TienLenError", "Refused", "TooMany",
+_SHOWN_ERRORS = {"CardError", "RulesError", "UnreadableAction", "TienLenError", "Refused", "too_many",
                  "ProtocolError", "HTTPException", "RecordError", "ArgumentError", "StorageError",
                  "ArgumentTypeError"}
 

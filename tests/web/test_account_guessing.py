@@ -17,7 +17,7 @@ from tienlen.web import accounts as accounts_module
 from tienlen.web.accounts import NAME_CEILING, Accounts
 from tienlen.web.identity import SqlIdentityStore
 from tienlen.web.limits import Limits, RateLimit
-from tienlen.web.problems import Refusal
+from tienlen.web.refusal import Refused
 from tienlen.web.session import stored_as
 from tienlen.web.storage import DeviceRow, Repository
 
@@ -159,7 +159,7 @@ def signin(acc: Accounts, password: str, address: str, known: str | None = None,
     """The status a sign-in answers (200: signed in)."""
     try:
         in_a_thread(acc.signin(name, password, address, None, "", known))
-    except Refusal as exc:
+    except Refused as exc:
         return exc.status
     return 200
 
@@ -188,6 +188,6 @@ def test_an_unknown_name_and_an_account_are_limited_alike(
         for _ in range(4):
             try:
                 in_a_thread(acc.signin(name, "guess", "10.0.0.1", None, "", stored_as("x" * 43)))
-            except Refusal as exc:
+            except Refused as exc:
                 answers.append((exc.status, exc.reason.key))
         assert answers == [(401, "err.web.account_wrong")] * 3 + [(429, "err.web.account_tries")]

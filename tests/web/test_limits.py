@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web.limits import Limits, Rate, RateLimit, Rates
+from tienlen.web.limits import Held, Limits, Rate, RateLimit, Rates
 from tienlen.web.storage import Repository
 
 from .conftest import NO_CLIENT_LIMITS, UNRATED, Server, Visitor, WsClient, running
@@ -140,6 +140,20 @@ def test_too_many_messages_are_each_answered_rate_limited(sqlite_url: str,
         clock.now += 1  # a second later the client may act again
         me.send(type="add_bot")
         me.until(lambda m: m["type"] == "state" and m["info"]["seats"][1]["kind"] == "bot")
+
+
+def test_what_a_key_holds_at_once_is_counted_by_one_counter() -> None:
+    """Connections open, replays running, reviews being made: each key up to its limit, a
+    refusal counting nothing, and what is given back free again."""
+    held = Held(per_key=2)
+    assert [held.take("a"), held.take("a"), held.take("a"), held.take("b")] == [
+        True, True, False, True]
+    assert held.full("a") and not held.full("b") and held.total == 3
+    held.give("a")
+    assert not held.full("a") and held.take("a") and held.total == 3
+    for key in ("a", "a", "b"):
+        held.give(key)
+    assert held.total == 0 and Held(per_key=0).take("a")  # 0: no limit
 
 
 def test_too_many_connections_from_one_client_are_refused(sqlite_url: str, clock: ManualTime) -> None:

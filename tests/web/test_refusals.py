@@ -11,7 +11,7 @@ pytest.importorskip("fastapi")
 import httpx
 
 from .conftest import Server
-from .waiting import stored
+from .waiting import in_a_thread, stored
 
 
 def tables_held(server: Server) -> int:
@@ -160,3 +160,45 @@ def test_refused_commands_store_nothing(any_server: Server) -> None:
     guest.send(type="leave")
     assert "join a seat first" in guest.error()["reason"]
     assert stored(any_server) == before
+
+
+def test_one_refusal_is_answered_alike_over_http_and_the_websocket() -> None:
+    """A :class:`Refused` raised in any route, a plain or an async one, is answered by the
+    app's one handler (its status, its kind, its reason in the request's language, how long to
+    wait), and by the WebSocket as one error event."""
+    from fastapi import APIRouter, FastAPI
+
+    from tienlen.i18n import msg, t
+    from tienlen.web import problems
+    from tienlen.web.refusal import Refused
+    from tienlen.web.room import error_of
+
+    router = APIRouter()
+
+    @router.get("/busy")
+    def busy() -> None:
+        raise Refused.too_many(msg("err.web.busy", n=4), retry_after=1.6)
+
+    @router.get("/gone")
+    async def gone() -> None:
+        raise Refused(msg("err.web.no_table", id="'x'"), status=404)
+
+    app = FastAPI()
+    problems.install(app, (router,))
+
+    async def ask() -> tuple[httpx.Response, httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app),
+                                     base_url="http://test") as client:
+            return (await client.get("/busy", headers={"Accept-Language": "vi"}),
+                    await client.get("/gone"))
+
+    refused, gone_ = in_a_thread(ask())
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "2"
+    assert refused.headers["content-type"] == "application/problem+json"
+    assert refused.json() == {"type": "about:blank", "title": "Too Many Requests", "status": 429,
+                              "detail": t("err.web.busy", "vi", n=4), "code": "rate_limited"}
+    assert gone_.status_code == 404 and "Retry-After" not in gone_.headers
+    assert gone_.json()["code"] == "not_found" and "'x'" in gone_.json()["detail"]
+    event = error_of(Refused(msg("err.web.busy", n=4), "stale"), "vi", ref=3)
+    assert (event.type, event.ref, event.code, event.reason) == (
+        "error", 3, "stale", t("err.web.busy", "vi", n=4))

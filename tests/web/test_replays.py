@@ -22,8 +22,8 @@ from tienlen import Game, Rules, Session
 from tienlen.arena import play_out
 from tienlen.bots import get_bot
 from tienlen.record import payment_lines
-from tienlen.web.lobby import TooMany
 from tienlen.web.offload import Offload
+from tienlen.web.refusal import Refused
 from tienlen.web.replays import replay_steps
 from tienlen.web.storage import RecordRow, Repository
 
@@ -174,7 +174,7 @@ def test_work_runs_in_worker_processes_while_the_loop_goes_on() -> None:
         try:
             first = asyncio.create_task(offload.run("a", _slow, 0.6))
             await asyncio.sleep(0.05)
-            with pytest.raises(TooMany):  # the same client's second, while its first runs
+            with pytest.raises(Refused):  # the same client's second, while its first runs
                 await offload.run("a", _slow, 0.0)
             other = await offload.run("b", _slow, 0.3)  # another client's goes ahead
             done = [await first, other]

@@ -133,7 +133,7 @@ def test_reviews_from_one_address_are_counted_and_a_failed_one_is_said_and_made_
 
 
 def test_past_the_limit_in_all_a_new_review_is_refused_and_a_shared_one_is_not() -> None:
-    from tienlen.web.lobby import TooMany
+    from tienlen.web.refusal import Refused
     from tienlen.web.reviews import Reviews
 
     class Stuck:
@@ -151,7 +151,7 @@ def test_past_the_limit_in_all_a_new_review_is_refused_and_a_shared_one_is_not()
         reviews = Reviews(pool, per_address=0, at_once=1)  # type: ignore[arg-type]
         first = asyncio.create_task(reviews.review(("a", 1, 0), "text", 0, "10.0.0.1"))
         await asyncio.sleep(0.01)
-        with pytest.raises(TooMany) as refused:
+        with pytest.raises(Refused) as refused:
             await reviews.review(("b", 1, 0), "text", 0, "10.0.0.2")
         assert refused.value.status == 503
         shared = asyncio.create_task(reviews.review(("a", 1, 0), "text", 0, "10.0.0.3"))

@@ -26,6 +26,9 @@ What each act checks and writes, without HTTP (``routes/accounts.py`` is the API
 - Sessions are shown by a public id, the first 16 hex digits of a SHA-256 of the stored digest:
   nothing of the stored digest (nor of the secret) can be read from it, and ending one is
   done only among the account's own sessions, so guessing another's id gains nothing.
+- Each act is a coroutine: the argon2 work runs in the hashing threads (``passwords.py``), the
+  database's in a thread (``asyncio.to_thread``), never on the event loop, where every table
+  lives.
 - **delete**: the row stays, called "deleted player", with every secret and its name's keys
   gone (the name is free again); the record of each finished hand it played names its seat
   "deleted player".
@@ -33,6 +36,7 @@ What each act checks and writes, without HTTP (``routes/accounts.py`` is the API
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 from collections.abc import Callable
@@ -48,7 +52,7 @@ from .identity import Claim, Identity, IdentityStore, SessionInfo, new_id
 from .limits import Limits, RateLimit, take_all, wait_text
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
 from .passwords import code_digest, hash_password, needs_rehash, new_codes, verify_password
-from .problems import Refusal
+from .refusal import Refused
 from .session import digest, new_secret, stored_as
 
 TRIES_EVERY = 600.0  # seconds the sign-in limits (Limits.signins_per_name, _per_address) count
@@ -127,20 +131,20 @@ class Accounts:
 
     # ------------------------------------------------------------------ checks
     def free_name(self, raw: str) -> tuple[str, str, str]:
-        """``raw`` as an account's name, its key and its look; :class:`Refusal` when it is not
+        """``raw`` as an account's name, its key and its look; :class:`Refused` when it is not
         a good name, is a bot's, or an account has it or one like it."""
         try:
             name = clean_name(raw)
         except BadName as exc:
-            raise Refusal(422, exc.reason) from None
+            raise Refused(exc.reason, status=422) from None
         if bot_number(name) is not None:
-            raise Refusal(400, msg("err.web.account_bot_name", name=repr(name)))
+            raise Refused(msg("err.web.account_bot_name", name=repr(name)))
         key, look = account_key(name), confusable_key(name)
         other = self.store.name_conflict(key, look)
         if other is not None:
             words = "err.web.account_taken" if account_key(other.name) == key else \
                 "err.web.account_look_alike"
-            raise Refusal(400, msg(words, name=repr(name), other=repr(other.name)))
+            raise Refused(msg(words, name=repr(name), other=repr(other.name)))
         return name, key, look
 
     def tries(self, key: str, address: str, known: str | None,
@@ -158,28 +162,29 @@ class Accounts:
 
     @staticmethod
     def count(buckets: list[Bucket]) -> None:
-        """One more try in each of ``buckets``, all or none: a :class:`Refusal` (429) from the
+        """One more try in each of ``buckets``, all or none: a :class:`Refused` (429) from the
         first that has had its tries, and then none of them is spent (an owner refused while
         strangers exhaust the name spends nothing of her own)."""
         refused = take_all([(bucket, counted) for bucket, counted, _ in buckets])
         if refused is not None:
             which, wait = refused
             bucket, _, words = buckets[which]
-            raise Refusal(429, msg(words, n=bucket.rate, minutes=round(TRIES_EVERY / 60),
+            raise Refused.too_many(msg(words, n=bucket.rate, minutes=round(TRIES_EVERY / 60),
                                    wait=wait_text(wait)), retry_after=wait)
 
     async def check_password(self, identity: Identity | None, password: str,
                              this: str | None) -> Identity:
         """The account ``identity`` when ``password`` is its password, else a
-        :class:`Refusal`; tries counted by the session ``this`` alone (strangers' guesses at
+        :class:`Refused`; tries counted by the session ``this`` alone (strangers' guesses at
         the name never refuse it)."""
         if identity is None:
-            raise Refusal(401, msg("err.web.account_signed_out"))
+            raise Refused(msg("err.web.account_signed_out"), status=401)
         if not identity.account:
-            raise Refusal(403, msg("err.web.account_guest"))
+            raise Refused(msg("err.web.account_guest"), status=403)
         self.count([(self.per_session, this or identity.id, "err.web.account_tries_session")])
-        if not await verify_password(self.store.password_hash(identity.id), password):
-            raise Refusal(403, msg("err.web.account_password"))
+        stored = await asyncio.to_thread(self.store.password_hash, identity.id)
+        if not await verify_password(stored, password):
+            raise Refused(msg("err.web.account_password"), status=403)
         return identity
 
     # ------------------------------------------------------------------ the acts
@@ -188,16 +193,23 @@ class Accounts:
         """``identity`` (None: a browser not known yet) claims ``name`` with ``password``,
         signed in by a new session instead of ``old``."""
         if identity is not None and identity.account:
-            raise Refusal(400, msg("err.web.account_already", name=repr(identity.name)))
-        name, key, look = self.free_name(name)
+            raise Refused(msg("err.web.account_already", name=repr(identity.name)))
+        name, key, look = await asyncio.to_thread(self.free_name, name)
         hashed = await hash_password(password)
         codes = new_codes()
         secret = new_secret()
         claim = Claim(identity.id if identity else new_id(), name, key, look, hashed,
                       [code_digest(c) for c in codes], digest(secret), old, agent,
                       new=identity is None)
+        return await asyncio.to_thread(self._claimed, claim, secret, codes, known)
+
+    def _claimed(self, claim: Claim, secret: str, codes: list[str],
+                 known: str | None) -> SignedIn:
+        """(In a thread.) Store ``claim``: the account signed in, or refused when its name
+        was taken meanwhile."""
         if not self.store.claim(claim):
-            raise Refusal(400, msg("err.web.account_taken", name=repr(name), other=repr(name)))
+            raise Refused(msg("err.web.account_taken", name=repr(claim.name),
+                              other=repr(claim.name)))
         claimed = self.store.get(claim.identity)
         assert claimed is not None
         return SignedIn(claimed, secret, codes, self.remember(claimed.id, known))
@@ -207,15 +219,17 @@ class Accounts:
         """Sign in as the account ``name`` by ``password``: a new session instead of ``old``
         (tries counted by :meth:`tries`)."""
         key = account_key(" ".join(name.split()))
-        found = self.store.account_hash(key)
-        self.count(self.tries(key, address, known, found[0] if found else None))
+        found = await asyncio.to_thread(self.store.account_hash, key)
+        self.count(await asyncio.to_thread(self.tries, key, address, known,
+                                           found[0] if found else None))
         stored = found[1] if found is not None else None
         if not await verify_password(stored, password) or found is None:
-            raise Refusal(401, msg("err.web.account_wrong"))
+            raise Refused(msg("err.web.account_wrong"), status=401)
         identity = found[0]
         if needs_rehash(found[1]):
-            self.store.set_password(identity.id, await hash_password(password), keep=old)
-        return self.switched(identity, old, agent, known)
+            await asyncio.to_thread(self.store.set_password, identity.id,
+                                    await hash_password(password), old)
+        return await asyncio.to_thread(self.switched, identity, old, agent, known)
 
     async def recover(self, name: str, code: str, new_password: str, address: str,
                       old: str | None, agent: str, known: str | None = None) -> SignedIn:
@@ -223,13 +237,16 @@ class Accounts:
         used up, every other session ended, this browser signed in. A right code is never
         refused by anyone's tries; a wrong one is counted as a sign-in try is."""
         key = account_key(" ".join(name.split()))
-        found = self.store.account_hash(key)
-        if found is None or not self.store.use_code(found[0].id, code_digest(code)):
-            self.count(self.tries(key, address, known, found[0] if found else None))
-            raise Refusal(401, msg("err.web.account_code"))
+        found = await asyncio.to_thread(self.store.account_hash, key)
+        if found is None or not await asyncio.to_thread(self.store.use_code, found[0].id,
+                                                         code_digest(code)):
+            self.count(await asyncio.to_thread(self.tries, key, address, known,
+                                               found[0] if found else None))
+            raise Refused(msg("err.web.account_code"), status=401)
         identity = found[0]
-        self.store.set_password(identity.id, await hash_password(new_password), keep=None)
-        return self.switched(identity, old, agent, known)
+        await asyncio.to_thread(self.store.set_password, identity.id,
+                                await hash_password(new_password), None)
+        return await asyncio.to_thread(self.switched, identity, old, agent, known)
 
     def switched(self, identity: Identity, old: str | None, agent: str,
                  known: str | None) -> SignedIn:
@@ -254,20 +271,22 @@ class Accounts:
                               new_password: str, this: str | None) -> int:
         """A new password (the old one first); every other session ends (how many did)."""
         account = await self.check_password(identity, password, this)
-        return self.store.set_password(account.id, await hash_password(new_password), keep=this)
+        hashed = await hash_password(new_password)
+        return await asyncio.to_thread(self.store.set_password, account.id, hashed, this)
 
     async def renew_codes(self, identity: Identity | None, password: str,
                           this: str | None) -> list[str]:
         """New recovery codes (the password first), the old ones no longer good."""
         account = await self.check_password(identity, password, this)
         codes = new_codes()
-        self.store.set_codes(account.id, [code_digest(c) for c in codes])
+        await asyncio.to_thread(self.store.set_codes, account.id, [code_digest(c) for c in codes])
         return codes
 
     async def delete(self, identity: Identity | None, password: str, this: str | None) -> None:
         """Delete the account (the password first)."""
         account = await self.check_password(identity, password, this)
-        self.store.delete_account(account.id, deleted_name(), renamed_record)
+        await asyncio.to_thread(self.store.delete_account, account.id, deleted_name(),
+                                renamed_record)
 
     def sessions(self, identity: Identity, this: str | None) -> list[dict[str, Any]]:
         return [{"id": public_id(s), "created": s.created, "seen": s.seen, "agent": s.agent,
@@ -280,4 +299,4 @@ class Accounts:
             if secrets.compare_digest(public_id(info), session_id):
                 self.store.drop_session(info.digest)
                 return info.digest
-        raise Refusal(404, msg("err.web.account_no_session", id=repr(session_id[:20])))
+        raise Refused(msg("err.web.account_no_session", id=repr(session_id[:20])), status=404)

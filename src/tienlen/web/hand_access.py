@@ -11,6 +11,10 @@ since: it sat in every hand), an admin the hands that someone reported, and anyo
 link the host made to share that hand (its record and its replay, nothing else of the table).
 Everyone else is answered 404, one answer whether the hand exists or not; a refused request
 changes nothing.
+
+The dependencies read the database, so they are plain ``def`` (FastAPI runs them in its thread
+pool); an open table's seats are read on the event loop (``services.on_loop``), its settings
+(private or not) are fixed when it is made and are read from the thread.
 """
 
 from __future__ import annotations
@@ -21,15 +25,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Request
+from fastapi import Depends, Header, Request
 from fastapi import Path as PathParam
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
-from ..i18n import t
+from ..i18n import msg
 from .identity import Identity
-from .problems import request_lang
-from .services import Services, Svc, TableId
+from .refusal import Refused
+from .room import Room
+from .services import Services, Svc, TableId, on_loop
 from .session import identity_of
 from .storage import PlayedRow, ReportRow, ShareRow, TableRow, hash_token, transaction
 
@@ -65,12 +70,12 @@ class Access:
         """Whether it sat (or sits) at the table: the list of the hands it may read is its."""
         return not self.shared and (self.every or self.seated or bool(self.seats or self.also))
 
-    def refused(self, lang: str) -> HTTPException:
+    def refused(self) -> Refused:
         """The answer to a hand it may not read (404: as if there were none; a share link's
         names no table)."""
         if self.shared:
-            return HTTPException(404, t("err.web.share_unknown", lang))
-        return HTTPException(404, t("err.web.hand_private", lang, id=repr(self.table_id)))
+            return Refused(msg("err.web.share_unknown"), status=404)
+        return Refused(msg("err.web.hand_private", id=repr(self.table_id)), status=404)
 
     def hands(self, svc: Services) -> list[tuple[int, float]]:
         """The table's finished hands it may read (number, when finished), in order."""
@@ -86,9 +91,8 @@ class Hand:
     text: str
 
 
-def _private(svc: Services, table_id: str) -> bool | None:
+def _private(svc: Services, table_id: str, room: Room | None) -> bool | None:
     """Whether the table is private (None: no such table, open or closed)."""
-    room = svc.lobby.get(table_id)
     if room is not None:
         return room.private
     with svc.repo.engine.connect() as conn:
@@ -116,27 +120,36 @@ def _reported(svc: Services, table_id: str) -> frozenset[int]:
     return frozenset(n for n in rows if n is not None)
 
 
-async def table_access(table_id: TableId, request: Request, svc: Svc,
-                       token: SeatToken = None) -> Access:
-    """What the asker may read of the table's hands (a dependency, on the event loop, where
-    the tables' seats are read); an unknown table is 404."""
-    private = _private(svc, table_id)
+Seen = tuple[int | None, str | None, bool]  # a token's seat, its owner, the asker seated
+
+
+def _seats(room: Room, token: str | None, me: Identity | None) -> Seen:
+    """(On the loop.) The seat ``token`` holds at the open table, that seat's owner, and
+    whether ``me`` holds a seat there."""
+    token_seat = room.table.seat_of(token) if token else None
+    owner = room.table.seats[token_seat].owner if token_seat is not None else None
+    return token_seat, owner, me is not None and room.table.seat_owned(me.id) is not None
+
+
+def table_access(table_id: TableId, request: Request, svc: Svc,
+                 token: SeatToken = None) -> Access:
+    """What the asker may read of the table's hands (a dependency, in the thread pool; the
+    seats of an open table are read on the loop); an unknown table is 404."""
+    room = svc.lobby.get(table_id)
+    private = _private(svc, table_id, room)
     if private is None:
-        raise HTTPException(404, t("err.web.no_table", request_lang(request), id=repr(table_id)))
+        raise Refused(msg("err.web.no_table", id=repr(table_id)), status=404)
     me = identity_of(request, svc.identities)
     readers = {me.id} if me is not None else set()
-    room = svc.lobby.get(table_id)
-    token_seat = room.table.seat_of(token) if token and room is not None else None
+    token_seat, owner, seated = on_loop(_seats, room, token, me) if room is not None \
+        else (None, None, False)
     every = not private
-    seated = token_seat is not None
-    if room is not None and token_seat is not None:
-        owner = room.table.seats[token_seat].owner
+    if token_seat is not None:
+        seated = True
         if owner is None:
             every = True
         else:
             readers.add(owner)
-    if room is not None and me is not None and room.table.seat_owned(me.id) is not None:
-        seated = True
     also = _reported(svc, table_id) if private and _admin(me) else frozenset()
     return Access(table_id, private, _sat_in(svc, table_id, readers), token_seat, seated,
                   every, also)
@@ -146,41 +159,40 @@ def _admin(me: Identity | None) -> bool:
     return me is not None and me.role == "admin"
 
 
-def open_hand(svc: Services, access: Access, hand_no: int, lang: str) -> Hand:
+def open_hand(svc: Services, access: Access, hand_no: int) -> Hand:
     """The hand ``hand_no`` as ``access`` may read it, else the refusal (404)."""
     if not access.may(hand_no):
-        raise access.refused(lang)
+        raise access.refused()
     text = svc.repo.record(access.table_id, hand_no)
     if text is None:
-        raise access.refused(lang) if access.private else HTTPException(
-            404, t("err.web.no_hand", lang, id=repr(access.table_id), n=hand_no))
+        raise access.refused() if access.private else Refused(
+            msg("err.web.no_hand", id=repr(access.table_id), n=hand_no), status=404)
     return Hand(access, hand_no, text)
 
 
 Readable = Annotated[Access, Depends(table_access)]
 
 
-async def readable_hand(access: Readable, hand_no: HandNo, request: Request, svc: Svc) -> Hand:
+def readable_hand(access: Readable, hand_no: HandNo, svc: Svc) -> Hand:
     """The hand of the path (``/api/tables/{table_id}/records/{hand_no}…``), if the asker may
     read it (a dependency)."""
-    return open_hand(svc, access, hand_no, request_lang(request))
+    return open_hand(svc, access, hand_no)
 
 
 ReadableHand = Annotated[Hand, Depends(readable_hand)]
 
 
 # ---------------------------------------------------------------------- share links
-async def shared_hand(secret: ShareSecret, request: Request, svc: Svc) -> Hand:
+def shared_hand(secret: ShareSecret, svc: Svc) -> Hand:
     """The hand a share link opens (``/api/shared/{secret}…``), else 404 (a dependency)."""
-    lang = request_lang(request)
     with svc.repo.engine.connect() as conn:
         row = conn.execute(select(ShareRow.table_id, ShareRow.hand_no)
                            .where(ShareRow.digest == hash_token(secret))).first()
     if row is None:
-        raise HTTPException(404, t("err.web.share_unknown", lang))
+        raise Refused(msg("err.web.share_unknown"), status=404)
     table_id, hand_no = row
     return open_hand(svc, Access(table_id, True, also=frozenset({hand_no}), shared=True),
-                     hand_no, lang)
+                     hand_no)
 
 
 SharedHand = Annotated[Hand, Depends(shared_hand)]

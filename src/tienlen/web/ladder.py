@@ -23,7 +23,7 @@ from ..i18n import msg
 from .protocol import BOT_LEVELS as LEVELS
 from .protocol import BotLevel as Level
 from .ratings import FAMILIES, family_of
-from .table import Refused
+from .refusal import Refused
 
 EVERYWHERE: Final[tuple[Level, ...]] = ("random", "greedy", "heuristic")
 # the levels measured at or above the one below, per family, beyond EVERYWHERE

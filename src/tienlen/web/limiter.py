@@ -5,7 +5,7 @@ reporting, blocking, a hint, a thing said at a table, a review.
 ``Limiter.take(action, player, address)`` counts the action for the player (its identity; a
 script with no cookie: its address) and for everyone behind its address, each a token bucket
 (:class:`~.limits.RateLimit`) at the rate ``Limits.rate(action)`` gives; past either it raises
-one :class:`~.problems.Refusal` (429, how long to wait, in the asker's language) and spends
+one :class:`~.refusal.Refused` (429, how long to wait, in the asker's language) and spends
 nothing. The HTTP routes and the table's commands (``room.py``: hints and chat) both call it,
 so a player's six tables share one count of hints.
 """
@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..i18n import msg
 from .limits import ACTIONS, Limits, RateLimit, span_text, take_all, wait_text
-from .problems import Refusal
+from .refusal import Refused
 
 # what a player is told, per action ({n}, {span}, {wait}); past an address's ceiling, ADDRESS
 WORDS = {"create": "err.web.creates", "friend": "err.web.limit.friend",
@@ -37,7 +37,7 @@ class Limiter:
                          for action in ACTIONS for rate in (limits.rate(action),)}
 
     def take(self, action: str, player: str, address: str) -> None:
-        """Count one ``action`` of ``player`` from ``address``: :class:`Refusal` (429) past the
+        """Count one ``action`` of ``player`` from ``address``: :class:`Refused` (429) past the
         player's limit or the address's ceiling, and then nothing is counted."""
         mine, theirs = self._buckets[action]
         refused = take_all(((mine, player), (theirs, address)))
@@ -45,5 +45,5 @@ class Limiter:
             which, wait = refused
             bucket = (mine, theirs)[which]
             words = WORDS[action] if which == 0 else ADDRESS.get(action, "err.web.limit.address")
-            raise Refusal(429, msg(words, n=bucket.rate, span=span_text(bucket.per),
-                                   wait=wait_text(wait)), retry_after=wait)
+            raise Refused.too_many(msg(words, n=bucket.rate, span=span_text(bucket.per),
+                                       wait=wait_text(wait)), retry_after=wait)

@@ -5,6 +5,11 @@ Many players share one address (mobile networks, schools, cafés), so the everyd
 the one who acts: messages per WebSocket connection, tables per player (the page's player key,
 see :func:`player_key`; a client that sends none is counted by its address). Each address also
 has a much higher ceiling, against floods from one place.
+
+Two counters, each one class, count per key: :class:`RateLimit` (a token bucket: actions in a
+while) and :class:`Held` (what a key holds at once: connections open, jobs running). A client's
+address is counted by :func:`client_key`, its keyed hash under the database's key, so that
+every process of one server counts one address alike.
 """
 
 from __future__ import annotations
@@ -13,8 +18,9 @@ import hashlib
 import hmac
 import math
 import os
-import secrets
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -22,7 +28,9 @@ from ..errors import ArgumentError, error
 from ..i18n import Msg, msg
 
 PRUNE_AT = 10_000  # addresses remembered before the full buckets are forgotten
-_KEY = secrets.token_bytes(32)  # this process's key for client_key
+# every bucket's counting, all or none (take_all) included: the route handlers in FastAPI's
+# thread pool count alongside the tables on the event loop
+_COUNTING = threading.RLock()
 
 
 LIMIT_NAMES = ("max_tables", "tables_per_client", "tables_per_address", "creates_per_minute",
@@ -134,6 +142,10 @@ class RateLimit:
 
     def take(self, key: str) -> float:
         """Spend one action for ``key``: 0.0 when allowed, else the seconds until one is."""
+        with _COUNTING:
+            return self._take(key)
+
+    def _take(self, key: str) -> float:
         wait, tokens, now = self._count(key)
         if self.rate == 0:
             return 0.0
@@ -147,7 +159,8 @@ class RateLimit:
 
     def wait(self, key: str) -> float:
         """The seconds until ``key`` may act (0.0: now), spending nothing."""
-        return self._count(key)[0]
+        with _COUNTING:
+            return self._count(key)[0]
 
     def _count(self, key: str) -> tuple[float, float, float]:
         """(the wait, the tokens ``key`` holds, now)."""
@@ -169,19 +182,52 @@ def take_all(counted: Sequence[tuple[RateLimit, str]]) -> tuple[int, float] | No
     """One action in each bucket of ``counted`` (a bucket and the key counted in it), all or
     none: None when every one allows it (all spent), else the first that refuses and its wait
     (nothing spent: a refused action leaves no trace)."""
-    for i, (bucket, key) in enumerate(counted):
-        wait = bucket.wait(key)
-        if wait:
-            return i, wait
-    for bucket, key in counted:
-        bucket.take(key)
-    return None
+    with _COUNTING:
+        for i, (bucket, key) in enumerate(counted):
+            wait = bucket.wait(key)
+            if wait:
+                return i, wait
+        for bucket, key in counted:
+            bucket.take(key)
+        return None
 
 
-def client_key(address: str | None) -> str:
-    """What a client is counted by: a keyed hash of its address (the address itself is not
-    kept, and the key changes with each server process, so a stored hash reveals nothing)."""
-    return hmac.new(_KEY, (address or "unknown").encode(), hashlib.sha256).hexdigest()[:32]
+class Held:
+    """What each key holds at once (connections open, jobs running): at most ``per_key`` (0: no
+    limit). Counted on the event loop."""
+
+    def __init__(self, per_key: int = 0) -> None:
+        self.per_key = per_key
+        self._held: Counter[str] = Counter()
+
+    def full(self, key: str) -> bool:
+        """Whether ``key`` holds ``per_key`` already."""
+        return bool(self.per_key) and self._held[key] >= self.per_key
+
+    def take(self, key: str) -> bool:
+        """Count one more for ``key``: False (and nothing counted) when it is :meth:`full`."""
+        if self.full(key):
+            return False
+        self._held[key] += 1
+        return True
+
+    def give(self, key: str) -> None:
+        """One of ``key``'s is done."""
+        self._held[key] -= 1
+        if self._held[key] <= 0:
+            del self._held[key]
+
+    @property
+    def total(self) -> int:
+        """What every key holds, together."""
+        return sum(self._held.values())
+
+
+def client_key(address: str | None, key: bytes) -> str:
+    """What a client is counted by, and what a ban names of it: the HMAC of its address under
+    ``key``, the server's (kept in the database, the same in every process and after a
+    restart); the address itself is never kept."""
+    return hmac.new(key, (address or "unknown").encode(), hashlib.sha256).hexdigest()[:32]
 
 
 MIN_PLAYER_KEY = 16  # characters in a player key (the page sends 32 random ones)

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .. import Rules, TienLenError
 from ..errors import reason_of
-from ..i18n import Msg, Num, msg, toml_reason
+from ..i18n import Num, msg, toml_reason
 from ..tomltext import TOMLDecodeError
 from ..tomltext import loads as toml_loads
 from .botpool import BotPool
@@ -29,7 +29,8 @@ from .names import (
     clean_name,
 )
 from .protocol import BotLevel
-from .room import Refused, Room
+from .refusal import Refused
+from .room import Room
 from .storage import NEXT_HAND_AFTER, Repository, TableSettings
 from .table import AWAY_BOT, MIN_GRACE, TableState
 
@@ -70,16 +71,6 @@ class NewTable(BaseModel):
     table_name: str | None = Field(default=None, min_length=1,
                                    max_length=MAX_TABLE_NAME * RAW_FACTOR)
     private: bool = False  # unlisted: joinable by its link only
-
-
-class TooMany(Refused):
-    """A request refused by a limit (answered 429, "too many requests")."""
-
-    def __init__(self, reason: str | Msg, status: int = 429,
-                 retry_after: float | None = None) -> None:
-        super().__init__(reason, code="rate_limited")
-        self.status = status
-        self.retry_after = retry_after
 
 
 def make_rules(preset: str, options: str) -> Rules:
@@ -214,18 +205,18 @@ class Lobby:
         return self.rooms.get(table_id)
 
     def check_room_for(self, creator: str, address: str = "") -> None:
-        """Refuse (:class:`TooMany`) a new table the limits do not allow ``creator`` (a player
+        """Refuse (:class:`Refused`, 429) a new table the limits do not allow ``creator`` (a player
         key) or everyone at ``address`` together."""
         limits = self.limits
         if len(self.rooms) >= limits.max_tables:
-            raise TooMany(msg("err.web.server_full", n=limits.max_tables),
-                          retry_after=limits.sweep_every)
+            raise Refused.too_many(msg("err.web.server_full", n=limits.max_tables),
+                                   retry_after=limits.sweep_every)
         held = self._held(self._by_creator, creator) if creator else 0
         if creator and limits.tables_per_client and held >= limits.tables_per_client:
-            raise TooMany(msg("err.web.tables_held", n=held))
+            raise Refused.too_many(msg("err.web.tables_held", n=held))
         shared = self._held(self._by_address, address) if address else 0
         if address and limits.tables_per_address and shared >= limits.tables_per_address:
-            raise TooMany(msg("err.web.tables_address", n=shared))
+            raise Refused.too_many(msg("err.web.tables_address", n=shared))
 
     def create(self, spec: NewTable, creator: str = "", address: str = "",
                owner: str | None = None,

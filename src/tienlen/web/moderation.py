@@ -9,6 +9,10 @@ an unblock made through this process bites at once (the next chat line), one mad
 process within :data:`BLOCKS_CACHE_SECONDS`. Addresses are never stored: a ban keeps an
 address's HMAC under the server's key (made once and kept in the database, so the hash is the
 same in every process and after a restart).
+
+The caches are reached from the event loop (the tables' chat) and from the route handlers in
+FastAPI's thread pool alike: their bookkeeping is done under one lock (never held while the
+database is read).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import threading
 import time
 import unicodedata
 from collections import OrderedDict
@@ -28,9 +33,10 @@ from ..errors import TienLenError, error
 from ..i18n import Msg, msg
 from .chat import ChatStore
 from .identity import Identity, IdentityStore, SqlIdentityStore
+from .limits import client_key
 from .moderation_store import COMMAND_LINE, Ban, ModerationStore, SqlModerationStore
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
-from .problems import Refusal
+from .refusal import Refused
 from .storage import Repository
 
 REASONS = ("cheating", "abuse", "offensive_name", "stalling", "other")
@@ -56,17 +62,17 @@ def report_text(raw: str) -> str:
 def check_new_name(identities: IdentityStore, raw: str, identity_id: str) -> tuple[str, str, str]:
     """The name an admin gives ``identity_id``, checked as a claimed name is (visible, not a
     bot's, unique after NFKC and case, not confusable with another account's): (name, key,
-    look), or :class:`Refusal`."""
+    look), or :class:`Refused`."""
     try:
         name = clean_name(raw, "the player's name")
     except BadName as exc:
-        raise Refusal(400, exc.reason) from None
+        raise Refused(exc.reason) from None
     if bot_number(name) is not None:
-        raise Refusal(400, msg("err.web.admin.bot_name", name=name))
+        raise Refused(msg("err.web.admin.bot_name", name=name))
     key, look = account_key(name), confusable_key(name)
     other = identities.name_conflict(key, look, other_than=identity_id)
     if other is not None:
-        raise Refusal(409, msg("err.web.admin.name_taken", name=name, other=other.name))
+        raise Refused(msg("err.web.admin.name_taken", name=name, other=other.name), status=409)
     return name, key, look
 
 
@@ -91,19 +97,21 @@ class Moderation:
         self._by_address: dict[str, Ban] = {}
         self._addresses: OrderedDict[str, str] = OrderedDict()
         self._blocks: OrderedDict[str, tuple[float, frozenset[str]]] = OrderedDict()
+        self._lock = threading.Lock()  # the caches' bookkeeping (loop and threads)
 
     # ------------------------------------------------------------------ addresses
     def address_key(self, conn: HTTPConnection) -> str:
-        """What a ban keeps of ``conn``'s address: its HMAC under the server's key."""
-        host = conn.client.host if conn.client else "unknown"
-        return hmac.new(self._key, host.encode(), hashlib.sha256).hexdigest()[:32]
+        """What a ban keeps of ``conn``'s address, and what the limits count it by
+        (``services.address_of``): its HMAC under the server's key."""
+        return client_key(conn.client.host if conn.client else None, self._key)
 
     def seen(self, identity_id: str, address: str) -> None:
         """``identity_id`` acted from ``address`` (an admin may ban the address it used last)."""
-        self._addresses[identity_id] = address
-        self._addresses.move_to_end(identity_id)
-        if len(self._addresses) > ADDRESSES_KEPT:
-            self._addresses.popitem(last=False)
+        with self._lock:
+            self._addresses[identity_id] = address
+            self._addresses.move_to_end(identity_id)
+            if len(self._addresses) > ADDRESSES_KEPT:
+                self._addresses.popitem(last=False)
 
     def last_address(self, identity_id: str) -> str | None:
         return self._addresses.get(identity_id)
@@ -119,7 +127,8 @@ class Moderation:
     def block(self, blocker: str, blocked: str) -> None:
         """``blocker`` blocks ``blocked``: from the next line said, at every table."""
         self.store.block(blocker, blocked)
-        self._blocks.pop(blocker, None)
+        with self._lock:
+            self._blocks.pop(blocker, None)
 
     def unblock(self, blocker: str, handle: str) -> str | None:
         """``blocker`` no longer blocks the player ``handle`` stands for: their name (None:
@@ -127,7 +136,8 @@ class Moderation:
         for b in self.store.blocks(blocker):
             if hmac.compare_digest(self.handle(blocker, b.id), handle):
                 self.store.unblock(blocker, b.id)
-                self._blocks.pop(blocker, None)
+                with self._lock:
+                    self._blocks.pop(blocker, None)
                 return b.name
         return None
 
@@ -136,16 +146,21 @@ class Moderation:
         or at once after a block or an unblock made here (the database away: those read last)."""
         now = self.clock()
         kept = self._blocks.get(blocker)
-        if kept is None or now - kept[0] >= BLOCKS_CACHE_SECONDS:
+        read = kept is None or now - kept[0] >= BLOCKS_CACHE_SECONDS
+        if read:
             try:
                 kept = (now, frozenset(self.store.blocked_by(blocker)))
             except TienLenError:
                 log.exception("the blocks of %s could not be read", blocker)
                 kept = (now, kept[1] if kept is not None else frozenset())
-            self._blocks[blocker] = kept
-            if len(self._blocks) > BLOCKS_KEPT:
-                self._blocks.popitem(last=False)
-        self._blocks.move_to_end(blocker)
+        assert kept is not None
+        with self._lock:
+            if read:
+                self._blocks[blocker] = kept
+                if len(self._blocks) > BLOCKS_KEPT:
+                    self._blocks.popitem(last=False)
+            if blocker in self._blocks:
+                self._blocks.move_to_end(blocker)
         return kept[1]
 
     # ------------------------------------------------------------------ bans
@@ -185,7 +200,7 @@ class Moderation:
     def ban(self, actor: str, hours: float, reason: str, identity: str | None = None,
             address: str | None = None, target: str = "") -> Ban:
         if not 0 < hours <= MAX_BAN_HOURS:
-            raise Refusal(400, msg("err.web.admin.ban_time"))
+            raise Refused(msg("err.web.admin.ban_time"))
         made = self.store.ban(actor, self.clock() + hours * 3600.0, reason, identity, address,
                               target)
         self.forget()
@@ -194,7 +209,7 @@ class Moderation:
     def lift(self, ban_id: int, actor: str) -> Ban:
         lifted = self.store.lift(ban_id, actor)
         if lifted is None:
-            raise Refusal(404, msg("err.web.admin.no_ban", id=ban_id))
+            raise Refused(msg("err.web.admin.no_ban", id=ban_id), status=404)
         self.forget()
         return lifted
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from ..i18n import msg
-from .lobby import TooMany
+from .limits import Held
+from .refusal import Refused
 
 T = TypeVar("T")
 
@@ -31,15 +31,14 @@ class Offload:
     def __init__(self, workers: int = WORKERS, per_client: int = 4) -> None:
         self.workers = workers
         self.per_client = per_client
-        self._running: Counter[str] = Counter()
+        self._running = Held(per_client)  # the jobs running, per client
         self._pool: ProcessPoolExecutor | None = None
 
     async def run(self, key: str, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker, counted against ``key``; :class:`~.lobby.TooMany` when
+        """``fn(*args)`` in a worker, counted against ``key``; :class:`~.refusal.Refused` when
         ``key`` already has ``per_client`` running."""
-        if self.per_client and self._running[key] >= self.per_client:
-            raise TooMany(msg("err.web.busy", n=self.per_client), retry_after=1)
-        self._running[key] += 1
+        if not self._running.take(key):
+            raise Refused.too_many(msg("err.web.busy", n=self.per_client), retry_after=1)
         try:
             try:
                 return await asyncio.get_running_loop().run_in_executor(self._workers(), fn, *args)
@@ -47,9 +46,7 @@ class Offload:
                 self._pool = None
                 return await asyncio.get_running_loop().run_in_executor(self._workers(), fn, *args)
         finally:
-            self._running[key] -= 1
-            if self._running[key] <= 0:
-                del self._running[key]
+            self._running.give(key)
 
     def _workers(self) -> ProcessPoolExecutor:
         if self._pool is None:  # spawned, not forked: the server's threads stay behind

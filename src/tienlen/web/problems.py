@@ -5,7 +5,9 @@
 request asked for (Accept-Language), ``code`` the same kinds as the WebSocket's error events
 (``rate_limited``, ``not_found``, …). The OpenAPI schema lists the answers each route gives
 (:func:`answers`). :func:`install` sets the app's handlers that give every refusal this shape, and
-answer ``OPTIONS`` (and a 405) with the methods a path allows.
+answer ``OPTIONS`` (and a 405) with the methods a path allows: a :class:`~.refusal.Refused`
+raised anywhere in a route (the table's, the lobby's, a limit's, the route's own) is answered
+here, its status, its reason in the request's language and its ``Retry-After``.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-from ..errors import TienLenError
-from ..i18n import Msg, pick_lang, render, t, validation_reason
+from ..i18n import pick_lang, render, t, validation_reason
+from .refusal import Refused
 
 MEDIA_TYPE = "application/problem+json"
 
@@ -39,21 +41,6 @@ class Problem(BaseModel):
     status: int
     detail: str
     code: str
-
-
-class Refusal(TienLenError):
-    """A request refused by the room's rules (an account's, a moderation's, a friend's): its
-    HTTP status, the reason as a message (said in the request's language), and how long to
-    wait when a limit refused it."""
-
-    def __init__(self, status: int, reason: Msg, retry_after: float | None = None) -> None:
-        super().__init__(render(reason))
-        self.status = status
-        self.reason = reason
-        self.retry_after = retry_after
-
-    def say(self, lang: str) -> str:
-        return render(self.reason, lang)
 
 
 def problem(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -96,6 +83,13 @@ async def _bad_request(request: Request, exc: Exception) -> Response:
     return problem(422, "; ".join(parts))
 
 
+async def _refused(request: Request, exc: Exception) -> Response:
+    # every refusal of the room's own (refusal.py): its status, its reason in the request's
+    # language, how long to wait
+    assert isinstance(exc, Refused)
+    return problem(exc.status, exc.say(request_lang(request)), exc.wait_header() or None)
+
+
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     headers = dict(getattr(exc, "headers", None) or {})
@@ -114,13 +108,14 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 def install(app: FastAPI, routers: Sequence[APIRouter]) -> None:
-    """Include ``routers`` in ``app``, and answer every refusal of ``app`` as a problem: bad
-    fields (422), FastAPI's and the router's own (404, 405: with ``Allow``), ``OPTIONS`` (204
-    with ``Allow``)."""
+    """Include ``routers`` in ``app``, and answer every refusal of ``app`` as a problem: the
+    room's own (:class:`~.refusal.Refused`), bad fields (422), FastAPI's and the router's own
+    (404, 405: with ``Allow``), ``OPTIONS`` (204 with ``Allow``)."""
     for router in routers:
         app.include_router(router)
     # every route, the routers' as well (newer FastAPI versions keep them apart in app.routes)
     app.state.http_routes = [route for route in app.routes if getattr(route, "methods", None)] \
         + [route for router in routers for route in router.routes]
     app.add_exception_handler(RequestValidationError, _bad_request)
+    app.add_exception_handler(Refused, _refused)  # the table's, the lobby's, the routes'...
     app.add_exception_handler(StarletteHTTPException, _http_error)  # FastAPI's and the router's

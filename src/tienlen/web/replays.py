@@ -10,7 +10,7 @@ from .. import Game, Session, TienLenError
 from ..errors import reason_of
 from ..i18n import Msg, msg
 from ..stepping import iter_states
-from .room import Refused
+from .refusal import Refused
 from .views import event_view
 
 

@@ -5,7 +5,7 @@ decision: a table's bot waits at most for one decision of a review, never for a 
 latest :data:`KEPT` reviews, keyed by (table, hand, seat), are kept and shared while being
 made, so a second click or another watcher does not make one again. New reviews are counted:
 at most :data:`PER_ADDRESS` being made for one address (past it, 429) and :data:`AT_ONCE` in
-all (past it, 503); a refused request (:class:`~.lobby.TooMany`, with a Retry-After) queues
+all (past it, 503); a refused request (:class:`~.refusal.Refused`, with a Retry-After) queues
 nothing. The cache is this process's, like the pool it feeds from.
 """
 
@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from typing import Any
 
 from ..i18n import Msg, msg
 from .botpool import BotPool
-from .lobby import TooMany
+from .limits import Held
+from .refusal import Refused
 
 KEPT = 64  # reviews kept, the latest asked
 PER_ADDRESS = 2  # reviews being made for one address
@@ -38,34 +39,29 @@ class Reviews:
         self.per_address = per_address
         self.at_once = at_once
         self._made: OrderedDict[Key, asyncio.Task[Made]] = OrderedDict()
-        self._making: Counter[str] = Counter()  # reviews being made, per address
+        self._making = Held(per_address)  # reviews being made, per address
 
     @property
     def making(self) -> int:
-        return sum(self._making.values())
+        return self._making.total
 
     async def review(self, key: Key, text: str, seat: int, address: str) -> Made:
         """The review of ``key`` (the hand's record ``text``, for ``seat``): the one kept or
-        being made, or a new one counted against ``address``. Raises :class:`TooMany` past the
-        limits; an error of the pool (a worker that died) is raised as it is."""
+        being made, or a new one counted against ``address``. Raises :class:`~.refusal.Refused`
+        past the limits; an error of the pool (a worker that died) is raised as it is."""
         task = self._made.pop(key, None)
         if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
-            if self.per_address and self._making[address] >= self.per_address:
-                raise TooMany(msg("review.web.busy", n=self.per_address), retry_after=2)
+            if self._making.full(address):
+                raise Refused.too_many(msg("review.web.busy", n=self.per_address), retry_after=2)
             if self.at_once and self.making >= self.at_once:
-                raise TooMany(msg("review.web.full"), status=503, retry_after=5)
+                raise Refused.too_many(msg("review.web.full"), status=503, retry_after=5)
             task = asyncio.get_running_loop().create_task(self._make(text, seat))
-            self._making[address] += 1
-            task.add_done_callback(lambda _: self._done(address))
+            self._making.take(address)
+            task.add_done_callback(lambda _: self._making.give(address))
         self._made[key] = task  # the latest asked last
         while len(self._made) > self.kept:
             self._made.popitem(last=False)  # forgotten; one being made still ends
         return await asyncio.shield(task)  # one asker gone does not end it for the others
-
-    def _done(self, address: str) -> None:
-        self._making[address] -= 1
-        if self._making[address] <= 0:
-            del self._making[address]
 
     async def _make(self, text: str, seat: int) -> Made:
         head, numbers, reason = await asyncio.wrap_future(self.pool.review_head(text, seat))

@@ -33,7 +33,6 @@ from .hands import Hands
 from .ladder import POOLED, check_level
 from .limiter import Limiter
 from .names import account_key
-from .problems import Refusal
 from .protocol import (
     AddBot,
     Back,
@@ -67,12 +66,19 @@ from .protocol import (
     event_body,
     with_seq,
 )
+from .refusal import Refused
 from .storage import Repository, StorageError, StoredTable, TableSettings, Write
-from .table import Refused, Seat, TableState
+from .table import Seat, TableState
 from .views import PlayTexts, seat_names, seat_view, worded
 
-__all__ = ["Client", "Refused", "Room"]
+__all__ = ["Client", "Room", "error_of"]
 log = logging.getLogger("tienlen.web")
+
+
+def error_of(exc: Refused, lang: str, ref: int | None = None) -> Error:
+    """A refusal as the WebSocket says it: an error event with its reason in ``lang``, its kind
+    and the command it answers (``ref``). The one place a refusal becomes an event."""
+    return Error(reason=exc.say(lang), ref=ref, code=exc.code)
 
 
 class Client:
@@ -108,12 +114,12 @@ class Client:
     def limit(self, action: str) -> None:
         """Count ``action`` for this connection's player (its identity, else its address) and
         its address: :class:`Refused` (``rate_limited``) past the limits, nothing counted."""
-        if self.limiter is None:
-            return
-        try:
+        if self.limiter is not None:
             self.limiter.take(action, self.owner or self.key, self.key)
-        except Refusal as exc:
-            raise Refused(exc.reason, code="rate_limited") from None
+
+    def refuse(self, exc: Refused, ref: int | None = None) -> None:
+        """Tell this connection of a refusal (of its command ``ref``), in its language."""
+        self.send(error_of(exc, self.lang, ref))
 
     def send(self, event: _Event) -> None:
         self.send_body(event_body(event))
@@ -326,8 +332,8 @@ class Room:
             if client not in self.clients:
                 return
             if self.version != version or client.seat != seat:
-                client.send(Error(reason=t("room.stale", client.lang, version=version,
-                                           now=self.version), ref=ref, code="stale"))
+                client.refuse(Refused(msg("room.stale", version=version, now=self.version),
+                                      code="stale"), ref)
                 return
             exc = answer.exception()
             if exc is not None:
@@ -457,8 +463,8 @@ class Room:
     def handle(self, client: Client, cmd: Command) -> None:
         """Carry out one validated command; a refusal is an error event and changes nothing."""
         if cmd.seq <= client.in_seq:
-            client.send(Error(reason=t("err.web.stale_seq", client.lang, seq=cmd.seq,
-                                       last=client.in_seq), ref=cmd.seq, code="stale"))
+            client.refuse(Refused(msg("err.web.stale_seq", seq=cmd.seq, last=client.in_seq),
+                                  code="stale"), cmd.seq)
             return
         client.in_seq = cmd.seq
         self.last_active = time.monotonic()
@@ -466,7 +472,7 @@ class Room:
         try:
             changed = self._handle(client, cmd)
         except Refused as exc:
-            client.send(Error(reason=exc.say(client.lang), ref=cmd.seq, code=exc.code))
+            client.refuse(exc, cmd.seq)
             return
         if changed:
             self.changed(received)

@@ -14,10 +14,14 @@ is behind them:
   :class:`~.limits.RateLimit`, used only through ``take(key) -> seconds to wait`` and
   ``wait(key)`` (a shared version: a token bucket per key in the store, one atomic script a
   call);
-- **connection counts** per address: :class:`Connections`, used only through
-  ``open(key) -> bool`` and ``close(key)`` (shared: a counter per key, incremented and
+- **connection counts** per address: a :class:`~.limits.Held` (the one count of what a key
+  holds at once, as for the worker jobs below), used only through ``take(key) -> bool`` and
+  ``give(key)`` (shared: a counter per key, incremented and
   decremented, with an expiry so that a dead process's connections are forgotten);
-- **worker jobs running** per address: :class:`~.offload.Offload`'s ``run(key, fn, *args)``;
+- **worker jobs running** per address: :class:`~.offload.Offload`'s ``run(key, fn, *args)``
+  and the reviews being made (:class:`~.reviews.Reviews`), each a :class:`~.limits.Held`;
+- **the address hash** (:func:`address_of`): the server's key is kept in the database, so
+  every process hashes an address alike;
 - **identities and sessions**: an :class:`~.identity.IdentityStore` (in the database; a
   shared store only needs the same methods);
 - **ratings**: a :class:`~.ratings_store.RatingStore`; the server's is the database's, whose
@@ -37,57 +41,35 @@ A connection's own message bucket lives and dies with the connection (in ``socke
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, TypeVar
 
-from fastapi import Depends, HTTPException
+import anyio.from_thread
+from fastapi import Depends
 from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
-from ..i18n import Msg, msg, render, t
+from ..i18n import Msg, msg
 from .chat import SqlChatStore
 from .friends import FriendStore, SqlFriendStore
 from .identity import IdentityStore, SqlIdentityStore
 from .limiter import Limiter
-from .limits import Limits, RateLimit, client_key
+from .limits import Held, Limits, RateLimit
 from .lobby import Lobby
 from .matchqueue import MatchQueue, SqlMatchQueue
 from .moderation import Moderation
 from .moderation_store import SqlModerationStore
 from .offload import Offload
 from .played import HandWriter
-from .problems import Refusal
 from .ratings_store import RatingStore, SqlRatingStore
+from .refusal import Refused
 from .reviews import Reviews
 from .room import Room
 from .storage import Repository
 
 MAX_TABLE_ID = 64  # characters of a table id in URLs
 TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]  # one in a path
-
-
-class Connections:
-    """The WebSocket connections each address holds now, at most ``per_key`` (0: no limit)."""
-
-    def __init__(self, per_key: int) -> None:
-        self.per_key = per_key
-        self._open: Counter[str] = Counter()
-
-    def open(self, key: str) -> bool:
-        """Count one more connection for ``key``: False (and nothing counted) when it holds
-        ``per_key`` already."""
-        if self.per_key and self._open[key] >= self.per_key:
-            return False
-        self._open[key] += 1
-        return True
-
-    def close(self, key: str) -> None:
-        """One connection of ``key``'s is closed."""
-        self._open[key] -= 1
-        if self._open[key] <= 0:
-            del self._open[key]
 
 
 @dataclass
@@ -102,7 +84,7 @@ class Services:
     limiter: Limiter  # every limited action (tables created, friends asked, hints...), per
     # player and per address
     address_messages: RateLimit  # WebSocket messages, per address
-    connections: Connections  # WebSocket connections open, per address
+    connections: Held  # WebSocket connections open, per address
     identities: IdentityStore  # who plays, and the sessions that sign them in
     ratings: RatingStore  # the players' ratings (each finished rated hand updates them)
     moderation: Moderation  # blocks, reports, bans (read through a short cache), the audit log
@@ -123,7 +105,7 @@ class Services:
                    offload=Offload(per_client=limits.replays_per_client), clock=clock,
                    limiter=Limiter(limits, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
-                   connections=Connections(limits.connections_per_address),
+                   connections=Held(limits.connections_per_address),
                    identities=identities, ratings=ratings,
                    friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
@@ -137,39 +119,26 @@ class Services:
                             url=f"/api/tables/{table_id}/records")
         return 404, msg("err.web.no_table", id=repr(table_id))
 
-    def room_or_404(self, table_id: str, lang: str) -> Room:
-        """The open table ``table_id``, else an HTTP refusal saying why in ``lang``."""
+    def room_or_404(self, table_id: str) -> Room:
+        """The open table ``table_id``, else :class:`~.refusal.Refused` saying why (404, 410).
+        From a route handler in the thread pool: the table is only looked up there (one
+        lookup), what is read of it is read on the loop (:func:`on_loop`)."""
         room = self.lobby.get(table_id)
         if room is None:
             status, reason = self.missing(table_id)
-            raise HTTPException(status, render(reason, lang))
+            raise Refused(reason, status=status)
         return room
 
-    def take_a_table(self, creator: str, address: str, lang: str) -> None:
+    def take_a_table(self, creator: str, address: str) -> None:
         """Count a table made for ``creator`` (a player key) at ``address`` (a new table, or a
-        wait in quick match, which ends in one): refused (429, in ``lang``) past the tables a
-        minute each may make."""
-        self.take("create", creator, address, lang)
+        wait in quick match, which ends in one): refused (429) past the tables a minute each
+        may make."""
+        self.take("create", creator, address)
 
-    def take(self, action: str, player: str | None, address: str, lang: str) -> None:
+    def take(self, action: str, player: str | None, address: str) -> None:
         """Count ``action`` (limiter.py) for ``player`` (None: counted by its address) and for
-        ``address`` (:func:`address_of`): refused (429, in ``lang``) past the limits."""
-        try:
-            self.limiter.take(action, player or address, address)
-        except Refusal as exc:
-            raise refusal_answer(exc, lang) from None
-
-    def known_or_404(self, table_id: str, lang: str) -> None:
-        """Tables open or closed (a closed table's records stay downloadable)."""
-        if self.lobby.get(table_id) is None and not self.repo.table_exists(table_id):
-            raise HTTPException(404, t("err.web.no_table", lang, id=repr(table_id)))
-
-
-def refusal_answer(exc: Refusal, lang: str) -> HTTPException:
-    """The HTTP answer to a :class:`Refusal`: its status, its reason in ``lang``, and
-    ``Retry-After`` when a limit refused it."""
-    headers = {"Retry-After": str(max(1, round(exc.retry_after)))} if exc.retry_after else None
-    return HTTPException(exc.status, exc.say(lang), headers=headers)
+        ``address`` (:func:`address_of`): refused (429) past the limits."""
+        self.limiter.take(action, player or address, address)
 
 
 def services_of(conn: HTTPConnection) -> Services:
@@ -180,7 +149,17 @@ def services_of(conn: HTTPConnection) -> Services:
 
 Svc = Annotated[Services, Depends(services_of)]
 
+T = TypeVar("T")
+
+
+def on_loop(fn: Callable[..., T], *args: object) -> T:
+    """``fn(*args)`` run on the event loop, where the live tables are, from a plain ``def``
+    route handler (FastAPI runs those in its thread pool, so that their database work does not
+    hold the tables back): how such a handler reads or changes a table, its seats, the lobby."""
+    return anyio.from_thread.run_sync(fn, *args)
+
 
 def address_of(conn: HTTPConnection) -> str:
-    """What the client of ``conn`` is counted by (see :func:`~.limits.client_key`)."""
-    return client_key(conn.client.host if conn.client else None)
+    """What the client of ``conn`` is counted by, and a ban names: the keyed hash of its
+    address under the database's key (:func:`~.limits.client_key`), alike in every process."""
+    return services_of(conn).moderation.address_key(conn)

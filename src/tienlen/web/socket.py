@@ -11,10 +11,11 @@ import json
 import logging
 
 from fastapi import APIRouter, WebSocket
+from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from .. import TienLenError
-from ..i18n import msg, pick_lang, render, say_error, t
+from ..i18n import msg, pick_lang, say_error, t
 from .limits import RateLimit, wait_text
 from .origin import other_site
 from .protocol import (
@@ -29,7 +30,8 @@ from .protocol import (
     parse_command,
     seq_of,
 )
-from .room import Client, Room
+from .refusal import Refused
+from .room import Client, Room, error_of
 from .services import MAX_TABLE_ID, Services, Svc, address_of
 from .session import Arrival, arrival, device_of, digest, owner_for, seated_as
 
@@ -42,6 +44,7 @@ SIGNED_OUT = 4401  # the close code then
 # a page as a bare failure, which it would retry for ever) and closed at once, nothing read,
 # nothing sent, no session given; the page says why and does not knock again (static/net.js)
 REFUSED = 4403
+NOT_FOUND, BANNED = "not_found", "banned"  # the kinds of the refusals said here
 
 router = APIRouter()
 
@@ -53,7 +56,7 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
         await websocket.close(code=REFUSED, reason="another site's page")
         return
     # a browser not known yet is given a new session secret here (never adopting the one sent)
-    arrived = arrival(websocket, svc.identities)
+    arrived = await run_in_threadpool(arrival, websocket, svc.identities)
     await websocket.accept(headers=arrived.headers)
     key = address_of(websocket)
     # the page names its language in the URL (?lang=vi), so even the refusals sent before
@@ -62,23 +65,25 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
                      or websocket.headers.get("accept-language", "")[:200])
     room = svc.lobby.get(table_id)
     if room is None:
-        reason = svc.missing(table_id)[1] if len(table_id) <= MAX_TABLE_ID \
-            else msg("err.web.no_such_table")
-        await websocket.send_text(Error(seq=1, reason=render(reason, lang), code="not_found")
-                                  .model_dump_json())
-        await websocket.close(code=4404)
+        reason = (await run_in_threadpool(svc.missing, table_id))[1] \
+            if len(table_id) <= MAX_TABLE_ID else msg("err.web.no_such_table")
+        await _refuse(websocket, Refused(reason, NOT_FOUND), lang, 4404)
         return
-    if not svc.connections.open(key):
-        await websocket.send_text(Error(
-            seq=1, code="rate_limited",
-            reason=t("err.web.connections", lang, n=svc.limits.connections_per_address))
-            .model_dump_json())
-        await websocket.close(code=1008)
+    if not svc.connections.take(key):
+        await _refuse(websocket, Refused.too_many(msg(
+            "err.web.connections", n=svc.limits.connections_per_address)), lang, 1008)
         return
     try:
         await _serve(websocket, svc, room, table_id, key, lang, arrived)
     finally:
-        svc.connections.close(key)
+        svc.connections.give(key)
+
+
+async def _refuse(websocket: WebSocket, exc: Refused, lang: str, code: int) -> None:
+    """Refuse a connection before it is served: the refusal as its first event, then close."""
+    await websocket.send_text(error_of(exc, lang).model_copy(update={"seq": 1})
+                              .model_dump_json())
+    await websocket.close(code=code)
 
 
 async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str, key: str,
@@ -91,7 +96,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
     # a browser not known yet becomes a guest once it sits (a refused join leaves nothing)
     owner = owner_for(websocket, identity)
     mod = svc.moderation
-    address = mod.address_key(websocket)  # what an address ban names (never the address)
+    address = key  # what an address ban names too (never the address itself)
     if identity is not None:
         mod.seen(identity.id, address)
 
@@ -129,21 +134,21 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                 wait = svc.address_messages.take(key)
                 words, n = "err.web.messages_address", limits.messages_per_address
             if wait:
-                client.send(Error(reason=t(words, client.lang, n=n, wait=wait_text(wait)),
-                                  ref=_seq_of(raw), code="rate_limited"))
+                client.refuse(Refused.too_many(msg(words, n=n, wait=wait_text(wait)), wait),
+                              _seq_of(raw))
                 continue
             if svc.lobby.get(table_id) is not room:  # closed meanwhile
-                client.send(Error(reason=render(svc.missing(table_id)[1], client.lang),
-                                  code="not_found"))
+                missing = await run_in_threadpool(svc.missing, table_id)
+                client.refuse(Refused(missing[1], NOT_FOUND))
                 break
             try:
                 command = parse_command(raw)
-            except ProtocolError as exc:
-                client.send(Error(reason=exc.say(client.lang), ref=exc.ref))
+            except ProtocolError as exc:  # a message it cannot read: refused, by its rules
+                client.refuse(Refused(exc.message), exc.ref)
                 continue
             if isinstance(command, Join) and identity is None and secret is not None:
                 # another tab of this browser may have made it a guest since it connected
-                identity = svc.identities.by_session(digest(secret))
+                identity = await run_in_threadpool(svc.identities.by_session, digest(secret))
                 if identity is not None:
                     client.owner = identity.id
                     client.account_name = identity.name if identity.account else None
@@ -152,8 +157,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
             if ban is not None:  # banned: it may watch, and nothing more
                 watching = _watching(room, client, command)
                 if watching is None:
-                    client.send(Error(reason=render(mod.words(ban), client.lang),
-                                      ref=command.seq, code="banned"))
+                    client.refuse(Refused(mod.words(ban), BANNED, status=403), command.seq)
                     continue
                 command = watching
             try:
@@ -163,7 +167,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                                            reason=say_error(exc, client.lang)),
                                   ref=command.seq))
             if ban is not None:  # told once it has its welcome
-                client.send(Error(reason=render(mod.words(ban), client.lang), code="banned"))
+                client.refuse(Refused(mod.words(ban), BANNED, status=403))
     except WebSocketDisconnect:
         pass
     finally:

@@ -99,7 +99,7 @@ class TableRow(Base):
     bot_level: Mapped[str] = mapped_column(String(16), default="heuristic")
     host_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     fixed_seed: Mapped[bool] = mapped_column(Boolean, default=False)  # a practice table's seed
-    # the creator, as limits.client_key counts it (a keyed hash, the key dies with the process)
+    # the creator, as limits.client_key counts it (a keyed hash under the database's key)
     creator: Mapped[str] = mapped_column(String(64), default="")
     # seconds the next hand waits, once a player has asked for it, for the others (0: for all)
     next_hand_after: Mapped[float] = mapped_column(Float, default=NEXT_HAND_AFTER)

@@ -48,7 +48,7 @@ from typing import Any
 from .. import PASS, Action, Game, Move, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from ..errors import reason_of
-from ..i18n import Msg, Said, bot_name, msg, render
+from ..i18n import bot_name, msg
 from ..turns import Decision, Turns, is_decline
 from .botpool import Pending
 from .driver import Staged
@@ -65,6 +65,7 @@ from .names import (
 )
 from .now import REAL_TIME, Time
 from .ratings import rated_family
+from .refusal import Refused
 from .snapshot import Snapshot
 from .storage import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write, hash_token
 
@@ -83,19 +84,6 @@ def away_grace(settings: TableSettings) -> float:
     if rated_family(settings) is None:
         return settings.away_timeout
     return max(settings.away_timeout, MIN_GRACE)
-
-
-class Refused(TienLenError):
-    """A command that cannot be carried out now; the text is the reason in English (``code``:
-    its kind); ``reason`` the same as a message to say in the connection's language."""
-
-    def __init__(self, reason: str | Msg | Said, code: str | None = None) -> None:
-        super().__init__(render(reason))
-        self.reason = reason
-        self.code = code
-
-    def say(self, lang: str) -> str:
-        return render(self.reason, lang)
 
 
 @dataclass

@@ -1,23 +1,28 @@
 """The account API: who this browser is, claiming a name, signing in and out, the sessions, the
-password, recovery codes, deleting the account (the rules of each: ``accounts.py``)."""
+password, recovery codes, deleting the account (the rules of each: ``accounts.py``).
+
+The acts that end sessions close their connections to the live tables (``Lobby.end_sessions``)
+and so run on the event loop (``async``): their database work is done in threads, by
+``accounts.py`` and here (:func:`identity`). The others only read or write the database: plain
+``def`` handlers, in FastAPI's thread pool."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from ...i18n import t
+from ...i18n import msg
 from ..accounts import Accounts, SignedIn, deleted_name, me_of
 from ..identity import Identity
 from ..names import MAX_NAME, RAW_FACTOR
 from ..passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
-from ..problems import Refusal, answers, request_lang
+from ..problems import answers
+from ..refusal import Refused
 from ..services import Services, Svc, address_of, services_of
 from ..session import (
     KNOWN,
@@ -75,16 +80,6 @@ def accounts_of(conn: HTTPConnection) -> Accounts:
 Acc = Annotated[Accounts, Depends(accounts_of)]
 
 
-@contextlib.contextmanager
-def answered(request: Request) -> Iterator[None]:
-    """A :class:`~..accounts.Refusal` as the problem it is, in the request's language."""
-    try:
-        yield
-    except Refusal as exc:
-        headers = {"Retry-After": str(max(1, round(exc.retry_after)))} if exc.retry_after else None
-        raise HTTPException(exc.status, exc.say(request_lang(request)), headers=headers) from None
-
-
 def this_session(request: Request) -> str | None:
     """The stored digest of this browser's session (None: no cookie of ours)."""
     secret = secret_of(request)
@@ -107,12 +102,17 @@ def someone(request: Request, svc: Services) -> Identity:
     """The identity this browser is signed in as, else 401."""
     me = identity_of(request, svc.identities)
     if me is None:
-        raise HTTPException(401, t("err.web.account_signed_out", request_lang(request)))
+        raise Refused(msg("err.web.account_signed_out"), status=401)
     return me
 
 
+async def identity(request: Request, svc: Services) -> Identity | None:
+    """(From the event loop.) The identity this browser is signed in as, read in a thread."""
+    return await run_in_threadpool(identity_of, request, svc.identities)
+
+
 @router.get("/api/me")
-async def me(request: Request, svc: Svc) -> dict[str, Any]:
+def me(request: Request, svc: Svc) -> dict[str, Any]:
     """Who this browser is: an account, a guest, or nobody yet (id and name null)."""
     return me_of(identity_of(request, svc.identities))
 
@@ -122,20 +122,18 @@ async def claim(body: NewAccount, request: Request, response: Response, svc: Svc
                 accounts: Acc) -> dict[str, Any]:
     """This browser's guest (or a new one) becomes the account ``name``: a new session cookie,
     and the recovery codes, shown this once."""
-    with answered(request):
-        done = await accounts.claim(identity_of(request, svc.identities), body.name,
-                                    body.password, this_session(request), agent_of(request),
-                                    known_of(request))
+    done = await accounts.claim(await identity(request, svc), body.name,
+                                body.password, this_session(request), agent_of(request),
+                                known_of(request))
     return {**signed_in(request, response, done), "recovery_codes": done.codes}
 
 
 @router.post("/api/account/signin", responses=answers(400, 401, 403, 413, 422, 429))
 async def signin(body: SignIn, request: Request, response: Response, accounts: Acc) -> dict[str, Any]:
     """Sign this browser in as an account (a new session cookie; the old session ends)."""
-    with answered(request):
-        done = await accounts.signin(body.name, body.password, address_of(request),
-                                     this_session(request), agent_of(request),
-                                     known_of(request))
+    done = await accounts.signin(body.name, body.password, address_of(request),
+                                 this_session(request), agent_of(request),
+                                 known_of(request))
     return signed_in(request, response, done)
 
 
@@ -143,10 +141,9 @@ async def signin(body: SignIn, request: Request, response: Response, accounts: A
 async def recover(body: Recover, request: Request, response: Response,
                   accounts: Acc) -> dict[str, Any]:
     """A recovery code sets a new password (the code used up) and signs this browser in."""
-    with answered(request):
-        done = await accounts.recover(body.name, body.code, body.new_password,
-                                      address_of(request), this_session(request),
-                                      agent_of(request), known_of(request))
+    done = await accounts.recover(body.name, body.code, body.new_password,
+                                  address_of(request), this_session(request),
+                                  agent_of(request), known_of(request))
     return signed_in(request, response, done)
 
 
@@ -155,7 +152,7 @@ async def signout(request: Request, response: Response, svc: Svc) -> dict[str, A
     """Sign this browser out: its session ends, its cookie is cleared."""
     this = this_session(request)
     if this is not None:
-        svc.identities.drop_session(this)
+        await run_in_threadpool(svc.identities.drop_session, this)
         svc.lobby.end_sessions(session=this)
     clear_cookie(response, request)
     return {"me": me_of(None)}
@@ -164,14 +161,14 @@ async def signout(request: Request, response: Response, svc: Svc) -> dict[str, A
 @router.post("/api/account/signout-others", responses=answers(401, 403))
 async def signout_others(request: Request, svc: Svc) -> dict[str, Any]:
     """End every session of this identity but this browser's."""
-    me = someone(request, svc)
-    ended = svc.identities.drop_sessions(me.id, keep=this_session(request))
+    me = await run_in_threadpool(someone, request, svc)
+    ended = await run_in_threadpool(svc.identities.drop_sessions, me.id, this_session(request))
     svc.lobby.end_sessions(me.id, keep=this_session(request))
     return {"ended": ended}
 
 
 @router.get("/api/account/sessions", responses=answers(401))
-async def sessions(request: Request, svc: Svc, accounts: Acc) -> list[dict[str, Any]]:
+def sessions(request: Request, svc: Svc, accounts: Acc) -> list[dict[str, Any]]:
     """The browsers signed in as this identity, the last seen first (this one marked)."""
     return accounts.sessions(someone(request, svc), this_session(request))
 
@@ -180,9 +177,9 @@ async def sessions(request: Request, svc: Svc, accounts: Acc) -> list[dict[str, 
 async def end_session(session_id: SessionId, request: Request, svc: Svc,
                       accounts: Acc) -> dict[str, Any]:
     """End one session of this identity (its id from the list)."""
-    me = someone(request, svc)
-    with answered(request):
-        svc.lobby.end_sessions(session=accounts.end_session(me, session_id))
+    me = await run_in_threadpool(someone, request, svc)
+    ended = await run_in_threadpool(accounts.end_session, me, session_id)
+    svc.lobby.end_sessions(session=ended)
     return {"ended": 1}
 
 
@@ -190,10 +187,9 @@ async def end_session(session_id: SessionId, request: Request, svc: Svc,
 async def password(body: NewPasswordBody, request: Request, svc: Svc,
                    accounts: Acc) -> dict[str, Any]:
     """A new password (the old one first): every other session ends."""
-    me = identity_of(request, svc.identities)
-    with answered(request):
-        ended = await accounts.change_password(me, body.password, body.new_password,
-                                               this_session(request))
+    me = await identity(request, svc)
+    ended = await accounts.change_password(me, body.password, body.new_password,
+                                           this_session(request))
     if me is not None:
         svc.lobby.end_sessions(me.id, keep=this_session(request))
     return {"ended": ended}
@@ -202,9 +198,8 @@ async def password(body: NewPasswordBody, request: Request, svc: Svc,
 @router.post("/api/account/codes", responses=answers(400, 401, 403, 413, 422, 429))
 async def codes(body: PasswordBody, request: Request, svc: Svc, accounts: Acc) -> dict[str, Any]:
     """New recovery codes (the password first), shown this once; the old ones are void."""
-    with answered(request):
-        fresh = await accounts.renew_codes(identity_of(request, svc.identities), body.password,
-                                           this_session(request))
+    fresh = await accounts.renew_codes(await identity(request, svc), body.password,
+                                       this_session(request))
     return {"recovery_codes": fresh}
 
 
@@ -213,12 +208,11 @@ async def delete(body: PasswordBody, request: Request, response: Response, svc: 
                  accounts: Acc) -> dict[str, Any]:
     """Delete the account (the password first): its name is free, its hands' records say
     "deleted player", this browser is signed out."""
-    me = identity_of(request, svc.identities)
-    with answered(request):
-        await accounts.delete(me, body.password, this_session(request))
+    me = await identity(request, svc)
+    await accounts.delete(me, body.password, this_session(request))
     if me is not None:
         svc.lobby.end_sessions(me.id)
         svc.lobby.forget_identity(me.id, deleted_name())  # off every open table, and the queue
-        svc.queue.cancel(me.id)
+        await run_in_threadpool(svc.queue.cancel, me.id)
     clear_cookie(response, request)
     return {"me": me_of(None)}

@@ -2,7 +2,9 @@
 seat), see friends online and at which table, invite a friend to the table one sits at, and the
 invitations a page shows. Another player is named by its name, its profile and a handle of the
 asking player's own (``Moderation.handle``), never by its identity's id; what comes from a
-player banned now (a request, an invitation) is not shown."""
+player banned now (a request, an invitation) is not shown. The friendships are in the
+database: plain ``def`` handlers, in FastAPI's thread pool, reading where friends sit on the
+event loop (``on_loop``)."""
 
 from __future__ import annotations
 
@@ -18,10 +20,11 @@ from ...i18n import msg
 from ..friends import INVITATION_SECONDS, MAX_FRIENDS, Friendship
 from ..identity import Identity
 from ..presence import online
-from ..problems import Refusal, answers
-from ..services import MAX_TABLE_ID, Services, Svc
+from ..problems import answers
+from ..refusal import Refused
+from ..services import MAX_TABLE_ID, Services, Svc, on_loop
 from ..session import identity_of
-from .moderation import Target, limit, player_asking, refused, target_of
+from .moderation import Target, limit, player_asking, target_of
 
 router = APIRouter()
 
@@ -51,47 +54,58 @@ def _profile(f: Identity | Friendship) -> str | None:
     return f"/p/{quote(f.name, safe='')}" if f.account else None
 
 
-def _where(svc: Services, identity_id: str) -> dict[str, Any]:
-    """A friend's presence: online (a table, or a browser seen lately), and at which tables."""
-    tables = [{"id": r.id, "name": r.table.settings.name, "url": f"/t/{r.id}"}
-              for r in svc.lobby.tables_of(identity_id) if not r.private]
-    return {"online": online(svc, identity_id), "tables": tables}
+Tables = tuple[bool, list[dict[str, Any]]]  # at a table at all, and the public ones
+
+
+def _tables(svc: Services, identities: list[str]) -> dict[str, Tables]:
+    """(On the loop.) Where each of ``identities`` sits: at any table, and at which public
+    tables."""
+    out: dict[str, Tables] = {}
+    for identity_id in identities:
+        rooms = svc.lobby.tables_of(identity_id)
+        out[identity_id] = (bool(rooms), [{"id": r.id, "name": r.table.settings.name,
+                                           "url": f"/t/{r.id}"} for r in rooms if not r.private])
+    return out
+
+
+def _names(svc: Services, table_ids: list[str]) -> dict[str, str | None]:
+    """(On the loop.) The names of those of ``table_ids`` still open."""
+    rooms = [svc.lobby.get(table_id) for table_id in table_ids]
+    return {r.id: r.table.settings.name for r in rooms if r is not None}
 
 
 @router.get("/api/friends")
-async def friends(request: Request, svc: Svc) -> list[dict[str, Any]]:
+def friends(request: Request, svc: Svc) -> list[dict[str, Any]]:
     """Friends (with where they are), the players asked and those asking; none for a browser
     never seated."""
     me = identity_of(request, svc.identities)
     if me is None:
         return []
+    listed = [f for f in svc.friends.of(me.id) if f.state != "asking" or not _banned(svc, f.id)]
+    where = on_loop(_tables, svc, [f.id for f in listed if f.state == "friend"])
     out = []
-    for f in svc.friends.of(me.id):
-        if f.state == "asking" and _banned(svc, f.id):
-            continue
+    for f in listed:
         line: dict[str, Any] = {"id": svc.moderation.handle(me.id, f.id), "name": f.name,
                                 "state": f.state, "profile": _profile(f)}
-        if f.state == "friend":
-            line.update(_where(svc, f.id))
+        if f.state == "friend":  # its presence: online (a table, or a browser seen lately)
+            at_table, tables = where[f.id]
+            line.update({"online": online(svc, f.id, at_table), "tables": tables})
         out.append(line)
     return out
 
 
 @router.post("/api/friends", responses=answers(400, 403, 404, 410, 422, 429))
-async def ask(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
+def ask(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
     """Ask a player (an account's name, or a seat's player) to be friends: friends once both
     asked. Refused for oneself, a bot, a player either blocked."""
-    try:
-        me = player_asking(request, svc)
-        who = target_of(svc, body)
-        if who.id == me.id:
-            raise Refusal(400, msg("err.web.friends.self"))
-        if svc.moderation.store.blocked_between(me.id, who.id):
-            raise Refusal(403, msg("err.web.friends.blocked", name=who.name))
-        if svc.friends.count(me.id) >= MAX_FRIENDS:
-            raise Refusal(400, msg("err.web.friends.many", n=MAX_FRIENDS))
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    me = player_asking(request, svc)
+    who = target_of(svc, body)
+    if who.id == me.id:
+        raise Refused(msg("err.web.friends.self"))
+    if svc.moderation.store.blocked_between(me.id, who.id):
+        raise Refused(msg("err.web.friends.blocked", name=who.name), status=403)
+    if svc.friends.count(me.id) >= MAX_FRIENDS:
+        raise Refused(msg("err.web.friends.many", n=MAX_FRIENDS))
     limit(svc, "friend", me, request)
     both = svc.friends.ask(me.id, who.id)
     return {"id": svc.moderation.handle(me.id, who.id), "name": who.name,
@@ -99,54 +113,41 @@ async def ask(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
 
 
 @router.post("/api/friends/{friend}/remove", responses=answers(403, 404, 422, 429))
-async def remove(friend: FriendId, request: Request, svc: Svc) -> dict[str, Any]:
+def remove(friend: FriendId, request: Request, svc: Svc) -> dict[str, Any]:
     """No longer friends (or asking): either way. ``friend``: the handle GET /api/friends gave."""
-    try:
-        me = player_asking(request, svc)
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    me = player_asking(request, svc)
     limit(svc, "friend", me, request)
     other = _related(svc, me, friend)
     if other is None or not svc.friends.remove(me.id, other.id):
-        raise refused(Refusal(404, msg("err.web.friends.none")), request)
+        raise Refused(msg("err.web.friends.none"), status=404)
     return {"removed": friend, "name": other.name}
 
 
 @router.post("/api/invitations", responses=answers(400, 403, 404, 410, 422, 429))
-async def invite(body: NewInvitation, request: Request, svc: Svc) -> dict[str, Any]:
+def invite(body: NewInvitation, request: Request, svc: Svc) -> dict[str, Any]:
     """Invite a friend (by the handle GET /api/friends gave) to the open table where one holds
     a seat."""
-    try:
-        me = player_asking(request, svc)
-        room = svc.lobby.get(body.table)
-        if room is None:
-            status, reason = svc.missing(body.table)
-            raise Refusal(status, reason)
-        if room.table.seat_owned(me.id) is None:
-            raise Refusal(403, msg("err.web.invite.not_seated"))
-        friend = _related(svc, me, body.friend)
-        if friend is None or friend.state != "friend":
-            raise Refusal(404, msg("err.web.invite.not_friend"))
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    me = player_asking(request, svc)
+    room = svc.room_or_404(body.table)
+    if on_loop(room.table.seat_owned, me.id) is None:
+        raise Refused(msg("err.web.invite.not_seated"), status=403)
+    friend = _related(svc, me, body.friend)
+    if friend is None or friend.state != "friend":
+        raise Refused(msg("err.web.invite.not_friend"), status=404)
     limit(svc, "invite", me, request)
     made = svc.friends.invite(me.id, friend.id, room.id)
     return {"id": made, "table": room.id}
 
 
 @router.get("/api/invitations")
-async def invitations(request: Request, svc: Svc) -> list[dict[str, Any]]:
+def invitations(request: Request, svc: Svc) -> list[dict[str, Any]]:
     """The invitations of the last :data:`~.friends.INVITATION_SECONDS` to tables still open
     the newest first."""
     me = identity_of(request, svc.identities)
     if me is None:
         return []
-    out = []
-    for inv in svc.friends.invitations(me.id, time.time() - INVITATION_SECONDS):
-        room = svc.lobby.get(inv.table_id)
-        if room is None or _banned(svc, inv.sender_id):
-            continue
-        out.append({"id": inv.id, "from": inv.sender, "table": inv.table_id,
-                    "table_name": room.table.settings.name, "url": f"/t/{inv.table_id}",
-                    "at": inv.at})
-    return out
+    sent = svc.friends.invitations(me.id, time.time() - INVITATION_SECONDS)
+    open_ = on_loop(_names, svc, [inv.table_id for inv in sent])
+    return [{"id": inv.id, "from": inv.sender, "table": inv.table_id,
+             "table_name": open_[inv.table_id], "url": f"/t/{inv.table_id}", "at": inv.at}
+            for inv in sent if inv.table_id in open_ and not _banned(svc, inv.sender_id)]

@@ -1,4 +1,8 @@
-"""The lobby's API: the presets, the tables listed, a new table, one table's public facts."""
+"""The lobby's API: the presets, the tables listed, a new table, one table's public facts.
+
+The handlers that read the session's identity (the database) are plain ``def``, in FastAPI's
+thread pool, and reach the live tables on the event loop (``on_loop``); those that only read
+the tables are ``async``, on the loop."""
 
 from __future__ import annotations
 
@@ -8,14 +12,17 @@ from fastapi import APIRouter, Header, HTTPException, Request, Response
 
 from ... import Rules, TienLenError
 from ...bots import bot_names
+from ...errors import reason_of
 from ...i18n import pick_lang, say_error
 from ...rules_text import explain_text
 from ..ladder import offered
 from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key
-from ..lobby import NewTable, TooMany
-from ..problems import answers, request_lang
+from ..lobby import Lobby, NewTable
+from ..problems import answers
 from ..protocol import BOT_LEVELS, TableInfo
-from ..services import Svc, TableId, address_of
+from ..refusal import Refused
+from ..room import Room
+from ..services import Svc, TableId, address_of, on_loop
 from ..session import device_of, identity_of, owner_for, sat_down
 
 router = APIRouter()
@@ -49,44 +56,60 @@ async def tables(svc: Svc) -> list[TableInfo]:
 
 
 @router.get("/api/me/tables")
-async def my_tables(request: Request, svc: Svc) -> list[TableInfo]:
+def my_tables(request: Request, svc: Svc) -> list[TableInfo]:
     """The open tables where this browser's identity holds a seat (or one it left, a bot
     playing it), private ones too: the lobby offers to resume them."""
     me = identity_of(request, svc.identities)
-    return [room.info() for room in svc.lobby.seated(me.id)] if me is not None else []
+    if me is None:
+        return []
+    return on_loop(lambda: [room.info() for room in svc.lobby.seated(me.id)])
 
 
 @router.post("/api/tables", responses=answers(400, 403, 413, 422, 429))
-async def create_table(spec: NewTable, request: Request, response: Response, svc: Svc,
-                       player: PlayerKey = None) -> dict[str, Any]:
+def create_table(spec: NewTable, request: Request, response: Response, svc: Svc,
+                 player: PlayerKey = None) -> dict[str, Any]:
     """A new table. Who it counts against: the identity of the session cookie, else
     ``X-Tienlen-Player`` (a script's player key), else the address: tables a minute and open
     tables per player, with a higher ceiling for everyone behind one address. With ``name``,
     seat 0 is taken for the cookie's identity (a browser not known yet becomes a guest)."""
     address = address_of(request)
     me = identity_of(request, svc.identities)
-    lang = request_lang(request)  # refusals in the page's language (Accept-Language)
     owner = owner_for(request, me) if spec.name is not None else None
     if me is not None and me.account and spec.name is not None:  # an account sits as itself
         spec = spec.model_copy(update={"name": me.name})
     creator = me.id if me is not None else player_key(player, address)
-    svc.take_a_table(creator, address, lang)
-    try:
-        room, seat, token = svc.lobby.create(spec, creator, address, owner,
-                                             device_of(request))
-    except TooMany as exc:
-        headers = {"Retry-After": str(round(exc.retry_after))} if exc.retry_after else None
-        raise HTTPException(exc.status, exc.say(lang), headers=headers) from None
-    except TienLenError as exc:  # refused, or rules that cannot be
-        raise HTTPException(400, say_error(exc, lang)) from None
+    svc.take_a_table(creator, address)
+    room, seat, token = on_loop(_create, svc.lobby, spec, creator, address, owner,
+                                device_of(request))
     if owner is not None and seat is not None:
-        sat_down(request, response, svc.identities, me, owner, room.table.seats[seat].name or "")
-        svc.moderation.seen(owner, svc.moderation.address_key(request))
-    room.changed()
+        sat_down(request, response, svc.identities, me, owner, on_loop(_name, room, seat))
+        svc.moderation.seen(owner, address)
+    info = on_loop(_changed, room)
     return {"id": room.id, "invite": f"/t/{room.id}", "seat": seat, "token": token,
-            "info": room.info().model_dump()}
+            "info": info.model_dump()}
+
+
+def _create(lobby: Lobby, spec: NewTable, creator: str, address: str, owner: str | None,
+            device: str | None) -> tuple[Room, int | None, str | None]:
+    """(On the loop.) The new table, the seat taken and its token; else why not."""
+    try:
+        return lobby.create(spec, creator, address, owner, device)
+    except Refused:
+        raise
+    except TienLenError as exc:  # rules that cannot be
+        raise Refused(reason_of(exc)) from None
+
+
+def _name(room: Room, seat: int) -> str:
+    return room.table.seats[seat].name or ""
+
+
+def _changed(room: Room) -> TableInfo:
+    """(On the loop.) The new table is told to its watchers and listed; its facts."""
+    room.changed()
+    return room.info()
 
 
 @router.get("/api/tables/{table_id}", responses=answers(404, 410, 422))
-async def table(table_id: TableId, request: Request, svc: Svc) -> TableInfo:
-    return svc.room_or_404(table_id, request_lang(request)).info()
+def table(table_id: TableId, svc: Svc) -> TableInfo:
+    return on_loop(svc.room_or_404(table_id).info)

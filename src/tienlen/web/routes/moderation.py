@@ -1,24 +1,28 @@
 """Moderation's API: reports and blocks (any player), and the admins' routes (reports, bans,
 renames, the audit log), each refused (403) to anyone who is not an admin; and the gate that
-keeps a banned player to watching (:func:`not_banned`, every route's)."""
+keeps a banned player to watching (:func:`not_banned`, every route's). They only read and
+write the database (a report or a block about a seat reads the seat on the event loop): plain
+``def`` handlers, in FastAPI's thread pool."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from ...i18n import msg, pick_lang
+from ...i18n import msg
 from ..identity import Identity
 from ..moderation import MAX_REPORT_TEXT, REASONS, check_new_name, report_text, until_text
 from ..moderation_store import COMMAND_LINE, Ban, Report
 from ..names import MAX_NAME, RAW_FACTOR, account_key, bot_number
-from ..problems import Refusal, answers, request_lang
-from ..services import MAX_TABLE_ID, Services, Svc, address_of, refusal_answer, services_of
+from ..problems import answers
+from ..refusal import Refused
+from ..room import Room
+from ..services import MAX_TABLE_ID, Services, Svc, address_of, on_loop, services_of
 from ..session import identity_of
 
 router = APIRouter()
@@ -49,18 +53,18 @@ def acts(method: str, path: str) -> bool:
     return path not in BANNED_MAY and not path.startswith(ADMIN)
 
 
-async def not_banned(conn: HTTPConnection) -> None:
+def not_banned(conn: HTTPConnection) -> None:
     """Every route's gate (the app's dependency): a banned identity, or anyone from a banned
     address, is refused every act (403, saying until when and why, in its language) and may
-    watch. The WebSocket checks each command itself (socket.py)."""
+    watch. The WebSocket checks each command itself (socket.py). A plain ``def``: it reads the
+    identity (the database) in FastAPI's thread pool, off the event loop."""
     route = conn.scope.get("route")
     if conn.scope["type"] != "http" or not acts(conn.scope["method"], getattr(route, "path", "")):
         return
     svc = services_of(conn)
     ban = svc.moderation.banned(conn, identity_of(conn, svc.identities))
     if ban is not None:
-        lang = pick_lang(conn.headers.get("accept-language", "")[:200])
-        raise refusal_answer(Refusal(403, svc.moderation.words(ban)), lang)
+        raise Refused(svc.moderation.words(ban), status=403)
 RowId = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
 
 
@@ -96,57 +100,55 @@ class Rename(Whom):
     name: str = Field(min_length=1, max_length=MAX_NAME * RAW_FACTOR)
 
 
-def refused(exc: Refusal, request: Request) -> HTTPException:
-    return refusal_answer(exc, request_lang(request))
-
-
 def limit(svc: Services, action: str, me: Identity, request: Request) -> None:
     """Count ``me``'s ``action`` (limiter.py): refused (429) past its limits."""
-    svc.take(action, me.id, address_of(request), request_lang(request))
+    svc.take(action, me.id, address_of(request))
 
 
 def player_asking(request: Request, svc: Services) -> Identity:
     """The identity asking (a browser that never sat is no one yet: refused)."""
     me = identity_of(request, svc.identities)
     if me is None:
-        raise refused(Refusal(403, msg("err.web.report.who")), request)
+        raise Refused(msg("err.web.report.who"), status=403)
     return me
 
 
 def _admin(request: Request, svc: Services) -> Identity:
     me = identity_of(request, svc.identities)
     if me is None or me.role != "admin":
-        raise refused(Refusal(403, msg("err.web.admin.only")), request)
+        raise Refused(msg("err.web.admin.only"), status=403)
     return me
 
 
 def target_of(svc: Services, body: Target) -> Identity:
-    """The player a report or a block is about, or :class:`Refusal` saying why none is."""
+    """The player a report or a block is about, or :class:`Refused` saying why none is (from
+    a handler in the thread pool: the table's seat is read on the loop)."""
     if body.player is not None:
         if bot_number(body.player) is not None:
-            raise Refusal(400, msg("err.web.report.bot"))
+            raise Refused(msg("err.web.report.bot"))
         who = svc.identities.by_account(account_key(body.player))
         if who is None:
-            raise Refusal(404, msg("err.web.report.unknown", name=body.player))
+            raise Refused(msg("err.web.report.unknown", name=body.player), status=404)
         return who
     if body.table is None or body.seat is None:
-        raise Refusal(422, msg("err.web.report.target"))
-    room = svc.lobby.get(body.table)
-    if room is None:
-        status, reason = svc.missing(body.table)
-        raise Refusal(status, reason)
-    seats = room.table.seats
-    seat = seats[body.seat] if body.seat < len(seats) else None
-    owner = seat.owner if seat is not None else None
+        raise Refused(msg("err.web.report.target"), status=422)
+    room = svc.room_or_404(body.table)
+    kind, owner = on_loop(_seat, room, body.seat)
     if owner is None:  # a bot's seat (one a player left keeps its owner), or nobody's
-        if seat is not None and seat.kind == "bot":
-            raise Refusal(400, msg("err.web.report.bot"))
-        if seat is None or seat.kind == "empty":
-            raise Refusal(404, msg("err.web.report.empty_seat", n=body.seat + 1))
+        if kind == "bot":
+            raise Refused(msg("err.web.report.bot"))
+        if kind in (None, "empty"):
+            raise Refused(msg("err.web.report.empty_seat", n=body.seat + 1), status=404)
     who = svc.identities.get(owner) if owner is not None else None
     if who is None:  # a script's seat, held by its token only
-        raise Refusal(404, msg("err.web.report.unknown_seat", n=body.seat + 1))
+        raise Refused(msg("err.web.report.unknown_seat", n=body.seat + 1), status=404)
     return who
+
+
+def _seat(room: Room, n: int) -> tuple[str | None, str | None]:
+    """(On the loop.) The kind of seat ``n`` and its owner (None, None: no such seat)."""
+    seats = room.table.seats
+    return (seats[n].kind, seats[n].owner) if n < len(seats) else (None, None)
 
 
 def _whom(svc: Services, body: Whom) -> Identity:
@@ -156,7 +158,8 @@ def _whom(svc: Services, body: Whom) -> Identity:
     elif body.identity is not None:
         who = svc.identities.get(body.identity)
     if who is None or who.deleted:
-        raise Refusal(404, msg("err.web.report.unknown", name=body.player or body.identity or ""))
+        raise Refused(msg("err.web.report.unknown", name=body.player or body.identity or ""),
+                      status=404)
     return who
 
 
@@ -166,44 +169,38 @@ def _profile(name: str, account: bool) -> str | None:
 
 # ---------------------------------------------------------------------- any player
 @router.post("/api/reports", responses=answers(400, 403, 404, 410, 422, 429))
-async def report(body: NewReport, request: Request, svc: Svc) -> dict[str, Any]:
+def report(body: NewReport, request: Request, svc: Svc) -> dict[str, Any]:
     """Report a player (by an account's name, or by a seat of a table) for one of the reasons,
     with optional words; a player may report so many an hour, an address more."""
-    try:
-        me = player_asking(request, svc)
-        if body.reason not in REASONS:
-            raise Refusal(422, msg("err.web.report.reason", reasons=", ".join(REASONS)))
-        who = target_of(svc, body)
-        if who.id == me.id:
-            raise Refusal(400, msg("err.web.report.self"))
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    me = player_asking(request, svc)
+    if body.reason not in REASONS:
+        raise Refused(msg("err.web.report.reason", reasons=", ".join(REASONS)), status=422)
+    who = target_of(svc, body)
+    if who.id == me.id:
+        raise Refused(msg("err.web.report.self"))
     limit(svc, "report", me, request)
     mod = svc.moderation
     made = mod.store.report(me.id, who.id, body.reason, report_text(body.text), body.table,
                             body.hand)
-    mod.seen(me.id, mod.address_key(request))
+    mod.seen(me.id, address_of(request))
     return {"id": made, "reported": who.name}
 
 
 @router.post("/api/blocks", responses=answers(400, 403, 404, 410, 422, 429))
-async def block(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
+def block(body: Target, request: Request, svc: Svc) -> dict[str, Any]:
     """Block a player (kept per identity; from the next line said): see docs/web.md for what
     blocking does. ``id`` is a handle for the blocked player, this player's own."""
-    try:
-        me = player_asking(request, svc)
-        who = target_of(svc, body)
-        if who.id == me.id:
-            raise Refusal(400, msg("err.web.block.self"))
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    me = player_asking(request, svc)
+    who = target_of(svc, body)
+    if who.id == me.id:
+        raise Refused(msg("err.web.block.self"))
     limit(svc, "block", me, request)
     svc.moderation.block(me.id, who.id)
     return {"id": svc.moderation.handle(me.id, who.id), "name": who.name}
 
 
 @router.get("/api/blocks")
-async def blocks(request: Request, svc: Svc) -> list[dict[str, Any]]:
+def blocks(request: Request, svc: Svc) -> list[dict[str, Any]]:
     """Whom this browser's identity blocked, the latest first (none: a browser never seated);
     each by a handle of this player's own and its name."""
     me = identity_of(request, svc.identities)
@@ -215,16 +212,13 @@ async def blocks(request: Request, svc: Svc) -> list[dict[str, Any]]:
 
 
 @router.post("/api/blocks/{blocked}/remove", responses=answers(403, 404, 422, 429))
-async def unblock(blocked: BlockId, request: Request, svc: Svc) -> dict[str, Any]:
+def unblock(blocked: BlockId, request: Request, svc: Svc) -> dict[str, Any]:
     """Unblock the player ``blocked`` (the handle ``GET /api/blocks`` gave)."""
-    try:
-        me = player_asking(request, svc)
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    me = player_asking(request, svc)
     limit(svc, "block", me, request)
     name = svc.moderation.unblock(me.id, blocked)
     if name is None:
-        raise refused(Refusal(404, msg("err.web.block.none")), request)
+        raise Refused(msg("err.web.block.none"), status=404)
     return {"removed": blocked, "name": name}
 
 
@@ -257,14 +251,14 @@ def _ban(svc: Services, b: Ban, names: dict[str, str]) -> dict[str, Any]:
 
 
 @router.get("/api/admin/reports", responses=answers(403, 422))
-async def admin_reports(request: Request, svc: Svc, handled: bool = False) -> list[dict[str, Any]]:
+def admin_reports(request: Request, svc: Svc, handled: bool = False) -> list[dict[str, Any]]:
     """Open reports, the newest first (with ``handled``: the handled ones too)."""
     _admin(request, svc)
     return [_report(r) for r in svc.moderation.store.reports(include_handled=handled)]
 
 
 @router.get("/api/admin/chat", responses=answers(403, 422))
-async def admin_chat(request: Request, svc: Svc,
+def admin_chat(request: Request, svc: Svc,
                      table: Annotated[str, Query(min_length=1, max_length=MAX_TABLE_ID)],
                      hand: Annotated[int, Query(ge=0, le=1_000_000)]) -> list[dict[str, Any]]:
     """What was said at ``table`` during ``hand`` (a report's), in order: each line's seat, the
@@ -279,15 +273,15 @@ async def admin_chat(request: Request, svc: Svc,
 
 
 @router.post("/api/admin/reports/{report_id}/handled", responses=answers(403, 404, 422))
-async def admin_handled(report_id: RowId, request: Request, svc: Svc) -> dict[str, Any]:
+def admin_handled(report_id: RowId, request: Request, svc: Svc) -> dict[str, Any]:
     me = _admin(request, svc)
     if not svc.moderation.store.mark_handled(report_id, me.id):
-        raise refused(Refusal(404, msg("err.web.admin.no_report", id=report_id)), request)
+        raise Refused(msg("err.web.admin.no_report", id=report_id), status=404)
     return {"handled": report_id}
 
 
 @router.get("/api/admin/bans", responses=answers(403))
-async def admin_bans(request: Request, svc: Svc) -> list[dict[str, Any]]:
+def admin_bans(request: Request, svc: Svc) -> list[dict[str, Any]]:
     """The bans in force, the latest first."""
     _admin(request, svc)
     names: dict[str, str] = {}
@@ -296,45 +290,36 @@ async def admin_bans(request: Request, svc: Svc) -> list[dict[str, Any]]:
 
 
 @router.post("/api/admin/bans", responses=answers(400, 403, 404, 422))
-async def admin_ban(body: NewBan, request: Request, svc: Svc) -> dict[str, Any]:
+def admin_ban(body: NewBan, request: Request, svc: Svc) -> dict[str, Any]:
     """Ban a player (an account by name, any identity by id) for ``hours`` + ``days``, with a
     reason; with ``address``, the address it used last as well."""
     me = _admin(request, svc)
     mod = svc.moderation
-    try:
-        who = _whom(svc, body)
-        address = None
-        if body.address:
-            address = mod.last_address(who.id)
-            if address is None:
-                raise Refusal(404, msg("err.web.admin.no_address", name=who.name))
-        made = mod.ban(me.id, body.hours + 24.0 * body.days, body.reason, who.id, address,
-                       target=who.id)
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    who = _whom(svc, body)
+    address = None
+    if body.address:
+        address = mod.last_address(who.id)
+        if address is None:
+            raise Refused(msg("err.web.admin.no_address", name=who.name), status=404)
+    made = mod.ban(me.id, body.hours + 24.0 * body.days, body.reason, who.id, address,
+                   target=who.id)
     return _ban(svc, made, {})
 
 
 @router.post("/api/admin/bans/{ban_id}/lift", responses=answers(403, 404, 422))
-async def admin_lift(ban_id: RowId, request: Request, svc: Svc) -> dict[str, Any]:
+def admin_lift(ban_id: RowId, request: Request, svc: Svc) -> dict[str, Any]:
     me = _admin(request, svc)
-    try:
-        lifted = svc.moderation.lift(ban_id, me.id)
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    lifted = svc.moderation.lift(ban_id, me.id)
     return _ban(svc, lifted, {})
 
 
 @router.post("/api/admin/rename", responses=answers(400, 403, 404, 409, 422))
-async def admin_rename(body: Rename, request: Request, svc: Svc) -> dict[str, Any]:
+def admin_rename(body: Rename, request: Request, svc: Svc) -> dict[str, Any]:
     """Rename a player: an account's new name is checked as a claimed name is (unique after
     NFKC and case, not confusable with another account's, not a bot's); a guest's too."""
     me = _admin(request, svc)
-    try:
-        who = _whom(svc, body)
-        name, key, look = check_new_name(svc.identities, body.name, who.id)
-    except Refusal as exc:
-        raise refused(exc, request) from None
+    who = _whom(svc, body)
+    name, key, look = check_new_name(svc.identities, body.name, who.id)
     if who.account:
         svc.identities.rename_account(who.id, name, key, look)
     else:
@@ -344,7 +329,7 @@ async def admin_rename(body: Rename, request: Request, svc: Svc) -> dict[str, An
 
 
 @router.get("/api/admin/audit", responses=answers(403))
-async def admin_audit(request: Request, svc: Svc) -> list[dict[str, Any]]:
+def admin_audit(request: Request, svc: Svc) -> list[dict[str, Any]]:
     """Every admin act (and the command line's grants), the latest first."""
     _admin(request, svc)
     names: dict[str, str] = {}

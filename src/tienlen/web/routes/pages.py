@@ -1,5 +1,7 @@
 """What a browser or a probe fetches outside the API: the page (at ``/`` and ``/t/ID``), the
-page's words in each language, and ``/healthz``."""
+page's words in each language, and ``/healthz``. The page reads the session cookie's identity
+from the database: plain ``def`` handlers, in FastAPI's thread pool; ``/healthz`` counts the
+live tables, on the event loop."""
 
 from __future__ import annotations
 
@@ -51,44 +53,44 @@ def page(request: Request, status: int = 200) -> HTMLResponse:
 
 
 @router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
-async def index(request: Request) -> HTMLResponse:
+def index(request: Request) -> HTMLResponse:
     return page(request)
 
 
 @router.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
-async def table_page(table_id: str, request: Request, svc: Svc) -> HTMLResponse:
+def table_page(table_id: str, request: Request, svc: Svc) -> HTMLResponse:
     """The page (it shows "no such table" with the way back when the table is unknown:
-    answered 404 then)."""
+    answered 404 then). The table is only looked up (one lookup: safe from this thread)."""
     known = len(table_id) <= MAX_TABLE_ID and svc.lobby.get(table_id) is not None
     return page(request, 200 if known else 404)
 
 
 @router.api_route("/p/{name}", methods=["GET", "HEAD"], include_in_schema=False)
-async def profile_page(name: str, request: Request, svc: Svc) -> HTMLResponse:
+def profile_page(name: str, request: Request, svc: Svc) -> HTMLResponse:
     """A player's profile (answered 404 when no account has that name)."""
     known = len(name) <= MAX_NAME * RAW_FACTOR and svc.identities.by_account(account_key(name))
     return page(request, 200 if known else 404)
 
 
 @router.api_route("/me", methods=["GET", "HEAD"], include_in_schema=False)
-async def own_page(request: Request) -> HTMLResponse:
+def own_page(request: Request) -> HTMLResponse:
     """The player's own page: its hands and ratings, its account."""
     return page(request)
 
 
 @router.api_route("/leaderboard", methods=["GET", "HEAD"], include_in_schema=False)
-async def leaderboard_page(request: Request) -> HTMLResponse:
+def leaderboard_page(request: Request) -> HTMLResponse:
     return page(request)
 
 
 @router.api_route("/admin", methods=["GET", "HEAD"], include_in_schema=False)
-async def admin_page(request: Request) -> HTMLResponse:
+def admin_page(request: Request) -> HTMLResponse:
     """The admins' page (its data is refused to anyone else)."""
     return page(request)
 
 
 @router.get("/i18n/{lang}.json", include_in_schema=False)
-async def catalogue_file(lang: str) -> Response:
+def catalogue_file(lang: str) -> Response:
     """The page's words in one language (the catalogue the server speaks too)."""
     if lang not in LANGS:
         raise HTTPException(404, t("err.web.no_language", "en", lang=repr(lang)))

@@ -1,16 +1,18 @@
-"""Players seen from outside a table: an account's profile, the player's own, the leaderboard."""
+"""Players seen from outside a table: an account's profile, the player's own, the leaderboard.
+Each only reads the database: plain ``def`` handlers, run in FastAPI's thread pool."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
-from ...i18n import t
+from ...i18n import msg
 from ..names import MAX_NAME, RAW_FACTOR, account_key
 from ..problems import answers, request_lang
 from ..profiles import empty_profile, leaderboard, profile
+from ..refusal import Refused
 from ..services import Svc
 from ..session import identity_of
 
@@ -21,19 +23,19 @@ PlayerName = Annotated[str, PathParam(min_length=1, max_length=MAX_NAME * RAW_FA
 
 
 @router.get("/api/players/{name}", responses=answers(404, 422))
-async def player(name: PlayerName, request: Request, svc: Svc) -> dict[str, Any]:
+def player(name: PlayerName, request: Request, svc: Svc) -> dict[str, Any]:
     """An account's profile (a guest has none: only its own browser sees it, at /api/me/profile);
     a private table's hands are listed only to a viewer who sat in them, and the points of the
     rating's curve after them only to the player themself (profiles.py)."""
     who = svc.identities.by_account(account_key(name))
     if who is None:
-        raise HTTPException(404, t("err.web.no_player", request_lang(request), name=repr(name)))
+        raise Refused(msg("err.web.no_player", name=repr(name)), status=404)
     viewer = identity_of(request, svc.identities)
     return profile(svc.repo.engine, svc.ratings, who, viewer.id if viewer is not None else None)
 
 
 @router.get("/api/me/profile")
-async def my_profile(request: Request, svc: Svc) -> dict[str, Any]:
+def my_profile(request: Request, svc: Svc) -> dict[str, Any]:
     """The profile of this browser's identity, a guest's too (a browser not known yet: empty)."""
     me = identity_of(request, svc.identities)
     if me is None:
@@ -42,6 +44,6 @@ async def my_profile(request: Request, svc: Svc) -> dict[str, Any]:
 
 
 @router.get("/api/leaderboard", responses=answers(422))
-async def board(request: Request, svc: Svc, family: Family = "southern") -> dict[str, Any]:
+def board(request: Request, svc: Svc, family: Family = "southern") -> dict[str, Any]:
     """The players with at least 20 rated hands in the family, best first by mu - 3 sigma."""
     return leaderboard(svc.repo.engine, svc.ratings, family, request_lang(request))

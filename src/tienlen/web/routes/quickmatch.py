@@ -1,22 +1,24 @@
 """Quick match's API: "Play now" (join the queue), where one stands in it, cancel; and the
-lobby's counts (players online, playing, waiting)."""
+lobby's counts (players online, playing, waiting). The queue is in the database: plain ``def``
+handlers, in FastAPI's thread pool, reading a matched table's seats on the event loop."""
 
 from __future__ import annotations
 
 import time
 from typing import Any, Literal, get_args
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...i18n import render, t
+from ...i18n import msg
 from ..identity import Identity
 from ..matchqueue import QueueEntry
 from ..names import MAX_NAME, RAW_FACTOR, BadName, check_not_account, clean_name
 from ..presence import counts
-from ..problems import answers, request_lang
+from ..problems import answers
 from ..ratings import FAMILIES, Rating
-from ..services import Services, Svc, address_of
+from ..refusal import Refused
+from ..services import Services, Svc, address_of, on_loop
 from ..session import device_of, identity_of, owner_for, sat_down
 
 router = APIRouter()
@@ -45,51 +47,50 @@ def _state(svc: Services, me: Identity | None) -> dict[str, Any]:
     if entry.waiting:
         return {"state": "waiting", "table": None, **out}
     room = svc.lobby.get(entry.table_id or "")
-    kept = room.table.reserved.get(entry.seat) if room is not None and entry.seat is not None \
-        else None
+    kept = on_loop(room.table.reserved.get, entry.seat) \
+        if room is not None and entry.seat is not None else None
     return {"state": "matched", "table": entry.table_id, "seat": entry.seat,
             "url": f"/t/{entry.table_id}", "next_hand": kept is not None and kept.owner == entry.identity,
             **out}
 
 
 @router.post("/api/quickmatch", responses=answers(400, 403, 413, 422, 429))
-async def play_now(body: PlayNow, request: Request, response: Response,
-                   svc: Svc) -> dict[str, Any]:
+def play_now(body: PlayNow, request: Request, response: Response,
+             svc: Svc) -> dict[str, Any]:
     """Join the queue of ``family`` for a table of ``players`` seats (asking again moves the
     entry). The browser's identity waits: an account under its name, a guest under the name
     it sends (or its own), a browser not known yet becomes a guest of the name it sends."""
-    lang = request_lang(request)
     me = identity_of(request, svc.identities)
     owner = owner_for(request, me)
     if owner is None:  # a script with no cookie has nobody to seat by
-        raise HTTPException(403, t("err.web.quick.cookie", lang))
+        raise Refused(msg("err.web.quick.cookie"), status=403)
     raw = me.name if me is not None and (me.account or body.name is None) else body.name
     if raw is None:
-        raise HTTPException(400, t("err.web.quick.name", lang))
+        raise Refused(msg("err.web.quick.name"))
     try:
         name = clean_name(raw, "the player's name", MAX_NAME)
         check_not_account(svc.identities, name, owner)  # an account's name is its own
     except BadName as exc:
-        raise HTTPException(400, render(exc.reason, lang)) from None
+        raise Refused(exc.reason) from None
     # a wait ends in a table (bots fill it): counted as one, so that a flood of browsers
     # from one address cannot fill the server with bot tables
-    svc.take_a_table(me.id if me is not None else owner, address_of(request), lang)
+    svc.take_a_table(me.id if me is not None else owner, address_of(request))
     me = sat_down(request, response, svc.identities, me, owner, name)
     rating = svc.ratings.get(me.id, body.family) or Rating()
     svc.queue.join(QueueEntry(me.id, me.name, body.family, body.players, rating.mu, rating.sigma,
                               time.time(), device_of(request)))
-    svc.moderation.seen(me.id, svc.moderation.address_key(request))
+    svc.moderation.seen(me.id, address_of(request))
     return _state(svc, me)
 
 
 @router.get("/api/quickmatch")
-async def where(request: Request, svc: Svc) -> dict[str, Any]:
+def where(request: Request, svc: Svc) -> dict[str, Any]:
     """``{"state": "waiting"|"matched"|"none", "waited", "table", "waiting"}``."""
     return _state(svc, identity_of(request, svc.identities))
 
 
 @router.post("/api/quickmatch/cancel")
-async def cancel(request: Request, svc: Svc) -> dict[str, Any]:
+def cancel(request: Request, svc: Svc) -> dict[str, Any]:
     """Leave the queue (a matched entry is forgotten too: its table stays)."""
     me = identity_of(request, svc.identities)
     gone = svc.queue.cancel(me.id) if me is not None else False
@@ -97,7 +98,7 @@ async def cancel(request: Request, svc: Svc) -> dict[str, Any]:
 
 
 @router.get("/api/lobby")
-async def lobby_counts(svc: Svc) -> dict[str, int]:
+def lobby_counts(svc: Svc) -> dict[str, int]:
     """Players online (at a table, or seen in the last 5 minutes), playing (seated at a
     started table) and waiting (in quick match)."""
     return counts(svc)

@@ -1,7 +1,11 @@
 """A table's stored hands: the list, each hand's record, the whole table as one session record,
 a hand's replay (the last two computed in worker processes, see ``offload.py``) and its review
 (made in the bot pool, see ``reviews.py``); the links a private table's host makes to share a
-hand. Every route reaches a hand through ``hand_access.py``'s one check."""
+hand. Every route reaches a hand through ``hand_access.py``'s one check.
+
+The handlers that only read or write the database are plain ``def`` (FastAPI's thread pool);
+those that wait for a worker process or the bot pool are ``async`` and read the database in a
+thread (``run_in_threadpool``)."""
 
 from __future__ import annotations
 
@@ -9,11 +13,13 @@ import logging
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import PlainTextResponse, Response
+from starlette.concurrency import run_in_threadpool
 
-from ...i18n import msg, render, t
+from ...i18n import msg
 from ..hand_access import (
+    Access,
     Hand,
     Readable,
     ReadableHand,
@@ -21,10 +27,12 @@ from ..hand_access import (
     share,
     unshare,
 )
-from ..lobby import TooMany
-from ..problems import answers, request_lang
+from ..identity import Identity
+from ..problems import answers
+from ..refusal import Refused
 from ..replays import replay_or_reason, session_text
-from ..services import Services, Svc, address_of
+from ..room import Room
+from ..services import Services, Svc, address_of, on_loop
 from ..session import identity_of
 
 router = APIRouter()
@@ -32,7 +40,8 @@ log = logging.getLogger("tienlen.web")
 
 
 def seed_note(svc: Services, table_id: str) -> str:
-    """A comment kept at the head of a practice table's records: its fixed seed."""
+    """A comment kept at the head of a practice table's records: its fixed seed (a table's
+    settings are fixed when it is made: read from any thread)."""
     room = svc.lobby.get(table_id)
     if room is None or not room.fixed_seed:
         return ""
@@ -42,11 +51,7 @@ def seed_note(svc: Services, table_id: str) -> str:
 
 async def offloaded(svc: Services, request: Request, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` in a worker process (see offload.py), a few at a time per address."""
-    try:
-        return await svc.offload.run(address_of(request), fn, *args)
-    except TooMany as exc:
-        raise HTTPException(exc.status, exc.say(request_lang(request)),
-                            headers={"Retry-After": "1"}) from None
+    return await svc.offload.run(address_of(request), fn, *args)
 
 
 def toml_file(text: str, filename: str) -> Response:
@@ -58,23 +63,22 @@ async def replay_of(svc: Services, request: Request, hand: Hand) -> Response:
     """A finished hand as the states after each action, every seat's cards shown."""
     steps, reason = await offloaded(svc, request, replay_or_reason, hand.text)
     if steps is None:
-        raise HTTPException(400, render(reason or msg("err.web.replay", reason=""),
-                                        request_lang(request)))
+        raise Refused(reason or msg("err.web.replay", reason=""))
     return Response(steps, media_type="application/json")
 
 
 @router.get("/api/tables/{table_id}/records", responses=answers(404, 422))
-async def records(access: Readable, request: Request, svc: Svc) -> list[dict[str, Any]]:
+def records(access: Readable, svc: Svc) -> list[dict[str, Any]]:
     """The finished hands the asker may read (a private table's: those it sat in)."""
     if not access.at_table:
-        raise access.refused(request_lang(request))
+        raise access.refused()
     table_id = access.table_id
     return [{"hand": n, "finished": at, "url": f"/api/tables/{table_id}/records/{n}"}
             for n, at in access.hands(svc)]
 
 
 @router.get("/api/tables/{table_id}/records/{hand_no}", responses=answers(404, 422))
-async def record(hand: ReadableHand, svc: Svc) -> Response:
+def record(hand: ReadableHand, svc: Svc) -> Response:
     table_id = hand.access.table_id
     return toml_file(seed_note(svc, table_id) + hand.text,
                      f"tienlen-{table_id}-hand{hand.number}.toml")
@@ -83,14 +87,18 @@ async def record(hand: ReadableHand, svc: Svc) -> Response:
 @router.get("/api/tables/{table_id}/record.toml", responses=answers(404, 422, 429))
 async def session_record(access: Readable, request: Request, svc: Svc) -> Response:
     """The finished hands the asker may read, as one session record."""
-    lang = request_lang(request)
     table_id = access.table_id
-    texts = [svc.repo.record(table_id, n) or "" for n, _ in access.hands(svc)]
+    texts = await run_in_threadpool(_texts, svc, access)
     if not texts:
-        raise access.refused(lang) if access.private else HTTPException(
-            404, t("err.web.no_hand_yet", lang, id=repr(table_id)))
+        raise access.refused() if access.private else Refused(
+            msg("err.web.no_hand_yet", id=repr(table_id)), status=404)
     text = await offloaded(svc, request, session_text, texts)
     return toml_file(seed_note(svc, table_id) + text, f"tienlen-{table_id}.toml")
+
+
+def _texts(svc: Services, access: Access) -> list[str]:
+    """(In a thread.) The records of the hands ``access`` may read, in order."""
+    return [svc.repo.record(access.table_id, n) or "" for n, _ in access.hands(svc)]
 
 
 @router.get("/api/tables/{table_id}/records/{hand_no}/replay",
@@ -108,35 +116,33 @@ async def review(hand: ReadableHand, request: Request, svc: Svc,
     event loop: the asker's own seat in that hand (the seat its browser's identity held, or
     its seat token's in ``X-Tienlen-Seat``), or at a public table any seat (``seat``), since
     the hand's record shows every hand already. A few at a time per address (reviews.py)."""
-    lang = request_lang(request)
     table_id, hand_no = hand.access.table_id, hand.number
     room = svc.lobby.get(table_id)
     if room is None:
-        raise HTTPException(404, t("review.web.closed", lang, id=repr(table_id)))
+        raise Refused(msg("review.web.closed", id=repr(table_id)), status=404)
     mine = hand.access.seat_in(hand_no)
     if mine is not None and seat is not None and seat != mine:
-        raise HTTPException(403, t("review.web.own_seat", lang))
+        raise Refused(msg("review.web.own_seat"), status=403)
     if mine is None and room.private:
-        raise HTTPException(403, t("review.web.private", lang))
+        raise Refused(msg("review.web.private"), status=403)
     asked = mine if mine is not None else seat
     if asked is None:
-        raise HTTPException(400, t("review.web.which_seat", lang))
+        raise Refused(msg("review.web.which_seat"))
     if asked >= room.players:
-        raise HTTPException(400, t("review.err.seat", lang, seat=repr(asked), players=room.players,
-                                   last=room.players - 1))
-    me = identity_of(request, svc.identities)
-    svc.take("review", me.id if me is not None else None, address_of(request), lang)
+        raise Refused(msg("review.err.seat", seat=repr(asked), players=room.players,
+                          last=room.players - 1))
+    me = await run_in_threadpool(identity_of, request, svc.identities)
+    svc.take("review", me.id if me is not None else None, address_of(request))
     try:
         body, reason = await svc.reviews.review((table_id, hand_no, asked), hand.text, asked,
                                                 address_of(request))
-    except TooMany as exc:
-        raise HTTPException(exc.status, exc.say(lang), headers={
-            "Retry-After": str(round(exc.retry_after or 1))}) from None
+    except Refused:
+        raise
     except Exception:  # the pool failed (a worker died): said, logged, and tried anew next time
         log.exception("table %s: the review of hand %d failed in the bot pool", table_id, hand_no)
-        raise HTTPException(503, t("review.web.failed", lang), headers={"Retry-After": "5"}) from None
+        raise Refused(msg("review.web.failed"), status=503, retry_after=5) from None
     if body is None:
-        raise HTTPException(400, render(reason or msg("err.web.replay", reason=""), lang))
+        raise Refused(reason or msg("err.web.replay", reason=""))
     return Response(body, media_type="application/json")
 
 
@@ -145,30 +151,34 @@ def host_asking(svc: Services, hand: Hand, request: Request) -> str | None:
     """Who asks, as a share link stores its maker, when it is the open table's host (by its
     browser's seat or its seat token); else None."""
     room = svc.lobby.get(hand.access.table_id)
-    host = room.table.host if room is not None else None
     me = identity_of(request, svc.identities)
-    if room is None or host is None:
+    host, mine = on_loop(_host, room, me) if room is not None else (None, None)
+    if host is None:
         return None
-    if me is not None and room.table.seat_owned(me.id) == host:
+    if me is not None and mine == host:
         return me.id
     if hand.access.token_seat == host:
         return me.id if me is not None else f"seat {host}"
     return None
 
 
+def _host(room: Room, me: Identity | None) -> tuple[int | None, int | None]:
+    """(On the loop.) The open table's host's seat, and the seat ``me`` holds there."""
+    return room.table.host, room.table.seat_owned(me.id) if me is not None else None
+
+
 @router.post("/api/tables/{table_id}/records/{hand_no}/share",
              responses=answers(400, 403, 404, 422))
-async def share_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]:
+def share_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]:
     """A link of its own to a finished hand of a private table, made by its host: whoever has
     it reads that hand's record and replay (not the table, nor its other hands). Asked again,
     a new link is made and the one before stops working."""
-    lang = request_lang(request)
     if not hand.access.private:
-        raise HTTPException(400, t("err.web.share_public", lang, url=(
+        raise Refused(msg("err.web.share_public", url=(
             f"/api/tables/{hand.access.table_id}/records/{hand.number}")))
     by = host_asking(svc, hand, request)
     if by is None:
-        raise HTTPException(403, t("err.web.share_host", lang))
+        raise Refused(msg("err.web.share_host"), status=403)
     secret = share(svc, hand, by)
     return {"hand": hand.number, "url": f"/api/shared/{secret}",
             "replay": f"/api/shared/{secret}/replay"}
@@ -176,7 +186,7 @@ async def share_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str
 
 @router.post("/api/tables/{table_id}/records/{hand_no}/share/remove",
              responses=answers(403, 404, 422))
-async def unshare_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]:
+def unshare_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]:
     """Stop sharing a hand: its link opens nothing from now on. The host's to do while the
     table is open; the one who made the link's, too, after it closed."""
     if host_asking(svc, hand, request) is not None:
@@ -184,12 +194,12 @@ async def unshare_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[s
     me = identity_of(request, svc.identities)
     removed = unshare(svc, hand, me.id) if me is not None else 0
     if not removed:
-        raise HTTPException(403, t("err.web.share_host", request_lang(request)))
+        raise Refused(msg("err.web.share_host"), status=403)
     return {"hand": hand.number, "removed": removed}
 
 
 @router.get("/api/shared/{secret}", responses=answers(404, 422))
-async def shared_record(hand: SharedHand) -> Response:
+def shared_record(hand: SharedHand) -> Response:
     """A shared hand's record (its table's id left out: the link opens nothing else)."""
     return toml_file(hand.text, f"tienlen-shared-hand{hand.number}.toml")
 
