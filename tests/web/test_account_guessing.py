@@ -22,8 +22,8 @@ from tienlen.web.session import stored_as
 from tienlen.web.storage import DeviceRow, Repository
 
 from .conftest import Server, Visitor
+from .manual_time import ManualTime
 from .test_accounts import PASSWORD, browser, claimed, count
-from .test_limits import Clock
 from .waiting import in_a_thread
 
 
@@ -139,8 +139,8 @@ def test_a_sessions_own_wrong_passwords_are_limited_for_it_alone(server: Server)
 
 # ---------------------------------------------------------------- many addresses, one clock
 @pytest.fixture
-def accounts(tmp_path: Path) -> Iterator[tuple[Accounts, Clock]]:
-    clock = Clock()
+def accounts(tmp_path: Path) -> Iterator[tuple[Accounts, ManualTime]]:
+    clock = ManualTime()
     repo = Repository(f"sqlite:///{tmp_path / 'accounts.sqlite3'}")
     yield Accounts(SqlIdentityStore(repo.engine, clock), clock,
                    Limits(signins_per_name=3, signins_per_address=1000)), clock
@@ -165,7 +165,7 @@ def signin(acc: Accounts, password: str, address: str, known: str | None = None,
 
 
 def test_guessing_from_many_addresses_meets_the_names_ceiling(
-        accounts: tuple[Accounts, Clock]) -> None:
+        accounts: tuple[Accounts, ManualTime]) -> None:
     acc, clock = accounts
     phone = claim_lan(acc)
     ceiling = 3 * NAME_CEILING
@@ -180,7 +180,7 @@ def test_guessing_from_many_addresses_meets_the_names_ceiling(
 
 
 def test_an_unknown_name_and_an_account_are_limited_alike(
-        accounts: tuple[Accounts, Clock]) -> None:
+        accounts: tuple[Accounts, ManualTime]) -> None:
     acc, _ = accounts
     claim_lan(acc)
     for name in ("Lan", "Nobody"):

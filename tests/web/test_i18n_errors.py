@@ -12,7 +12,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from .conftest import UNRATED, Server
-from .test_limits import Clock, clock, limited
+from .manual_time import ManualTime
+from .test_limits import clock, limited
 from .waiting import closed_practice_table, poll
 
 __all__ = ["clock"]  # the fixture, used by name
@@ -53,7 +54,7 @@ def test_protocol_errors_in_vietnamese(server: Server) -> None:
     assert me.error()["reason"] == "lệnh cũ hoặc bị gửi trùng: seq 1 không đứng sau 1"
 
 
-def test_too_many_messages_said_in_vietnamese(sqlite_url: str, clock: Clock) -> None:
+def test_too_many_messages_said_in_vietnamese(sqlite_url: str, clock: ManualTime) -> None:
     with limited(sqlite_url, clock, messages_per_second=2) as server:
         _, me = vi_seat(server)
         me.send(type="ping")
@@ -65,7 +66,7 @@ def test_too_many_messages_said_in_vietnamese(sqlite_url: str, clock: Clock) -> 
 
 
 def test_too_many_connections_said_in_the_language_of_the_url(sqlite_url: str,
-                                                              clock: Clock) -> None:
+                                                              clock: ManualTime) -> None:
     with limited(sqlite_url, clock, connections_per_address=1) as server:
         made = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
         first = server.ws(made["id"])
@@ -76,7 +77,7 @@ def test_too_many_connections_said_in_the_language_of_the_url(sqlite_url: str,
                                      "một thẻ trước")
 
 
-def test_too_many_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) -> None:
+def test_too_many_tables_said_in_vietnamese(sqlite_url: str, clock: ManualTime) -> None:
     with limited(sqlite_url, clock, creates_per_minute=1, tables_per_client=0) as server:
         assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
         answer = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=VI,
@@ -86,7 +87,7 @@ def test_too_many_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) -> No
                                                  "1 bàn mỗi phút; thử lại sau")
 
 
-def test_too_many_open_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) -> None:
+def test_too_many_open_tables_said_in_vietnamese(sqlite_url: str, clock: ManualTime) -> None:
     with limited(sqlite_url, clock, tables_per_client=1) as server:
         assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
         answer = httpx.post(server.base + "/api/tables", json={"name": "Lan"}, headers=VI,
@@ -94,7 +95,7 @@ def test_too_many_open_tables_said_in_vietnamese(sqlite_url: str, clock: Clock) 
         assert answer.json()["detail"].startswith("bạn đang làm chủ 1 bàn mở, tối đa cho một người chơi")
 
 
-def test_a_closed_table_said_in_vietnamese(sqlite_url: str, clock: Clock) -> None:
+def test_a_closed_table_said_in_vietnamese(sqlite_url: str, clock: ManualTime) -> None:
     with limited(sqlite_url, clock) as server:
         table_id = closed_practice_table(server)
         gone = httpx.get(f"{server.base}/api/tables/{table_id}", headers=VI, timeout=10)

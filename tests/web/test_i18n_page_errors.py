@@ -14,9 +14,10 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
+from .manual_time import ManualTime
 from .test_browser import TABLE
 from .test_i18n_page import shot
-from .test_limits import Clock, clock, limited
+from .test_limits import clock, limited
 from .waiting import closed_practice_table
 
 __all__ = ["clock"]  # the fixture, used by name
@@ -33,7 +34,7 @@ def vi_phone(browser: Browser) -> Iterator[Page]:
 
 
 def test_a_rate_limit_is_shown_in_vietnamese_on_a_phone(vi_phone: Page, sqlite_url: str,
-                                                        clock: Clock) -> None:
+                                                        clock: ManualTime) -> None:
     page = vi_phone
     with limited(sqlite_url, clock, messages_per_second=3) as server:
         page.goto(server.base + "/")
@@ -77,7 +78,7 @@ def test_the_bots_are_named_in_the_page_language(vi_phone: Page, server: Server,
 
 
 def test_a_closed_table_is_explained_in_vietnamese_on_a_phone(vi_phone: Page, sqlite_url: str,
-                                                              clock: Clock) -> None:
+                                                              clock: ManualTime) -> None:
     with limited(sqlite_url, clock) as server:
         table_id = closed_practice_table(server)
         vi_phone.goto(f"{server.base}/t/{table_id}")
