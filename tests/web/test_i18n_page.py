@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
 from .test_browser import TABLE, take_turn, wait_turn_or_over
+from .waiting import settled
 
 SHOTS = Path(os.environ.get("TIENLEN_SHOTS", "/tmp/i18n"))
 
@@ -79,7 +80,7 @@ def test_a_whole_quick_game_with_the_vietnamese_labels(vi_page: Page, server: Se
     expect(page.get_by_test_id("status")).to_contain_text("Hết ván")
     shot(page, "end-vi-desktop.png")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(200)
+    settled(page)
     shot(page, "end-vi-phone.png")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, "the page scrolls sideways on a phone"
