@@ -291,6 +291,30 @@ def any_server(db_url: str) -> Iterator[Server]:
     yield from running(db_url)
 
 
+# Generous bounds on a browser's waits: the suite runs on as many workers as cores, often beside
+# other work, and a page that takes a loaded machine longer than Playwright's defaults (5 s for
+# what a page shows, 30 s for an action: a click, a screenshot) is slow, not wrong.
+SHOWN_WITHIN_MS = 20_000
+ACTED_WITHIN_MS = 90_000
+
+
+@pytest.fixture(scope="session")
+def browser(browser: Any) -> Any:
+    """pytest-playwright's browser (one a worker), each context it opens given the bounds above."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=SHOWN_WITHIN_MS)
+    opened = browser.new_context
+
+    def new_context(*args: Any, **kwargs: Any) -> Any:
+        context = opened(*args, **kwargs)
+        context.set_default_timeout(ACTED_WITHIN_MS)
+        return context
+
+    browser.new_context = new_context
+    return browser
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """The distribution's chromium, headless, offline."""
