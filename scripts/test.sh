@@ -12,8 +12,10 @@ tienlen_install test
 ruff check src tests benchmarks
 mypy
 . scripts/web_services.sh   # chromium and a throwaway PostgreSQL for the web tests
-# The fast path's kernels compiled once into numba's cache now (a minute the first time, a
-# second after), so that the workers load them rather than each compiling them at once.
-python -c 'from tienlen import Rules; from tienlen.hints import prepare; prepare(Rules())'
+# The fast path's kernels (the hint's search, the playouts) compiled once into numba's cache now
+# (about 100 s of CPU the first time, 2 s after), so that the workers load them rather than
+# each compiling them at once.
+python -c 'from tienlen import Rules; from tienlen.fast import bench; from tienlen.hints import prepare
+prepare(Rules()); bench.run(hands=1)'
 # worksteal: a worker that runs out takes tests from the others, so the slow files stay spread
 python -m pytest -n auto --dist worksteal "$@"
