@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Install what the tests need into .venv, then run every check: ruff, mypy, pytest.
+# Every check: ruff, mypy, then pytest across the machine's cores (pytest-xdist: each worker has
+# its own servers, ports, PostgreSQL database and browser). Installs what they need first:
+# tienlen with the test extra into .venv (again only when pyproject.toml changes:
+# scripts/install.sh), and what the web tests need besides (scripts/web_services.sh).
+# Options go to pytest: bash scripts/test.sh -q, bash scripts/test.sh tests/web -n 0 (serially).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m venv .venv
+. scripts/install.sh
+tienlen_install test
 . .venv/bin/activate
-python -m pip install -q --upgrade pip >/dev/null
-python -m pip install -q -e ".[test]"
 ruff check src tests benchmarks
 mypy
 . scripts/web_services.sh   # chromium and a throwaway PostgreSQL for the web tests
-python -m pytest "$@"
+# The fast path's kernels (the hint's search, the playouts) compiled once into numba's cache now
+# (about 100 s of CPU the first time, 2 s after), so that the workers load them rather than
+# each compiling them at once.
+python -c 'from tienlen import Rules; from tienlen.fast import bench; from tienlen.hints import prepare
+prepare(Rules()); bench.run(hands=1)'
+# worksteal: a worker that runs out takes tests from the others, so the slow files stay spread
+python -m pytest -n auto --dist worksteal "$@"

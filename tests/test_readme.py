@@ -148,25 +148,29 @@ echo "$(basename "$0") $*" >> "$(dirname "$0")/../calls"
 
 
 def _checkout(tmp_path: Path) -> Path:
-    """A checkout whose .venv holds stand-ins: python (pip) and tienlen note their arguments."""
+    """A checkout whose .venv holds stand-ins: python (pip), tienlen, ruff and mypy note their
+    arguments; the web tests' services are left out."""
     (tmp_path / "scripts").mkdir()
-    (tmp_path / "scripts" / "play.sh").write_text((ROOT / "scripts" / "play.sh").read_text())
+    for script in ("play.sh", "test.sh", "install.sh"):
+        (tmp_path / "scripts" / script).write_text((ROOT / "scripts" / script).read_text())
+    (tmp_path / "scripts" / "web_services.sh").write_text("")
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
     bin_ = tmp_path / ".venv" / "bin"
     bin_.mkdir(parents=True)
-    for name in ("python", "tienlen"):
+    for name in ("python", "tienlen", "ruff", "mypy"):
         (bin_ / name).write_text(_STUB)
         (bin_ / name).chmod(0o755)
+    (bin_ / "activate").write_text(f'PATH="{bin_}:$PATH"\n')
     return tmp_path
 
 
-def _play(checkout: Path, *argv: str) -> tuple[list[str], str]:
+def _play(checkout: Path, *argv: str, script: str = "play.sh") -> tuple[list[str], str]:
     calls = checkout / ".venv" / "calls"
     calls.unlink(missing_ok=True)
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
-    done = subprocess.run(["bash", "scripts/play.sh", *argv], cwd=checkout, env=env,
+    done = subprocess.run(["bash", f"scripts/{script}", *argv], cwd=checkout, env=env,
                           capture_output=True, text=True, timeout=60, check=True)
-    return calls.read_text().splitlines(), done.stderr
+    return [call.rstrip() for call in calls.read_text().splitlines()], done.stderr
 
 
 def test_play_sh_installs_once_until_pyproject_changes_then_says_how_to_reach_tienlen(
@@ -181,3 +185,19 @@ def test_play_sh_installs_once_until_pyproject_changes_then_says_how_to_reach_ti
         f.write("\n# a change\n")
     calls, _ = _play(checkout)
     assert calls == ["python -m pip install -q -e .[tui]", "tienlen play"]
+
+
+# ---------------------------------------------------------------------- scripts/test.sh
+def test_test_sh_installs_once_until_pyproject_changes_and_runs_pytest_across_the_cores(
+        tmp_path: Path) -> None:
+    checkout = _checkout(tmp_path)
+    install = "python -m pip install -q -e .[test]"
+    calls, _ = _play(checkout, "-q", script="test.sh")
+    assert calls[0] == install and calls[-1] == "python -m pytest -n auto --dist worksteal -q"
+    assert calls[1:3] == ["ruff check src tests benchmarks", "mypy"]
+    calls, _ = _play(checkout, script="test.sh")
+    assert install not in calls  # nothing changed: no reinstall
+    with (checkout / "pyproject.toml").open("a") as f:
+        f.write("\n# a change\n")
+    calls, _ = _play(checkout, script="test.sh")
+    assert calls[0] == install

@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("fastapi", reason="the web tests need the web extra")
 import httpx
 import uvicorn
+from sqlalchemy import create_engine, make_url, text
 from websockets.sync.client import ClientConnection, connect
 
 from tienlen.web.app import create_app
@@ -233,16 +234,43 @@ def _urls() -> list[Any]:
         not PG_URL, reason="no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)"))]
 
 
+def worker_database(url: str, worker: str | None) -> str:
+    """The database at ``url`` for one pytest-xdist worker (``gw0``...): another database of the
+    same server, ``tienlen_test_gw0``, made the first time, so that workers never empty one
+    another's tables; ``url`` itself when the tests run in one process (``worker`` is None)."""
+    if not worker:
+        return url
+    given = make_url(url)
+    name = f"{given.database}_{worker}"
+    engine = create_engine(given, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            known = conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                                 {"name": name}).first()
+            if known is None:
+                conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        engine.dispose()
+    return given.set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> str:
+    """This worker's database on the test PostgreSQL (``TIENLEN_TEST_PG_URL``)."""
+    assert PG_URL is not None, "no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)"
+    return worker_database(PG_URL, os.environ.get("PYTEST_XDIST_WORKER"))
+
+
 @pytest.fixture(params=_urls())
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database: an SQLite file, or the test PostgreSQL emptied."""
+    """A fresh database: an SQLite file, or this worker's test PostgreSQL database emptied."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
-    assert PG_URL is not None, "no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)"
-    repo = Repository(PG_URL)
+    url: str = request.getfixturevalue("pg_url")
+    repo = Repository(url)
     repo.drop_everything()
     repo.close()
-    return PG_URL
+    return url
 
 
 @pytest.fixture
@@ -270,6 +298,30 @@ def server(sqlite_url: str) -> Iterator[Server]:
 def any_server(db_url: str) -> Iterator[Server]:
     """The server on SQLite and on PostgreSQL."""
     yield from running(db_url)
+
+
+# Generous bounds on a browser's waits: the suite runs on as many workers as cores, often beside
+# other work, and a page that takes a loaded machine longer than Playwright's defaults (5 s for
+# what a page shows, 30 s for an action: a click, a screenshot) is slow, not wrong.
+SHOWN_WITHIN_MS = 20_000
+ACTED_WITHIN_MS = 90_000
+
+
+@pytest.fixture(scope="session")
+def browser(browser: Any) -> Any:
+    """pytest-playwright's browser (one a worker), each context it opens given the bounds above."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=SHOWN_WITHIN_MS)
+    opened = browser.new_context
+
+    def new_context(*args: Any, **kwargs: Any) -> Any:
+        context = opened(*args, **kwargs)
+        context.set_default_timeout(ACTED_WITHIN_MS)
+        return context
+
+    browser.new_context = new_context
+    return browser
 
 
 @pytest.fixture(scope="session")

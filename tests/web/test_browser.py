@@ -54,15 +54,22 @@ def quick_game(page: Page, server: Server, name: str = "Lan") -> None:
     expect(page.get_by_test_id("card").first).to_be_visible()
 
 
-def practice_hand_played_out(page: Page, server: Server, players: int, rules: str,
-                             seed: int) -> None:
-    """Lan at a practice table with bots (its deals fixed by ``seed``), its first hand played to
-    the end by hints, the end panel up."""
+def practice_table(page: Page, server: Server, players: int, rules: str,
+                   seed: int | None = None) -> None:
+    """Lan at a practice table with bots, on these rules (its deals fixed by ``seed``), its
+    page open."""
     page.goto(server.base + "/")
     made = page.evaluate("""async ([players, rules, seed]) => (await fetch("/api/tables", {
         method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(
         {name: "Lan", players, rules, quick: true, seed})})).json()""", [players, rules, seed])
     page.goto(server.base + f"/t/{made['id']}")
+
+
+def practice_hand_played_out(page: Page, server: Server, players: int, rules: str,
+                             seed: int) -> None:
+    """Lan at a practice table with bots (its deals fixed by ``seed``), its first hand played to
+    the end by hints, the end panel up."""
+    practice_table(page, server, players, rules, seed)
     while not wait_turn_or_over(page):
         take_turn(page)
     expect(page.get_by_test_id("end-panel")).to_be_visible()

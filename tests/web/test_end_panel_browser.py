@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
 from .test_browser import practice_hand_played_out
+from .waiting import settled
 
 # the payments whose middle is on the screen and not covered by anything
 SEEN = """() => [...document.querySelectorAll('#end-payments li')].filter((li) => {
@@ -24,7 +25,7 @@ SEEN = """() => [...document.querySelectorAll('#end-payments li')].filter((li) =
 
 def played_to_the_end(page: Page, server: Server) -> int:
     practice_hand_played_out(page, server, 8, "mien-nam", seed=11)
-    page.wait_for_timeout(400)  # its entrance
+    settled(page)  # its entrance
     return int(page.evaluate("document.querySelectorAll('#end-payments li').length"))
 
 

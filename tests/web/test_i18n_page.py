@@ -1,5 +1,6 @@
 """The page in Vietnamese: chosen from Accept-Language, a whole quick game played with the
-Vietnamese labels, the switch remembered across a reload; screenshots for a person to look at."""
+Vietnamese labels, the switch remembered across a reload; screenshots for a person to look at
+(TIENLEN_SHOTS: a folder)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
 from .test_browser import TABLE, take_turn, wait_turn_or_over
+from .waiting import settled
 
-SHOTS = Path(os.environ.get("TIENLEN_SHOTS", "/tmp/i18n"))
+SHOTS = os.environ.get("TIENLEN_SHOTS")  # a folder: the pages are photographed there
 
 
 @pytest.fixture
@@ -31,8 +33,11 @@ def vi_page(browser: Browser) -> Iterator[Page]:
 
 
 def shot(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name), full_page=True)
+    """Photograph the page into TIENLEN_SHOTS, when set (no fixed folder that two runs share,
+    and no time spent on pictures nobody asked for)."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / name), full_page=True)
 
 
 def test_the_page_speaks_vietnamese_from_accept_language(vi_page: Page, server: Server) -> None:
@@ -79,7 +84,7 @@ def test_a_whole_quick_game_with_the_vietnamese_labels(vi_page: Page, server: Se
     expect(page.get_by_test_id("status")).to_contain_text("Hết ván")
     shot(page, "end-vi-desktop.png")
     page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(200)
+    settled(page)
     shot(page, "end-vi-phone.png")
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, "the page scrolls sideways on a phone"

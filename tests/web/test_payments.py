@@ -80,6 +80,7 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect  # noqa: E40
 
 from .conftest import Server  # noqa: E402
 from .test_browser import TABLE, version, wait_turn_or_over  # noqa: E402
+from .waiting import settled  # noqa: E402
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -118,7 +119,7 @@ def play_hand(page: Page, shots: Path | None = None, size: str = "") -> bool:
         if not toast_seen and page.get_by_test_id("toast").is_visible():
             toast_seen = True
             if shots is not None:
-                page.wait_for_timeout(400)  # the toast's fade-in
+                settled(page)  # the toast's fade-in
                 page.screenshot(path=shots / f"payments-chop-{size}.png")
     return toast_seen
 
@@ -190,7 +191,7 @@ def test_payments_screenshots_for_a_person_to_judge(browser: Browser, server: Se
             practice_table(page, server)
             play_hand(page, out, f"{lang}-{size}")
             expect(page.get_by_test_id("end-panel")).to_be_visible()
-            page.wait_for_timeout(600)  # the panel's fade-in
+            settled(page)  # the panel's fade-in
             page.screenshot(path=out / f"payments-end-{lang}-{size}.png")
             page.screenshot(path=out / f"payments-end-{lang}-{size}-full.png", full_page=True)
             paid = page.get_by_test_id("history-payment").first

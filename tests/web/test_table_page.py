@@ -22,6 +22,7 @@ from tienlen import Game
 from .conftest import UNRATED, Server
 from .test_browser import TABLE, hand_cards, quick_game, take_turn, version, wait_turn_or_over
 from .test_next_hand import play_out, two_players
+from .waiting import settled
 
 RANKS = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 SUITS = {"s": "spades", "c": "clubs", "d": "diamonds", "h": "hearts"}
@@ -514,7 +515,7 @@ def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> 
         page.screenshot(path=out / f"table-{size}.png")
         play_to_the_end(page)
         expect(page.get_by_test_id("end-panel")).to_be_visible()
-        page.wait_for_timeout(500)  # the panel's short entrance, for the picture only
+        settled(page)  # the panel's short entrance, for the picture only
         page.screenshot(path=out / f"end-{size}.png")
         context.close()
         # a guest at a table someone else hosts: no bots to add, no start
@@ -538,6 +539,6 @@ def test_screenshots_for_a_person_to_judge(browser: Browser, server: Server) -> 
         expect(pages[0].get_by_test_id("next-hand")).to_have_text("Waiting for Minh…")
         expect(pages[1].get_by_test_id("end-wait")).to_contain_text("Lan is ready")
         for seated, who in zip(pages, ("asked", "other"), strict=True):
-            seated.wait_for_timeout(500)
+            settled(seated)
             seated.screenshot(path=out / f"waiting-{who}-{size}.png")
             seated.context.close()

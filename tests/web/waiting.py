@@ -6,11 +6,14 @@ import asyncio
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tienlen.web.storage import Repository
 
 from .conftest import Server
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 T = TypeVar("T")
 
@@ -32,6 +35,19 @@ def poll(fetch: Callable[[], Any], done: Callable[[Any], bool], timeout: float =
         if time.monotonic() > deadline:
             raise AssertionError(f"still {value!r}")
         time.sleep(0.05)
+
+
+# every animation and transition on the page that ends (a panel's entrance, a toast's fade-in),
+# awaited; an endless one (a turn timer's ring) is left running, a cancelled one counts as ended
+SETTLED = """() => Promise.all(document.getAnimations()
+    .filter((a) => a.effect !== null && Number.isFinite(a.effect.getComputedTiming().endTime))
+    .map((a) => a.finished.catch(() => null)))"""
+
+
+def settled(page: Page) -> None:
+    """Wait until ``page``'s entrances and fades have ended: a picture taken or a size measured
+    then sees the page at rest."""
+    page.evaluate(SETTLED)
 
 
 def stored(server: Server) -> dict[str, int]:
