@@ -11,16 +11,18 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web import matchmaker
+from tienlen.web import matchmaker, ratings
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
 from .test_quickmatch import WAIT, browser
-from .test_rated_hands import play, room_of
+from .test_rated_hands import IN_PLAY, play, room_of
 from .waiting import poll
 
 
 @pytest.fixture
-def quick(sqlite_url: str) -> Iterator[Server]:
+def quick(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    # a southern preset no instant win ends: a table offers a seat only while a hand is in play
+    monkeypatch.setitem(ratings.MEASURED_PRESET, "southern", IN_PLAY)
     yield from running(sqlite_url, limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=WAIT))
 
 
