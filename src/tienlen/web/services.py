@@ -17,7 +17,8 @@ is behind them:
 - **connection counts** per address: :class:`Connections`, used only through
   ``open(key) -> bool`` and ``close(key)`` (shared: a counter per key, incremented and
   decremented, with an expiry so that a dead process's connections are forgotten);
-- **worker jobs running** per address: :class:`~.offload.Offload`'s ``run(key, fn, *args)``;
+- **worker jobs running** per address: :class:`Offload`'s ``run(key, fn, *args)`` (counted
+  by a :class:`Connections`; the work itself goes to the one bot pool, ``botpool.py``);
 - **identities and sessions**: an :class:`~.identity.IdentityStore` (in the database; a
   shared store only needs the same methods);
 - **ratings**: a :class:`~.ratings_store.RatingStore`; the server's is the database's, whose
@@ -40,23 +41,24 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, HTTPException
 from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from ..i18n import Msg, msg, render, t
+from .botpool import BotPool
 from .chat import SqlChatStore
 from .friends import FriendStore, SqlFriendStore
 from .identity import IdentityStore, SqlIdentityStore
 from .limiter import Limiter
 from .limits import Limits, RateLimit, client_key
-from .lobby import Lobby
+from .lobby import Lobby, TooMany
 from .matchqueue import MatchQueue, SqlMatchQueue
 from .moderation import Moderation
 from .moderation_store import SqlModerationStore
-from .offload import Offload
+from .now import REAL_TIME, Time
 from .played import HandWriter
 from .problems import Refusal
 from .ratings_store import RatingStore, SqlRatingStore
@@ -66,6 +68,7 @@ from .storage import Repository
 
 MAX_TABLE_ID = 64  # characters of a table id in URLs
 TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]  # one in a path
+T = TypeVar("T")
 
 
 class Connections:
@@ -90,6 +93,27 @@ class Connections:
             del self._open[key]
 
 
+class Offload:
+    """CPU work that must not hold the event loop (replays, whole-table records), made in the
+    bot pool behind every hint and bot decision (:meth:`~.botpool.BotPool.run`), at most
+    ``per_client`` at once for one client (0: no limit): more are refused until one is done,
+    so one client cannot queue the pool full."""
+
+    def __init__(self, pool: BotPool, per_client: int) -> None:
+        self.pool = pool
+        self.running = Connections(per_client)
+
+    async def run(self, key: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker, counted against ``key``; :class:`~.lobby.TooMany` when
+        ``key`` already has ``per_client`` running."""
+        if not self.running.open(key):
+            raise TooMany(msg("err.web.busy", n=self.running.per_key), retry_after=1)
+        try:
+            return await self.pool.run(fn, *args)
+        finally:
+            self.running.close(key)
+
+
 @dataclass
 class Services:
     """The server's shared state: its tables, its storage, its limits and what counts them."""
@@ -98,7 +122,7 @@ class Services:
     repo: Repository
     lobby: Lobby
     offload: Offload
-    clock: Callable[[], float]  # what the rate limits count time by
+    clock: Time  # the one time: the rate limits count by it, the tables run on it (now.py)
     limiter: Limiter  # every limited action (tables created, friends asked, hints...), per
     # player and per address
     address_messages: RateLimit  # WebSocket messages, per address
@@ -113,19 +137,20 @@ class Services:
 
     @classmethod
     def make(cls, repo: Repository, bot_delay: float, limits: Limits,
-             clock: Callable[[], float] = time.monotonic) -> Services:
+             clock: Time = REAL_TIME) -> Services:
         ratings = SqlRatingStore(repo.engine)
         # a finished hand's PlayedRow rows and rating update go in the transaction of its record
         repo.hand_writer = HandWriter(ratings)
         identities = SqlIdentityStore(repo.engine)
-        lobby = Lobby(repo, bot_delay, limits, identities)
-        return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(lobby.driver.pool),
-                   offload=Offload(per_client=limits.replays_per_client), clock=clock,
+        lobby = Lobby(repo, bot_delay, limits, identities, time=clock)
+        pool = lobby.driver.pool  # the one pool: bots' decisions, hints, the records' work
+        return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(pool),
+                   offload=Offload(pool, limits.replays_per_client), clock=clock,
                    limiter=Limiter(limits, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
                    connections=Connections(limits.connections_per_address),
                    identities=identities, ratings=ratings,
-                   friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine),
+                   friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine, clock.wall),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
                                          chat=SqlChatStore(repo.engine)))
 
