@@ -15,6 +15,7 @@ import os
 import threading
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
@@ -367,6 +368,26 @@ def test_a_client_past_its_replays_at_once_is_refused_429_until_one_is_done() ->
         held.release()
         assert await again == "FOUR"
         offload.pool.close()
+
+    run(play)
+
+
+def test_a_replay_whose_worker_died_is_made_once_more_on_new_workers() -> None:
+    made: list[Held] = []
+
+    def workers() -> Executor:
+        made.append(Held())
+        return made[-1]
+
+    async def play() -> None:
+        pool = BotPool(1, executor=workers)
+        replayed = asyncio.ensure_future(pool.run(replay, "hand 1"))
+        await until(lambda: len(made) == 1 and bool(made[0].jobs))
+        made[0].jobs.pop(0)[2].set_exception(BrokenProcessPool("killed"))  # out of memory, say
+        await until(lambda: len(made) == 2 and bool(made[1].jobs))
+        made[1].release()
+        assert await replayed == "HAND 1"
+        pool.close()
 
     run(play)
 
