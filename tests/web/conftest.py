@@ -23,7 +23,10 @@ from websockets.sync.client import ClientConnection, connect
 from tienlen.web.app import create_app
 from tienlen.web.deltas import apply_delta
 from tienlen.web.limits import Limits, Rate, Rates
+from tienlen.web.now import REAL_TIME, Time
 from tienlen.web.storage import Repository
+
+from .manual_time import ManualTime
 
 PG_URL = os.environ.get("TIENLEN_TEST_PG_URL")
 CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
@@ -49,7 +52,7 @@ class Server:
     """One server process's worth of app, started and stopped on a fixed port."""
 
     def __init__(self, db_url: str, bot_delay: float = 0.0, limits: Limits | None = None,
-                 clock: Any = time.monotonic, api_docs: bool = False) -> None:
+                 clock: Time = REAL_TIME, api_docs: bool = False) -> None:
         self.db_url = db_url
         self.api_docs = api_docs
         self.bot_delay = bot_delay
@@ -93,6 +96,13 @@ class Server:
             return fn()
 
         return asyncio.run_coroutine_threadsafe(run(), self.app.state.loop).result(10)
+
+    def advance(self, seconds: float) -> None:
+        """Move the server's time (a :class:`~.manual_time.ServerTime`, given as ``clock``) on
+        by ``seconds``, on its event loop: the timers and sweeps due on the way run there."""
+        clock = self.clock
+        assert isinstance(clock, ManualTime), "a server on real time: its time is not moved"
+        self.call(lambda: clock.advance(seconds))
 
     # helpers
     def post(self, path: str, body: dict[str, Any]) -> httpx.Response:

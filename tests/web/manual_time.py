@@ -1,14 +1,18 @@
 """A :class:`~tienlen.web.now.Time` that a test moves by hand: nothing waits a real second.
 
 Called, it gives its monotonic seconds (``now``, which a test may also set): so it is the
-``clock`` the rate limits count by too (``Server(clock=...)``, test_limits.py)."""
+``clock`` the rate limits count by too. A live server's is a :class:`ServerTime`
+(``Server(clock=...)``, test_limits.py): its tables, their bots and its sweeps run on it."""
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import itertools
 from collections.abc import Callable
 from typing import Any
+
+from tienlen.web.now import Timer
 
 WALL = 1_700_000_000.0  # the Unix seconds when its monotonic clock reads 0
 
@@ -41,12 +45,12 @@ class ManualTime:
     def wall(self) -> float:
         return WALL + self.now
 
-    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> ManualTimer:
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> Timer:
         timer = ManualTimer(self.now + max(0.0, delay), callback, args)
         heapq.heappush(self._timers, (timer.when, next(self._order), timer))
         return timer
 
-    def call_soon(self, callback: Callable[..., object], *args: Any) -> ManualTimer:
+    def call_soon(self, callback: Callable[..., object], *args: Any) -> Timer:
         return self.call_later(0.0, callback, *args)
 
     def pending(self) -> list[float]:
@@ -64,3 +68,19 @@ class ManualTime:
             self.now = max(self.now, when)
             timer.callback(*timer.args)
         self.now = end
+
+
+class ServerTime(ManualTime):
+    """A :class:`ManualTime` for a live server, whose event loop is real: what is due now (soon,
+    or after no delay: a bot of no delay, the driver's next batch) runs on that loop at once,
+    as on real time, so the server never waits for a test to move its time; what is due later
+    (turn timers, away timeouts, countdowns, the idle sweep) waits until the test moves it
+    (``Server.advance``: on the server's loop, where the tables live)."""
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> Timer:
+        if delay <= 0:
+            return self.call_soon(callback, *args)
+        return super().call_later(delay, callback, *args)
+
+    def call_soon(self, callback: Callable[..., object], *args: Any) -> Timer:
+        return asyncio.get_running_loop().call_soon(callback, *args)

@@ -15,6 +15,7 @@ import os
 import threading
 from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import Executor, Future
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import pytest
@@ -31,8 +32,10 @@ from tienlen.web.botpool import BotPool
 from tienlen.web.limits import Limits
 from tienlen.web.lobby import Lobby, NewTable
 from tienlen.web.protocol import AddBot, BotLevel, Hello, Hint, PlayMove, Start
+from tienlen.web.refusal import Refused
 from tienlen.web.room import Client, Room
 from tienlen.web.server import limits_from
+from tienlen.web.services import Offload
 from tienlen.web.storage import Repository
 
 
@@ -310,6 +313,81 @@ def test_a_bots_decision_waits_for_two_hints_at_most() -> None:
         # the first hint ran when the decision came: it waited for one more
         assert started == ["hint", "hint", "decide", "hint", "hint", "hint"]
         await until(lambda: decision.done() and all(h.done() for h in hints))
+        pool.close()
+
+    run(play)
+
+
+def replay(text: str) -> str:
+    """Stands in for a replay (the records' work) in the held worker."""
+    return text.upper()
+
+
+def test_a_replay_waits_behind_the_hints_and_the_bots_decisions() -> None:
+    """The records' work (replays, whole-table records) shares the one pool, after every hint
+    and bot decision, even those asked after it."""
+    held = Held()
+
+    async def play() -> None:
+        pool = BotPool(1, executor=lambda: held)
+        view = Game.deal(Rules.preset("pagat"), 2, seed=1).view(0)
+        pool.hint(view, 1)  # running
+        replayed = asyncio.ensure_future(pool.run(replay, "hand 1"))
+        await asyncio.sleep(0)
+        later = [pool.hint(view, 2), pool.decide(("t", 1, "search", 1), view)]
+        started = []
+        for _ in range(4):
+            await until(lambda: bool(held.jobs))
+            started.append(held.jobs[0][0].__name__)
+            held.release()
+        assert started == ["hint", "hint", "decide", "replay"]
+        assert await replayed == "HAND 1" and all(f.done() for f in later)
+        pool.close()
+
+    run(play)
+
+
+def test_a_client_past_its_replays_at_once_is_refused_429_until_one_is_done() -> None:
+    held = Held()
+
+    async def play() -> None:
+        offload = Offload(BotPool(1, executor=lambda: held), per_client=1)
+        first = asyncio.ensure_future(offload.run("a", replay, "one"))
+        await until(lambda: len(held.jobs) == 1)
+        with pytest.raises(Refused) as refused:  # the same client's second, while its first runs
+            await offload.run("a", replay, "two")
+        assert (refused.value.status, refused.value.retry_after) == (429, 1)
+        assert len(held.jobs) == 1  # the refused one queued nothing
+        other = asyncio.ensure_future(offload.run("b", replay, "three"))  # another client's
+        held.release()
+        assert await first == "ONE"
+        await until(lambda: len(held.jobs) == 1)
+        held.release()
+        assert await other == "THREE"
+        again = asyncio.ensure_future(offload.run("a", replay, "four"))  # its first is done
+        await until(lambda: len(held.jobs) == 1)
+        held.release()
+        assert await again == "FOUR"
+        offload.pool.close()
+
+    run(play)
+
+
+def test_a_replay_whose_worker_died_is_made_once_more_on_new_workers() -> None:
+    made: list[Held] = []
+
+    def workers() -> Executor:
+        made.append(Held())
+        return made[-1]
+
+    async def play() -> None:
+        pool = BotPool(1, executor=workers)
+        replayed = asyncio.ensure_future(pool.run(replay, "hand 1"))
+        await until(lambda: len(made) == 1 and bool(made[0].jobs))
+        made[0].jobs.pop(0)[2].set_exception(BrokenProcessPool("killed"))  # out of memory, say
+        await until(lambda: len(made) == 2 and bool(made[1].jobs))
+        made[1].release()
+        assert await replayed == "HAND 1"
         pool.close()
 
     run(play)

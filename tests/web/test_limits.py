@@ -18,14 +18,14 @@ from tienlen.web.limits import Held, Limits, Rate, RateLimit, Rates
 from tienlen.web.storage import Repository
 
 from .conftest import NO_CLIENT_LIMITS, UNRATED, Server, Visitor, WsClient, running
-from .manual_time import ManualTime
+from .manual_time import ManualTime, ServerTime
 from .test_rated_hands import IN_PLAY  # no instant win ends its deals: a turn comes
 from .waiting import poll, stored
 
 
 @pytest.fixture
 def clock() -> ManualTime:
-    return ManualTime()
+    return ServerTime()  # the servers' rate limits, tables and sweeps run on it
 
 
 @contextlib.contextmanager
@@ -73,10 +73,9 @@ def test_one_client_cannot_hold_more_than_its_share_of_tables(sqlite_url: str,
         ids = [server.post("/api/tables", {"name": "Lan", **UNRATED}).json()["id"] for _ in range(2)]
         answer = server.post("/api/tables", {"name": "Lan", **UNRATED})
         assert answer.status_code == 429 and "2 open tables" in answer.json()["detail"]
-        # once one of them closes (idle), another may be made
-        lobby = server.app.state.lobby
-        later = time.monotonic() + server.limits.idle_expiry + 1
-        assert sorted(server.call(lambda: lobby.expire_idle(later))) == sorted(ids)
+        # once one of them closes (idle: at the first sweep past the idle expiry), another may
+        server.advance(server.limits.idle_expiry + server.limits.sweep_every)
+        assert [server.get(f"/api/tables/{i}").status_code for i in ids] == [410, 410]
         assert server.post("/api/tables", {"name": "Lan", **UNRATED}).status_code == 200
 
 
@@ -89,9 +88,9 @@ def test_a_full_server_refuses_with_429_until_idle_tables_close(sqlite_url: str,
         me.hello(second["token"])
         full = server.post("/api/tables", {"name": "Hoa", **UNRATED})
         assert full.status_code == 429 and "as many tables as it can" in full.json()["detail"]
-        lobby = server.app.state.lobby
-        later = time.monotonic() + server.limits.idle_expiry + 1
-        assert server.call(lambda: lobby.expire_idle(later)) == [first["id"]]  # not Minh's
+        server.advance(server.limits.idle_expiry + server.limits.sweep_every)
+        assert server.get(f"/api/tables/{first['id']}").status_code == 410
+        assert server.get(f"/api/tables/{second['id']}").status_code == 200  # Minh is there
         assert server.post("/api/tables", {"name": "Hoa", **UNRATED}).status_code == 200
 
 
@@ -194,9 +193,12 @@ def test_default_limits_are_stated() -> None:
 
 
 def test_the_server_closes_idle_tables_by_itself(sqlite_url: str, clock: ManualTime) -> None:
-    with limited(sqlite_url, clock, idle_expiry=0.2, sweep_every=0.1) as server:
+    with limited(sqlite_url, clock, idle_expiry=600.0) as server:  # a sweep a minute (default)
         made = server.post("/api/tables", {"name": "Lan", **UNRATED}).json()
-        poll(lambda: server.get(f"/api/tables/{made['id']}").status_code, lambda s: s == 410)
+        server.advance(server.limits.idle_expiry - 1)  # sweeps on the way: not idle long enough
+        assert server.get(f"/api/tables/{made['id']}").status_code == 200
+        server.advance(server.limits.sweep_every + 1)  # the next sweep closes it
+        assert server.get(f"/api/tables/{made['id']}").status_code == 410
         assert server.get("/healthz").json()["tables"] == 0
 
 

@@ -5,13 +5,15 @@ told what it played for them, the history marks the move, and a restart gives no
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 
-from .conftest import Server, WsClient
+from .conftest import Server, WsClient, running
+from .manual_time import ServerTime
 from .test_persistence import wait_turn
 from .test_rated_hands import IN_PLAY, browser, expected, owners, play, played, rating, room_of
 from .test_rated_hands import two_people as _two_people
@@ -162,6 +164,21 @@ def test_the_mark_stays_after_a_restart(server: Server) -> None:
     # next turn too, marked as well); no bot's move is
     marked = [i for i, e in enumerate(state["view"]["events"]) if e.get("timed_out")]
     assert marked[0] == n and all(state["view"]["events"][i]["seat"] == 0 for i in marked)
+
+
+def test_a_server_on_a_clock_moved_by_hand_runs_its_turn_timers_on_it(sqlite_url: str) -> None:
+    """The server's one time reaches its tables: the turn timer runs out when the test moves
+    the time past it, not a real second later."""
+    clock = ServerTime()
+    with contextmanager(running)(sqlite_url, clock=clock) as server:
+        _, me, before = my_turn(server, turn_timer=30)
+        assert before["info"]["turn_deadline"] == pytest.approx(clock.wall() + 30, abs=0.01)
+        room = room_of(server, before["info"]["id"])
+        server.advance(29.9)
+        assert server.call(lambda: room.version) == before["version"]  # still Lan's turn
+        server.advance(0.1)
+        told = me.until(lambda m: m["type"] == "timed_out")
+        assert told["seat"] == 0
 
 
 def test_the_turn_timer_runs_on_across_a_restart(server: Server) -> None:

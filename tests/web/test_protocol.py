@@ -14,6 +14,7 @@ pytest.importorskip("fastapi")
 from tienlen.web.protocol import MAX_MESSAGE, PlayMove, ProtocolError, parse_command
 
 from .conftest import NO_CLIENT_LIMITS, Server, WsClient, running
+from .manual_time import ServerTime
 
 
 def reason_of(raw: str) -> str:
@@ -101,15 +102,15 @@ def test_a_seq_of_true_is_refused_and_not_referred_to(server: Server) -> None:
 
 def test_a_rate_limited_message_nested_too_deeply_is_answered(sqlite_url: str) -> None:
     limits = replace(NO_CLIENT_LIMITS, messages_per_second=1)
-    now = [1000.0]
-    with contextmanager(running)(sqlite_url, limits=limits, clock=lambda: now[0]) as server:
+    clock = ServerTime()
+    with contextmanager(running)(sqlite_url, limits=limits, clock=clock) as server:
         made = server.browser().post("/api/tables", {"name": "Lan"}).json()
         me = server.ws(made["id"])
         me.hello(made["token"])  # the one message of this second
         me.send_raw(DEEP_MESSAGE)
         error = me.error()
         assert error["code"] == "rate_limited" and error["ref"] is None
-        now[0] += 1
+        clock.now += 1
         seq = me.send(type="ping")
         assert me.until(lambda m: m["type"] == "pong")["ref"] == seq
 

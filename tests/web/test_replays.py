@@ -22,9 +22,10 @@ from tienlen import Game, Rules, Session
 from tienlen.arena import play_out
 from tienlen.bots import get_bot
 from tienlen.record import payment_lines
-from tienlen.web.offload import Offload
+from tienlen.web.botpool import BotPool
 from tienlen.web.refusal import Refused
 from tienlen.web.replays import replay_steps
+from tienlen.web.services import Offload
 from tienlen.web.storage import RecordRow, Repository
 
 from .conftest import NO_CLIENT_LIMITS, Server, running
@@ -161,7 +162,7 @@ def _slow(seconds: float) -> float:
 
 def test_work_runs_in_worker_processes_while_the_loop_goes_on() -> None:
     async def scenario() -> tuple[list[float], int, float]:
-        offload = Offload(workers=2, per_client=1)
+        offload = Offload(BotPool(2), per_client=1)  # the records' work on one of two workers
         ticks = 0
 
         async def ticker() -> None:
@@ -181,7 +182,7 @@ def test_work_runs_in_worker_processes_while_the_loop_goes_on() -> None:
             return done, ticks, await offload.run("a", _slow, 0.0)  # its first is done: again
         finally:
             beat.cancel()
-            offload.close()
+            offload.pool.close()
 
     done, ticks, again = in_own_loop(scenario())
     assert done == [0.6, 0.3] and again == 0.0

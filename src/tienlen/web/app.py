@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import time
 from collections.abc import AsyncIterator, Callable
 
 from fastapi import Depends, FastAPI
@@ -19,6 +18,7 @@ from . import matchmaker, problems, socket
 from .accounts import Accounts
 from .bodylimit import BodyLimit
 from .limits import Limits
+from .now import REAL_TIME, Time, Timer
 from .origin import OriginCheck
 from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records
 from .routes.pages import STATIC
@@ -29,27 +29,47 @@ log = logging.getLogger("tienlen.web")
 GC_THRESHOLDS = (10_000, 10, 100)  # the garbage collector's, while serving (Python's: 700, 10, 10)
 
 
-async def sweep(services: Services) -> None:
+def sweep(services: Services) -> None:
     """Close the idle tables and delete the reports and the chat kept long enough
-    (``--keep-reports``, ``--keep-chat``), every ``sweep_every`` seconds."""
-    while True:
-        await asyncio.sleep(services.limits.sweep_every)
-        try:
-            services.lobby.expire_idle()
-        except Exception:  # the next sweep tries again; serving goes on
-            log.exception("closing idle tables failed")
-        try:
-            services.moderation.sweep(services.limits.keep_reports, services.limits.keep_chat)
-        except Exception:
-            log.exception("deleting old reports and chat failed")
+    (``--keep-reports``, ``--keep-chat``)."""
+    try:
+        services.lobby.expire_idle()
+    except Exception:  # the next sweep tries again; serving goes on
+        log.exception("closing idle tables failed")
+    try:
+        services.moderation.sweep(services.limits.keep_reports, services.limits.keep_chat)
+    except Exception:
+        log.exception("deleting old reports and chat failed")
+
+
+class Sweeper:
+    """:func:`sweep` every ``sweep_every`` seconds of the services' time (:mod:`.now`: a test
+    that moves its time by hand moves the sweeps with it)."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self._timer: Timer | None = None
+
+    def start(self) -> None:
+        self._timer = self.services.clock.call_later(self.services.limits.sweep_every, self._run)
+
+    def _run(self) -> None:
+        sweep(self.services)
+        self.start()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                limits: Limits | None = None,
-               clock: Callable[[], float] = time.monotonic, api_docs: bool = False,
+               clock: Time = REAL_TIME, api_docs: bool = False,
                prepared: Callable[[float | None], None] | None = None) -> FastAPI:
     """The server for ``db_url`` (default: :func:`~.storage.default_db`, an SQLite file) under
-    ``limits`` (default: :class:`~.limits.Limits`); the rate limits count time by ``clock``.
+    ``limits`` (default: :class:`~.limits.Limits`); ``clock`` is the one time (:mod:`.now`) the
+    rate limits count by and the tables, their bots and the sweeps run on.
     ``api_docs``: serve the API's documentation page at /api/docs (its scripts come from a CDN,
     so it is off unless asked for; the schema itself is always at /openapi.json). ``prepared``
 given (``tienlen serve``): the bot pool compiles the fast path at start (the pure engine
@@ -64,7 +84,8 @@ not given (the tests' servers), the pool's workers compile it on first use."""
         app.state.loop = asyncio.get_running_loop()
         for room in services.lobby.rooms.values():
             room.schedule()
-        sweeper = asyncio.create_task(sweep(services))
+        sweeper = Sweeper(services)
+        sweeper.start()
         matcher = asyncio.create_task(matchmaker.matchmaking(services))
         if prepared is not None:
             services.lobby.driver.pool.prepare(prepared)
@@ -78,9 +99,8 @@ not given (the tests' servers), the pool's workers compile it on first use."""
         gc.freeze()
         gc.set_threshold(*GC_THRESHOLDS)
         yield
-        sweeper.cancel()
+        sweeper.stop()
         matcher.cancel()
-        services.offload.close()
         services.lobby.driver.pool.close()
         gc.set_threshold(*thresholds)
         gc.unfreeze()

@@ -9,8 +9,9 @@ milliseconds of CPU (docs/bots.md): made there, it would hold every table back t
 pool makes it in one of ``workers`` processes (``tienlen serve --bot-workers N``; default: the
 cores less one, at least 1), started when first needed. Work waits in a queue when every
 worker is busy, first come first served, a player's hint ahead of the bots' decisions (but a
-waiting decision goes after two hints), the reviews of finished hands last, a decision at a
-time and never on the last free worker. A
+waiting decision goes after two hints), the records' work last (the reviews of finished hands,
+a decision at a time; replays and whole-table records, a few at a time per client: see
+:class:`~.services.Offload`), never on the last free worker. A
 worker is given only the seat's view (``Game.view(seat)``: its own hand, the others' counts,
 what was played), never the deal. A worker runs at a lower CPU priority than the server
 (``nice`` :data:`NICE`), so that where cores are short the search bots wait, not the other
@@ -44,7 +45,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import Move, fast
 from ..bots import Bot, get_bot
@@ -56,6 +57,7 @@ from ..view import View
 from .limits import default_bot_workers
 
 log = logging.getLogger("tienlen.web")
+T = TypeVar("T")
 
 KEPT = 256  # table seats' bots a worker keeps between their decisions
 HINTS_IN_A_ROW = 2  # hints started one after another while a bot's decision waits
@@ -159,8 +161,9 @@ class BotPool:
         self._executor: Executor | None = None
         self._queue: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
         self._hints: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
-        # reviews of finished hands (seconds each): after every hint and bot decision
-        self._reviews: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
+        # the records' work (reviews of finished hands, seconds each; replays; whole-table
+        # records): after every hint and bot decision, never on the last free worker
+        self._records: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = deque()
         self._running = 0
         self._hints_in_a_row = 0
         # the workers' engine: "compiled" (where installed: compiled on first use, or by
@@ -242,7 +245,7 @@ class BotPool:
 
     @property
     def queued(self) -> int:
-        return len(self._queue) + len(self._hints) + len(self._reviews)
+        return len(self._queue) + len(self._hints) + len(self._records)
 
     def decide(self, key: tuple[str, int, str, int], view: View) -> Future[Move]:
         """The bot ``key``'s move for ``view``, once a worker has made it."""
@@ -254,13 +257,26 @@ class BotPool:
 
     def review_head(self, text: str, seat: int) -> Future[ReviewHead]:
         """The start of a finished hand's review for ``seat`` (:func:`review_head`)."""
-        return self._submit(self._reviews, review_head, text, seat)
+        return self._submit(self._records, review_head, text, seat)
 
     def review_decision(self, text: str, seat: int, number: int) -> Future[dict[str, Any]]:
         """One decision of a review (:func:`review_decision`). A review's parts come behind
         every hint and bot decision in the queue, and with more than one worker never take
         the last free one: a table's bot waits at most for one decision of a review."""
-        return self._submit(self._reviews, review_decision, text, seat, number)
+        return self._submit(self._records, review_decision, text, seat, number)
+
+    def record_work(self, fn: Callable[..., T], *args: Any) -> Future[T]:
+        """``fn(*args)`` (a replay, a whole table's record: CPU work the event loop must not
+        do), queued with the reviews' parts: behind every hint and bot decision."""
+        return self._submit(self._records, fn, *args)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """:meth:`record_work`'s answer, awaited; where a worker died (killed, out of memory)
+        on the way, once more on new workers."""
+        try:
+            return await asyncio.wrap_future(self.record_work(fn, *args))
+        except BrokenProcessPool:
+            return await asyncio.wrap_future(self.record_work(fn, *args))
 
     def _submit(self, queue: deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]],
                 fn: Callable[..., Any], *args: Any) -> Future[Any]:
@@ -289,7 +305,7 @@ class BotPool:
     def _pick(self) -> deque[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] | None:
         """The queue whose work starts next, if a worker is free: the hints first, but never
         more than :data:`HINTS_IN_A_ROW` while a bot's decision waits; then the decisions;
-        then the reviews, on a worker that leaves another free (where there are two or more)."""
+        then the records' work, on a worker that leaves another free (where there are two or more)."""
         if self._running >= self.workers:
             return None
         if self._hints and not (self._queue and self._hints_in_a_row >= HINTS_IN_A_ROW):
@@ -298,8 +314,8 @@ class BotPool:
         self._hints_in_a_row = 0
         if self._queue:
             return self._queue
-        if self._reviews and (self.workers == 1 or self._running < self.workers - 1):
-            return self._reviews
+        if self._records and (self.workers == 1 or self._running < self.workers - 1):
+            return self._records
         return None
 
     def _back(self, loop: asyncio.AbstractEventLoop, answer: Future[Any],

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from .names import (
     check_not_account,
     clean_name,
 )
+from .now import REAL_TIME, Time
 from .protocol import BotLevel
 from .refusal import Refused
 from .room import Room
@@ -110,8 +110,10 @@ def _clean(raw: str, what: str, limit: int) -> str:
 
 class Lobby:
     def __init__(self, repo: Repository, bot_delay: float = 0.5,
-                 limits: Limits | None = None, identities: IdentityStore | None = None) -> None:
+                 limits: Limits | None = None, identities: IdentityStore | None = None,
+                 time: Time = REAL_TIME) -> None:
         self.repo = repo
+        self.time = time  # the one time of every table here (its driver's: :mod:`.now`)
         # who holds the accounts' names (None: nobody's name is refused, no seat is an account)
         self.identities = identities
         # identity -> its account's name (None: a guest) and when it was read (monotonic)
@@ -119,7 +121,7 @@ class Lobby:
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         # every table's bot moves, stored in group commits; the strongest decided in a pool
-        self.driver = Driver(repo, pool=BotPool(self.limits.bot_workers))
+        self.driver = Driver(repo, pool=BotPool(self.limits.bot_workers), time=time)
         self.rooms: dict[str, Room] = {}
         # the open tables each creator (player key) and each address made: a table counts while
         # its creator still hosts it (TableState.creator is cleared when the creator leaves)
@@ -158,7 +160,7 @@ class Lobby:
         """The name of the account ``identity_id`` (None: a guest, or nobody known), read again
         after :data:`KNOWN_SECONDS`, or at once when a session of its ends here
         (:meth:`end_sessions`: a guest that claims its name) or it is forgotten."""
-        now = time.monotonic()
+        now = self.time()
         known = self._accounts.get(identity_id)
         if known is None or now - known[1] >= KNOWN_SECONDS:
             if len(self._accounts) >= MAX_KNOWN:
@@ -306,12 +308,12 @@ class Lobby:
 
     def expire_idle(self, now: float | None = None) -> list[str]:
         """Close every table idle longer than the limits allow (its records stay); their ids."""
-        now = time.monotonic() if now is None else now
+        now = self.time() if now is None else now
         gone = [room for room in self.rooms.values() if room.idle(now, self.limits.idle_expiry)]
         closed: list[str] = []
         for room in gone:
             try:
-                self.repo.close_table(room.id, time.time())
+                self.repo.close_table(room.id, self.time.wall())
             except TienLenError as exc:
                 log.warning("table %s could not be closed: %s", room.id, exc)
                 continue

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -255,7 +254,7 @@ def give_back_stranded(services: Services, grace: float | None = None) -> list[s
     players wait in the queue again with the time they joined (so first in line); the
     identities given back."""
     grace = STRANDED if grace is None else grace
-    now = time.monotonic()
+    now = services.clock()
     back: list[str] = []
     for room in list(services.lobby.rooms.values()):
         if not stranded(room, now, grace):
@@ -323,9 +322,9 @@ async def matchmaking(services: Services) -> None:
         await asyncio.sleep(EVERY)
         looks += 1
         try:
-            match_once(services, time.time())
+            match_once(services, services.clock.wall())
             if looks % FORGET_EVERY == 0:
-                services.queue.forget_matched(time.time() - MATCHED_KEPT)
+                services.queue.forget_matched(services.clock.wall() - MATCHED_KEPT)
         except Exception:  # the next look tries again; serving goes on
             log.exception("quick match failed")
 

@@ -1,5 +1,6 @@
 """Stored hands for the page: a hand as the states after each of its actions (the replay), a
-table's hands as one session record. CPU work, run in worker processes (see offload.py)."""
+table's hands as one session record. CPU work, run in the bot pool's worker processes (see
+``services.Offload``)."""
 
 from __future__ import annotations
 

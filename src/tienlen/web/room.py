@@ -16,7 +16,6 @@ import asyncio
 import dataclasses
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 
@@ -149,20 +148,22 @@ class Room:
         self.players = settings.players
         self.seed = settings.seed
         self.fixed_seed = settings.fixed_seed
-        self.table = table if table is not None else TableState(settings, _writer(repo))
+        self.table = table if table is not None else TableState(settings, _writer(repo),
+                                                                 self.driver.time)
+        self.time = self.table.time  # the table's, the driver's (:mod:`.now`)
         self._table_bot = self.table.make_bot
         self.table.make_bot = self._make_bot
         self.clients: set[Client] = set()
         self._hinting: set[int] = set()  # the seats waiting for a hint (one at a time a seat)
         self.clock = Clock(self.table, bot_delay, self._due, lambda: bool(self.clients))
-        self.last_active = time.monotonic()  # when a client last came, went or acted
+        self.last_active = self.time()  # when a client last came, went or acted
         self._views: dict[int | None, SeatView | None] = {}
         # the views with their payments said: by seat, language and the seats' names
         self._worded: dict[tuple[int | None, str, tuple[str, ...]], SeatView] = {}
         self._views_version = -1
         self._plays = PlayTexts()
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
-        self._changed_at = time.time()
+        self._changed_at = self.time.wall()
         self.chat: ChatStore = SqlChatStore(repo.engine)  # what is said, kept for moderation
         # the account name of an identity (None: a guest), for the seats' account marks (the
         # lobby's, cached: Lobby.account_of)
@@ -172,7 +173,8 @@ class Room:
     def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
                 driver: Driver | None = None) -> Room:
         """Rebuild a table from its stored seats, its snapshot and the log entries after it."""
-        table = TableState.restore(stored, _writer(repo))
+        driver = driver or Driver(repo)
+        table = TableState.restore(stored, _writer(repo), driver.time)
         return cls(repo, stored.settings, bot_delay, driver, table)
 
     @property
@@ -231,8 +233,8 @@ class Room:
         if self.table.taken:
             self._seat_takers()
         self.clock.restart()
-        self.last_active = time.monotonic()
-        self._changed_at = time.time() if at is None else at
+        self.last_active = self.time()
+        self._changed_at = self.time.wall() if at is None else at
         self.broadcast()
         self.clock.schedule()
 
@@ -445,16 +447,16 @@ class Room:
     # ------------------------------------------------------------------ connections
     def attach(self, client: Client) -> None:
         self.clients.add(client)
-        self.last_active = time.monotonic()
+        self.last_active = self.time()
 
     def detach(self, client: Client) -> None:
         self.clients.discard(client)
-        self.last_active = time.monotonic()
+        self.last_active = self.time()
         if client.seat is not None:
             seat = self.table.seats[client.seat]
             seat.clients.discard(client)
             if not seat.clients:
-                seat.away_since = time.monotonic()
+                seat.away_since = self.time()
                 self.broadcast()
                 self.schedule()
         elif not self.clients:
@@ -467,8 +469,8 @@ class Room:
                                   code="stale"), cmd.seq)
             return
         client.in_seq = cmd.seq
-        self.last_active = time.monotonic()
-        received = time.time()
+        self.last_active = self.time()
+        received = self.time.wall()
         try:
             changed = self._handle(client, cmd)
         except Refused as exc:
@@ -579,7 +581,7 @@ class Room:
                 raise Refused(exc.reason) from None
         client.limit("say")
         s = self.table.seats[seat]
-        line = Line(self.id, self.table.hand_no, seat, s.owner, kind, said, round(time.time(), 3))
+        line = Line(self.id, self.table.hand_no, seat, s.owner, kind, said, round(self.time.wall(), 3))
         self.chat.add(line)
         body = event_body(ChatEvent(seat=seat, name=s.name or f"Seat {seat + 1}", kind=kind,
                                     at=line.at, phrase=said if kind == "phrase" else None,

@@ -18,8 +18,9 @@ is behind them:
   holds at once, as for the worker jobs below), used only through ``take(key) -> bool`` and
   ``give(key)`` (shared: a counter per key, incremented and
   decremented, with an expiry so that a dead process's connections are forgotten);
-- **worker jobs running** per address: :class:`~.offload.Offload`'s ``run(key, fn, *args)``
-  and the reviews being made (:class:`~.reviews.Reviews`), each a :class:`~.limits.Held`;
+- **worker jobs running** per address: :class:`Offload`'s ``run(key, fn, *args)`` (the work
+  itself goes to the one bot pool, ``botpool.py``) and the reviews being made
+  (:class:`~.reviews.Reviews`), each a :class:`~.limits.Held`;
 - **the address hash** (:func:`address_of`): the server's key is kept in the database, so
   every process hashes an address alike;
 - **identities and sessions**: an :class:`~.identity.IdentityStore` (in the database; a
@@ -43,7 +44,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio.from_thread
 from fastapi import Depends
@@ -51,6 +52,7 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from ..i18n import Msg, msg
+from .botpool import BotPool
 from .chat import SqlChatStore
 from .friends import FriendStore, SqlFriendStore
 from .identity import IdentityStore, SqlIdentityStore
@@ -60,7 +62,7 @@ from .lobby import Lobby
 from .matchqueue import MatchQueue, SqlMatchQueue
 from .moderation import Moderation
 from .moderation_store import SqlModerationStore
-from .offload import Offload
+from .now import REAL_TIME, Time
 from .played import HandWriter
 from .ratings_store import RatingStore, SqlRatingStore
 from .refusal import Refused
@@ -70,6 +72,28 @@ from .storage import Repository
 
 MAX_TABLE_ID = 64  # characters of a table id in URLs
 TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]  # one in a path
+T = TypeVar("T")
+
+
+class Offload:
+    """CPU work that must not hold the event loop (replays, whole-table records), made in the
+    bot pool behind every hint and bot decision (:meth:`~.botpool.BotPool.run`), at most
+    ``per_client`` at once for one client (0: no limit): more are refused until one is done,
+    so one client cannot queue the pool full."""
+
+    def __init__(self, pool: BotPool, per_client: int) -> None:
+        self.pool = pool
+        self.running = Held(per_client)
+
+    async def run(self, key: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker, counted against ``key``; refused (429) when ``key``
+        already has ``per_client`` running."""
+        if not self.running.take(key):
+            raise Refused.too_many(msg("err.web.busy", n=self.running.per_key), retry_after=1)
+        try:
+            return await self.pool.run(fn, *args)
+        finally:
+            self.running.give(key)
 
 
 @dataclass
@@ -80,7 +104,7 @@ class Services:
     repo: Repository
     lobby: Lobby
     offload: Offload
-    clock: Callable[[], float]  # what the rate limits count time by
+    clock: Time  # the one time: the rate limits count by it, the tables run on it (now.py)
     limiter: Limiter  # every limited action (tables created, friends asked, hints...), per
     # player and per address
     address_messages: RateLimit  # WebSocket messages, per address
@@ -95,19 +119,20 @@ class Services:
 
     @classmethod
     def make(cls, repo: Repository, bot_delay: float, limits: Limits,
-             clock: Callable[[], float] = time.monotonic) -> Services:
+             clock: Time = REAL_TIME) -> Services:
         ratings = SqlRatingStore(repo.engine)
         # a finished hand's PlayedRow rows and rating update go in the transaction of its record
         repo.hand_writer = HandWriter(ratings)
         identities = SqlIdentityStore(repo.engine)
-        lobby = Lobby(repo, bot_delay, limits, identities)
-        return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(lobby.driver.pool),
-                   offload=Offload(per_client=limits.replays_per_client), clock=clock,
+        lobby = Lobby(repo, bot_delay, limits, identities, time=clock)
+        pool = lobby.driver.pool  # the one pool: bots' decisions, hints, the records' work
+        return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(pool),
+                   offload=Offload(pool, limits.replays_per_client), clock=clock,
                    limiter=Limiter(limits, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
                    connections=Held(limits.connections_per_address),
                    identities=identities, ratings=ratings,
-                   friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine),
+                   friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine, clock.wall),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
                                          chat=SqlChatStore(repo.engine)))
 
@@ -148,8 +173,6 @@ def services_of(conn: HTTPConnection) -> Services:
 
 
 Svc = Annotated[Services, Depends(services_of)]
-
-T = TypeVar("T")
 
 
 def on_loop(fn: Callable[..., T], *args: object) -> T:

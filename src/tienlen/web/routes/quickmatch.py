@@ -4,7 +4,6 @@ handlers, in FastAPI's thread pool, reading a matched table's seats on the event
 
 from __future__ import annotations
 
-import time
 from typing import Any, Literal, get_args
 
 from fastapi import APIRouter, Request, Response
@@ -42,7 +41,7 @@ def _state(svc: Services, me: Identity | None) -> dict[str, Any]:
     if entry is None:
         return {"state": "none", "waited": 0.0, "table": None, "waiting": 0}
     out: dict[str, Any] = {"family": entry.family, "players": entry.size,
-                           "waited": round(max(0.0, (entry.matched or time.time()) - entry.joined), 1),
+                           "waited": round(max(0.0, (entry.matched or svc.clock.wall()) - entry.joined), 1),
                            "waiting": svc.queue.count(entry.family, entry.size)}
     if entry.waiting:
         return {"state": "waiting", "table": None, **out}
@@ -78,7 +77,7 @@ def play_now(body: PlayNow, request: Request, response: Response,
     me = sat_down(request, response, svc.identities, me, owner, name)
     rating = svc.ratings.get(me.id, body.family) or Rating()
     svc.queue.join(QueueEntry(me.id, me.name, body.family, body.players, rating.mu, rating.sigma,
-                              time.time(), device_of(request)))
+                              svc.clock.wall(), device_of(request)))
     svc.moderation.seen(me.id, address_of(request))
     return _state(svc, me)
 

@@ -1,11 +1,11 @@
 """A table's stored hands: the list, each hand's record, the whole table as one session record,
-a hand's replay (the last two computed in worker processes, see ``offload.py``) and its review
-(made in the bot pool, see ``reviews.py``); the links a private table's host makes to share a
+a hand's replay (the last two computed in the bot pool, see ``services.Offload``) and its review
+(made in the bot pool too, see ``reviews.py``); the links a private table's host makes to share a
 hand. Every route reaches a hand through ``hand_access.py``'s one check.
 
 The handlers that only read or write the database are plain ``def`` (FastAPI's thread pool);
-those that wait for a worker process or the bot pool are ``async`` and read the database in a
-thread (``run_in_threadpool``)."""
+those that wait for the bot pool are ``async`` and read the database in a thread
+(``run_in_threadpool``)."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def seed_note(svc: Services, table_id: str) -> str:
 
 
 async def offloaded(svc: Services, request: Request, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` in a worker process (see offload.py), a few at a time per address."""
+    """``fn(*args)`` in the bot pool (see ``services.Offload``), a few at a time per address."""
     return await svc.offload.run(address_of(request), fn, *args)
 
 
