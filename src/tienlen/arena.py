@@ -8,7 +8,6 @@ whatever the number of workers or the back end.
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import math
 import random
@@ -28,8 +27,7 @@ from .game import Game
 from .i18n import Msg, Num, msg, number, os_reason, pad, render, t, tn
 from .i18n import width as text_width
 from .rules import Rules
-from .shapes import PASS
-from .turns import Turns
+from .turns import Turns, view_for_decision
 
 Z95 = 1.959963984540054
 # Student's t, two-sided 95%, by degrees of freedom (1-30); beyond, a series in 1/df
@@ -261,10 +259,7 @@ def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000,
         asked = turns.next()
         if asked is None:
             return [str(f) for f in failures]
-        view = game.view(asked.seat)
-        if asked.out_of_turn:
-            view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        turns.answer(asked.seat, _ask(bots, asked.seat, view, failures))
+        turns.answer(asked.seat, _ask(bots, asked.seat, view_for_decision(game, asked), failures))
     raise error(TienLenError, "err.arena.no_end")
 
 

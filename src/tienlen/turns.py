@@ -17,10 +17,18 @@ Under ``chop_out_of_turn`` the queue holds every seat that the rules let chop ou
 target, *whatever it holds*, as free chops already are: a seat without a chop is asked with
 ``pass`` alone. So the order of asking reveals no hidden card.
 :meth:`~tienlen.game.Game.out_of_turn_seats` still names the seats that hold a chop.
+
+Every front end asks :func:`asked` who is asked now (or what one seat is asked), and builds
+what a bot or a hint decides from with :func:`view_for_decision`. Where they differ, in how a *person*
+is asked out of turn, they name their :class:`OutOfTurn` policy: the arena and the RL
+environments ask everyone in the queue (:attr:`OutOfTurn.QUEUED`), the terminal asks its
+player only when holding a chop (:attr:`OutOfTurn.HOLDING`), and the web room never waits for
+a person out of turn but takes their chop at any moment (:attr:`OutOfTurn.ANY_TIME`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
@@ -29,6 +37,7 @@ from .actions import Move, TradeDecision
 from .game import Game
 from .legal import legal_now
 from .shapes import PASS, Play
+from .view import View
 
 
 class Kind(StrEnum):
@@ -181,3 +190,72 @@ class Turns:
     def decline(self, seat: int) -> None:
         """``seat``, asked out of turn, lets the chop go."""
         self.answer(seat, PASS)
+
+
+class OutOfTurn(StrEnum):
+    """How a person (not a bot) is asked out of turn: the policy where the front ends differ.
+    A bot is always asked in the queue's order, whatever it holds."""
+
+    QUEUED = "queued"  # in the queue's order, whatever it holds, as a bot is (arena, RL)
+    HOLDING = "holding"  # in the queue's order when holding a chop, else let go at once (terminal)
+    ANY_TIME = "any_time"  # never waited for (let go at once); chops whenever it holds one (web)
+
+
+def _nobody(seat: int) -> bool:
+    return False
+
+
+def asked(turns: Turns, seat: int | None = None, *, person: Callable[[int], bool] = _nobody,
+          policy: OutOfTurn = OutOfTurn.QUEUED) -> Decision | None:
+    """Who is asked now, and the decision they face: with ``seat`` None, the decision the hand
+    waits for (None: the hand is over), in the order of ``turns``, each person (``person``:
+    default nobody) asked out of turn and not waited for under ``policy`` let go at once (a
+    decline, noted in ``turns``); with ``seat``, the decision that seat faces now (None: it is
+    asked nothing): the one the hand waits for when it is that seat's, or, for a person under
+    :attr:`OutOfTurn.ANY_TIME`, whatever it may do now (on turn, its turn; in the play, a chop
+    it holds, out of turn, as a free chop where the rules offer one, §11)."""
+    if seat is not None and policy is OutOfTurn.ANY_TIME and person(seat):
+        return _any_time(turns, seat)
+    decision = turns.next()
+    while decision is not None and decision.out_of_turn and person(decision.seat) \
+            and _let_go(decision, policy):
+        turns.decline(decision.seat)
+        decision = turns.next()
+    if seat is not None and decision is not None and decision.seat != seat:
+        return None
+    return decision
+
+
+def _let_go(decision: Decision, policy: OutOfTurn) -> bool:
+    """Whether a person asked out of turn is let go at once under ``policy``."""
+    if policy is OutOfTurn.HOLDING:
+        return all(is_decline(m) for m in decision.moves)  # its decline alone: no chop held
+    return policy is OutOfTurn.ANY_TIME
+
+
+def _any_time(turns: Turns, seat: int) -> Decision | None:
+    """What a person at ``seat`` may decide now when a chop is taken from any seat at any
+    moment: before the play only the seat on turn is asked (nobody out of turn); in the play
+    the seat on turn plays and any other seat holding a chop may make it."""
+    game = turns.game
+    if game.is_over:
+        return None
+    if game.phase != "play":
+        return turns.next() if seat == game.turn else None
+    if seat == game.turn:
+        return Decision(seat, Kind.PLAY, game.legal_plays(seat), False)
+    chops = game.legal_plays(seat)
+    if not chops:
+        return None
+    kind = Kind.FREE_CHOP if game.free_chop_offered(seat) else Kind.CHOP
+    return Decision(seat, kind, [*chops, PASS], True, game.table)
+
+
+def view_for_decision(game: Game, decision: Decision) -> View:
+    """What the seat asked decides from (a bot's choice, a hint): its own view, nothing more
+    of the others than it may know, its legal moves those of ``decision``: asked out of turn,
+    its chops and ``pass`` (its decline)."""
+    view = game.view(decision.seat)
+    if decision.out_of_turn:
+        return dataclasses.replace(view, legal=(*view.legal, PASS))
+    return view

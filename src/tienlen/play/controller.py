@@ -19,7 +19,6 @@ decline).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shlex
 import sys
@@ -43,7 +42,8 @@ from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
 from ..stepping import iter_states
-from ..turns import Turns
+from ..turns import Decision, OutOfTurn, Turns, view_for_decision
+from ..turns import asked as asked_now
 from ..view import View
 
 HUMAN = 0
@@ -121,6 +121,10 @@ def check_bots(specs: Sequence[str], players: int) -> tuple[str, ...]:
     return specs
 
 
+def _human(seat: int) -> bool:
+    return seat == HUMAN
+
+
 class Controller:
     """One human (seat 0) against bots, hand after hand."""
 
@@ -184,29 +188,22 @@ class Controller:
             self._turns = Turns(self.game)
         return self._turns
 
-    def _chop_seats(self) -> list[int]:
-        game = self.game
-        turns = self.turns()
-        # every seat that may chop out of turn is asked, whatever it holds (so that the
-        # asking reveals nothing); the human, who sees only their own cards, is asked only
-        # when holding one: an empty offer is let go for them
-        queue = turns.queue
-        while queue and queue[0] == HUMAN and not game.legal_plays(HUMAN):
-            turns.decline(HUMAN)
-            queue = turns.queue
-        return queue
+    def asked(self) -> Decision | None:
+        """The decision the game waits for (out-of-turn chops first), None when it is over:
+        every seat that may chop out of turn is asked, whatever it holds (so that the asking
+        reveals nothing); the human, who sees only their own cards, is asked only when holding
+        one (:attr:`~tienlen.turns.OutOfTurn.HOLDING`: an empty offer is let go for them)."""
+        return asked_now(self.turns(), person=_human, policy=OutOfTurn.HOLDING)
 
     def waiting_for(self) -> int | None:
         """The seat whose decision the game waits for (out-of-turn chops first), None when over."""
-        if self.game.is_over:
-            return None
-        chops = self._chop_seats()
-        return chops[0] if chops else self.game.turn
+        asked = self.asked()
+        return None if asked is None else asked.seat
 
     def chop_chance(self) -> bool:
         """Whether the seat waited for is offered an out-of-turn chop (not its own turn)."""
-        seat = self.waiting_for()
-        return seat is not None and seat != self.game.turn
+        asked = self.asked()
+        return asked is not None and asked.out_of_turn
 
     # ------------------------------------------------------------------ the human's decisions
     def decision(self) -> Prompt | None:
@@ -464,11 +461,10 @@ class Controller:
     def hint_view(self) -> View:
         """What a hint is computed from: the human's view (an out-of-turn chop may be let go,
         so passing is among its moves). Raises IllegalPlay when the human is not asked."""
-        d = self._asked()
-        view = self.view()
-        if d.kind == "chop":
-            view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        return view
+        self._asked()
+        asked = self.asked()
+        assert asked is not None
+        return view_for_decision(self.game, asked)
 
     def suggest(self, view: View | None = None) -> Hint:
         """The hint for the human: the default search bot's move from the human's view
@@ -496,16 +492,12 @@ class Controller:
     def bot_step(self) -> str | None:
         """Let the bot the game waits for make one decision; returns what it did in words, or
         None when the human decides or the hand is over."""
-        seat = self.waiting_for()
-        if seat is None or seat == HUMAN:
+        asked = self.asked()
+        if asked is None or asked.seat == HUMAN:
             return None
-        game = self.game
-        view = game.view(seat)
-        chop = self.chop_chance()
-        if chop:
-            view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        move = self.bots[seat].choose(view)
-        if chop and move == PASS:
+        seat = asked.seat
+        move = self.bots[seat].choose(view_for_decision(self.game, asked))
+        if asked.out_of_turn and move == PASS:
             self.turns().decline(seat)
             return ""  # letting a chop go is no action: nothing to show
         self._act(seat, move)

@@ -45,7 +45,7 @@ from ..actions import Move
 from ..game import Game, check_players
 from ..rules import Rules
 from ..shapes import Play
-from ..turns import Turns
+from ..turns import Decision, Turns
 from .actions import ActionSpace
 from .asking import rl_moves
 from .observation import HIGH, encode, observation_size
@@ -101,6 +101,7 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self._asking = 0
         self._turns: Turns | None = None
         self._out_of_turn_now = False
+        self._decision: Decision | None = None  # the decision asked now
         self._checking = True  # the move answered is one of the legal list (not checked again)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -140,6 +141,7 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         decision = "out_of_turn" if asked.out_of_turn else "turn"
         self._asking = seat = asked.seat
         self._out_of_turn_now = asked.out_of_turn
+        self._decision = asked
         self._legal = self.space.legal(rl_moves(asked))
         agent = self.possible_agents[seat]
         self.agent_selection = agent

@@ -13,7 +13,6 @@ learner's, at the end of the hand.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,7 +27,7 @@ except ModuleNotFoundError as exc:  # the extra is not installed: say which
 from ..actions import Move
 from ..bots import get_bot
 from ..rules import Rules
-from ..shapes import PASS
+from ..turns import view_for_decision
 from .aec import TienLenEnv
 
 Opponent = str | Callable[[Any], Move] | Any
@@ -64,9 +63,9 @@ class SingleSeatEnv(gym.Env[dict[str, np.ndarray[Any, Any]], int]):
     def _bot_move(self, seat: int) -> Move:
         game = self.aec.game
         assert game is not None
-        view = game.view(seat)
-        if self.aec._out_of_turn_now:  # out of turn: its chops and pass
-            view = dataclasses.replace(view, legal=(*view.legal, PASS))
+        asked = self.aec._decision
+        assert asked is not None and asked.seat == seat
+        view = view_for_decision(game, asked)  # out of turn: its chops and pass
         bot = self._bots[seat]
         move: Move = bot.choose(view) if hasattr(bot, "choose") else bot(view)
         return move

@@ -13,7 +13,6 @@ distinct message serialised once. Bot moves are stored in batches across tables 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import secrets
 from collections.abc import Callable
@@ -22,7 +21,9 @@ from concurrent.futures import Future
 from .. import PASS, Game, hints
 from ..bots import Bot
 from ..i18n import msg, pick_lang, t
+from ..turns import view_for_decision
 from ..view import View
+from . import views
 from .botpool import PooledBot
 from .chat import BadText, ChatStore, Kind, Line, SqlChatStore, clean_text
 from .clock import Clock
@@ -301,17 +302,15 @@ class Room:
         return self._table_bot(seat, level, seed)
 
     def hint_view(self, seat: int) -> View:
-        """What a hint for ``seat`` is chosen from: its own view (``pass`` added when it is
-        asked out of turn); refused when it has nothing to play."""
+        """What a hint for ``seat`` is chosen from: the view for its decision now (``pass``
+        added when it is asked out of turn); refused when it has nothing to play."""
         game = self.game
         if game is None or game.is_over:
             raise Refused(msg("room.nothing_to_play"))
-        view = game.view(seat)
-        if game.turn != seat:
-            if not game.legal_plays(seat):
-                raise Refused(msg("room.not_your_turn"))
-            view = dataclasses.replace(view, legal=(*view.legal, PASS))
-        return view
+        decision = views.asked(game, seat)
+        if decision is None:
+            raise Refused(msg("room.not_your_turn"))
+        return view_for_decision(game, decision)
 
     def hint(self, client: Client, seat: int, ref: int) -> None:
         """Send ``client`` a hint for ``seat``, chosen in the bot pool (off the event loop): the

@@ -49,7 +49,8 @@ from .. import PASS, Action, Game, Move, Play, Rules, TienLenError, parse_move
 from ..bots import Bot, get_bot
 from ..errors import reason_of
 from ..i18n import bot_name, msg
-from ..turns import Decision, Turns, is_decline
+from ..turns import Decision, OutOfTurn, Turns, is_decline, view_for_decision
+from ..turns import asked as asked_now
 from .botpool import Pending
 from .driver import Staged
 from .hands import Hands
@@ -841,12 +842,8 @@ class TableState:
         once (a decline, whatever they hold); a bot asked out of turn, or the seat on turn."""
         if self.game is None:
             return None
-        turns = self.turns
-        asked = turns.next()
-        while asked is not None and asked.out_of_turn and not self.bot_controlled(asked.seat, now):
-            turns.decline(asked.seat)
-            asked = turns.next()
-        return asked
+        return asked_now(self.turns, person=lambda seat: not self.bot_controlled(seat, now),
+                         policy=OutOfTurn.ANY_TIME)
 
     def bot_move(self, at: float, now: float | None = None,
                  out_of_time: bool = False) -> Staged | None:
@@ -857,14 +854,14 @@ class TableState:
         person (or is over)."""
         while (asked := self.asked(now)) is not None:
             if asked.out_of_turn:
-                move = self.choose(asked.seat, with_pass=True)
+                move = self.choose(asked.seat, asked)
                 if not is_decline(move):
                     return self._stage(asked.seat, move, at, "bot_move", now)
                 self.turns.decline(asked.seat)
             elif self.bot_controlled(asked.seat, now):
-                return self._stage(asked.seat, self.choose(asked.seat), at, "bot_move", now)
+                return self._stage(asked.seat, self.choose(asked.seat, asked), at, "bot_move", now)
             elif out_of_time:  # logged as the timer's move: the page marks it, the player is told
-                return self._stage(asked.seat, self.choose(asked.seat), at, "timer", now)
+                return self._stage(asked.seat, self.choose(asked.seat, asked), at, "timer", now)
             else:
                 return None
         return None
@@ -878,16 +875,14 @@ class TableState:
             bot = self._bots[seat] = self.make_bot(seat, level, seed)
         return bot
 
-    def choose(self, seat: int, with_pass: bool = False) -> Move:
-        """The bot's move for ``seat``: one of its legal moves (``with_pass``: asked out of turn,
-        ``pass`` added: its decline)."""
+    def choose(self, seat: int, asked: Decision | None = None) -> Move:
+        """The bot's move for ``seat``: one of the moves of its decision ``asked`` (out of turn:
+        its chops and ``pass``, its decline); without one, of its legal moves now."""
         assert self.game is not None
-        view = self.game.view(seat)
-        if with_pass:
-            view = dataclasses.replace(view, legal=(*view.legal, PASS))
+        view = self.game.view(seat) if asked is None else view_for_decision(self.game, asked)
         # a bot that fails, or answers what it may not, lets a chop out of turn go (its pass)
         # and otherwise makes the first legal move: a bot's failure must not stop the table
-        fallback = PASS if with_pass else view.legal[0]
+        fallback = PASS if asked is not None and asked.out_of_turn else view.legal[0]
         try:
             move = self._bot(seat).choose(view)
         except Pending:  # a pooled bot's decision, made in a worker (botpool.py): not a failure

@@ -22,8 +22,8 @@ from ..cards import cards_text
 from ..i18n import display_name, t
 from ..payments import Chop, Payment
 from ..paywords import payment_line
-from ..shapes import PASS
-from ..turns import Decision, Kind, Turns, is_decline
+from ..turns import Decision, Kind, OutOfTurn, Turns, is_decline
+from ..turns import asked as asked_now
 from ..view import events_for
 from .protocol import ChoiceView, ChopView, DecisionView, EventView, PaymentView, Prompt, SeatInfo, SeatView
 
@@ -33,23 +33,13 @@ PROMPTS: Final[dict[Kind, Prompt]] = {Kind(p): p for p in get_args(Prompt)}
 
 
 def asked(game: Game, seat: int) -> Decision | None:
-    """The engine's decision for ``seat`` now, None when it is asked nothing. Before the play
-    only the seat on turn is asked (the turn API's decision); in the play the seat on turn
-    plays, and any other seat holding a chop may make it out of turn (the room takes a chop
-    from any seat at any time), as a free chop where the rules offer one (§11)."""
-    if game.is_over:
-        return None
-    if game.phase != "play":
-        decision = Turns(game).next() if seat == game.turn else None
-        assert decision is None or decision.seat == seat  # no one is asked out of turn here
-        return decision
-    if seat == game.turn:
-        return Decision(seat, Kind.PLAY, game.legal_plays(seat), False)
-    chops = game.legal_plays(seat)
-    if not chops:
-        return None
-    kind = Kind.FREE_CHOP if game.free_chop_offered(seat) else Kind.CHOP
-    return Decision(seat, kind, [*chops, PASS], True, game.table)
+    """The engine's decision for ``seat`` now, None when it is asked nothing: the room takes a
+    chop from any seat at any time (:attr:`~tienlen.turns.OutOfTurn.ANY_TIME`)."""
+    return asked_now(Turns(game), seat, person=_everyone, policy=OutOfTurn.ANY_TIME)
+
+
+def _everyone(seat: int) -> bool:
+    return True
 
 
 def _choice(move: Action) -> ChoiceView:
