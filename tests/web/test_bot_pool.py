@@ -66,11 +66,12 @@ def run(main_: Callable[[], Coroutine[Any, Any, None]]) -> None:
         except BaseException as exc:
             failure.append(exc)
 
-    thread = threading.Thread(target=go)
+    thread = threading.Thread(target=go, daemon=True)
     thread.start()
     thread.join(120)
     if failure:
         raise failure[0]
+    assert not thread.is_alive(), "the test's coroutine was still running after 120 s"
 
 
 class Outbox:
@@ -189,13 +190,14 @@ def test_an_answer_for_a_table_that_moved_on_is_dropped() -> None:
 
     async def play() -> None:
         lobby = lobby_with(held)
-        room, seat, _ = lobby.create(NewTable(quick=True, name="Ann", level="search", players=4),
-                                     owner="ann")
+        room, seat, token = lobby.create(
+            NewTable(quick=True, name="Ann", level="search", players=4), owner="ann")
         assert seat == 0 and room.game is not None
         out = Outbox()
         ann = out.client()
         room.attach(ann)
-        room.handle(ann, Hello(type="hello", seq=1))
+        room.handle(ann, Hello(type="hello", seq=1, token=token))  # her seat, by its token
+        assert ann.seat == 0
         if room.game.turn == 0:  # Ann leads: then a bot is on turn
             room.handle(ann, PlayMove(type="play", seq=2, version=room.version,
                                       move=str(room.game.legal_plays(0)[0])))
