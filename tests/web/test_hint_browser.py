@@ -24,6 +24,7 @@ from tienlen.web.botpool import BotPool
 
 from .conftest import Server
 from .test_browser import quick_game, wait_turn_or_over
+from .waiting import poll
 
 TABLE = "window.tienlenTable"
 
@@ -67,6 +68,7 @@ def test_the_hint_thinks_then_shows_its_cards_and_its_reason(page: Page, server:
     expect(hint).to_have_attribute("aria-disabled", "true")
     page.keyboard.press("h")  # a second ask while it thinks: refused by the page
     hint.click(force=True)
+    poll(held.count, lambda n: n >= 1)  # the ask reaches the server (the page thinks at once)
     assert held.count() == 1
     fn, args, _ = held.jobs[0]
     assert fn is botpool.hint and args[0].seat == page.evaluate(f"{TABLE}.seat")

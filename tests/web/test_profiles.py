@@ -17,7 +17,7 @@ from tienlen.web.ratings import Rating
 from tienlen.web.storage import IdentityRow
 
 from .conftest import Server, Visitor
-from .test_rated_hands import browser, owners, play, sat_down, two_people
+from .test_rated_hands import IN_PLAY, browser, owners, play, sat_down, two_people
 
 
 def make_account(server: Server, identity: str | None, name: str, deleted: bool = False) -> None:
@@ -29,9 +29,10 @@ def make_account(server: Server, identity: str | None, name: str, deleted: bool 
 
 
 def people_at(server: Server, **spec: Any) -> tuple[str, Visitor, Visitor, list[str | None]]:
-    """Lan and Minh (accounts of those names) at a started 4-seat mien-nam table; its id."""
+    """Lan and Minh (accounts of those names) at a started 4-seat southern table (thirteen: no
+    instant win ends its first hand as it is dealt, before a test sets the ratings); its id."""
     lan, minh = browser(server), browser(server)
-    table_id, _, _ = two_people(server, lan=lan, minh=minh, **spec)
+    table_id, _, _ = two_people(server, lan=lan, minh=minh, **{"rules": IN_PLAY, **spec})
     seated = owners(server, table_id)
     make_account(server, seated[0], "Lan")
     make_account(server, seated[1], "Minh")
