@@ -730,7 +730,7 @@ async def match_run(args: argparse.Namespace) -> None:
         rooms = {r.id: r for r in svc.lobby.rooms.values() if r.settings.quick_match}
         for room in rooms.values():
             room.stop()
-        svc.lobby.driver.pool.close()
+        svc.lobby.committer.pool.close()
         repo.close()
     print(f"quick match: {len(players)} players over {args.match_arrivals:g} s (Poisson), "
           f"4-seat southern tables, --match-wait {args.match_wait:g} s, clock x{speed:g}")

@@ -66,6 +66,7 @@ picks one of them, offers one or two cards drawn by the same generator.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import random
@@ -328,8 +329,30 @@ def drive_controller(config: Config, seed: int) -> list[Trace]:
     return run.traces
 
 
+class _Wake:
+    def cancel(self) -> None:
+        pass
+
+
+class _StillTime:
+    """A time that stands still and never wakes anyone: the trace makes every move itself."""
+
+    def __call__(self) -> float:
+        return 1000.0
+
+    def wall(self) -> float:
+        return 1_700_000_000.0
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> _Wake:
+        return _Wake()
+
+    def call_soon(self, callback: Callable[..., object], *args: Any) -> _Wake:
+        return _Wake()
+
+
 @contextmanager
 def _table(config: Config, seed: int, human: bool) -> Iterator[Any]:
+    from tienlen.web.committer import Committer
     from tienlen.web.room import Client, Room
     from tienlen.web.storage import Repository, TableSettings
 
@@ -337,7 +360,7 @@ def _table(config: Config, seed: int, human: bool) -> Iterator[Any]:
     settings = TableSettings("golden", config.rules.to_toml(), config.players, seed,
                              away_timeout=3600.0, turn_timer=0.0, name="golden", bot_level="random",
                              host_seat=0 if human else None, fixed_seed=True, next_hand_after=0.0)
-    room = Room(repo, settings, bot_delay=0.0)
+    room = Room(repo, settings, bot_delay=0.0, committer=Committer(repo, time=_StillTime()))
     table = room.table
     table.hold_writes()
     if human:
@@ -357,7 +380,7 @@ def _table(config: Config, seed: int, human: bool) -> Iterator[Any]:
 
 def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
     run = Run(config, seed)
-    with _table(config, seed, human) as (room, repo):
+    with _table(config, seed, human) as (room, _):
         # the bots the table would make (get_bot(level, seed=...)) replaced by the chooser's
         room.table._bots = {seat: TraceBot(lambda: room.game, run)
                             for seat, s in enumerate(room.table.seats) if s.kind == "bot"}
@@ -366,14 +389,13 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
             staged = room.bot_action()
             if staged is None:
                 return False
-            repo.append_many([staged.write])
-            room.install(staged)
+            room.act(lambda: room.table.make(staged))  # stored by the committer, then told
             return True
 
         for number in range(config.hands):
             if number:
                 if human:
-                    room.table.ask_next_hand(0, room.version)
+                    room.act(lambda: room.table.ask_next_hand(0, room.version))
                 else:
                     assert step()
             run.hand(number)
@@ -392,7 +414,7 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                         if move == PASS:
                             answered = room.version
                         else:
-                            room.table.apply_move(0, str(move))
+                            room.act(functools.partial(room.table.apply_move, 0, str(move)))
                         continue
                 if step():
                     continue
@@ -407,7 +429,7 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                                            if v not in (None, 0, []))])
                 move = run.decide(game, 0, False, game.legal_plays(0), kind=kind,
                                   shown=view.legal)
-                room.table.apply_move(0, str(move))
+                room.act(functools.partial(room.table.apply_move, 0, str(move)))
             assert room.game.is_over
     return run.traces
 

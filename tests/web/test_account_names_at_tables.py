@@ -185,7 +185,7 @@ def test_a_deleted_account_leaves_the_queue_and_its_kept_seat(any_slow_queue: Se
     vy = browser(server)
     table_id = vy.post("/api/tables", {"name": "Vy", "players": 2, "quick": True}).json()["id"]
     room = room_of(server, table_id)
-    server.call(lambda: room.table.reserve(1, me, "Lan"))  # the bot's seat kept for Lan
+    server.call(lambda: room.act(lambda: room.table.reserve(1, me, "Lan")))  # the bot's seat kept for Lan
     assert [r.name for r in room.table.reserved.values()] == ["Lan"]
     delete(lan)
     assert server.get("/api/lobby").json()["waiting"] == 0

@@ -31,7 +31,7 @@ from tienlen.web import botpool
 from tienlen.web.botpool import BotPool
 from tienlen.web.limits import Limits
 from tienlen.web.lobby import Lobby, NewTable
-from tienlen.web.protocol import AddBot, BotLevel, Hello, Hint, PlayMove, Start
+from tienlen.web.protocol import AddBot, BotLevel, Command, Hello, Hint, PlayMove, Start
 from tienlen.web.refusal import Refused
 from tienlen.web.room import Client, Room
 from tienlen.web.server import limits_from
@@ -84,7 +84,7 @@ class Outbox:
 
 def lobby_with(held: Held) -> Lobby:
     lobby = Lobby(Repository("sqlite://"), bot_delay=0.0)
-    lobby.driver.pool = BotPool(1, executor=lambda: held)
+    lobby.committer.pool = BotPool(1, executor=lambda: held)
     return lobby
 
 
@@ -93,6 +93,13 @@ def watch(room: Room) -> Outbox:
     room.attach(out.client())
     room.schedule()
     return out
+
+
+def said(room: Room, client: Client, command: Command) -> None:
+    """``client`` sends ``command``: posted to the table's inbox, and the inbox read now (as the
+    committer's next pass would)."""
+    room.handle(client, command)
+    room.committer.flush()
 
 
 def ann_and_a_bot(lobby: Lobby, level: BotLevel,
@@ -104,9 +111,9 @@ def ann_and_a_bot(lobby: Lobby, level: BotLevel,
     ann = out.client()
     for client in (ann, *also):
         room.attach(client)
-        room.handle(client, Hello(type="hello", seq=1, token=token))
-    room.handle(ann, AddBot(type="add_bot", seq=2))
-    room.handle(ann, Start(type="start", seq=3))
+        said(room, client, Hello(type="hello", seq=1, token=token))
+    said(room, ann, AddBot(type="add_bot", seq=2))
+    said(room, ann, Start(type="start", seq=3))
     return room, out, ann
 
 
@@ -150,10 +157,10 @@ def test_a_search_table_waiting_for_its_decision_holds_no_heuristic_table_back()
         assert view.revealed is None
         held.release()
         await until(lambda: search.version == start + 1)  # its move, once the answer is back
-        assert lobby.driver.stats.stale == 0
+        assert lobby.committer.stats.stale == 0
         for room in (search, normal):
             room.stop()
-        lobby.driver.pool.close()
+        lobby.committer.pool.close()
 
     run(play)
 
@@ -172,7 +179,7 @@ def test_a_players_move_is_acknowledged_while_a_search_decision_is_being_made() 
         await until(lambda: game.turn == 0)
         version, sent = room.version, len(out.bodies)
         move = str(game.legal_plays(0)[0])
-        room.handle(ann, PlayMove(type="play", seq=4, version=version, move=move))
+        said(room, ann, PlayMove(type="play", seq=4, version=version, move=move))
         # Ann's move is made and her state sent before the search table's answer is back
         assert room.version == version + 1
         assert any(f'"version":{version + 1}' in b for b in out.bodies[sent:])
@@ -180,7 +187,7 @@ def test_a_players_move_is_acknowledged_while_a_search_decision_is_being_made() 
         held.release()
         for r in (search, room):
             r.stop()
-        lobby.driver.pool.close()
+        lobby.committer.pool.close()
 
     run(play)
 
@@ -196,24 +203,24 @@ def test_an_answer_for_a_table_that_moved_on_is_dropped() -> None:
         out = Outbox()
         ann = out.client()
         room.attach(ann)
-        room.handle(ann, Hello(type="hello", seq=1, token=token))  # her seat, by its token
+        said(room, ann, Hello(type="hello", seq=1, token=token))  # her seat, by its token
         assert ann.seat == 0
         if room.game.turn == 0:  # Ann leads: then a bot is on turn
-            room.handle(ann, PlayMove(type="play", seq=2, version=room.version,
+            said(room, ann, PlayMove(type="play", seq=2, version=room.version,
                                       move=str(room.game.legal_plays(0)[0])))
         await until(lambda: len(held.jobs) == 1)
         version = room.version
-        room.leave(0)  # the table moves on (Ann's seat is a bot's now) before the answer
+        room.act(lambda: room.leave(0))  # the table moves on (Ann's seat is a bot's now) before the answer
         assert room.version == version + 1
         held.release()  # the answer for the state gone
-        await until(lambda: lobby.driver.stats.stale == 1)
+        await until(lambda: lobby.committer.stats.stale == 1)
         assert room.version == version + 1  # nothing made from it
         await until(lambda: len(held.jobs) == 1)  # asked anew, for the table as it is
         assert held.jobs[0][1][1].history == room.game.view(room.game.turn).history  # type: ignore[union-attr]
         held.release()
         await until(lambda: room.version == version + 2)
         room.stop()
-        lobby.driver.pool.close()
+        lobby.committer.pool.close()
 
     run(play)
 
@@ -224,7 +231,7 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
     async def play() -> None:
         lobby, room, out, ann = await ann_to_play(held)
         sent = len(out.bodies)
-        room.handle(ann, Hint(type="hint", seq=4))
+        said(room, ann, Hint(type="hint", seq=4))
         assert len(held.jobs) == 1 and len(out.bodies) == sent  # asked, not answered on the loop
         fn, args, _ = held.jobs[0]
         assert fn is botpool.hint
@@ -240,7 +247,7 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
         assert hint["move"] == str(expected.move) == str(get_bot("search", seed=args[1]).choose(view))
         assert hint["reason"] == reason_words(expected.reason, "en")
         room.stop()
-        lobby.driver.pool.close()
+        lobby.committer.pool.close()
 
     run(play)
 
@@ -250,26 +257,26 @@ def test_one_hint_at_a_time_and_none_for_a_spectator() -> None:
 
     async def play() -> None:
         lobby, room, out, ann = await ann_to_play(held)
-        room.handle(ann, Hint(type="hint", seq=4))
+        said(room, ann, Hint(type="hint", seq=4))
         sent = len(out.bodies)
-        room.handle(ann, Hint(type="hint", seq=5))  # the first is still being chosen
+        said(room, ann, Hint(type="hint", seq=5))  # the first is still being chosen
         assert len(held.jobs) == 1
         refusal = json.loads(out.bodies[sent])
         assert (refusal["type"], refusal["ref"]) == ("error", 5)
         assert refusal["reason"] == "A hint is on its way: one at a time"
         held.release()
         await until(lambda: any('"hint"' in b for b in out.bodies[sent:]))
-        room.handle(ann, Hint(type="hint", seq=6))  # answered: she may ask again
+        said(room, ann, Hint(type="hint", seq=6))  # answered: she may ask again
         assert len(held.jobs) == 1
         held.release()
         watcher = Outbox()
         spectator = watcher.client()
         room.attach(spectator)
-        room.handle(spectator, Hint(type="hint", seq=1))
+        said(room, spectator, Hint(type="hint", seq=1))
         assert held.jobs == []
         assert '"error"' in watcher.bodies[-1]
         room.stop()
-        lobby.driver.pool.close()
+        lobby.committer.pool.close()
 
     run(play)
 
@@ -286,13 +293,13 @@ def test_one_hint_at_a_time_for_a_seat_however_many_pages_it_has() -> None:
         assert room.game is not None
         await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
         for client in (ann, *others):
-            room.handle(client, Hint(type="hint", seq=9))
+            said(room, client, Hint(type="hint", seq=9))
         assert len(held.jobs) == 1  # the first page's; the others refused
         for page in pages:
             assert "A hint is on its way" in page.bodies[-1]
         held.release()
         room.stop()
-        lobby.driver.pool.close()
+        lobby.committer.pool.close()
 
     run(play)
 
@@ -413,6 +420,6 @@ def test_the_pool_is_sized_by_serve_bot_workers(capsys: pytest.CaptureFixture[st
     args = build_parser().parse_args(["serve", "--bot-workers", "3"])
     limits = limits_from(args)
     assert limits.bot_workers == 3
-    assert Lobby(Repository("sqlite://"), limits=limits).driver.pool.workers == 3
+    assert Lobby(Repository("sqlite://"), limits=limits).committer.pool.workers == 3
     assert main(["serve", "--bot-workers", "0"]) == 2
     assert "bot-workers must be 1 or more, not 0" in capsys.readouterr().err

@@ -13,7 +13,7 @@ pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen import Rules
 from tienlen.web.clock import JITTER, Clock
-from tienlen.web.driver import Driver
+from tienlen.web.committer import Committer
 from tienlen.web.room import Room
 from tienlen.web.storage import Repository, TableSettings, Write
 from tienlen.web.table import TableState
@@ -205,19 +205,21 @@ def test_a_wake_for_a_table_that_moved_on_arranges_a_new_one_and_stop_arranges_n
 
 
 def test_a_bots_only_room_plays_its_hand_as_the_test_moves_time(tmp_path: Path) -> None:
-    """Table, clock, driver and storage together: each move falls due, is stored, then made."""
+    """Table, clock, inbox, committer and storage together: each move falls due (a tick in the
+    table's inbox), is made and stored, then told."""
     time = ManualTime()
     repo = Repository(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     try:
         table = table_of(time, people=0, store=lambda w: repo.append_many([w]),
                          made=repo.create_table)
-        driver = Driver(repo, time=time)
-        room = Room(repo, table.settings, BOT_DELAY, driver, table)
+        committer = Committer(repo, time=time)
+        room = Room(repo, table.settings, BOT_DELAY, committer, table)
         room.changed()
         time.advance(BOT_DELAY * (1 + JITTER) * 200)
         game = table.game
         assert game is not None and game.is_over
-        assert driver.stats.moves == len(game.history) and driver.stats.batches == driver.stats.moves
+        assert committer.stats.moves == len(game.history)
+        assert committer.stats.batches == committer.stats.moves
         assert [e.kind for e in repo.log(table.id)][-1] == "bot_move"
         assert len(repo.log(table.id)) == table.version
     finally:

@@ -58,7 +58,7 @@ def test_the_hint_thinks_then_shows_its_cards_and_its_reason(page: Page, server:
     held = Held()
 
     def hold() -> None:
-        server.app.state.services.lobby.driver.pool = BotPool(1, executor=lambda: held)
+        server.app.state.services.lobby.committer.pool = BotPool(1, executor=lambda: held)
 
     server.call(hold)
     hint = page.get_by_test_id("hint")

@@ -62,7 +62,7 @@ def test_a_move_the_database_refuses_is_never_shown(any_server: Server,
     def broken(*_args: Any, **_kw: Any) -> None:
         raise StorageError("the database refused a write: OperationalError")
 
-    monkeypatch.setattr(repo, "append", broken)
+    monkeypatch.setattr(repo, "append_many", broken)  # the one write of every move
     me.send(type="hint")
     move = me.until(lambda m: m["type"] == "hint")["move"]
     me.send(type="play", version=state["version"], move=move)

@@ -126,8 +126,7 @@ def test_a_stranger_who_comes_later_plays_a_bots_seat_from_the_next_hand(browser
 
     def deal() -> None:
         room = quick.app.state.lobby.get(table_id)
-        room.table.next_hand()
-        room.changed()
+        room.act(room.table.next_hand)
 
     quick.call(deal)
     expect(hoa.locator("[data-testid=seat].me")).to_contain_text("Hoa")

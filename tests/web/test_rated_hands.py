@@ -4,6 +4,7 @@ options rate nobody (the hand is still theirs), and a restart neither loses nor 
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -59,24 +60,24 @@ def two_people(server: Server, players: int = 4, lan: Visitor | None = None,
 
 
 def play(server: Server, table_id: str, moves: int | None = None) -> None:
-    """Make ``moves`` moves of the hand (None: until it ends) on the server's loop: a person's
-    as a person's move is made (``TableState.apply_move``), a bot's as the driver makes it (the
-    staged write stored in a group commit, then installed)."""
+    """Make ``moves`` moves of the hand (None: until it ends) on the server's loop, each through
+    the table's one write path (``Room.act``: made, stored by the committer, then told): a
+    person's as a person's move is made (``TableState.apply_move``), a bot's as its tick makes
+    it (``TableState.make``)."""
     def run() -> None:
         room = server.app.state.lobby.get(table_id)
         table, made = room.table, 0
         while not table.game.is_over and (moves is None or made < moves):
             asked = table.asked()
             if table.seats[asked.seat].kind == "human":
-                table.apply_move(asked.seat, str(table.choose(asked.seat)))
+                move = str(table.choose(asked.seat))
+                room.act(functools.partial(table.apply_move, asked.seat, move))
             else:
                 staged = table.bot_move(time.time())
                 if staged is None:
                     continue
-                room.repo.append_many([staged.write])
-                room.install(staged)
+                room.act(functools.partial(table.make, staged))
             made += 1
-        room.changed()
     server.call(run)
 
 
@@ -160,7 +161,8 @@ def test_a_player_who_leaves_during_the_hand_is_rated_last(server: Server) -> No
     want = expected(server, table_id, left=frozenset({0}))
     assert rating(server, lan) == want[lan or ""] and rating(server, minh) == want[minh or ""]
     # the next hand is the bot's: Lan is not in it, nor rated for it
-    server.call(lambda: room_of(server, table_id).table.next_hand())
+    room = room_of(server, table_id)
+    server.call(lambda: room.act(room.table.next_hand))
     play(server, table_id)
     assert [row[0] for row in played(server)] == [lan, minh, minh]
     assert rating(server, lan).hands == 1  # type: ignore[union-attr]

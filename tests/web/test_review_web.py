@@ -99,7 +99,7 @@ def test_reviews_from_one_address_are_counted_and_a_failed_one_is_said_and_made_
         server: Server) -> None:
     table_id, token = finished_table(server)
     other, _ = finished_table(server)
-    pool = server.app.state.services.lobby.driver.pool
+    pool = server.app.state.services.lobby.committer.pool
     gate = Gate()
     pool._make = lambda: gate
     answers: dict[str, Any] = {}

@@ -17,11 +17,14 @@ from helpers import others_shuffled
 from tienlen import PASS, Card, Game, Move, Play, Rules
 from tienlen.view import View
 from tienlen.web import clock, table
+from tienlen.web.committer import Committer
 from tienlen.web.hands import Hands
 from tienlen.web.room import Room
 from tienlen.web.snapshot import Snapshot
 from tienlen.web.storage import Repository, TableSettings, Write
 from tienlen.web.table import TableState
+
+from .manual_time import ManualTime
 
 RULES = Rules.preset("pagat").replace(chop_out_of_turn=True)
 DELAY = 0.5
@@ -64,7 +67,7 @@ def room_with(hands: Sequence[Sequence[Card]] | Sequence[str], people: Sequence[
     settings = TableSettings("t", RULES.to_toml(), 4, 1, away_timeout=60.0, turn_timer=0.0,
                              bot_level="random", fixed_seed=True, next_hand_after=0.0)
     log: list[Write] = []
-    state = TableState(settings, log.append)
+    state = TableState(settings, log.append, ManualTime())
     for seat in range(4):
         if seat in people:
             state.join_seat(f"P{seat}", seat)
@@ -75,7 +78,13 @@ def room_with(hands: Sequence[Sequence[Card]] | Sequence[str], people: Sequence[
     game = Game(RULES, list(hands), leader=0, first_hand=False)
     state.hands = Hands.from_snapshot(RULES, Snapshot(game.record(), totals=[0] * 4,
                                                       first_places=[0] * 4))
-    return Room(Repository("sqlite://"), settings, DELAY, table=state), asked, log
+    repo = Repository("sqlite://")
+    return Room(repo, settings, DELAY, Committer(repo, time=state.time), state), asked, log
+
+
+def play(room: Room, seat: int, move: str) -> None:
+    """A person's move, made through the table's one write path (stored, then told)."""
+    room.act(lambda: room.table.apply_move(seat, move))
 
 
 def step(room: Room) -> bool:
@@ -92,7 +101,7 @@ def test_a_bot_that_let_a_chop_go_is_not_asked_again_until_someone_moves(
     room, asked, _ = room_with(HOLDS, people=(0, 1), monkeypatch=monkeypatch)
     game = room.game
     assert game is not None
-    room.table.apply_move(0, "2h")
+    play(room, 0, "2h")
     assert game.out_of_turn_seats() == [3]
     assert not step(room)  # seats 2 and 3 let it go; seat 1, a person, is on turn
     assert [(s, out) for _, s, out in asked.log] == [(2, True), (3, True)]
@@ -100,7 +109,7 @@ def test_a_bot_that_let_a_chop_go_is_not_asked_again_until_someone_moves(
     for _ in range(3):  # the driver would wake again: nobody is asked again
         assert not step(room)
     assert len(asked.log) == 2
-    room.table.apply_move(1, "pass")  # someone moved: a new chance for every seat
+    play(room, 1, "pass")  # someone moved: a new chance for every seat
     assert step(room)
     assert len(asked.log) > 2 and asked.log[2][0] == len(game.history) - 1
 
@@ -111,7 +120,7 @@ def test_a_person_asked_out_of_turn_is_passed_over_at_once_and_may_chop_later(
     room, asked, _ = room_with(HOLDS, people=(0, 3), monkeypatch=monkeypatch)
     game = room.game
     assert game is not None
-    room.table.apply_move(0, "2h")
+    play(room, 0, "2h")
     assert room.clock.next_wake() == DELAY  # the bots asked: seat 2 out of turn, then seat 1
     assert room.table.asked() is not None
     assert step(room)
@@ -119,7 +128,7 @@ def test_a_person_asked_out_of_turn_is_passed_over_at_once_and_may_chop_later(
     assert game.history[-1][0] == 1
     chops = [m for m in game.legal_plays(3) if isinstance(m, Play) and m.keys]
     if chops:  # while the game lets seat 3 chop, its chop is taken whenever it comes
-        room.table.apply_move(3, str(chops[0]))
+        play(room, 3, str(chops[0]))
         assert game.history[-1] == (3, chops[0])
 
 
@@ -130,7 +139,7 @@ def wakes(hands: Sequence[str], people: Sequence[int],
     room, _, _ = room_with(hands, people, monkeypatch)
     game = room.game
     assert game is not None
-    room.table.apply_move(0, "2h")
+    play(room, 0, "2h")
     seen: list[tuple[float, Any]] = []
     while len(seen) < 6 and (wait := room.clock.next_wake()) is not None:
         seen.append((wait, game.history[-1][0] if step(room) else None))
@@ -198,7 +207,7 @@ def test_a_bot_that_fails_out_of_turn_lets_the_chop_go(monkeypatch: pytest.Monke
     monkeypatch.setattr(table, "get_bot", lambda level, seed=None: Broken())
     game = room.game
     assert game is not None
-    room.table.apply_move(0, "2h")
+    play(room, 0, "2h")
     assert game.out_of_turn_seats() == [3]  # seat 3 holds four sevens
     assert not step(room)  # seats 2 and 3 let it go: seat 1, a person, is on turn
     assert game.table_seat == 0 and game.turn == 1

@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tienlen import Rules
-from tienlen.web.driver import Staged
 from tienlen.web.hands import Hands
+from tienlen.web.staged import Staged
 from tienlen.web.storage import Repository, TableSettings, Write
 from tienlen.web.table import Refused, Seat, TableState
 

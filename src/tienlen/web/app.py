@@ -88,7 +88,7 @@ not given (the tests' servers), the pool's workers compile it on first use."""
         sweeper.start()
         matcher = asyncio.create_task(matchmaker.matchmaking(services))
         if prepared is not None:
-            services.lobby.driver.pool.prepare(prepared)
+            services.lobby.committer.pool.prepare(prepared)
         # Garbage collection pauses the whole server. What startup built (the rebuilt tables)
         # lives as long as the server: leave it out of every later collection. Collect the young
         # generation less often, so that the many short-lived objects of each move die before
@@ -101,7 +101,7 @@ not given (the tests' servers), the pool's workers compile it on first use."""
         yield
         sweeper.stop()
         matcher.cancel()
-        services.lobby.driver.pool.close()
+        services.lobby.committer.pool.close()
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         services.repo.close()

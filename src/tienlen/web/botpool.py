@@ -27,9 +27,9 @@ compiled engine (a decision running on an old worker still gives its answer).
 
 The cheap levels (random, greedy, heuristic, learned) decide on the event loop: a round trip
 to a worker (about 0.6 ms) costs more than their decision (0.1 ms for heuristic, about 1 ms for
-learned). A level decided here is a :class:`PooledBot` at the table: asked for a move, it
-raises :class:`Pending` until the pool's answer for that very view is back; the driver
-(driver.py) sends it and stages the move once the answer comes, unless the table moved on.
+learned). A level decided here is a :class:`PooledBot` at the table: until the pool's answer for that very
+view is back, the table asks the pool (staged.py ``Asking``); the answer is posted to the
+table's inbox (room.py), which makes the move, unless the table moved on meanwhile.
 """
 
 from __future__ import annotations
@@ -141,15 +141,6 @@ def review_decision(text: str, seat: int, number: int) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- on the event loop
-class Pending(Exception):
-    """A pooled bot's decision for ``view`` is not made yet: the driver asks the pool."""
-
-    def __init__(self, bot: PooledBot, view: View) -> None:
-        super().__init__(bot.key)
-        self.bot = bot
-        self.view = view
-
-
 class BotPool:
     """Runs decisions and hints in worker processes, at most ``workers`` at once, the rest
     queued (hints first)."""
@@ -364,21 +355,32 @@ class BotPool:
 
 
 class PooledBot:
-    """A table seat's bot whose decisions the pool makes: it answers a view only once the pool
-    answered that view (:meth:`answered`); until then it raises :class:`Pending`."""
+    """A table seat's bot whose decisions the pool makes: it has a move for a view only once the
+    pool answered that very view (:meth:`answered`, :meth:`answer`); the table asks the pool
+    meanwhile (``Asking``: staged.py)."""
 
     def __init__(self, key: tuple[str, int, str, int]) -> None:
         self.key = key
         self.name = key[2]
         self._answer: tuple[View, Move | BaseException] | None = None
 
-    def choose(self, view: View) -> Move:
+    def answer(self, view: View) -> Move | None:
+        """The pool's answer for ``view``, taken (None: not answered; a failed decision raises,
+        and the table makes its fallback move)."""
         answer, self._answer = self._answer, None
-        if answer is not None and _same(answer[0], view):
-            if isinstance(answer[1], BaseException):
-                raise RuntimeError(f"the bot's decision failed: {answer[1]!r}")
-            return answer[1]
-        raise Pending(self, view)
+        if answer is None or not _same(answer[0], view):
+            return None
+        if isinstance(answer[1], BaseException):
+            raise RuntimeError(f"the bot's decision failed: {answer[1]!r}")
+        return answer[1]
+
+    def choose(self, view: View) -> Move:
+        """The pool's answer for ``view``: a table asks :meth:`answer` (this is the bot protocol's
+        way, for a caller that does not know the pool)."""
+        move = self.answer(view)
+        if move is None:
+            raise RuntimeError(f"bot {self.name}: its decision for this view is the pool's to make")
+        return move
 
     def answered(self, view: View, move: Move | BaseException) -> None:
         """The pool's answer for ``view`` (a failure: the table's fallback move is made)."""

@@ -1,14 +1,14 @@
 """When a table's bots move: the turn timer, the away timeout, the next hand's countdown, and
 the one wake of the event loop arranged for the next of them.
 
-After every change the table's clock works out when the driver next has something to do
+After every change the table's clock works out when a bot next has something to do
 (:meth:`Clock.next_wake`) and arranges one wake then (``call_later`` of the table's time,
-:mod:`.now`: the event loop's, or a test's); at the wake it tells the driver the table is due,
-and the driver asks :meth:`Clock.owed` for the move, staged. A bot waits the table's bot delay
-(give or take a quarter) before it answers, in or out of turn; the bots asked out of turn at
-one moment all answer at the same wake, so a bot that lets a chop go adds no wait that a bot
-without one would not (the time a table takes reveals no card). A person asked out of turn is
-not waited for (see :mod:`.table`).
+:mod:`.now`: the event loop's, or a test's); at the wake it only posts a tick to the table's
+inbox (room.py), and the table, reading it, asks :meth:`Clock.owed` for the move, staged. A bot
+waits the table's bot delay (give or take a quarter) before it answers, in or out of turn; the
+bots asked out of turn at one moment all answer at the same wake, so a bot that lets a chop go
+adds no wait that a bot without one would not (the time a table takes reveals no card). A person
+asked out of turn is not waited for (see :mod:`.table`).
 
 An optional ``turn_timer`` lets a bot make one move for a player who takes too long; a player
 away longer than ``away_timeout`` is played by a bot until they return. The turn timer of a
@@ -23,8 +23,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .driver import Staged
 from .now import Timer
+from .staged import Asking, Staged
 from .table import TableState
 
 JITTER = 0.25  # a bot's wait varies by this share of the bot delay either way
@@ -32,7 +32,7 @@ _jitter = random.Random()
 
 
 class Clock:
-    """The timers of one table (see the module's text). ``due`` tells the driver the table owes
+    """The timers of one table (see the module's text). ``due`` posts a tick to the table's inbox: it may owe
     a move at its version; ``watched`` says whether anyone is connected to the table. It reads
     the time, and arranges its wake, by the table's ``time`` (:mod:`.now`)."""
 
@@ -66,9 +66,10 @@ class Clock:
         self._turn_since = self.time()
 
     # ------------------------------------------------------------------ what is owed
-    def owed(self) -> Staged | None:
+    def owed(self) -> Staged | Asking | None:
         """The move a bot owes now (a chop, a turn, the next hand of a watched bots-only table, a
-        move for a player out of time), decided and checked but not made; None when none is."""
+        move for a player out of time), decided and checked but not made (:class:`Asking`: to be
+        decided in the bot pool first); None when none is."""
         table = self.table
         game = table.game
         if game is None or self.closed:
@@ -129,7 +130,7 @@ class Clock:
 
     # ------------------------------------------------------------------ waking
     def next_wake(self) -> float | None:
-        """Seconds until the driver has something to do (None: nothing until someone acts): the
+        """Seconds until a bot has something to do (None: nothing until someone acts): the
         bot delay when a bot is asked (out of turn or on turn), else the away timeout of the
         player on turn, or their turn timer."""
         table = self.table
@@ -183,4 +184,4 @@ class Clock:
         if version != self.table.version:
             self.schedule()
             return
-        self._due(version)  # the driver stores it with other tables' moves
+        self._due(version)  # a tick, posted to the table's inbox

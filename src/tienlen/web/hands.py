@@ -81,8 +81,9 @@ class Hands:
         self.round_starts = []
 
     # ------------------------------------------------------------------ moves
-    def push(self, move: Move, seat: int, check: bool = False) -> None:
-        """Make a move on the current hand (``check``: verify it first), noting where a round
+    def push(self, move: Move, seat: int, check: bool = False, after: Game | None = None) -> None:
+        """Make a move on the current hand (``check``: verify it first; ``after``: the hand it
+        leads to, made already on a copy, which becomes the current one), noting where a round
         begins: the first play (a pass only if nobody has played since) on an empty table."""
         game = self.game
         table = game.table
@@ -92,7 +93,9 @@ class Hands:
                                     for _, m in game.history[rounds[-1]:])
             if not opened:
                 rounds.append(len(game.history))
-        if check:
+        if after is not None:  # the same hand, now in the state its trial reached
+            game.state = after.state
+        elif check:
             game.play(move, seat=seat)
         else:
             game.push(move, seat)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 from collections.abc import Callable, Sequence
@@ -15,7 +16,7 @@ from ..i18n import Num, msg, toml_reason
 from ..tomltext import TOMLDecodeError
 from ..tomltext import loads as toml_loads
 from .botpool import BotPool
-from .driver import Driver
+from .committer import Committer
 from .ladder import check_level
 from .limits import Limits
 from .names import (
@@ -113,7 +114,7 @@ class Lobby:
                  limits: Limits | None = None, identities: IdentityStore | None = None,
                  time: Time = REAL_TIME) -> None:
         self.repo = repo
-        self.time = time  # the one time of every table here (its driver's: :mod:`.now`)
+        self.time = time  # the one time of every table here (its committer's: :mod:`.now`)
         # who holds the accounts' names (None: nobody's name is refused, no seat is an account)
         self.identities = identities
         # identity -> its account's name (None: a guest) and when it was read (monotonic)
@@ -121,7 +122,7 @@ class Lobby:
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         # every table's bot moves, stored in group commits; the strongest decided in a pool
-        self.driver = Driver(repo, pool=BotPool(self.limits.bot_workers), time=time)
+        self.committer = Committer(repo, pool=BotPool(self.limits.bot_workers), time=time)
         self.rooms: dict[str, Room] = {}
         # the open tables each creator (player key) and each address made: a table counts while
         # its creator still hosts it (TableState.creator is cleared when the creator leaves)
@@ -132,7 +133,7 @@ class Lobby:
     def restore(self) -> int:
         """Rebuild every open stored table; returns how many."""
         for stored in self.repo.load_all():
-            room = Room.restore(self.repo, stored, self.bot_delay, self.driver)
+            room = Room.restore(self.repo, stored, self.bot_delay, self.committer)
             self._add(room)
             if room.started and stored.snapshot is None:  # made before snapshots: one now
                 self.repo.put_snapshot(room.id, room.version, room.table.snapshot())
@@ -176,9 +177,8 @@ class Lobby:
         seat is left and called ``name`` from the hand in play on, a seat kept for it is given
         up (:meth:`Room.forget`). How many tables it was at."""
         self._accounts.pop(identity_id, None)
-        changed = [room for room in self.rooms.values() if room.forget(identity_id, name)]
-        for room in changed:
-            room.changed()
+        changed = [room for room in list(self.rooms.values())
+                   if room.act(functools.partial(room.forget, identity_id, name))]
         return len(changed)
 
     def _add(self, room: Room, address: str = "") -> None:
@@ -271,7 +271,7 @@ class Lobby:
               address: str = "") -> Room:
         """A new table whose first seats ``seat_them`` takes (and which it may start), stored
         in one transaction with them: all of it, or nothing if one is refused."""
-        room = self._guard(Room(self.repo, settings, self.bot_delay, self.driver))
+        room = self._guard(Room(self.repo, settings, self.bot_delay, self.committer))
         table = room.table
         table.hold_writes()
         seat_them(table)

@@ -29,6 +29,7 @@ The rules, per queue (a rating family and a table size):
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -259,12 +260,15 @@ def give_back_stranded(services: Services, grace: float | None = None) -> list[s
     for room in list(services.lobby.rooms.values()):
         if not stranded(room, now, grace):
             continue
-        for kept in list(room.table.reserved.values()):
-            room.table.release(kept.owner)
-            if services.queue.unmatch(kept.owner, room.id):
-                back.append(kept.owner)
-        room.changed()
+        owners = [kept.owner for kept in room.table.reserved.values()]
+        room.act(functools.partial(_release, room, owners))
+        back += [owner for owner in owners if services.queue.unmatch(owner, room.id)]
     return back
+
+
+def _release(room: Room, owners: list[str]) -> None:
+    for owner in owners:
+        room.table.release(owner)
 
 
 def _mu(services: Services, identity: str, family: str) -> float:
@@ -293,12 +297,11 @@ def match_once(services: Services, now: float) -> Plan:
         if room is None or not queue.claim({take.entry.identity: (take.table_id, take.seat)}):
             continue
         try:
-            room.table.reserve(take.seat, take.entry.identity, take.entry.name, take.entry.device)
+            room.act(functools.partial(room.table.reserve, take.seat, take.entry.identity,
+                                       take.entry.name, take.entry.device))
         except Exception:
             log.exception("quick match: seat %d of table %s not kept", take.seat, take.table_id)
             queue.release([take.entry.identity])
-            continue
-        room.changed()
     for group in made.groups:
         table_id = lobby.new_id()
         if not queue.claim({e.identity: (table_id, i) for i, e in enumerate(group.players)}):

@@ -13,7 +13,7 @@ rating), so that finishing ahead of or behind it counts as it would against any 
 its own rating is kept nowhere.
 
 Written with the move that ends the hand (the log row, the record, these rows: one transaction,
-the driver's group commit for a bot's move), a hand is rated once: a restart replays the move
+the committer's group commit), a hand is rated once: a restart replays the move
 from the log and writes nothing again; a repeated write of the same hand (a PlayedRow already
 there) changes nothing.
 """

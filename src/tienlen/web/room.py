@@ -3,11 +3,19 @@ the commands they send.
 
 A room joins three parts: the table's state (:class:`~.table.TableState`: seats, host, hands,
 the log, staging), its clock (:class:`~.clock.Clock`: turn timers, away timeouts, the next
-hand's countdown, when the bots move) and its connections. Every change is stored (the table's
-log) before it is applied to what anyone sees; every connection then gets what changed in its
-own seat's state since the one it was last sent (its first state whole: deltas.py), each
-distinct message serialised once. Bot moves are stored in batches across tables by the
-:class:`~.driver.Driver`, which drives a room as a :class:`~.driver.Table`.
+hand's countdown, when the bots move) and its connections.
+
+Every input is a message to the room's inbox (:meth:`Room.post`): a connection's command
+(:class:`Said`), the clock's tick (:class:`Tick`), the bot pool's answer (:class:`Answer`), a
+connection gone (:class:`Gone`); a server job's change comes the same way at once
+(:meth:`Room.act`). The :class:`~.committer.Committer` has the room read its inbox
+(:meth:`Room.step`): people's moves and bots' alike are made by :meth:`TableState.make` or a
+command of the table, their writes staged, and what the connections would be sent held; the
+committer stores the writes of many tables in one transaction, and only then does the room
+publish (:meth:`Room.published`): it sends what it held, and every connection gets what
+changed in its own seat's state since the one it was last sent (its first state whole:
+deltas.py), each distinct message serialised once. A write the database refuses is undone by
+rebuilding the table from what is stored (:meth:`Room.refused`): nobody is told of it.
 """
 
 from __future__ import annotations
@@ -15,20 +23,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import TypeVar
 
 from .. import PASS, Game, hints
 from ..bots import Bot
-from ..i18n import msg, pick_lang, t
+from ..errors import TienLenError
+from ..i18n import msg, pick_lang, say_error, t
 from ..turns import view_for_decision
 from ..view import View
 from . import views
 from .botpool import PooledBot
 from .chat import BadText, ChatStore, Kind, Line, SqlChatStore, clean_text
 from .clock import Clock
+from .committer import RETRY, Committer
 from .deltas import update
-from .driver import Driver, Staged
 from .hands import Hands
 from .ladder import POOLED, check_level
 from .limiter import Limiter
@@ -67,12 +79,14 @@ from .protocol import (
     with_seq,
 )
 from .refusal import Refused
+from .staged import Asking, Staged
 from .storage import Repository, StorageError, StoredTable, TableSettings, Write
 from .table import Seat, TableState
 from .views import PlayTexts, seat_names, seat_view, worded
 
 __all__ = ["Client", "Room", "error_of"]
 log = logging.getLogger("tienlen.web")
+T = TypeVar("T")
 
 
 def error_of(exc: Refused, lang: str, ref: int | None = None) -> Error:
@@ -106,6 +120,7 @@ class Client:
         # a script's), and what counts its hints and chat (limiter.py; None: nothing)
         self.blocks: Callable[[], frozenset[str]] | None = None
         self.limiter: Limiter | None = None
+        self._held: list[str] | None = None  # what it is sent while its table's pass is open
 
     def blocked(self) -> frozenset[str]:
         """The identities this connection's player blocked: their chat is not sent to it."""
@@ -125,23 +140,81 @@ class Client:
         self.send_body(event_body(event))
 
     def send_body(self, body: str) -> None:
-        """Send an event serialised once (for every connection that gets it) by :func:`event_body`."""
+        """Send an event serialised once (for every connection that gets it) by :func:`event_body`
+        (held while its table's pass is open: :meth:`hold`)."""
+        if self._held is not None:
+            self._held.append(body)
+            return
         self.out_seq += 1
         self._deliver(with_seq(self.out_seq, body))
 
+    def hold(self) -> None:
+        """Keep what it is sent until :meth:`release` (its table's writes are not stored yet)."""
+        if self._held is None:
+            self._held = []
 
-def _writer(repo: Repository) -> Callable[[Write], None]:
-    """How a table stores one write of its own (a bot's are stored by the driver)."""
-    def store(w: Write) -> None:
-        repo.append(w.table_id, w.entry, w.seat, w.record, w.snapshot, w.host, w.ended)
-    return store
+    def release(self, send: bool = True) -> None:
+        """Send what was held (``send`` False: drop it, its table's writes were refused)."""
+        held, self._held = self._held or [], None
+        if send:
+            for body in held:
+                self.send_body(body)
+
+
+@dataclass(frozen=True)
+class Said:
+    """A connection's command, received at ``received`` (Unix seconds)."""
+
+    client: Client
+    command: Command
+    received: float
+
+
+@dataclass(frozen=True)
+class Tick:
+    """The clock's wake: the table, at ``version``, may owe a bot's move or the next hand."""
+
+    version: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The bot pool's answer to the table's ``asking`` at ``version`` (or its failure)."""
+
+    version: int
+    asking: Asking
+    move: object  # Move | BaseException
+
+
+@dataclass(frozen=True)
+class Gone:
+    """A connection closed (it played ``seat``; None: it watched)."""
+
+    client: Client
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A refusal for a connection, said (in its language then) after what it sent before."""
+
+    client: Client
+    refusal: Refused
+
+
+Message = Said | Tick | Answer | Gone | Notice
+
+
+def _unopened(write: Write) -> None:
+    """The store of a table no room has taken yet (Room takes it: TableState.stores_through)."""
+    raise RuntimeError(f"table {write.table_id}: a write before its room took the table")
 
 
 class Room:
     def __init__(self, repo: Repository, settings: TableSettings, bot_delay: float = 0.5,
-                 driver: Driver | None = None, table: TableState | None = None) -> None:
+                 committer: Committer | None = None, table: TableState | None = None) -> None:
         self.repo = repo
-        self.driver = driver or Driver(repo)
+        self.committer = committer or Committer(repo)
         self.settings = settings
         self.id = settings.id
         self.name = settings.name
@@ -149,9 +222,17 @@ class Room:
         self.players = settings.players
         self.seed = settings.seed
         self.fixed_seed = settings.fixed_seed
-        self.table = table if table is not None else TableState(settings, _writer(repo),
-                                                                 self.driver.time)
-        self.time = self.table.time  # the table's, the driver's (:mod:`.now`)
+        self.table = table if table is not None else TableState(settings, self._stage,
+                                                                 self.committer.time)
+        self.table.stores_through(self._stage)  # its writes go to the committer
+        self.time = self.table.time  # the table's, the committer's (:mod:`.now`)
+        self._inbox: deque[Message] = deque()
+        self._writes: list[Write] | None = None  # staged in the open pass (None: none open)
+        self._senders: list[tuple[Client, int]] = []  # whose commands the open pass read
+        self._seats_before: dict[Client, int | None] = {}  # each connection's seat as the pass opened
+        self._at: float | None = None  # when the pass's first change was due (Unix seconds)
+        self._rearm = 0.0  # at the pass's end: arrange the clock, at least this long from now
+        self._thinking = False  # the bot pool is making a decision of this table's
         self._table_bot = self.table.make_bot
         self.table.make_bot = self._make_bot
         self.clients: set[Client] = set()
@@ -172,11 +253,11 @@ class Room:
 
     @classmethod
     def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
-                driver: Driver | None = None) -> Room:
+                committer: Committer | None = None) -> Room:
         """Rebuild a table from its stored seats, its snapshot and the log entries after it."""
-        driver = driver or Driver(repo)
-        table = TableState.restore(stored, _writer(repo), driver.time)
-        return cls(repo, stored.settings, bot_delay, driver, table)
+        committer = committer or Committer(repo)
+        table = TableState.restore(stored, _unopened, committer.time)
+        return cls(repo, stored.settings, bot_delay, committer, table)
 
     @property
     def version(self) -> int:
@@ -196,17 +277,153 @@ class Room:
         """Whether nobody is connected and nothing has happened for ``expiry`` seconds."""
         return not self.clients and now - self.last_active >= expiry
 
-    # ------------------------------------------------------------------ the driver's table
-    def bot_action(self) -> Staged | None:
+    # ------------------------------------------------------------------ the inbox
+    def post(self, message: Message) -> None:
+        """Put ``message`` in the inbox: read in the committer's next pass."""
+        self._inbox.append(message)
+        self.committer.due(self)
+
+    def act(self, change: Callable[[], T]) -> T:
+        """Make a server job's ``change`` (quick match keeping a seat, an account deleted) at
+        once, through the one path: staged, stored and published (Committer.now). Its result,
+        or what it raised (the writes it staged before are stored all the same)."""
+        out: list[T] = []
+        failed: list[Exception] = []
+
+        def run() -> None:
+            try:
+                out.append(change())
+            except Exception as exc:  # raised again once the pass is stored and published
+                failed.append(exc)
+
+        self.committer.now(self, run)
+        if failed:
+            raise failed[0]
+        return out[0]
+
+    def step(self, change: Callable[[], None] | None = None) -> list[Write]:
+        """Read the inbox (after ``change``): each message decided and made, its writes staged
+        and what the connections are sent held until :meth:`published`. The writes to store."""
+        self._writes, self._senders, self._at, self._rearm = [], [], None, -1.0
+        self._seats_before = {client: client.seat for client in self.clients}
+        for client in self.clients:
+            client.hold()
+        if change is not None:
+            change()
+        while self._inbox:
+            self._take(self._inbox.popleft())
+        return list(self._writes)
+
+    def _stage(self, write: Write) -> None:
+        """The table's store: its writes are staged for the committer (see :meth:`step`)."""
+        if self._writes is None:
+            raise RuntimeError(f"table {self.id}: a write outside its inbox's pass")
+        self._writes.append(write)
+
+    def _take(self, message: Message) -> None:
+        if isinstance(message, Said):
+            self._said(message)
+        elif isinstance(message, Tick):
+            self._tick(message.version)
+        elif isinstance(message, Answer):
+            self._answered(message)
+        elif isinstance(message, Gone):
+            self._gone(message.client, message.seat)
+        elif message.client in self.clients:
+            message.client.refuse(message.refusal)
+
+    def published(self) -> None:
+        """The pass's writes are stored: send what was held, tell a player of the move their
+        turn timer made, then everyone what changed (:meth:`changed`), or arrange the clock."""
+        writes, self._writes = self._writes or [], None
+        for client in self.clients:
+            client.release()
+        for write in writes:
+            entry = write.entry
+            if entry.kind == "timer" and entry.seat is not None:
+                self._tell_timed_out(entry.seat, entry.text)
+        if writes:
+            self.changed(self._at)
+        elif self._rearm >= 0:
+            self.clock.schedule(self._rearm)
+
+    def refused(self, exc: StorageError) -> None:
+        """The pass's writes were refused: the table is rebuilt from what is stored, nothing of
+        the pass is sent, each sender is told, and the table tries again a little later."""
+        self._writes = None
+        for client in self.clients:
+            client.release(send=False)
+            client.shown = None  # what it holds may be of the pass: the whole state again
+            client.seat = self._seats_before.get(client, client.seat)
+        self._rebuild()
+        for client, seq in self._senders:
+            if client in self.clients:
+                client.send(Error(reason=t("err.web.server_failed", client.lang,
+                                           reason=say_error(exc, client.lang)), ref=seq))
+        self.broadcast()
+        self.clock.schedule(at_least=RETRY)
+
+    def _rebuild(self) -> None:
+        """Make the table again from what is stored, its connections seated as they were."""
+        stored = self.repo.load_table(self.id)
+        if stored is None:  # gone from the database: nothing more is arranged here
+            self.clock.stop()
+            return
+        old = self.table
+        table = TableState.restore(stored, self._stage, self.time)
+        table.make_bot, table.check_owner_name = old.make_bot, old.check_owner_name
+        for client in self.clients:
+            if client.seat is not None:
+                table.seats[client.seat].clients.add(client)
+                table.seats[client.seat].away_since = None
+        self.table = self.clock.table = table
+
+    def _note_at(self, at: float) -> None:
+        self._at = at if self._at is None else min(self._at, at)
+
+    def _tick(self, version: int) -> None:
+        """The clock woke the table at ``version``: make the move a bot owes (a chop, a turn,
+        a move for a player out of time) or the next hand, or ask the bot pool for it."""
+        if version != self.version or self._thinking:  # moved on: arranged again at its end
+            self._rearm = max(self._rearm, 0.0)
+            return
+        try:
+            owed = self.clock.owed()
+        except Exception:  # a failure must not stop the table, nor the others: wait
+            log.exception("table %s: the bot's move failed", self.id)
+            self._rearm = RETRY
+            return
+        if owed is None:
+            self._rearm = max(self._rearm, 0.0)
+        elif isinstance(owed, Asking):
+            self._thinking = True
+            self.committer.ask(owed, lambda move: self.post(Answer(version, owed, move)))
+        else:
+            self._make(owed)
+
+    def _make(self, staged: Staged) -> None:
+        self._note_at(staged.at)
+        self.table.make(staged)
+
+    def _answered(self, answer: Answer) -> None:
+        """The bot pool's answer: the bot's move made now, unless the table moved on meanwhile
+        (then it is dropped, and the table asks anew)."""
+        self._thinking = False
+        if answer.version != self.version:
+            self.committer.stats.stale += 1
+            self._rearm = max(self._rearm, 0.0)
+            return
+        move = answer.move
+        answer.asking.answered(answer.asking.view, move)  # type: ignore[arg-type]
+        self._tick(answer.version)
+
+    def bot_action(self) -> Staged | Asking | None:
         """The move a bot owes now, staged (see :meth:`Clock.owed`)."""
         return self.clock.owed()
 
     def install(self, staged: Staged) -> None:
-        """Make a staged move once it is stored; a move the turn timer made is told to its
-        player's connections (in each one's language)."""
+        """Make a staged move stored elsewhere (a test's, a benchmark's own store)."""
         self.table.install(staged)
-        if staged.write.entry.kind == "timer" and staged.seat is not None:
-            self._tell_timed_out(staged.seat, str(staged.move))
 
     def _tell_timed_out(self, seat: int, move: str) -> None:
         for client in self.clients:
@@ -224,7 +441,7 @@ class Room:
         self.clock.stop()
 
     def _due(self, version: int) -> None:
-        self.driver.due(self, version)  # the driver stores it with other tables' moves
+        self.post(Tick(version))  # the clock only posts ticks
 
     def changed(self, at: float | None = None) -> None:
         """After any change (made at ``at``, default now): reset the turn clock, tell everyone,
@@ -325,7 +542,7 @@ class Room:
         client.limit("hint")
         version = self.version
         loop = asyncio.get_running_loop()
-        answer = self.driver.pool.hint(view, secrets.randbits(64))
+        answer = self.committer.pool.hint(view, secrets.randbits(64))
         self._hinting.add(seat)
 
         def done(answer: Future[hints.Hint]) -> None:
@@ -449,34 +666,51 @@ class Room:
         self.last_active = self.time()
 
     def detach(self, client: Client) -> None:
+        """``client`` closed: it is sent nothing more; its seat learns it in the inbox."""
         self.clients.discard(client)
+        client.release(send=False)
         self.last_active = self.time()
-        if client.seat is not None:
-            seat = self.table.seats[client.seat]
-            seat.clients.discard(client)
-            if not seat.clients:
-                seat.away_since = self.time()
+        self.post(Gone(client, client.seat))
+
+    def _gone(self, client: Client, seat: int | None) -> None:
+        if seat is not None:
+            s = self.table.seats[seat]
+            s.clients.discard(client)
+            if not s.clients:
+                s.away_since = self.time()
                 self.broadcast()
-                self.schedule()
+                self._rearm = max(self._rearm, 0.0)
         elif not self.clients:
-            self.schedule()  # the last watcher of a bots-only table went: it pauses
+            self._rearm = max(self._rearm, 0.0)  # the last watcher of a bots-only table: paused
+
+    def notify(self, client: Client, refusal: Refused) -> None:
+        """Tell ``client`` of ``refusal`` after what its commands posted before are answered."""
+        self.post(Notice(client, refusal))
 
     def handle(self, client: Client, cmd: Command) -> None:
-        """Carry out one validated command; a refusal is an error event and changes nothing."""
+        """A validated command of ``client``: posted to the inbox (:meth:`post`)."""
+        self.post(Said(client, cmd, self.time.wall()))
+
+    def _said(self, said: Said) -> None:
+        """Carry out one command; a refusal is an error event and changes nothing."""
+        client, cmd = said.client, said.command
+        if client not in self.clients:  # closed since it sent it
+            return
         if cmd.seq <= client.in_seq:
             client.refuse(Refused(msg("err.web.stale_seq", seq=cmd.seq, last=client.in_seq),
                                   code="stale"), cmd.seq)
             return
         client.in_seq = cmd.seq
+        self._senders.append((client, cmd.seq))
         self.last_active = self.time()
-        received = self.time.wall()
+        self._note_at(said.received)
         try:
-            changed = self._handle(client, cmd)
+            self._handle(client, cmd)
         except Refused as exc:
             client.refuse(exc, cmd.seq)
-            return
-        if changed:
-            self.changed(received)
+        except TienLenError as exc:  # storage trouble (its chat): nothing changed
+            client.send(Error(reason=t("err.web.server_failed", client.lang,
+                                       reason=say_error(exc, client.lang)), ref=cmd.seq))
 
     def _handle(self, client: Client, cmd: Command) -> bool:
         if isinstance(cmd, Hello):
@@ -641,6 +875,6 @@ class Room:
         client.send(Welcome(table=self.id, seat=client.seat, back=back,
                             barred=self._barred(client.owner)))
         self.broadcast()  # the others see who is connected; this client gets its view
-        self.schedule()  # a bots-only table that was paused deals again
+        self._rearm = max(self._rearm, 0.0)  # a bots-only table that was paused deals again
 
 

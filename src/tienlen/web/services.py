@@ -125,7 +125,7 @@ class Services:
         repo.hand_writer = HandWriter(ratings)
         identities = SqlIdentityStore(repo.engine)
         lobby = Lobby(repo, bot_delay, limits, identities, time=clock)
-        pool = lobby.driver.pool  # the one pool: bots' decisions, hints, the records' work
+        pool = lobby.committer.pool  # the one pool: bots' decisions, hints, the records' work
         return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(pool),
                    offload=Offload(pool, limits.replays_per_client), clock=clock,
                    limiter=Limiter(limits, clock),

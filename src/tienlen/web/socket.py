@@ -15,13 +15,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
 from .. import TienLenError
-from ..i18n import msg, pick_lang, say_error, t
+from ..i18n import msg, pick_lang
 from .limits import RateLimit, wait_text
 from .origin import other_site
 from .protocol import (
     MAX_MESSAGE,
     Command,
-    Error,
     Hello,
     Join,
     Ping,
@@ -160,14 +159,9 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                     client.refuse(Refused(mod.words(ban), BANNED, status=403), command.seq)
                     continue
                 command = watching
-            try:
-                room.handle(client, command)
-            except TienLenError as exc:  # storage trouble: nothing changed
-                client.send(Error(reason=t("err.web.server_failed", client.lang,
-                                           reason=say_error(exc, client.lang)),
-                                  ref=command.seq))
-            if ban is not None:  # told once it has its welcome
-                client.refuse(Refused(mod.words(ban), BANNED, status=403))
+            room.handle(client, command)  # to the table's inbox
+            if ban is not None:  # told once it has its welcome (after it, in the inbox)
+                room.notify(client, Refused(mod.words(ban), BANNED, status=403))
     except WebSocketDisconnect:
         pass
     finally:

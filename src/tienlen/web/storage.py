@@ -3,7 +3,7 @@
 Every change to a table is one row of its log, written (and committed) before
 anyone hears of it; replaying the log through the engine rebuilds the table
 exactly. Bot moves of many tables share one transaction (a group commit, see
-``driver.py``). Finished hands are kept as records in the project's TOML
+``committer.py``). Finished hands are kept as records in the project's TOML
 format, stored in the transaction of the move that finishes them.
 SQLite (a file in the user's data folder, :func:`default_db`) by default, PostgreSQL by URL
 (``postgresql+psycopg://…``).
@@ -42,6 +42,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.elements import ColumnElement
 
 from ..errors import TienLenError, error
 
@@ -694,13 +695,21 @@ class Repository:
             self._put_snapshot(s.connection(), table_id, idx, data)
 
     # ------------------------------------------------------------------ reads
-    def load_all(self) -> list[StoredTable]:
-        """Every open table: its settings, seats, snapshot and the log entries after it. The
-        cost follows the tables and what came after their snapshots, not their whole history."""
+    def load_table(self, table_id: str) -> StoredTable | None:
+        """One open table as :meth:`load_all` reads it (None: none such is open)."""
+        found = self.load_all(only=table_id)
+        return found[0] if found else None
+
+    def load_all(self, only: str | None = None) -> list[StoredTable]:
+        """Every open table (``only``: the one of that id): its settings, seats, snapshot and
+        the log entries after it. The cost follows the tables and what came after their
+        snapshots, not their whole history."""
         with self._sessions() as s:
-            open_ids = select(TableRow.id).where(TableRow.closed.is_(None))
-            tables = s.scalars(select(TableRow).where(TableRow.closed.is_(None))
-                               .order_by(TableRow.created)).all()
+            wanted: ColumnElement[bool] = TableRow.closed.is_(None)
+            if only is not None:
+                wanted = wanted & (TableRow.id == only)
+            open_ids = select(TableRow.id).where(wanted)
+            tables = s.scalars(select(TableRow).where(wanted).order_by(TableRow.created)).all()
             seats: dict[str, dict[int, SeatChange]] = {}
             for row in s.scalars(select(SeatRow).where(SeatRow.table_id.in_(open_ids))):
                 seats.setdefault(row.table_id, {})[row.seat] = SeatChange(

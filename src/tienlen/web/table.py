@@ -6,7 +6,8 @@ by :meth:`TableState.apply`, the one place each kind of log entry changes the ta
 when a table is rebuilt from what is stored (:meth:`TableState.restore`). A move is tried on a
 copy of the game first, so the record of a hand it ends is stored in the same write. A bot's
 move is *staged* (decided and checked, its write made, nothing changed yet) for the
-:class:`~.driver.Driver` to store with other tables' moves; then it is installed (applied).
+table's room to make (:meth:`TableState.make`), stored with other tables' writes by the
+committer (committer.py).
 The time is the table's ``time`` (:mod:`.now`).
 
 The hand's decisions are asked in the order of one :class:`~tienlen.turns.Turns` per hand
@@ -51,8 +52,7 @@ from ..errors import reason_of
 from ..i18n import bot_name, msg
 from ..turns import Decision, OutOfTurn, Turns, is_decline, view_for_decision
 from ..turns import asked as asked_now
-from .botpool import Pending
-from .driver import Staged
+from .botpool import PooledBot
 from .hands import Hands
 from .names import (
     BOT_NUMBERS,
@@ -68,11 +68,13 @@ from .now import REAL_TIME, Time
 from .ratings import rated_family
 from .refusal import Refused
 from .snapshot import Snapshot
+from .staged import Asking, Staged
 from .storage import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write, hash_token
 
 AWAY_BOT = "heuristic"
-# what a command already made from its log entry, handed to TableState.apply_entry
-Made = Hands | Game | Move | None
+# what a command already made from its log entry, handed to TableState.apply_entry: the dealt
+# hands of a "start", the dealt hand of a "next", a move with the hand it leads to (its trial)
+Made = Hands | Game | tuple[Move, Game] | None
 # the least grace a player has, away, before a bot plays for them at a rated table, and before
 # the host may kick them at any table (seconds since their last connection closed): a reload,
 # a closed laptop lid or a train tunnel is not absence (lichess gives about 40 s too)
@@ -247,10 +249,13 @@ class TableState:
 
     def _move(self, entry: Entry, made: Made) -> None:
         """A move ("move": a person's; "timer", "bot_move": see :meth:`timer_moves`), checked
-        before it was stored."""
+        before it was stored. Made live, the hand its check led to becomes the current one (the
+        move is made once); rebuilt from the log, the move is made from its text."""
         assert self.hands is not None and entry.seat is not None
-        move = made if isinstance(made, (Play, Action)) else parse_move(entry.text, self.rules)
-        self.hands.push(move, entry.seat)
+        if isinstance(made, tuple):
+            self.hands.push(made[0], entry.seat, after=made[1])
+        else:
+            self.hands.push(parse_move(entry.text, self.rules), entry.seat)
         self._note_made(entry.kind)
 
     def _ask(self, entry: Entry, made: Made) -> None:
@@ -346,6 +351,10 @@ class TableState:
         """The write of the table's next log entry (nothing stored, nothing changed)."""
         return Write(self.id, Entry(self.version, kind, seat, text), change, record, snapshot,
                      host, ended)
+
+    def stores_through(self, store: Callable[[Write], None]) -> None:
+        """Store the table's writes through ``store`` from now on (its room's staging)."""
+        self._store = store
 
     def _commit(self, write: Write, made: Made = None) -> None:
         """Store ``write`` (or hold it: :meth:`hold_writes`), then make it (:meth:`apply`)."""
@@ -738,7 +747,7 @@ class TableState:
         except TienLenError as exc:  # a refused play, or text that is no card (CardError)
             raise Refused(reason_of(exc)) from None
         self._commit(self._entry("move", seat, str(move), record=self._record_if_over(trial),
-                                 ended=self._ended(trial)), move)
+                                 ended=self._ended(trial)), (move, trial))
 
     def _record_if_over(self, game: Game, number: int | None = None) -> tuple[int, str] | None:
         """(hand number, record) when ``game`` (the current hand after a move; with ``number``:
@@ -846,24 +855,29 @@ class TableState:
                          policy=OutOfTurn.ANY_TIME)
 
     def bot_move(self, at: float, now: float | None = None,
-                 out_of_time: bool = False) -> Staged | None:
+                 out_of_time: bool = False) -> Staged | Asking | None:
         """The move a bot owes now in the hand, staged (``at``: when it was due, Unix seconds):
         the bots asked out of turn answer one after another (a bot's ``pass`` is a decline, not
         asked again until someone moves), then a bot plays the seat on turn if it plays for it
-        (or ``out_of_time``: for a player whose turn timer ran out). None: the hand waits for a
-        person (or is over)."""
+        (or ``out_of_time``: for a player whose turn timer ran out). :class:`Asking`: a pooled
+        bot's decision, to be made in the bot pool first. None: the hand waits for a person (or
+        is over)."""
         while (asked := self.asked(now)) is not None:
             if asked.out_of_turn:
-                move = self.choose(asked.seat, asked)
-                if not is_decline(move):
-                    return self._stage(asked.seat, move, at, "bot_move", now)
-                self.turns.decline(asked.seat)
+                made: str | None = "bot_move"
             elif self.bot_controlled(asked.seat, now):
-                return self._stage(asked.seat, self.choose(asked.seat, asked), at, "bot_move", now)
-            elif out_of_time:  # logged as the timer's move: the page marks it, the player is told
-                return self._stage(asked.seat, self.choose(asked.seat, asked), at, "timer", now)
-            else:
+                made = "bot_move"
+            else:  # the timer's move is logged as such: the page marks it, the player is told
+                made = "timer" if out_of_time else None
+            if made is None:
                 return None
+            move = self.choose(asked.seat, asked)
+            if isinstance(move, Asking):
+                return move
+            if asked.out_of_turn and is_decline(move):
+                self.turns.decline(asked.seat)
+                continue
+            return self._stage(asked.seat, move, at, made, now)
         return None
 
     def _bot(self, seat: int) -> Bot:
@@ -875,18 +889,25 @@ class TableState:
             bot = self._bots[seat] = self.make_bot(seat, level, seed)
         return bot
 
-    def choose(self, seat: int, asked: Decision | None = None) -> Move:
+    def choose(self, seat: int, asked: Decision | None = None) -> Move | Asking:
         """The bot's move for ``seat``: one of the moves of its decision ``asked`` (out of turn:
-        its chops and ``pass``, its decline); without one, of its legal moves now."""
+        its chops and ``pass``, its decline); without one, of its legal moves now.
+        :class:`Asking` when the bot's decisions are made in the bot pool and the pool has not
+        answered this one yet."""
         assert self.game is not None
         view = self.game.view(seat) if asked is None else view_for_decision(self.game, asked)
         # a bot that fails, or answers what it may not, lets a chop out of turn go (its pass)
         # and otherwise makes the first legal move: a bot's failure must not stop the table
         fallback = PASS if asked is not None and asked.out_of_turn else view.legal[0]
+        bot = self._bot(seat)
         try:
-            move = self._bot(seat).choose(view)
-        except Pending:  # a pooled bot's decision, made in a worker (botpool.py): not a failure
-            raise
+            if isinstance(bot, PooledBot):
+                answer = bot.answer(view)
+                if answer is None:
+                    return Asking(bot.key, view, bot.answered)
+                move = answer
+            else:
+                move = bot.choose(view)
         except Exception:
             return fallback
         return move if move in view.legal else fallback
@@ -895,7 +916,7 @@ class TableState:
     def stage_deal(self, at: float) -> Staged:
         """The next hand, dealt (its seed drawn) but not installed."""
         assert self.hands is not None
-        self._take_reserved()  # stored now: the deal after them is stored by the driver
+        self._take_reserved()  # made with the deal, in the same pass
         seed = self.hands.next_seed()
         hand = self.hands.deal_next(seed)
         number = self.hands.number + 1
@@ -913,13 +934,19 @@ class TableState:
         trial.push(move, seat)
         write = self._entry(made, seat, str(move), record=self._record_if_over(trial),
                             ended=self._ended(trial, now=now))
-        return Staged(write, seat, move, at)
+        return Staged(write, seat, move, at, trial)
 
     def install(self, staged: Staged) -> None:
-        """Make a staged move once it is stored (the same move, on the same state, as its trial;
-        the hand's turns notice it: a new chance for every seat)."""
+        """Make a staged move once it is stored: its trial becomes the hand (the move is made
+        once; the hand's turns notice it: a new chance for every seat)."""
         assert self.hands is not None and staged.write.entry.idx == self.version
-        self.apply(staged.write, staged.hand if staged.move is None else staged.move)
+        self.apply(staged.write, staged.made)
+
+    def make(self, staged: Staged) -> None:
+        """Store (through the table's ``store``) and make a staged move, as a person's move is
+        made: the one way every move reaches the table."""
+        assert staged.write.entry.idx == self.version
+        self._commit(staged.write, staged.made)
 
 
 # each kind of log entry, made (TableState.apply_entry); "join" and "bot": the seat's row alone

@@ -105,5 +105,6 @@ async def healthz(svc: Svc) -> dict[str, Any]:
             "playing": sum(1 for r in rooms.values() if r.started),
             "connections": sum(len(r.clients) for r in rooms.values()),
             "database": svc.repo.dialect, "uptime_s": round(time.time() - svc.started, 1),
-            "bot_moves": svc.lobby.driver.stats.moves, "batches": svc.lobby.driver.stats.batches,
-            "engine": svc.lobby.driver.pool.engine}
+            "bot_moves": svc.lobby.committer.stats.bot_moves, "moves": svc.lobby.committer.stats.moves,
+            "batches": svc.lobby.committer.stats.batches,
+            "engine": svc.lobby.committer.pool.engine}
