@@ -1,21 +1,21 @@
 // One table: the felt with its seats, the play to beat, your hand and its actions, the end of a
 // hand, the history, the scores and the records; played over the table's WebSocket.
-import { mountBell, turnTitle } from "./attention.js";
-import { cardsRow, playLabel } from "./cards.js";
+import { mountBell, turnTitle } from "../lib/attention.js";
+import { cardsRow, playLabel } from "../lib/cards.js";
 import { Chat } from "./chat.js";
-import { mountInvite } from "./friends.js";
-import { $, h, keepFocus } from "./dom.js";
+import { mountInvite } from "../people/friends.js";
+import { $, h, keepFocus } from "../lib/dom.js";
 import { placesOf, renderEnd } from "./endpanel.js";
 import { Hand } from "./hand.js";
 import { actionParams, eventWords, instantWords, lastPlayer, renderHistory, renderStrip } from "./history.js";
-import { listAnd, presetName, seatName, t, tn } from "./i18n.js";
-import { levelKey } from "./lobby.js";
-import { openReport, showBanned } from "./moderation.js";
-import { api, applyDelta, Connection, tokenKey } from "./net.js";
+import { listAnd, presetName, seatName, t, tn } from "../lib/i18n.js";
+import { levelKey } from "../lobby/lobby.js";
+import { openReport, showBanned } from "../people/moderation.js";
+import { api, applyDelta, Connection, tokenKey } from "../lib/net.js";
 import { cardsText, newChopPayments, newPayments, paymentLine } from "./payments.js";
 import { fitTable, watchLayout } from "./layout.js";
 import { celebrate, chips, deal, land, settle, stamp, sweep } from "./motion.js";
-import { motionOn } from "./prefs.js";
+import { motionOn } from "../lib/prefs.js";
 import { renderSeats, tickCountdown } from "./seats.js";
 import { buzz, cues, sound } from "./sound.js";
 import { renderWatchDock } from "./watchdock.js";

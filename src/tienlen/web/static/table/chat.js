@@ -3,8 +3,8 @@
 // phrase arrives as its key (chat.phrase.<key>) and is said in this page's language; a player's
 // words are shown as text, never as markup. Muting is this browser's: the seats muted at a
 // table are kept in localStorage, so a reload (or a restart of the server) keeps them.
-import { $, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { $, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { seatPosition } from "./seats.js";
 
 // the server's catalogue (web/chat.py: PHRASES, EMOJI), in its order

@@ -1,7 +1,7 @@
 // The end of a hand: places, units won and lost, and every card each player still held.
-import { cardsRow } from "./cards.js";
-import { h } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { cardsRow } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { instantWords } from "./history.js";
 import { paymentList } from "./payments.js";
 import { openReview } from "./review.js";
