@@ -24,7 +24,7 @@ DIMMED = "[...document.querySelectorAll('[data-testid=card].unusable')].map((b) 
 
 
 def test_the_page_knows_the_servers_cap_on_legal_plays() -> None:
-    found = re.search(r"const MAX_LEGAL = (\d+);", (STATIC / "table" / "table.js").read_text())
+    found = re.search(r"const MAX_LEGAL = (\d+);", (STATIC / "table" / "status.js").read_text())
     assert found is not None and int(found.group(1)) == MAX_LEGAL
 
 
