@@ -44,7 +44,7 @@ def test_the_catalogues_are_plain_json_objects_of_strings() -> None:
 # ---------------------------------------------------------------------- keys used by the code
 def _page_keys() -> set[str]:
     keys: set[str] = set()
-    for path in STATIC.glob("*"):
+    for path in (p for p in STATIC.rglob("*") if p.is_file()):
         text = path.read_text(encoding="utf-8")
         keys |= set(re.findall(r'data-i18n(?:-[a-z-]+)?="([\w.]+)"', text))
         keys |= set(re.findall(r'\bt\("([\w.]+)"', text))
@@ -119,7 +119,7 @@ _JS_OK = re.compile(r"^(?:[\w.#:\-\[\]=\"' ,*/()>]+|[a-z_]+(?: [a-z_]+)?)$")
 def test_no_english_sentence_in_the_page_scripts() -> None:
     """A string the page shows is never a literal: textContent, text:, title, aria-label and
     the reasons shown all come from t()/tn()."""
-    for path in STATIC.glob("*.js"):
+    for path in STATIC.rglob("*.js"):
         if path.name == "i18n.js":
             continue
         text = path.read_text(encoding="utf-8")

@@ -145,14 +145,14 @@ def test_the_page_holds_no_list_of_action_words() -> None:
     """The page says actions by the server's kinds (move.<kind>), never by reading words out
     of a move's text: no action kind compared, switched on, searched for or listed."""
     found = []
-    for path in sorted(STATIC.glob("*.js")):
+    for path in sorted(STATIC.rglob("*.js")):
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             found += [f"{path.name}:{n}: {line.strip()}" for p in PARSED if p.search(line)]
     assert found == []
 
 
 def test_the_page_reads_the_history_from_its_events_not_its_text() -> None:
-    for path in STATIC.glob("*.js"):
+    for path in STATIC.rglob("*.js"):
         text = path.read_text(encoding="utf-8")
         assert "view.history" not in text and "step.last" not in text, path.name
         assert not re.search(r"\.legal\.(find|filter|some)\(", text), path.name

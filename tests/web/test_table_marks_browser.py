@@ -24,7 +24,7 @@ DIMMED = "[...document.querySelectorAll('[data-testid=card].unusable')].map((b) 
 
 
 def test_the_page_knows_the_servers_cap_on_legal_plays() -> None:
-    found = re.search(r"const MAX_LEGAL = (\d+);", (STATIC / "table.js").read_text())
+    found = re.search(r"const MAX_LEGAL = (\d+);", (STATIC / "table" / "status.js").read_text())
     assert found is not None and int(found.group(1)) == MAX_LEGAL
 
 
@@ -55,7 +55,7 @@ def test_cards_no_legal_play_holds_are_dimmed_at_your_turn(page: Page, server: S
 def test_a_seat_with_one_card_left_is_marked(page: Page, server: Server) -> None:
     quick_game(page, server)
     marked = page.evaluate("""async () => {
-        const { renderSeats } = await import("/static/seats.js");
+        const { renderSeats } = await import("/static/table/seats.js");
         const box = document.createElement("div");
         const seat = (i) => ({ seat: i, kind: "bot", name: `Bot ${i}`, level: "greedy" });
         const info = { players: 3, status: "playing", seats: [0, 1, 2].map(seat), ready: [] };

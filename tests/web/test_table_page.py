@@ -255,7 +255,7 @@ def test_a_page_the_server_refuses_says_why_and_stops_knocking(page: Page, serve
 
 def test_the_page_applies_deltas_as_the_server_does_and_asks_again_when_lost(
         page: Page, server: Server) -> None:
-    """The page's applyDelta (static/net.js) makes, from every delta of a whole 8-player hand,
+    """The page's applyDelta (static/lib/net.js) makes, from every delta of a whole 8-player hand,
     the state deltas.py's apply_delta makes; a delta for a version the page does not hold
     makes it ask for the whole state (sync), and it is sent it."""
     from tienlen import Rules, Session
@@ -271,7 +271,7 @@ def test_the_page_applies_deltas_as_the_server_does_and_asks_again_when_lost(
     first = wire(hand[0], 1)
     deltas = [wire(update(a, b), n) for n, (a, b) in enumerate(pairwise(hand), 2)]
     by_page = page.evaluate("""async ([first, deltas]) => {
-        const { applyDelta } = await import("/static/net.js");
+        const { applyDelta } = await import("/static/lib/net.js");
         const held = [first];
         for (const d of deltas) held.push(applyDelta(held[held.length - 1], d));
         return held; }""", [first, deltas])

@@ -5,7 +5,7 @@ of its own seat) field by field, and gives a :class:`~.protocol.Delta` of the di
 the whole state where a delta cannot say it (the first state, a seat changed, a hand view
 appearing). A delta holds values of the new state only, so it tells a seat nothing its own
 state would not. :func:`apply_delta` makes the state a client holds after a delta, both read
-from JSON: what the page does (``static/net.js``, ``applyDelta``), for the tests and the
+from JSON: what the page does (``static/lib/net.js``, ``applyDelta``), for the tests and the
 benchmark.
 """
 

@@ -41,7 +41,7 @@ HANG_UP = "\x00hang up"  # what the outbox is given when the connection's sessio
 SIGNED_OUT = 4401  # the close code then
 # the close code for another site's page: the handshake is answered (a refused handshake reaches
 # a page as a bare failure, which it would retry for ever) and closed at once, nothing read,
-# nothing sent, no session given; the page says why and does not knock again (static/net.js)
+# nothing sent, no session given; the page says why and does not knock again (static/lib/net.js)
 REFUSED = 4403
 NOT_FOUND, BANNED = "not_found", "banned"  # the kinds of the refusals said here
 

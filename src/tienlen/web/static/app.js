@@ -1,15 +1,15 @@
 // The page: a lobby, and a table played over a WebSocket. No build step: plain ES modules.
-import { account } from "./account.js";
-import { admin } from "./admin.js";
-import { $ } from "./dom.js";
-import { friendsSection, watchInvitations } from "./friends.js";
-import { init } from "./i18n.js";
-import { leaderboardPage } from "./leaderboard.js";
-import { lobby } from "./lobby.js";
-import { mountPrefs } from "./prefs.js";
-import { mePage, profilePage } from "./profile.js";
-import { seatNote } from "./quickmatch.js";
-import { table } from "./table.js";
+import { account } from "./people/account.js";
+import { admin } from "./people/admin.js";
+import { $ } from "./lib/dom.js";
+import { friendsSection, watchInvitations } from "./people/friends.js";
+import { init } from "./lib/i18n.js";
+import { leaderboardPage } from "./lobby/leaderboard.js";
+import { lobby } from "./lobby/lobby.js";
+import { mountPrefs } from "./lib/prefs.js";
+import { mePage, profilePage } from "./people/profile.js";
+import { seatNote } from "./lobby/quickmatch.js";
+import { table } from "./table/table.js";
 
 const path = location.pathname;
 await init();

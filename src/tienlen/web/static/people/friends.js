@@ -1,10 +1,10 @@
 // Friends in the page: "Add friend" on a profile, the friends on /me (online, at which table;
 // accept a request, remove), "Invite a friend" at a table, and the invitations a player is
 // sent, shown on every page (looked for every little while) and notified where allowed.
-import { notify } from "./attention.js";
-import { $, h } from "./dom.js";
-import { t } from "./i18n.js";
-import { api } from "./net.js";
+import { notify } from "../lib/attention.js";
+import { $, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/net.js";
 
 const POLL_MS = 10000;  // how often a page looks for new invitations
 const SHOWN = "tienlen-invitations-shown";

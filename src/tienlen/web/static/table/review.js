@@ -3,10 +3,10 @@
 // makes the review in its bot pool (GET /api/tables/{id}/records/{n}/review): "working…" until
 // then. A seated player reviews their own seat (its token sent); a spectator of a public table
 // chooses a seat.
-import { cardsRow } from "./cards.js";
-import { h } from "./dom.js";
-import { t, tn } from "./i18n.js";
-import { api, HttpError, tokenKey } from "./net.js";
+import { cardsRow } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
+import { api, HttpError, tokenKey } from "../lib/net.js";
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const signed = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;

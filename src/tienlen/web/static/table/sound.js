@@ -1,7 +1,7 @@
 // The table's sounds, made in the page with Web Audio (no files): a play, a pass, your turn, a
 // chop and the turn timer's last seconds. Off until the player switches them on (prefs.js);
 // no AudioContext exists before that. Vibration on a phone for your turn, where allowed.
-import { onPrefs, pref } from "./prefs.js";
+import { onPrefs, pref } from "../lib/prefs.js";
 
 let audio = null;
 

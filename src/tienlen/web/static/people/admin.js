@@ -1,8 +1,8 @@
 // The admins' page (/admin, main#admin): open reports, bans (made and lifted), renames and the
 // audit log. The server refuses every /api/admin route to anyone else; the page then says why.
-import { $, h } from "./dom.js";
-import { t } from "./i18n.js";
-import { api } from "./net.js";
+import { $, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/net.js";
 
 const IDENTITY = /^i[0-9a-f]{24}$/;
 

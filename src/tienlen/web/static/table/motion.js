@@ -4,8 +4,8 @@
 // stamp of a chop and a celebration for first place. Each is decoration over what the page already says in words (the status,
 // the history, the toast), so nothing is lost with motion off; every element it adds is
 // aria-hidden and removes itself.
-import { h } from "./dom.js";
-import { motionOn } from "./prefs.js";
+import { h } from "../lib/dom.js";
+import { motionOn } from "../lib/prefs.js";
 import { seatPosition } from "./seats.js";
 
 /** Where ``seat`` sits, in pixels from the felt's centre, seen from seat ``me`` (null: 0). */

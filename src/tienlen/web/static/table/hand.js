@@ -1,8 +1,8 @@
 // Your hand: large cards you select by click, tap or keyboard. The selection (and the keyboard
 // focus) survives the others' moves: a card stays selected until it leaves your hand.
-import { cardLabel, cardSvg } from "./cards.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { cardLabel, cardSvg } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 
 /** Keys for a hand's cards: the card, and which copy of it (two packs): "7h#0", "7h#1". */
 function keysOf(cards) {

@@ -1,13 +1,65 @@
-// The end of a hand: places, units won and lost, and every card each player still held.
-import { cardsRow } from "./cards.js";
-import { h } from "./dom.js";
-import { t, tn } from "./i18n.js";
+// The end of a hand: places, units won and lost, and every card each player still held; the
+// payments, Review, and the next hand's button with who it waits for and its countdown.
+import { cardsRow } from "../lib/cards.js";
+import { elements, h, onUsableClick, setEnabled } from "../lib/dom.js";
+import { listAnd, t, tn } from "../lib/i18n.js";
 import { instantWords } from "./history.js";
 import { paymentList } from "./payments.js";
 import { openReview } from "./review.js";
 import { place, placesOf } from "./seats.js";
 
-export { placesOf };
+export class EndPanel {
+  constructor() {
+    this.els = elements("end", "next-hand", "end-ready", "end-countdown", "end-wait");
+  }
+
+  show(over) { this.els.end.hidden = !over; }
+
+  focus() { this.els.nextHand.focus(); }
+
+  /** The hand ``view`` of table ``info`` just over, seen from seat ``me`` (null: watching). */
+  render(info, view, names, me, offset) {
+    renderEnd(this.els.end, view, names, me);
+    this.renderNext(info, view, names, me, offset);
+  }
+
+  /** The next-hand button and who the next hand waits for: "Waiting for Minh…" once you asked. */
+  renderNext(info, view, names, me, offset) {
+    const ready = info.ready || [];
+    const players = info.seats.filter((s) => s.kind === "human" && !s.bot_playing).map((s) => s.seat);
+    const waiting = players.filter((s) => !ready.includes(s));
+    const asked = me !== null && ready.includes(me);
+    const btn = this.els.nextHand;
+    btn.hidden = me === null;
+    btn.classList.toggle("asked", asked);
+    btn.textContent = !asked ? t("web.end.next") : waiting.length
+      ? t("web.end.waiting_for", { names: listAnd(waiting.map((s) => names[s])) }) : t("web.end.dealing");
+    setEnabled(btn, !asked, t("web.end.asked_why"));
+    const others = ready.filter((s) => s !== me);
+    const line = !asked && others.length ? tn("web.end.ready", others.length, { names: listAnd(others.map((s) => names[s])) })
+      : (players.length > 1 && !ready.length ? (info.next_hand_after ? t("web.end.rule", { s: info.next_hand_after }) : t("web.end.rule_all")) : "");
+    this.els.endReady.textContent = line;
+    this.tick(info, view, offset);
+  }
+
+  /** The countdown to the next hand, under the button (none when no countdown runs);
+   * ``offset``: the server's clock less this one, in seconds. */
+  tick(info, view, offset) {
+    const at = view && view.is_over ? info.next_hand_at ?? null : null;
+    const box = this.els.endCountdown;
+    let text = "";
+    if (at !== null) {
+      const secs = Math.ceil(Math.max(0, at - (Date.now() / 1000 + offset)));
+      text = t("web.end.deal_in", { time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}` });
+      box.setAttribute("aria-label", tn("web.end.deal_in_label", secs));
+    }
+    if (box.textContent !== text) box.textContent = text;
+    this.els.endWait.hidden = !text && !this.els.endReady.textContent;
+  }
+
+  /** Next hand (``onNext``), only while usable. */
+  wire(onNext) { onUsableClick(this.els.nextHand, onNext); }
+}
 
 export function renderEnd(box, view, names, me) {
   const rows = placesOf(view).map((s, i) => {

@@ -1,9 +1,9 @@
 // Reporting and blocking a player: a dialog from a seat at the table, and buttons a profile can
 // show (reportBlockButtons). A banned player is told why (showBanned). Everything a player
 // typed is shown as text, never as markup.
-import { $, h } from "./dom.js";
-import { t } from "./i18n.js";
-import { api } from "./net.js";
+import { $, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/net.js";
 
 export const REASONS = ["cheating", "abuse", "offensive_name", "stalling", "other"];
 export const MAX_TEXT = 500;

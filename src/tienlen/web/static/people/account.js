@@ -1,9 +1,9 @@
 // The account: in the header, who this browser is (a guest's name with "Sign in" and "Claim your
 // name", or an account's name with "Sign out"), the dialogs that sign in, claim, recover and show
 // recovery codes; on /me, the account's section (password, codes, sessions, deleting it).
-import { $, h } from "./dom.js";
-import { lang, t } from "./i18n.js";
-import { api } from "./net.js";
+import { $, h } from "../lib/dom.js";
+import { lang, t } from "../lib/i18n.js";
+import { api } from "../lib/net.js";
 
 const MIN_PASSWORD = 8;
 const MAX_PASSWORD = 128;

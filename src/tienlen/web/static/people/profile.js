@@ -1,11 +1,11 @@
 // A player's profile (/p/NAME) and the player's own hands and ratings (/me, section#me-profile):
 // ratings per family with their curves (inline SVG, its numbers in a table too), hands played,
 // first places, the last hands with their records and replays.
-import { $, h } from "./dom.js";
-import { lang, seatName, t } from "./i18n.js";
+import { $, h } from "../lib/dom.js";
+import { lang, seatName, t } from "../lib/i18n.js";
 import { friendButton } from "./friends.js";
 import { reportBlockButtons } from "./moderation.js";
-import { api } from "./net.js";
+import { api } from "../lib/net.js";
 
 /** A number in the reader's language, with ``digits`` decimals. */
 export function num(x, digits = 1) {

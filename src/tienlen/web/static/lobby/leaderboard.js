@@ -1,9 +1,9 @@
 // The leaderboard (/leaderboard): one family's players with 20 rated hands or more, best first
 // by mu - 3 sigma; a switch between the families (its choice kept in the address: ?family=).
-import { $, h } from "./dom.js";
-import { t } from "./i18n.js";
-import { api } from "./net.js";
-import { familyName, num, signed } from "./profile.js";
+import { $, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/net.js";
+import { familyName, num, signed } from "../people/profile.js";
 
 function trend(x) {
   if (x === null || x === undefined) return h("td.trend.muted", { text: "–" });

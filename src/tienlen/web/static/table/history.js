@@ -1,7 +1,7 @@
 // This hand's moves, grouped by round (a round ends when everyone else passed), with real cards.
-import { cardsRow, playLabel } from "./cards.js";
-import { h } from "./dom.js";
-import { t, tn } from "./i18n.js";
+import { cardsRow, playLabel } from "../lib/cards.js";
+import { h } from "../lib/dom.js";
+import { t, tn } from "../lib/i18n.js";
 import { paymentLine } from "./payments.js";
 import { botFace } from "./seats.js";
 

@@ -19,6 +19,29 @@ export function h(tag, props = {}, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
+/** A region's elements, looked up once by their ids: elements("play", "hint-reason") is
+ * { play, hintReason }. */
+export function elements(...ids) {
+  return Object.fromEntries(ids.map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), $(id)]));
+}
+
+/** Make a button unusable for a reason shown on hover and read by screen readers (in the
+ * element named by the button's id and "-why"). */
+export function setEnabled(btn, enabled, reason) {
+  btn.setAttribute("aria-disabled", enabled ? "false" : "true");
+  btn.title = enabled ? "" : reason;
+  const why = $(`${btn.id}-why`);
+  if (why) why.textContent = enabled ? "" : reason;
+}
+
+/** Shown and not made unusable by setEnabled. */
+export const usable = (btn) => !btn.hidden && btn.getAttribute("aria-disabled") !== "true";
+
+/** Run ``fn`` on a click on ``btn`` while it is usable. */
+export function onUsableClick(btn, fn) {
+  btn.addEventListener("click", () => { if (usable(btn)) fn(); });
+}
+
 /** Re-render ``fn`` without losing the keyboard focus: the focused element's data-key is found again. */
 export function keepFocus(root, fn) {
   const active = document.activeElement;

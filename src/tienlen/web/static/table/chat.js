@@ -3,8 +3,8 @@
 // phrase arrives as its key (chat.phrase.<key>) and is said in this page's language; a player's
 // words are shown as text, never as markup. Muting is this browser's: the seats muted at a
 // table are kept in localStorage, so a reload (or a restart of the server) keeps them.
-import { $, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { elements, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { seatPosition } from "./seats.js";
 
 // the server's catalogue (web/chat.py: PHRASES, EMOJI), in its order
@@ -35,24 +35,26 @@ export class Chat {
     this.lines = [];  // {seat, words} or {note}
     this.muted = mutedSeats(table);
     this.view = { seat: null, players: 4 };
+    this.els = elements("chat-phrases", "chat-reactions", "chat-text", "chat-form", "chat-say", "chat-watching",
+      "chat-public", "chat-log", "chat-bubbles");
   }
 
   mount() {
-    $("chat-phrases").replaceChildren(...PHRASES.map((key) => h("button.small", {
+    this.els.chatPhrases.replaceChildren(...PHRASES.map((key) => h("button.small", {
       type: "button", testid: "chat-phrase", dataset: { phrase: key }, text: t(`chat.phrase.${key}`),
       onclick: () => this.send({ type: "say", phrase: key }),
     })));
-    $("chat-reactions").replaceChildren(...EMOJI.map((emoji) => h("button.small.emoji", {
+    this.els.chatReactions.replaceChildren(...EMOJI.map((emoji) => h("button.small.emoji", {
       type: "button", testid: "chat-emoji", dataset: { emoji }, text: emoji,
       "aria-label": t("web.chat.react_label", { emoji }), onclick: () => this.send({ type: "react", emoji }),
     })));
-    $("chat-text").maxLength = MAX_TEXT;
-    $("chat-form").addEventListener("submit", (ev) => {
+    this.els.chatText.maxLength = MAX_TEXT;
+    this.els.chatForm.addEventListener("submit", (ev) => {
       ev.preventDefault();
-      const text = $("chat-text").value.trim();
+      const text = this.els.chatText.value.trim();
       if (!text) return;
       this.send({ type: "chat", text: text.slice(0, MAX_TEXT) });
-      $("chat-text").value = "";
+      this.els.chatText.value = "";
     });
     this.drawLog();
   }
@@ -61,10 +63,10 @@ export class Chat {
   render(info, seat) {
     this.view = { seat, players: info.players };
     const seated = seat !== null;
-    $("chat-say").hidden = !seated;
-    $("chat-watching").hidden = seated;
-    $("chat-form").hidden = !info.private;
-    $("chat-public").hidden = Boolean(info.private);
+    this.els.chatSay.hidden = !seated;
+    this.els.chatWatching.hidden = seated;
+    this.els.chatForm.hidden = !info.private;
+    this.els.chatPublic.hidden = Boolean(info.private);
   }
 
   /** A chat event from the server. */
@@ -85,7 +87,7 @@ export class Chat {
   }
 
   drawLog() {
-    const log = $("chat-log");
+    const log = this.els.chatLog;
     const shown = this.lines.filter((l) => l.note || !this.muted.has(l.seat));
     if (!shown.length) { log.replaceChildren(h("p.none", { text: t("web.chat.none") })); return; }
     log.replaceChildren(...shown.map((l) => (l.note ? h("p.note", { testid: "chat-note", text: l.note })
@@ -99,7 +101,7 @@ export class Chat {
     const n = this.view.players;
     const r = ((seat - (this.view.seat ?? 0)) % n + n) % n;
     const [x, y] = seatPosition(r, n);
-    const box = $("chat-bubbles");
+    const box = this.els.chatBubbles;
     for (const old of box.querySelectorAll(`[data-seat="${seat}"]`)) old.remove();
     const b = h("div.chat-bubble", { testid: "chat-bubble", dataset: { seat }, text: words });
     if (y > 75) b.classList.add("below");
@@ -113,7 +115,7 @@ export class Chat {
   mute(seat, on) {
     if (on) this.muted.add(seat); else this.muted.delete(seat);
     localStorage.setItem(muteKey(this.table), JSON.stringify([...this.muted].sort()));
-    if (on) for (const b of $("chat-bubbles").querySelectorAll(`[data-seat="${seat}"]`)) b.remove();
+    if (on) for (const b of this.els.chatBubbles.querySelectorAll(`[data-seat="${seat}"]`)) b.remove();
     this.drawLog();
   }
 }

@@ -1,8 +1,8 @@
 // A spectator's dock: instead of an empty bar where a player's hand would be, who sits where
 // (cards left, the session's units) and the table's settings; a seat the watcher left is marked
 // as theirs (its "Take your seat back" button is the seat's own, on the felt).
-import { h } from "./dom.js";
-import { presetName, seatName, t, tn } from "./i18n.js";
+import { h } from "../lib/dom.js";
+import { presetName, seatName, t, tn } from "../lib/i18n.js";
 
 /** Fill ``box`` for a watcher of the table ``info`` whose hand is ``view``. */
 export function renderWatchDock(box, info, view, back) {

@@ -1,9 +1,9 @@
 // Quick match: in the lobby, Play now (a rules family and a table size), the wait (seconds
 // waited, players waiting, Cancel) and then the table; at a table, a seat kept for the next
 // hand says so until it is the player's.
-import { $, h } from "./dom.js";
-import { t } from "./i18n.js";
-import { api } from "./net.js";
+import { $, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/net.js";
 
 const EVERY = 1000;  // ms between two looks at the queue while waiting
 let timer = null;

@@ -1,8 +1,8 @@
 // The seats around the felt: yourself at the bottom, the others in the order of play
 // (anticlockwise, so the next player sits on your right), each with a fan of card backs.
-import { backsFan } from "./cards.js";
-import { h, keepFocus } from "./dom.js";
-import { seatName, t, tn } from "./i18n.js";
+import { backsFan } from "../lib/cards.js";
+import { h, keepFocus } from "../lib/dom.js";
+import { seatName, t, tn } from "../lib/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 

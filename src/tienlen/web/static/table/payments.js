@@ -2,7 +2,7 @@
 // language (view.payments[].words: tienlen.paywords, the terminal game's own words); the page
 // keeps the numbers and seats for its layout and draws the words' cards with the suits'
 // symbols, as the terminal does.
-import { h } from "./dom.js";
+import { h } from "../lib/dom.js";
 
 const SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
 // a card word of a sentence, with the punctuation around it (tui/widgets.py's _CARD_WORD)

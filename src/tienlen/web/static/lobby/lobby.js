@@ -1,9 +1,9 @@
 // The lobby: your name, a quick game, Play now (quickmatch.js), a new table, the players online,
 // playing and waiting, and the open tables listed by their names.
-import { cardsRow } from "./cards.js";
-import { $, h } from "./dom.js";
-import { lang, presetLine, presetName, t, tn } from "./i18n.js";
-import { api, tokenKey } from "./net.js";
+import { cardsRow } from "../lib/cards.js";
+import { $, h } from "../lib/dom.js";
+import { lang, presetLine, presetName, t, tn } from "../lib/i18n.js";
+import { api, tokenKey } from "../lib/net.js";
 import { quickMatch } from "./quickmatch.js";
 
 export const levelKey = (id) => `tienlen-level-${id}`;

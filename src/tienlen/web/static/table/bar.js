@@ -1,0 +1,37 @@
+// The table's bar above the felt: its name, rules, hand number and id, its settings, the
+// invitation link with Copy, and Leave. (Invite a friend and the turn alert are friends.js's
+// and attention.js's.)
+import { elements } from "../lib/dom.js";
+import { presetName, t } from "../lib/i18n.js";
+
+export class Bar {
+  constructor() {
+    this.els = elements("table-title", "rules-name", "hand-no", "table-id", "table-extra", "invite", "copy", "leave");
+  }
+
+  /** The table ``info`` titled ``title``; Leave for a seated player where the server has hosts. */
+  render(info, title, seated) {
+    const els = this.els;
+    els.tableTitle.textContent = title;
+    els.tableId.textContent = info.id;
+    els.rulesName.textContent = Object.keys(info.options).length ? t("web.room.rules_changed", { rules: presetName(info.rules) }) : presetName(info.rules);
+    els.handNo.textContent = info.hand_no ? t("web.room.hand_no", { n: info.hand_no }) : t("web.room.not_started");
+    const extra = [info.private ? t("web.room.private") : "", info.seed !== undefined && info.seed !== null ? t("web.room.seed", { seed: info.seed }) : "",
+      info.turn_timer ? t("web.room.timer", { s: info.turn_timer }) : "", info.paused ? t("web.room.paused") : ""].filter(Boolean);
+    els.tableExtra.textContent = extra.map((e) => ` · ${e}`).join("");
+    const link = `${location.origin}/t/${info.id}`;
+    els.invite.href = link;
+    els.invite.textContent = link.replace(/^https?:\/\//, "");
+    els.leave.hidden = !("host_seat" in info && seated);
+  }
+
+  /** Copy the link (saying whether it was copied), and Leave (``onLeave``). */
+  wire(onLeave) {
+    const { copy, invite, leave } = this.els;
+    copy.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(invite.href); copy.textContent = t("web.room.copied"); } catch { copy.textContent = t("web.room.copy_failed"); }
+      setTimeout(() => { copy.textContent = t("web.room.copy"); }, 1500);
+    });
+    leave.addEventListener("click", onLeave);
+  }
+}

@@ -1,0 +1,110 @@
+// The side's records: the table's finished hands (a link to each record, its replay, and for the
+// host of a private table a link of its own to share), and the replay panel, step by step.
+import { cardsRow } from "../lib/cards.js";
+import { elements, h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
+import { api } from "../lib/net.js";
+import { eventWords } from "./history.js";
+
+export class Records {
+  /** ``now()``: the table as it is now, ``{ info, seat }`` (read again once an answer comes). */
+  constructor(tableId, now) {
+    this.id = tableId;
+    this.now = now;
+    this.shown = -1;  // the number of records drawn
+    this.asked = 0;   // the asks made: only the latest one's answer is drawn
+    this.els = elements("records", "all-records", "replay", "replay-title", "replay-step", "replay-last",
+      "replay-hands", "replay-close");
+  }
+
+  async render() {
+    const n = this.now().info.records;
+    if (n === this.shown) return;
+    this.shown = n;
+    const { records: list, allRecords } = this.els;
+    list.replaceChildren();
+    allRecords.hidden = n === 0;
+    allRecords.href = `/api/tables/${this.id}/record.toml`;
+    const ask = this.asked = this.asked + 1;
+    if (!n) { list.append(h("li.none", { text: t("web.records.none") })); return; }
+    let records;
+    try {
+      records = await api(`/api/tables/${this.id}/records`);
+    } catch {  // a private table's hands are its players' only (a watcher by link reads none)
+      if (ask !== this.asked) return;
+      allRecords.hidden = true;
+      list.replaceChildren(h("li.none", { text: t("web.records.private") }));
+      return;
+    }
+    if (ask !== this.asked) return;  // asked again meanwhile: the later answer is drawn
+    const { info, seat } = this.now();
+    const sharer = info.private && seat !== null && seat === info.host_seat;
+    list.replaceChildren(...records.map((r) => h("li", {},
+      h("a", { href: r.url, testid: "record", text: t("web.records.hand", { n: r.hand }) }), " ",
+      h("button.small", { type: "button", testid: "replay-hand", text: t("web.replay.title"), "aria-label": t("web.records.replay_label", { n: r.hand }),
+        onclick: () => this.replay(r.hand) }),
+      sharer ? this.shareButton(r.hand) : "")));
+  }
+
+  /** The host's button that makes a link of its own to a hand of a private table, shown with
+   * the way to stop sharing it. */
+  shareButton(hand) {
+    const place = h("span.share");
+    const path = `/api/tables/${this.id}/records/${hand}/share`;
+    const button = h("button.small", { type: "button", testid: "share-hand", text: t("web.records.share"), "aria-label": t("web.records.share_label", { n: hand }),
+      onclick: async () => {
+        try {
+          const made = await api(path, {});
+          const link = new URL(made.url, location.href).href;
+          const stop = h("button.small", { type: "button", testid: "unshare-hand", text: t("web.records.unshare"),
+            onclick: async () => { await api(`${path}/remove`, {}).catch(() => {}); place.replaceChildren(button); } });
+          place.replaceChildren(h("span", { text: t("web.records.shared", { n: hand }) }), " ",
+            h("input", { type: "text", readOnly: true, value: link, testid: "share-link", "aria-label": t("web.records.share_label", { n: hand }) }), " ", stop);
+          navigator.clipboard?.writeText(link).catch(() => {});
+        } catch (err) {
+          place.replaceChildren(button, h("span", { role: "alert", text: ` ${err.message}` }));
+        }
+      } });
+    place.append(button);
+    return place;
+  }
+
+  /** The replay of ``hand`` in its panel: a slider over its steps, every hand at each. */
+  async replay(hand) {
+    const { replay: panel, replayTitle, replayStep: slider, replayLast: last, replayHands: hands } = this.els;
+    replayTitle.textContent = t("web.room.hand_no", { n: hand });
+    let data;
+    try {
+      data = await api(`/api/tables/${this.id}/records/${hand}/replay`);
+    } catch (err) {  // said in the panel, where the replay would have been
+      panel.hidden = false;
+      slider.hidden = true;
+      hands.replaceChildren();
+      last.textContent = err.message.charAt(0).toUpperCase() + err.message.slice(1);  // the server's why
+      last.setAttribute("role", "alert");
+      panel.scrollIntoView({ block: "nearest" });
+      return;
+    }
+    panel.hidden = false;
+    slider.hidden = false;
+    last.removeAttribute("role");
+    slider.max = data.steps.length - 1;
+    slider.value = 0;
+    const show = () => {
+      const step = data.steps[Number(slider.value)];
+      const e = step.event;
+      const said = !e ? t("web.replay.dealt")
+        : `${data.names[e.seat]}: ${e.kind === "play" ? e.cards : eventWords(e, data.names)}`;
+      last.textContent = step.table ? t("web.replay.step_beat", { i: slider.value, n: slider.max, last: said, table: step.table })
+        : t("web.replay.step.text", { i: slider.value, n: slider.max, last: said });
+      hands.replaceChildren(...step.hands.map((hd, s) => h("div.replay-row", {},
+        h("span.move-who", { text: `${data.names[s]}${step.turn === s ? " ◀" : ""}` }), cardsRow(hd.join(" "), "hist"))));
+    };
+    slider.oninput = show;
+    show();
+    panel.scrollIntoView({ block: "nearest" });
+    slider.focus();
+  }
+
+  wire() { this.els.replayClose.addEventListener("click", () => { this.els.replay.hidden = true; }); }
+}

@@ -1,0 +1,53 @@
+// The dock's status line in words: whose turn it is, what the server asks this seat
+// (view.prompt), what a lead must hold, and how the hand ended for you.
+import { t, tn } from "../lib/i18n.js";
+import { instantWords } from "./history.js";
+import { cardsText } from "./payments.js";
+import { placesOf } from "./seats.js";
+
+export const MAX_LEGAL = 400;  // the server's cap on the legal plays it lists (views.MAX_LEGAL)
+
+/** What the server says this seat is asked (view.prompt: a kind, protocol.py's Prompt) in
+ * words, web.prompt.<kind>, with the decision's facts: the other seat, the cards to select. */
+function promptWords(view, names) {
+  const d = view.decision;
+  if (!view.prompt || !d) return "";
+  const params = { name: names[d.to ?? -1] ?? "", cards: cardsText(view.table) };
+  return d.count ? tn(`web.prompt.${view.prompt}`, d.count, params) : t(`web.prompt.${view.prompt}`, params);
+}
+
+/** Your lead: anything, or (the first lead of some rules) a play that holds the card every
+ * legal play holds ("lead with 3♠ in your play"). */
+function leadWords(view) {
+  const held = new Set(view.hand);
+  const plays = view.legal.map((m) => m.split(" ")).filter((cards) => cards.every((c) => held.has(c)));
+  if (!plays.length || view.legal.length >= MAX_LEGAL) return t("web.status.your_lead");
+  const needed = plays[0].filter((c) => plays.every((p) => p.includes(c)));
+  return needed.length && plays.length > 1 ? t("web.status.your_lead_with", { cards: cardsText(needed.join(" ")) }) : t("web.status.your_lead");
+}
+
+/** The status line for seat ``me`` (null: a spectator) of a hand in play or just over. */
+export function statusText(view, me, names) {
+  if (view.is_over) {
+    const parts = [t("web.status.over", { name: names[placesOf(view)[0]] })];
+    if (view.instant_win) parts.push(instantWords(view.instant_win) + ".");
+    if (me !== null) {
+      const u = view.scores[me];
+      parts.push(u >= 0 ? tn("web.status.you_win_units", u) : tn("web.status.you_lose_units", -u));
+    }
+    return parts.join(" ");
+  }
+  if (view.prompt && view.turn === me) return promptWords(view, names);
+  if (view.turn === null) return "";
+  const mine = view.turn === me;
+  let text;
+  if (view.phase !== "play") {
+    text = mine ? t("web.status.your_turn_phase", { phase: t(`web.phase_word.${view.phase}`) })
+      : t("web.status.turn_phase", { name: names[view.turn], phase: t(`web.phase_word.${view.phase}`) });
+  } else if (mine) {
+    text = view.table ? t("web.status.your_turn") : leadWords(view);
+  } else {
+    text = t("web.status.turn", { name: names[view.turn] });
+  }
+  return view.prompt && !mine ? t("web.status.with_prompt", { text, prompt: promptWords(view, names) }) : text;
+}
