@@ -33,6 +33,33 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --search         # the bot tables beside search-bot tables
     python benchmarks/bench_web.py --match          # quick match: 200 players over a minute
     python benchmarks/bench_web.py --wire           # the bytes a seat receives over a hand
+    python benchmarks/bench_web.py --bot-tables 500 --against main  # a server's cost, before and after
+
+Bot tables (--bot-tables N, N 100 when not given; alone): a server's cost per event, for
+comparing two versions of the code. A fresh server (``tienlen serve`` in a process of its own,
+on a fresh SQLite file, every client limit off, ``TIENLEN_PURE=1``: greedy bots and the room
+never use the compiled fast path, which a revision's fresh worktree would otherwise compile
+first, for minutes) gets N tables of four greedy bots (--bot-delay, 0.2 s here), each watched by
+one spectator in this process (a bots-only table deals only while watched) that applies every
+delta to the state it holds, as the page does (``tienlen.web.deltas.apply_delta``; a delta for a
+state it does not hold makes it ask for the whole state: counted as a sync). Once every
+spectator holds its table and --warmup seconds passed, for --seconds (10 here) it counts the
+states the spectators receive (events: moves and deals), the CPU time the server's process and
+the processes it started (its bot pool's workers) used (Linux's /proc; the spectators' own CPU is
+printed apart), and how late each state arrives: from its ``at`` (when the move was due or the
+change made, the server's clock) to its receipt by the spectator (so it includes the server's
+queueing, storing, sending, and the spectators' process picking it up). Prints events/s, server
+CPU per event, the latency's p50, p99 and max, for each of --rounds rounds (2) and for all of a
+server's rounds together. With --against REV (a git revision), REV is checked out in a
+temporary worktree (``git worktree add --detach``, removed at the end) and its server (run with
+PYTHONPATH at that worktree's src) is measured too, in turn with this checkout's (before, after,
+before, after: each round a fresh server, one at a time, with the same client code, this
+checkout's); then the ratio after/before of events/s, CPU per event, p50 and p99. With the
+defaults (100 tables, 2 rounds of 3 s + 10 s) a run with --against takes about 80 s on 2
+cores, with --bot-tables 500 two to three minutes (the 500 tables made over HTTP each round,
+slower on a busy machine). The machine's load average is printed with each round: the
+latency, unlike the CPU per event, counts the time the server waits for a core, so other work on
+the machine shows in it.
 
 Search: the load above twice, each on a server of its own with a one-worker bot pool
 (--bot-workers 1; 0: a server of before the pool, whose search bots decide on its event loop):
