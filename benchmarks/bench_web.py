@@ -53,8 +53,9 @@ CPU per event, the latency's p50, p99 and max, for each of --rounds rounds (2) a
 server's rounds together. With --against REV (a git revision), REV is checked out in a
 temporary worktree (``git worktree add --detach``, removed at the end) and its server (run with
 PYTHONPATH at that worktree's src) is measured too, in turn with this checkout's (before, after,
-before, after: each round a fresh server, one at a time, with the same client code, this
-checkout's); then the ratio after/before of events/s, CPU per event, p50 and p99. With the
+after, before, ...: the order turned round every other round, so that a change in the machine's
+load over the run weighs on both alike; each round a fresh server, one at a time, with the same
+client code, this checkout's); then the ratio after/before of events/s, CPU per event, p50 and p99. With the
 defaults (100 tables, 2 rounds of 3 s + 10 s) a run with --against takes about 80 s on 2
 cores, with --bot-tables 500 two to three minutes (the 500 tables made over HTTP each round,
 slower on a busy machine). The machine's load average is printed with each round: the
@@ -815,7 +816,7 @@ def bot_tables(args: argparse.Namespace) -> dict[str, Round]:
             [("after (this checkout)", here)]
         rounds: dict[str, list[Round]] = {label: [] for label, _ in servers}
         for k in range(args.rounds):
-            for label, code in servers:
+            for label, code in servers[::-1] if k % 2 else servers:  # ABBA: a drift cancels out
                 got = runner(bot_tables_round(args, code))
                 rounds[label].append(got)
                 print(f"  round {k + 1}, {label}: {got.line()}")
