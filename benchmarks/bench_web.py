@@ -33,6 +33,34 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --search         # the bot tables beside search-bot tables
     python benchmarks/bench_web.py --match          # quick match: 200 players over a minute
     python benchmarks/bench_web.py --wire           # the bytes a seat receives over a hand
+    python benchmarks/bench_web.py --bot-tables 500 --against main  # a server's cost, before and after
+
+Bot tables (--bot-tables N, N 100 when not given; alone): a server's cost per event, for
+comparing two versions of the code. A fresh server (``tienlen serve`` in a process of its own,
+on a fresh SQLite file, every client limit off, ``TIENLEN_PURE=1``: greedy bots and the room
+never use the compiled fast path, which a revision's fresh worktree would otherwise compile
+first, for minutes) gets N tables of four greedy bots (--bot-delay, 0.2 s here), each watched by
+one spectator in this process (a bots-only table deals only while watched) that applies every
+delta to the state it holds, as the page does (``tienlen.web.deltas.apply_delta``; a delta for a
+state it does not hold makes it ask for the whole state: counted as a sync). Once every
+spectator holds its table and --warmup seconds passed, for --seconds (10 here) it counts the
+states the spectators receive (events: moves and deals), the CPU time the server's process and
+the processes it started (its bot pool's workers) used (Linux's /proc; the spectators' own CPU is
+printed apart), and how late each state arrives: from its ``at`` (when the move was due or the
+change made, the server's clock) to its receipt by the spectator (so it includes the server's
+queueing, storing, sending, and the spectators' process picking it up). Prints events/s, server
+CPU per event, the latency's p50, p99 and max, for each of --rounds rounds (2) and for all of a
+server's rounds together. With --against REV (a git revision), REV is checked out in a
+temporary worktree (``git worktree add --detach``, removed at the end) and its server (run with
+PYTHONPATH at that worktree's src) is measured too, in turn with this checkout's (before, after,
+after, before, ...: the order turned round every other round, so that a change in the machine's
+load over the run weighs on both alike; each round a fresh server, one at a time, with the same
+client code, this checkout's); then the ratio after/before of events/s, CPU per event, p50 and p99. With the
+defaults (100 tables, 2 rounds of 3 s + 10 s) a run with --against takes about 80 s on 2
+cores, with --bot-tables 500 two to three minutes (the 500 tables made over HTTP each round,
+slower on a busy machine). The machine's load average is printed with each round: the
+latency, unlike the CPU per event, counts the time the server waits for a core, so other work on
+the machine shows in it.
 
 Search: the load above twice, each on a server of its own with a one-worker bot pool
 (--bot-workers 1; 0: a server of before the pool, whose search bots decide on its event loop):
@@ -83,6 +111,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -90,7 +119,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -115,13 +145,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: str, bot_delay: float,
-                 bot_workers: int | None = None) -> subprocess.Popen[bytes]:
+def start_server(port: int, db: str, bot_delay: float, bot_workers: int | None = None,
+                 code: Path | None = None, pure: bool = False) -> subprocess.Popen[bytes]:
+    """``tienlen serve`` in a process of its own; ``code``: the ``src`` folder it runs from
+    (first on its PYTHONPATH; None: this process's own path); ``pure``: without the compiled
+    fast path (``TIENLEN_PURE=1``: nothing compiled at start)."""
     cmd = [sys.executable, "-m", "tienlen.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--bot-delay", str(bot_delay), *NO_CLIENT_LIMITS]
     if bot_workers is not None:
         cmd += ["--bot-workers", str(bot_workers)]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {**os.environ, **({"PYTHONPATH": str(code)} if code is not None else {}),
+           **({"TIENLEN_PURE": "1"} if pure else {})}
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
 
 
 async def wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
@@ -176,20 +211,50 @@ class Stats:
         self.events = 0
         self.errors = 0
         self.refusals = 0
+        self.syncs = 0  # deltas for a state the client did not hold (the whole state asked again)
+        self.watching = 0  # spectators that hold their table's state
         self.measuring = False
 
 
+class Held:
+    """The table's state a connection holds, each delta applied to it as the page does
+    (:func:`tienlen.web.deltas.apply_delta`)."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+
+    def take(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """The state held after ``msg`` (a ``state`` or a ``delta``); None: a delta for a
+        state not held (the client asks for the whole state: ``sync``)."""
+        from tienlen.web.deltas import apply_delta
+
+        made = msg if msg["type"] == "state" else \
+            apply_delta(self.state, msg) if self.state is not None else None
+        if made is not None:
+            self.state = made
+        return made
+
+
 async def watch(url: str, stats: Stats) -> None:
-    """A spectator: every state it receives counts, with how late it arrives."""
+    """A spectator: every state it receives counts (deltas applied to the state it holds),
+    with how late it arrives."""
     try:
         async with websockets.connect(url, max_size=2**22, open_timeout=60) as ws:
-            await ws.send(json.dumps({"type": "hello", "seq": 1}))
-            last = -1
+            seq = 1
+            await ws.send(json.dumps({"type": "hello", "seq": seq}))
+            last, held = -1, Held()
             async for raw in ws:
                 now = time.time()
                 msg = json.loads(raw)
                 if msg.get("type") not in ("state", "delta") or msg["version"] <= last:
                     continue
+                if held.take(msg) is None:
+                    seq += 1
+                    stats.syncs += 1
+                    await ws.send(json.dumps({"type": "sync", "seq": seq}))
+                    continue
+                if last < 0:
+                    stats.watching += 1
                 last = msg["version"]
                 if stats.measuring:
                     stats.events += 1
@@ -201,27 +266,23 @@ async def watch(url: str, stats: Stats) -> None:
 async def play(url: str, token: str, stats: Stats) -> None:
     """A player who answers at once (its first legal move, the next hand when one ends):
     the time from sending a move to receiving the state it makes is a round trip."""
-    from tienlen.web.deltas import apply_delta
-
     try:
         async with websockets.connect(url, max_size=2**22, open_timeout=60) as ws:
             seq = 1
             await ws.send(json.dumps({"type": "hello", "seq": seq, "token": token}))
             me: int | None = None
             sent: tuple[int, float] | None = None  # (version acted on, when)
-            held: dict[str, object] | None = None  # the table's state, deltas applied
+            held = Held()
             async for raw in ws:
                 now = time.time()
                 msg = json.loads(raw)
-                if msg["type"] == "delta":
-                    made = apply_delta(held, msg) if held is not None else None
+                if msg["type"] in ("state", "delta"):
+                    made = held.take(msg)
                     if made is None:  # not for the state held: the whole of it again
                         seq += 1
                         await ws.send(json.dumps({"type": "sync", "seq": seq}))
                         continue
                     msg = made
-                if msg["type"] == "state":
-                    held = msg
                 if msg["type"] == "welcome":
                     me = msg["seat"]
                     continue
@@ -251,13 +312,42 @@ async def play(url: str, token: str, stats: Stats) -> None:
         stats.errors += 1
 
 
+def _stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command's name (None: no such process)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux; NaN elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
+    fields = _stat(pid)
+    if fields is None:
         return float("nan")
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU time so far of a process and of those it started (a server and its
+    bot pool's workers): each living one's own, and what its ended children had used (Linux;
+    NaN elsewhere)."""
+    fields = _stat(pid)
+    if fields is None:
+        return float("nan")
+    ticks = sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+    children = (tree_cpu_seconds(child) for child in _children(pid))
+    return ticks / os.sysconf("SC_CLK_TCK") + sum(c for c in children if c == c)  # NaN: ended
+
+
+def _children(pid: int) -> list[int]:
+    kids: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids += [int(k) for k in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return kids
 
 
 def restart_figures(tables: int, moves: int) -> bool:
@@ -507,14 +597,20 @@ async def run(args: argparse.Namespace, search: int = 0, bot_workers: int | None
               f"{'MET' if met else 'NOT MET'} (p99 {pct(lat, 0.99) * 1000:.1f} ms with {len(bots)} tables)")
         return met
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        for f in folder.iterdir():
-            f.unlink()
-        folder.rmdir()
+        stop_server(proc, folder)
+
+
+def stop_server(proc: subprocess.Popen[bytes], folder: Path) -> None:
+    """Stop a server started by :func:`start_server` and remove its database's ``folder``."""
+    import shutil
+
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def search_part(args: argparse.Namespace) -> bool:
@@ -550,6 +646,183 @@ def search_part(args: argparse.Namespace) -> bool:
               f"{pct(loaded.round_trips, 0.95) * 1000:.1f} ms with the search tables, "
               f"{pct(base.round_trips, 0.95) * 1000:.1f} ms without")
     return ratio <= 2
+
+
+@dataclass
+class Round:
+    """One server's figures over one measured window of --bot-tables."""
+
+    events: int  # the states (moves and deals) the spectators received
+    seconds: float
+    server_cpu: float  # the server's process and its workers', seconds
+    client_cpu: float  # this process's (the spectators'), seconds
+    latencies: list[float] = field(repr=False)  # due -> received, seconds
+    errors: int
+    syncs: int
+    load: float = float("nan")  # the machine's load average (1 minute) at the round's end
+
+    def line(self) -> str:
+        return (f"{self.events / self.seconds:.0f} events/s, server CPU "
+                f"{self.server_cpu / max(1, self.events) * 1000:.3f} ms per event "
+                f"({self.server_cpu / self.seconds * 100:.0f}% of a core); latency p50 "
+                f"{pct(self.latencies, 0.5) * 1000:.1f} ms, p99 {pct(self.latencies, 0.99) * 1000:.1f} ms,"
+                f" max {max(self.latencies, default=float('nan')) * 1000:.1f} ms; spectators' CPU "
+                f"{self.client_cpu / self.seconds * 100:.0f}%; errors {self.errors}, syncs {self.syncs}"
+                + ("" if self.load != self.load else f"; load average {self.load:.2f}"))
+
+
+def pooled(rounds: list[Round]) -> Round:
+    """One server's rounds as one window."""
+    return Round(sum(r.events for r in rounds), sum(r.seconds for r in rounds),
+                 sum(r.server_cpu for r in rounds), sum(r.client_cpu for r in rounds),
+                 [x for r in rounds for x in r.latencies], sum(r.errors for r in rounds),
+                 sum(r.syncs for r in rounds))
+
+
+async def until(done: Callable[[], bool], seconds: float) -> bool:
+    """Wait until ``done()`` (checked every 50 ms), at most ``seconds``; whether it is."""
+    end = time.perf_counter() + seconds
+    while not done() and time.perf_counter() < end:
+        await asyncio.sleep(0.05)
+    return done()
+
+
+async def wait_prepared(base: str, seconds: float = 300.0) -> None:
+    """Wait while the server compiles its fast path at start (``/healthz``'s ``engine``:
+    "preparing"), so that compiling is not measured."""
+    async with httpx.AsyncClient(timeout=60) as http:
+        end = time.perf_counter() + seconds
+        while (await http.get(base + "/healthz")).json().get("engine") == "preparing":
+            if time.perf_counter() > end:
+                raise SystemExit(f"the server was still compiling its fast path after {seconds:.0f} s")
+            await asyncio.sleep(0.5)
+
+
+async def bot_tables_round(args: argparse.Namespace, code: Path | None) -> Round:
+    """A fresh server (running the ``src`` folder ``code``; None: this checkout's) with
+    --bot-tables bots-only tables, each watched by one spectator: after --warmup, --seconds of
+    the events the spectators receive, their latency and the server's CPU time."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    folder = Path(tempfile.mkdtemp(prefix="tienlen-bench-"))
+    # greedy bots and the room never use the compiled fast path (search bots and hints do): a
+    # revision's fresh worktree would compile it first, for minutes on 2 cores
+    proc = start_server(port, f"sqlite:///{folder / 'bench.sqlite3'}", args.bot_delay, code=code,
+                        pure=True)
+    try:
+        await wait_up(base, proc)
+        await wait_prepared(base)
+        return await measure_bot_tables(base, proc.pid, args)
+    finally:
+        stop_server(proc, folder)
+
+
+async def measure_bot_tables(base: str, pid: int, args: argparse.Namespace) -> Round:
+    """On the server at ``base`` (its process ``pid``): --bot-tables bots-only tables, each
+    watched by one spectator in this process; after --warmup, --seconds of the events they
+    receive, how late, and the CPU time of ``pid`` and the processes it started."""
+    tables = await create_tables(base, args.bot_tables)
+    stats = Stats()
+    ws = base.replace("http://", "ws://", 1) + "/ws/"
+    tasks = [asyncio.create_task(watch(ws + table_id, stats)) for table_id, _ in tables]
+    try:
+        if not await until(lambda: stats.watching + stats.errors >= len(tasks), 120):
+            raise SystemExit(f"only {stats.watching} of {len(tasks)} spectators were sent their table")
+        await asyncio.sleep(args.warmup)
+        stats.measuring = True
+        t0, cpu0, mine0 = time.perf_counter(), tree_cpu_seconds(pid), time.process_time()
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+        server_cpu, client_cpu = tree_cpu_seconds(pid) - cpu0, time.process_time() - mine0
+        elapsed = time.perf_counter() - t0
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return Round(stats.events, elapsed, server_cpu, client_cpu, stats.latencies,
+                 stats.errors, stats.syncs, os.getloadavg()[0])
+
+
+@contextlib.contextmanager
+def checkout(rev: str | None) -> Iterator[Path | None]:
+    """The ``src`` folder of ``rev`` (a git revision) checked out in a temporary worktree,
+    removed on leaving (None: no revision given)."""
+    if rev is None:
+        yield None
+        return
+    import shutil
+
+    repo = Path(__file__).resolve().parents[1]
+    known = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", "--quiet",
+                            f"{rev}^{{commit}}"], capture_output=True, text=True)
+    if known.returncode != 0:
+        raise SystemExit(f"--against {rev!r}: not a revision of {repo}")
+    folder = Path(tempfile.mkdtemp(prefix="tienlen-against-"))
+    tree = folder / "tree"
+    subprocess.run(["git", "-C", str(repo), "worktree", "add", "--detach", "--quiet", str(tree),
+                    known.stdout.strip()], check=True)
+    try:
+        yield served_from(tree / "src")
+    finally:
+        subprocess.run(["git", "-C", str(repo), "worktree", "remove", "--force", str(tree)],
+                       check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def served_from(code: Path) -> Path:
+    """``code`` (a ``src`` folder), once a Python run with it first on its PYTHONPATH is seen
+    to import ``tienlen`` from there (as :func:`start_server` runs the server)."""
+    found = subprocess.run([sys.executable, "-c", "import tienlen; print(tienlen.__file__)"],
+                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(code)})
+    if found.returncode != 0 or not Path(found.stdout.strip()).is_relative_to(code):
+        raise SystemExit(f"a server run from {code} imports tienlen from elsewhere: "
+                         f"{found.stdout.strip() or found.stderr.strip()}")
+    return code
+
+
+def compared(whole: dict[str, Round]) -> list[str]:
+    """Each server's figures (``whole``: before, then after), and with two their ratio, after
+    over before."""
+    lines = [f"{label}: {got.line()}" for label, got in whole.items()]
+    if len(whole) == 2:
+        old, new = whole.values()
+
+        def ratio(f: Callable[[Round], float]) -> str:
+            return f"{f(new) / f(old):.2f}" if f(old) > 0 else "n/a"
+
+        lines.append(f"after/before: events/s {ratio(lambda r: r.events / r.seconds)}, server CPU "
+                     f"per event {ratio(lambda r: r.server_cpu / max(1, r.events))}, latency p50 "
+                     f"{ratio(lambda r: pct(r.latencies, 0.5))}, p99 "
+                     f"{ratio(lambda r: pct(r.latencies, 0.99))}")
+    return lines
+
+
+def bot_tables(args: argparse.Namespace) -> dict[str, Round]:
+    """--bot-tables (see the module's text): this checkout's server, and with --against REV's,
+    round after round in turn; prints each round, each server's figures and their ratio."""
+    runner: Callable[[Any], Round] = asyncio.run
+    try:
+        import uvloop
+        runner = uvloop.run
+    except ImportError:
+        pass
+    here = served_from(Path(__file__).resolve().parents[1] / "src")
+    print(f"bot tables: {args.bot_tables} bots-only tables of four greedy bots, each watched by "
+          f"one spectator; bot delay {args.bot_delay:g} s; {args.rounds} round(s) of "
+          f"{args.warmup:g} s warm-up + {args.seconds:g} s measured per server; "
+          f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    with checkout(args.against) as before:
+        servers = ([(f"before ({args.against})", before)] if before is not None else []) + \
+            [("after (this checkout)", here)]
+        rounds: dict[str, list[Round]] = {label: [] for label, _ in servers}
+        for k in range(args.rounds):
+            for label, code in servers[::-1] if k % 2 else servers:  # ABBA: a drift cancels out
+                got = runner(bot_tables_round(args, code))
+                rounds[label].append(got)
+                print(f"  round {k + 1}, {label}: {got.line()}")
+    whole = {label: pooled(got) for label, got in rounds.items()}
+    print("\n".join(compared(whole)))
+    return whole
 
 
 def best(fn: Callable[[], object], n: int = 20) -> float:
@@ -862,9 +1135,18 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=500, help="spectators, spread over the bot tables")
     parser.add_argument("--players", type=int, default=0,
                         help="more tables, each with a player who answers at once (round trips)")
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="seconds measured (default 20; with --bot-tables 10 a round)")
     parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--bot-delay", type=float, default=0.5)
+    parser.add_argument("--bot-delay", type=float, default=None,
+                        help="seconds a bot waits before it plays (default 0.5; with --bot-tables 0.2)")
+    parser.add_argument("--bot-tables", type=int, nargs="?", const=100, default=None, metavar="N",
+                        help="server CPU per event and latency with N watched bot tables, alone "
+                             "(N: 100 when not given)")
+    parser.add_argument("--against", default=None, metavar="REV",
+                        help="with --bot-tables: the server of git revision REV too, in turn")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="with --bot-tables: measured rounds per server")
     parser.add_argument("--db", default=None, help="a database URL (default: a fresh SQLite file)")
     parser.add_argument("--restart-tables", type=int, default=1000)
     parser.add_argument("--restart-moves", type=int, default=200_000,
@@ -898,6 +1180,17 @@ def main() -> None:
                         help="the server's bot pool in --search (0: a server without one)")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    if args.bot_tables is not None:
+        args.seconds = 10.0 if args.seconds is None else args.seconds
+        args.bot_delay = 0.2 if args.bot_delay is None else args.bot_delay
+        if args.bot_tables < 1 or args.rounds < 1 or args.seconds <= 0 or args.bot_delay <= 0:
+            parser.error("--bot-tables, --rounds, --seconds and --bot-delay must be positive")
+        bot_tables(args)
+        sys.exit(0)
+    if args.against is not None:
+        parser.error("--against REV compares with --bot-tables only")
+    args.seconds = 20.0 if args.seconds is None else args.seconds
+    args.bot_delay = 0.5 if args.bot_delay is None else args.bot_delay
     if args.signin_client:
         asyncio.run(signin_clients(args.signin_client, args.signin_clients, args.seconds))
         sys.exit(0)
