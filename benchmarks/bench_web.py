@@ -94,7 +94,7 @@ under way at once; the lag while signing in is printed beside the idle figures, 
 
 Wire: the bytes seat 0 (a player who answers at once) and a spectator receive over one whole
 8-player mien-nam hand of a practice table (its bots greedy; --wire-seed), in this process: the
-room, its driver and its connections as the server runs them, without the network. Printed
+room, its committer and its connections as the server runs them, without the network. Printed
 before and after, from the one hand: as sent now (the first state whole, then what changed:
 deltas) and as the whole state at every change with the history twice, as text and as events
 (what the server sent before deltas: each message the connection got counted again at that
@@ -357,6 +357,7 @@ def restart_figures(tables: int, moves: int) -> bool:
 
     from tienlen.web.lobby import Lobby, NewTable
     from tienlen.web.room import Client
+    from tienlen.web.staged import Staged
     from tienlen.web.storage import Repository
 
     folder = Path(tempfile.mkdtemp(prefix="tienlen-restart-"))
@@ -375,7 +376,7 @@ def restart_figures(tables: int, moves: int) -> bool:
         for goal in (moves // 2, moves):
             while stored < goal:
                 staged = [(room, action) for room in rooms
-                          if (action := room.bot_action()) is not None][:goal - stored]
+                          if isinstance(action := room.bot_action(), Staged)][:goal - stored]
                 repo.append_many([action.write for _, action in staged])
                 for room, action in staged:
                     room.install(action)

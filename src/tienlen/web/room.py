@@ -712,19 +712,19 @@ class Room:
             client.send(Error(reason=t("err.web.server_failed", client.lang,
                                        reason=say_error(exc, client.lang)), ref=cmd.seq))
 
-    def _handle(self, client: Client, cmd: Command) -> bool:
+    def _handle(self, client: Client, cmd: Command) -> None:
         if isinstance(cmd, Hello):
             if cmd.lang is not None:
                 client.lang = pick_lang(cmd.lang)
             self._hello(client, cmd.token)
-            return False
+            return
         if isinstance(cmd, Ping):
             client.send(Pong(ref=cmd.seq))
-            return False
+            return
         if isinstance(cmd, Sync):  # it lost track of its state: the whole of it again
             client.shown = None
             self.tell([client])
-            return False
+            return
         if isinstance(cmd, Join):
             self._may_sit(client)
             seat, token = self.table.join_seat(client.account_name or cmd.name, cmd.seat,
@@ -733,49 +733,48 @@ class Room:
                 client.seated(self.table.seats[seat].name or cmd.name)
             self._sit(client, seat)
             client.send(Welcome(table=self.id, seat=seat, token=token))
-            return True
+            return
         if isinstance(cmd, Back):
             self._may_sit(client)
             seat, token = self.table.come_back(client.owner, cmd.seat, client.device)
             self._sit(client, seat)
             client.send(Welcome(table=self.id, seat=seat, token=token))
             self._tell_back(client.owner)
-            return True
+            return
         if isinstance(cmd, AddBot):
             if cmd.level is not None:
                 check_level(self.table.rules.name, cmd.level)
             self.table.add_bot(cmd.seat, cmd.level, by=self._seated(client))
-            return True
+            return
         if isinstance(cmd, RemoveSeat | Kick):
             self._remove(self._seated(client), cmd.seat, isinstance(cmd, Kick))
-            return True
+            return
         if isinstance(cmd, Say):
             self._say(client, "phrase", cmd.phrase)
-            return False
+            return
         if isinstance(cmd, React):
             self._say(client, "emoji", cmd.emoji)
-            return False
+            return
         if isinstance(cmd, Talk):
             self._say(client, "text", cmd.text)
-            return False
+            return
         if isinstance(cmd, Leave):
             self.leave(self._seated(client))
-            return True
+            return
         if isinstance(cmd, Start):
             self.table.start(by=self._seated(client))
-            return True
+            return
         seat = self._seated(client)
         if isinstance(cmd, Hint):
             self.hint(client, seat, cmd.seq)
-            return False
+            return
         if isinstance(cmd, NextHand):
             self.table.ask_next_hand(seat, cmd.version)
-            return True
+            return
         assert isinstance(cmd, PlayMove)
         if cmd.version != self.version:
             raise Refused(msg("room.stale", version=cmd.version, now=self.version), code="stale")
         self.table.apply_move(seat, cmd.move)
-        return True
 
     def _remove(self, by: int, seat: int, kick: bool) -> None:
         """The host (seat ``by``) removes the player or bot at ``seat`` before the start, or
