@@ -1,4 +1,4 @@
-"""The driver (web/driver.py) on its own: tables that owe a bot move, a store that keeps or
+"""The driver (web/table/driver.py) on its own: tables that owe a bot move, a store that keeps or
 refuses the batch, and passes arranged on a time the test moves by hand (manual_time.py). No
 server, no event loop, no database."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from tienlen import PASS
-from tienlen.web.driver import Driver, Staged
 from tienlen.web.storage import Entry, StorageError, Write
+from tienlen.web.table.driver import Driver, Staged
 
 from .manual_time import ManualTime
 
