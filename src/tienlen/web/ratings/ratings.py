@@ -2,10 +2,10 @@
 
 openskill's Plackett-Luce model rates a whole finish order at once, every seat of it, bots
 included. Each bot level is a rated player whose rating is fixed (its anchor, measured by
-the arena: ``ratings_anchors.py``, written by ``scripts/ratings_anchors.py``), so a player
+the arena: ``anchors.py``, written by ``scripts/ratings_anchors.py``), so a player
 who only meets bots still gets a real rating, and no hand moves an anchor. A rating is
 provisional for its first :data:`PROVISIONAL_HANDS` rated hands; the leaderboard ranks by
-the conservative estimate mu - 3 sigma. Keeping ratings is ``ratings_store.py``'s job.
+the conservative estimate mu - 3 sigma. Keeping ratings is ``store.py``'s job.
 """
 
 from __future__ import annotations
