@@ -7,7 +7,7 @@ for the compiled code (a fresh ``NUMBA_CACHE_DIR``: a fresh install's first star
 
 - ``at first use``: the pool as it was before it prepared anything: the first hint's worker
   compiles the fast path, and the hint waits for it;
-- ``prepared at start``: :meth:`~tienlen.web.botpool.BotPool.prepare` at start (the compiled
+- ``prepared at start``: :meth:`~tienlen.web.workers.botpool.BotPool.prepare` at start (the compiled
   engine made in a process of its own), the first hint asked at once, answered on the pure
   engine; then the time until the compiled engine is ready, and a hint after that.
 
@@ -24,7 +24,7 @@ import time
 
 from tienlen import Game, Rules
 from tienlen.view import View
-from tienlen.web.botpool import BotPool
+from tienlen.web.workers.botpool import BotPool
 
 
 def first_decision(rules: Rules, seed: int) -> View:

@@ -11,7 +11,7 @@ import random
 import time
 
 from tienlen import Game, Rules
-from tienlen.web.views import PlayTexts, seat_view
+from tienlen.web.room.views import PlayTexts, seat_view
 
 
 def one_hand(rules: Rules, players: int, seed: int) -> tuple[float, int, int]:

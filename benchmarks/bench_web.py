@@ -128,7 +128,7 @@ import httpx
 import websockets
 
 if TYPE_CHECKING:
-    from tienlen.web.room import Room
+    from tienlen.web.room.room import Room
 
 TARGET_TABLES = 500
 TARGET_P99 = 0.100  # seconds
@@ -266,6 +266,7 @@ async def watch(url: str, stats: Stats) -> None:
 async def play(url: str, token: str, stats: Stats) -> None:
     """A player who answers at once (its first legal move, the next hand when one ends):
     the time from sending a move to receiving the state it makes is a round trip."""
+
     try:
         async with websockets.connect(url, max_size=2**22, open_timeout=60) as ws:
             seq = 1
@@ -355,10 +356,10 @@ def restart_figures(tables: int, moves: int) -> bool:
     import gc
     import shutil
 
-    from tienlen.web.lobby import Lobby, NewTable
-    from tienlen.web.room import Client
-    from tienlen.web.staged import Staged
+    from tienlen.web.lobby.lobby import Lobby, NewTable
+    from tienlen.web.room.room import Client
     from tienlen.web.storage import Repository
+    from tienlen.web.table.staged import Staged
 
     folder = Path(tempfile.mkdtemp(prefix="tienlen-restart-"))
     url = f"sqlite:///{folder / 'history.sqlite3'}"
@@ -412,7 +413,7 @@ def _time_restore(url: str, tables: int) -> tuple[float, float, int]:
     import gc
     import tracemalloc
 
-    from tienlen.web.lobby import Lobby
+    from tienlen.web.lobby.lobby import Lobby
     from tienlen.web.storage import Repository
 
     gc.collect()
@@ -456,7 +457,7 @@ class _Counted:
     would have been (the history as text beside its events), counted as each is delivered."""
 
     def __init__(self, room: Room) -> None:
-        from tienlen.web.room import Client
+        from tienlen.web.room.room import Client
 
         self.room = room
         self.sent = self.whole = self.messages = 0
@@ -465,7 +466,7 @@ class _Counted:
         room.attach(self.client)
 
     def deliver(self, text: str) -> None:
-        from tienlen.web.protocol import event_body, with_seq
+        from tienlen.web.room.protocol import event_body, with_seq
 
         msg = json.loads(text)
         size = len(text.encode())
@@ -490,9 +491,9 @@ def _history_text(room: Room, seat: int | None) -> str:
 
 
 async def _wire_hand(seed: int) -> str:
-    from tienlen.web.deltas import apply_delta
-    from tienlen.web.lobby import Lobby, NewTable
-    from tienlen.web.protocol import Hello, PlayMove
+    from tienlen.web.lobby.lobby import Lobby, NewTable
+    from tienlen.web.room.deltas import apply_delta
+    from tienlen.web.room.protocol import Hello, PlayMove
     from tienlen.web.storage import Repository
 
     repo = Repository("sqlite://")
@@ -842,7 +843,7 @@ def replay_cost() -> None:
     from tienlen import Game, Rules, Session
     from tienlen.arena import play_out
     from tienlen.bots import get_bot
-    from tienlen.web.replays import replay_steps
+    from tienlen.web.records.replays import replay_steps
 
     for players in (4, 8):
         session = Session(Rules.preset("mien-nam"), players, seed=3)
@@ -913,8 +914,8 @@ async def replay_lag(args: argparse.Namespace) -> None:
 
 
 def ratings_cost(updates: int) -> None:
-    from tienlen.web.ratings import Bot, Rating, rate_hand
-    from tienlen.web.ratings_store import MemoryRatingStore, SqlRatingStore, record_hand
+    from tienlen.web.ratings.ratings import Bot, Rating, rate_hand
+    from tienlen.web.ratings.store import MemoryRatingStore, SqlRatingStore, record_hand
     from tienlen.web.storage import Repository
 
     def best(fn: Callable[[int], object], n: int) -> float:
@@ -956,8 +957,8 @@ async def match_run(args: argparse.Namespace) -> None:
 
     from tienlen.web.limits import Limits
     from tienlen.web.matchmaker import EVERY, Plan, match_once
-    from tienlen.web.matchqueue import QueueEntry
-    from tienlen.web.ratings import Rating
+    from tienlen.web.quickmatch.matchqueue import QueueEntry
+    from tienlen.web.ratings.ratings import Rating
     from tienlen.web.services import Services
     from tienlen.web.storage import Repository
 
@@ -1020,7 +1021,7 @@ async def match_run(args: argparse.Namespace) -> None:
 
 def signin_cost() -> None:
     """One argon2id hash and one check, the best of 10, on this thread."""
-    from tienlen.web.passwords import hash_now, verify_now
+    from tienlen.web.accounts.passwords import hash_now, verify_now
 
     stored = hash_now("a bench password")
     hashing = best(lambda: hash_now("a bench password"), 10)
@@ -1065,12 +1066,12 @@ def signin_lag(args: argparse.Namespace) -> None:
 
     import uvicorn
 
+    from tienlen.web.accounts.identity import Claim, new_id
+    from tienlen.web.accounts.names import account_key, confusable_key
+    from tienlen.web.accounts.passwords import WORKERS, hash_now
+    from tienlen.web.accounts.session import digest, new_secret
     from tienlen.web.app import create_app
-    from tienlen.web.identity import Claim, new_id
     from tienlen.web.limits import RateLimit
-    from tienlen.web.names import account_key, confusable_key
-    from tienlen.web.passwords import WORKERS, hash_now
-    from tienlen.web.session import digest, new_secret
 
     signin_cost()
     folder = Path(tempfile.mkdtemp(prefix="tienlen-bench-"))

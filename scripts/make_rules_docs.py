@@ -10,7 +10,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from tienlen.rules_text import docs_pages  # noqa: E402
+from tienlen.rules_text import docs_pages
 
 
 def main() -> None:

@@ -42,12 +42,12 @@ from pathlib import Path
 
 from tienlen.arena import Tournament, run_local
 from tienlen.rules import Rules
-from tienlen.web.ladder import MEASURED as STRONGER
-from tienlen.web.ratings import BETA, FAMILIES, MEASURED_PRESET, MU
+from tienlen.web.ratings.ratings import BETA, FAMILIES, MEASURED_PRESET, MU
+from tienlen.web.room.ladder import MEASURED as STRONGER
 
 LEVELS = ("random", "greedy", "heuristic")
 TABLE = ("random", "greedy", "heuristic", "heuristic")
-DATA = Path(__file__).resolve().parent.parent / "src" / "tienlen" / "web" / "ratings_anchors.py"
+DATA = Path(__file__).resolve().parent.parent / "src" / "tienlen" / "web" / "ratings" / "anchors.py"
 
 
 def orders(preset: str, deals: int, seed: int, table: Sequence[str] = TABLE,

@@ -21,14 +21,14 @@ The loops (the keys of :data:`LOOPS`):
   :meth:`~Controller.bot_step` for the bots (seats 1..n-1); for the human (seat 0)
   :meth:`~Controller.decision`, then :meth:`~Controller.decline` to let a chop go or
   :meth:`~Controller.play_text` for any other answer;
-- ``room``: a web :class:`tienlen.web.room.Room` on an in-memory SQLite repository, a
+- ``room``: a web :class:`tienlen.web.room.room.Room` on an in-memory SQLite repository, a
   practice table (fixed seed) of bots only with one watcher: :meth:`~Room.bot_action`, the
   staged write stored, then :meth:`~Room.install`, as the driver does (the next hand dealt by
   ``bot_action`` too);
 - ``room_human``: the same table with a player at seat 0 who is never connected (the away
   timeout is an hour): the bots' decisions come from ``bot_action``; the player's, whenever
   ``bot_action`` owes nothing (the table waits for seat 0), from the page's view
-  (:func:`tienlen.web.views.seat_view` via :meth:`~Room.view_for`: its ``legal`` list and its
+  (:func:`tienlen.web.room.views.seat_view` via :meth:`~Room.view_for`: its ``legal`` list and its
   ``decision``), answered with ``TableState.apply_move``; before each bot move the player also
   answers any out-of-turn chop their view offers (a model: a player who answers at once),
   and asks for the next hand (``TableState.ask_next_hand``). The bots are asked in the order
@@ -352,9 +352,9 @@ class _StillTime:
 
 @contextmanager
 def _table(config: Config, seed: int, human: bool) -> Iterator[Any]:
-    from tienlen.web.committer import Committer
-    from tienlen.web.room import Client, Room
+    from tienlen.web.room.room import Client, Room
     from tienlen.web.storage import Repository, TableSettings
+    from tienlen.web.table.committer import Committer
 
     repo = Repository("sqlite://")
     settings = TableSettings("golden", config.rules.to_toml(), config.players, seed,

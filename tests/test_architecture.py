@@ -1,14 +1,17 @@
 """The import contract of docs/architecture.md (``[tool.importlinter]`` in pyproject.toml), run by
 import-linter: the front ends above the play layer, the arena and the bots, above the fast path
-and the engine core; no import circle among the modules of any package; the core on the standard
-library alone. Every import counts, also those inside functions and under TYPE_CHECKING. And the
-shape of ``Game``: a class of at most 500 lines whose private names no other module reads."""
+and the engine core; inside the web room, the routes above the features above a shared bottom, and
+the table knowing no room and no HTTP; no import circle among the modules of any package; the
+core on the standard library alone. Every import counts, also those inside functions and under
+TYPE_CHECKING. And the shape of ``Game``: a class of at most 500 lines whose private names no
+other module reads."""
 
 from __future__ import annotations
 
 import ast
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -32,16 +35,39 @@ _LINT = ("import sys; from importlinter.cli import lint_imports; "
          "sys.exit(lint_imports(config_filenames=(sys.argv[1],), no_cache=True, no_logo=True))")
 
 
+def _lint(sources: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` on the package under ``sources``, with this project's contracts."""
+    path = os.pathsep.join(p for p in (str(sources), os.environ.get("PYTHONPATH", "")) if p)
+    return subprocess.run([sys.executable, "-c", _LINT, str(PYPROJECT)], cwd=ROOT,
+                          env=dict(os.environ, PYTHONPATH=path), capture_output=True, text=True,
+                          timeout=120)
+
+
 def test_the_import_contract_holds() -> None:
     """``lint-imports`` on the sources under test (wherever they are imported from); a broken
     contract fails with import-linter's report: which module imports which, and on what line."""
-    sources = Path(tienlen.__file__).resolve().parents[1]
-    path = os.pathsep.join(p for p in (str(sources), os.environ.get("PYTHONPATH", "")) if p)
-    done = subprocess.run([sys.executable, "-c", _LINT, str(PYPROJECT)], cwd=ROOT,
-                          env=dict(os.environ, PYTHONPATH=path), capture_output=True, text=True,
-                          timeout=120)
+    done = _lint(Path(tienlen.__file__).resolve().parents[1])
     assert done.returncode == 0, f"the import contract is broken:\n{done.stdout}{done.stderr}"
     assert "0 broken" in done.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "broken"), [
+    ("web/table/clock.py", "from ..room import protocol", "The table knows no room"),
+    ("web/table/hands.py", "import starlette.requests", "The table knows no room"),
+    ("web/storage.py", "from .accounts import identity", "The web room: server > app"),
+])
+def test_the_web_contract_catches_a_table_that_reaches_up(tmp_path: Path, module: str, line: str,
+                                                          broken: str) -> None:
+    """A copy of the sources with one import added that the web room's contract forbids (the
+    table reaching the room it serves, or HTTP; the shared bottom reaching a feature): the
+    contract reports it broken."""
+    shutil.copytree(Path(tienlen.__file__).resolve().parent, tmp_path / "tienlen",
+                    ignore=shutil.ignore_patterns("__pycache__", "static", "*.npz"))
+    changed = tmp_path / "tienlen" / module
+    changed.write_text(changed.read_text(encoding="utf-8") + f"\n{line}  # noqa\n", encoding="utf-8")
+    done = _lint(tmp_path)
+    assert done.returncode != 0
+    assert f"{broken}" in done.stdout and "BROKEN" in done.stdout, done.stdout
 
 
 def test_the_contracts_ignore_no_import() -> None:
@@ -100,6 +126,13 @@ def test_every_layer_is_named_on_the_architecture_page() -> None:
     layers = next(c for c in CONTRACTS if c["id"] == "layers")["layers"]
     names = {name.strip(" ()") for layer in layers for name in re.split(r"[|:]", layer)}
     assert sorted(n for n in names if not re.search(rf"`{n}(\.py|/)?`", page)) == []
+
+
+def test_every_folder_of_the_web_room_is_named_on_the_architecture_page() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    layers = next(c for c in CONTRACTS if c["id"] == "web-layers")["layers"]
+    names = {name.strip(" ()") for layer in layers for name in re.split(r"[|:]", layer)}
+    assert sorted(n for n in names if not re.search(rf"`(web/)?{n}(\.py|/)`", page)) == []
 
 
 def test_the_core_is_the_same_in_both_contracts() -> None:

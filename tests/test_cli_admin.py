@@ -13,7 +13,7 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import insert, select
 
 from tienlen.cli import main
-from tienlen.web.names import account_key, confusable_key
+from tienlen.web.accounts.names import account_key, confusable_key
 from tienlen.web.storage import AuditRow, IdentityRow, Repository
 
 

@@ -75,20 +75,21 @@ def _python_keys(path: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("module", ["explain.py", "cli.py", "tui/app.py", "play/controller.py",
-                                    "web/room.py", "web/lobby.py", "web/names.py",
+                                    "web/room/room.py", "web/lobby/lobby.py", "web/accounts/names.py",
                                     "rules_text.py", "cards.py", "shapes.py", "actions.py",
-                                    "chops.py", "rules.py", "game.py", "web/socket.py",
-                                    "web/services.py", "web/problems.py",
+                                    "chops.py", "rules.py", "game.py", "web/routes/socket.py",
+                                    "web/services.py", "web/http/problems.py",
                                     "web/routes/records.py", "web/routes/pages.py",
-                                    "web/protocol.py", "web/limits.py", "arena.py",
+                                    "web/room/protocol.py", "web/limits.py", "arena.py",
                                     "bots/__init__.py", "paywords.py", "record.py", "bench.py",
                                     "fast/bench.py", "web/server.py", "bots/search.py",
-                                    "web/accounts.py", "web/identity.py", "web/moderation.py",
-                                    "web/moderation_store.py", "web/origin.py", "web/profiles.py",
-                                    "web/ratings_store.py", "web/routes/accounts.py",
+                                    "web/accounts/accounts.py", "web/accounts/identity.py",
+                                    "web/moderation/moderation.py", "web/moderation/store.py",
+                                    "web/http/origin.py", "web/accounts/profiles.py",
+                                    "web/ratings/store.py", "web/routes/accounts.py",
                                     "web/routes/moderation.py", "web/routes/players.py",
                                     "bots/learned.py", "bots/external.py", "web/storage.py",
-                                    "web/chat.py"])
+                                    "web/room/chat.py"])
 def test_every_key_the_code_uses_is_in_the_catalogue(module: str) -> None:
     keys = _python_keys(SRC / module)
     assert keys, module
@@ -149,7 +150,7 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return ids
 
 
-@pytest.mark.parametrize("module", ["explain.py", "web/views.py"])
+@pytest.mark.parametrize("module", ["explain.py", "web/room/views.py"])
 def test_the_explanations_hold_no_english(module: str) -> None:
     tree = ast.parse((SRC / module).read_text(encoding="utf-8"))
     docs = _docstrings(tree)
@@ -263,16 +264,18 @@ def _english_said(tree: ast.AST) -> list[str]:
 
 @pytest.mark.parametrize("module", ["cards.py", "shapes.py", "actions.py", "chops.py", "rules.py",
                                     "cli.py", "lineplay.py", "play/controller.py", "tui/app.py",
-                                    "tui/replay.py", "web/app.py", "web/socket.py",
-                                    "web/services.py", "web/problems.py", "web/routes/lobby.py",
-                                    "web/routes/records.py", "web/routes/pages.py", "web/lobby.py",
-                                    "web/room.py", "web/protocol.py", "web/limits.py",
+                                    "tui/replay.py", "web/app.py", "web/routes/socket.py",
+                                    "web/services.py", "web/http/problems.py", "web/routes/lobby.py",
+                                    "web/routes/records.py", "web/routes/pages.py", "web/lobby/lobby.py",
+                                    "web/room/room.py", "web/room/protocol.py", "web/limits.py",
                                     "record.py", "arena.py", "bench.py", "fast/bench.py",
                                     "web/server.py", "web/storage.py", "bots/__init__.py",
-                                    "web/accounts.py", "web/identity.py", "web/moderation.py",
-                                    "web/moderation_store.py", "web/origin.py", "web/passwords.py",
-                                    "web/played.py", "web/profiles.py", "web/session.py",
-                                    "web/ratings.py", "web/ratings_store.py",
+                                    "web/accounts/accounts.py", "web/accounts/identity.py",
+                                    "web/moderation/moderation.py", "web/moderation/store.py",
+                                    "web/http/origin.py", "web/accounts/passwords.py",
+                                    "web/records/played.py", "web/accounts/profiles.py",
+                                    "web/accounts/session.py", "web/ratings/ratings.py",
+                                    "web/ratings/store.py",
                                     "web/routes/accounts.py", "web/routes/moderation.py",
                                     "web/routes/players.py",
                                     "bots/search.py", "bots/learned.py", "bots/external.py"])

@@ -21,9 +21,9 @@ from sqlalchemy import create_engine, make_url, text
 from websockets.sync.client import ClientConnection, connect
 
 from tienlen.web.app import create_app
-from tienlen.web.deltas import apply_delta
 from tienlen.web.limits import Limits, Rate, Rates
 from tienlen.web.now import REAL_TIME, Time
+from tienlen.web.room.deltas import apply_delta
 from tienlen.web.storage import Repository
 
 from .manual_time import ManualTime
@@ -38,7 +38,7 @@ NO_CLIENT_LIMITS = Limits(tables_per_client=0, tables_per_address=0, creates_per
                           rates=Rates(hint=Rate(0, 0, 10.0)))
 
 # what a table a script with no cookie sits at asks for: changed rules, which are not rated (a
-# rated table seats only an identity: web/table.py)
+# rated table seats only an identity: web/table/state.py)
 UNRATED = {"options": "stake = 2"}
 
 

@@ -13,12 +13,12 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from tienlen.web import accounts as accounts_module
-from tienlen.web.accounts import NAME_CEILING, Accounts
-from tienlen.web.identity import SqlIdentityStore
+from tienlen.web.accounts import accounts as accounts_module
+from tienlen.web.accounts.accounts import NAME_CEILING, Accounts
+from tienlen.web.accounts.identity import SqlIdentityStore
+from tienlen.web.accounts.session import stored_as
 from tienlen.web.limits import Limits, RateLimit
 from tienlen.web.refusal import Refused
-from tienlen.web.session import stored_as
 from tienlen.web.storage import DeviceRow, Repository
 
 from .conftest import Server, Visitor

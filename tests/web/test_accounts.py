@@ -289,7 +289,7 @@ def test_another_site_cannot_sign_in_with_the_cookie(server: Server) -> None:
 def test_an_unknown_name_costs_one_check_of_the_same_hash_as_an_account() -> None:
     from argon2 import PasswordHasher
 
-    from tienlen.web import passwords
+    from tienlen.web.accounts import passwords
 
     dummy = passwords._dummy_hash()
     assert dummy == passwords.DUMMY_HASH  # no hash made at the first unknown name
@@ -299,7 +299,7 @@ def test_an_unknown_name_costs_one_check_of_the_same_hash_as_an_account() -> Non
 
 def test_a_record_renamed_changes_only_its_players_line() -> None:
     from tienlen import Game, Rules
-    from tienlen.web.accounts import renamed_record
+    from tienlen.web.accounts.accounts import renamed_record
 
     game = Game(Rules.preset("mien-nam"), ["3s 4s 5s", "6h 7h 8h"], names=["Lan", "Minh"])
     text = game.record()

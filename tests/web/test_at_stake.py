@@ -11,7 +11,7 @@ from tienlen import Game, Move, Rules
 from tienlen.arena import play_out
 from tienlen.bots import get_bot
 from tienlen.view import View
-from tienlen.web.views import seat_view
+from tienlen.web.room.views import seat_view
 
 
 class Chopped(Exception):

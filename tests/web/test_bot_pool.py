@@ -27,16 +27,16 @@ from tienlen.bots import get_bot
 from tienlen.cli import build_parser, main
 from tienlen.hints import reason_words, suggest
 from tienlen.view import View
-from tienlen.web import botpool
-from tienlen.web.botpool import BotPool
 from tienlen.web.limits import Limits
-from tienlen.web.lobby import Lobby, NewTable
-from tienlen.web.protocol import AddBot, BotLevel, Command, Hello, Hint, PlayMove, Start
+from tienlen.web.lobby.lobby import Lobby, NewTable
 from tienlen.web.refusal import Refused
-from tienlen.web.room import Client, Room
+from tienlen.web.room.protocol import AddBot, BotLevel, Command, Hello, Hint, PlayMove, Start
+from tienlen.web.room.room import Client, Room
 from tienlen.web.server import limits_from
 from tienlen.web.services import Offload
 from tienlen.web.storage import Repository
+from tienlen.web.workers import botpool
+from tienlen.web.workers.botpool import BotPool
 
 
 class Held(Executor):

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web.ladder import levels_for
+from tienlen.web.room.ladder import levels_for
 
 from .conftest import Server
 

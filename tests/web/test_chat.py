@@ -14,8 +14,8 @@ pytest.importorskip("fastapi")
 
 from sqlalchemy import insert, select
 
-from tienlen.web.chat import MAX_TEXT
 from tienlen.web.limits import Limits
+from tienlen.web.room.chat import MAX_TEXT
 from tienlen.web.storage import ChatRow
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, WsClient, running

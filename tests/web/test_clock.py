@@ -1,4 +1,4 @@
-"""A table's clock (web/clock.py) on a time the test moves by hand (manual_time.py): the turn
+"""A table's clock (web/table/clock.py) on a time the test moves by hand (manual_time.py): the turn
 timer, the away timeout, the next hand's countdown, a bot's move falling due, and the wake it
 arranges for them; no server, no event loop, no real second waited."""
 
@@ -12,11 +12,11 @@ import pytest
 pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen import Rules
-from tienlen.web.clock import JITTER, Clock
-from tienlen.web.committer import Committer
-from tienlen.web.room import Room
+from tienlen.web.room.room import Room
 from tienlen.web.storage import Repository, TableSettings, Write
-from tienlen.web.table import TableState
+from tienlen.web.table.clock import JITTER, Clock
+from tienlen.web.table.committer import Committer
+from tienlen.web.table.state import TableState
 
 from .manual_time import ManualTime
 

@@ -13,11 +13,11 @@ import pytest
 
 pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
-from tienlen.web.committer import Committer
-from tienlen.web.lobby import Lobby, NewTable
-from tienlen.web.protocol import Hello, PlayMove
-from tienlen.web.room import Client, Room, Tick
+from tienlen.web.lobby.lobby import Lobby, NewTable
+from tienlen.web.room.protocol import Hello, PlayMove
+from tienlen.web.room.room import Client, Room, Tick
 from tienlen.web.storage import Entry, Repository, StorageError, Write
+from tienlen.web.table.committer import Committer
 
 from .manual_time import ManualTime
 

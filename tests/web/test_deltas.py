@@ -1,4 +1,4 @@
-"""After its first state a connection is sent deltas (web/deltas.py): each one, applied to the
+"""After its first state a connection is sent deltas (web/room/deltas.py): each one, applied to the
 state the client holds, makes the very state the server would have sent whole; no server here."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ pytest.importorskip("pydantic")
 from tienlen import PASS, Game, Rules, Session
 from tienlen.bots import get_bot
 from tienlen.turns import Turns
-from tienlen.web.deltas import apply_delta, update
-from tienlen.web.protocol import Delta, SeatInfo, State, TableInfo, event_body, with_seq
-from tienlen.web.views import PlayTexts, seat_view
+from tienlen.web.room.deltas import apply_delta, update
+from tienlen.web.room.protocol import Delta, SeatInfo, State, TableInfo, event_body, with_seq
+from tienlen.web.room.views import PlayTexts, seat_view
 
 
 def info(players: int, deadline: float | None = None) -> TableInfo:

@@ -22,8 +22,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("numba")
 
 from tienlen import fast
-from tienlen.web.botpool import BotPool, prepare_compiled, warm
 from tienlen.web.server import engine_text, prepared_text
+from tienlen.web.workers.botpool import BotPool, prepare_compiled, warm
 
 from .test_bot_pool import Held, run
 

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web.table import MIN_GRACE
+from tienlen.web.table.state import MIN_GRACE
 
 from .conftest import Server, WsClient
 from .test_rated_hands import (

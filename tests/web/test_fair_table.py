@@ -1,4 +1,4 @@
-"""Fairness at a rated table, on the table's state alone (web/table.py, no server): who may
+"""Fairness at a rated table, on the table's state alone (web/table/state.py, no server): who may
 hold a seat and which connections play it, the grace a player away has before a kick, and
 what absence at a hand's end costs. Time is the tests' own (``now``, monotonic seconds)."""
 
@@ -12,7 +12,7 @@ pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen import Rules
 from tienlen.web.storage import TableSettings, Write
-from tienlen.web.table import MIN_GRACE, Refused, TableState
+from tienlen.web.table.state import MIN_GRACE, Refused, TableState
 
 
 def table_of(rated: bool = True, away_timeout: float = 0.0,

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web.session import digest
+from tienlen.web.accounts.session import digest
 
 from .conftest import Server, Visitor, WsClient
 

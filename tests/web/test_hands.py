@@ -10,8 +10,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tienlen import Rules, Session
-from tienlen.web.hands import Hands
-from tienlen.web.snapshot import Snapshot
+from tienlen.web.table.hands import Hands
+from tienlen.web.table.snapshot import Snapshot
 
 RULES = Rules.preset("pagat")
 NAMES = ["A", "B", "C", "D"]

@@ -19,8 +19,8 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import Page, expect
 
-from tienlen.web import botpool
-from tienlen.web.botpool import BotPool
+from tienlen.web.workers import botpool
+from tienlen.web.workers.botpool import BotPool
 
 from .conftest import Server
 from .test_browser import quick_game, wait_turn_or_over

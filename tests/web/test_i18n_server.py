@@ -81,8 +81,8 @@ def test_the_details_of_a_bad_request_in_vietnamese(server: Server) -> None:
 
 
 def test_a_record_that_cannot_be_replayed_is_said_in_vietnamese() -> None:
-    from tienlen.web.replays import replay_steps
-    from tienlen.web.room import Refused
+    from tienlen.web.records.replays import replay_steps
+    from tienlen.web.room.room import Refused
 
     with pytest.raises(Refused) as info:
         replay_steps('format = "tienlen/1"\nrules = "pagat"\nplayers = ["A", "B"]\n')

@@ -14,9 +14,9 @@ from sqlalchemy import func, select
 from websockets.exceptions import ConnectionClosed
 
 from tienlen.errors import error
-from tienlen.web.identity import Claim, SqlIdentityStore, new_id
-from tienlen.web.names import account_key, confusable_key
-from tienlen.web.session import digest
+from tienlen.web.accounts.identity import Claim, SqlIdentityStore, new_id
+from tienlen.web.accounts.names import account_key, confusable_key
+from tienlen.web.accounts.session import digest
 from tienlen.web.storage import IdentityRow, Repository, SessionRow, StorageError
 
 from .conftest import UNRATED, Server, Visitor

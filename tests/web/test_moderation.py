@@ -14,11 +14,11 @@ pytest.importorskip("fastapi")
 from sqlalchemy import func, insert, select, update
 
 from tienlen.web import matchmaker
-from tienlen.web.identity import Identity
+from tienlen.web.accounts.identity import Identity
+from tienlen.web.accounts.names import account_key, confusable_key
+from tienlen.web.accounts.session import digest
 from tienlen.web.limits import Limits
-from tienlen.web.moderation import set_admin
-from tienlen.web.names import account_key, confusable_key
-from tienlen.web.session import digest
+from tienlen.web.moderation.moderation import set_admin
 from tienlen.web.storage import AuditRow, IdentityRow, ReportRow
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running

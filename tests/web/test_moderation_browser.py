@@ -14,9 +14,9 @@ pytest.importorskip("playwright")
 from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import update
 
-from tienlen.web.moderation import set_admin
-from tienlen.web.names import account_key, confusable_key
-from tienlen.web.session import digest
+from tienlen.web.accounts.names import account_key, confusable_key
+from tienlen.web.accounts.session import digest
+from tienlen.web.moderation.moderation import set_admin
 from tienlen.web.storage import IdentityRow
 
 from .conftest import Server

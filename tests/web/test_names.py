@@ -14,8 +14,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen.i18n import render
-from tienlen.web import names
-from tienlen.web.table import Seat
+from tienlen.web.accounts import names
+from tienlen.web.table.state import Seat
 
 from .conftest import Server, WsClient, running
 from .waiting import stored

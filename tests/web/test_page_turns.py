@@ -18,9 +18,9 @@ from tienlen import Game
 from tienlen.actions import ACTION_KINDS, CARD_KINDS
 from tienlen.turns import Kind
 from tienlen.view import events_for
-from tienlen.web.protocol import EventKind, Prompt
-from tienlen.web.replays import replay_steps
-from tienlen.web.views import PlayTexts, event_view, seat_view
+from tienlen.web.records.replays import replay_steps
+from tienlen.web.room.protocol import EventKind, Prompt
+from tienlen.web.room.views import PlayTexts, event_view, seat_view
 
 from .asked import TABLES, claim, exchange, trading
 

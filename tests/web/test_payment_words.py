@@ -13,8 +13,8 @@ pytest.importorskip("fastapi")
 from tienlen import Game, Rules
 from tienlen.i18n import display_name
 from tienlen.paywords import payment_line
-from tienlen.web.protocol import SeatInfo
-from tienlen.web.views import seat_names, seat_view, worded
+from tienlen.web.room.protocol import SeatInfo
+from tienlen.web.room.views import seat_names, seat_view, worded
 
 from .conftest import Server, WsClient
 

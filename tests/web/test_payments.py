@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tienlen import Game, Rules
-from tienlen.web.views import seat_view
+from tienlen.web.room.views import seat_view
 
 MIEN_NAM = Rules.preset("mien-nam")
 # a practice table whose first hand, with the human playing as human_move says, has the human

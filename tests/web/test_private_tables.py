@@ -19,8 +19,8 @@ pytest.importorskip("fastapi")
 from fastapi.routing import APIRoute
 from sqlalchemy import create_engine, func, insert, select, text
 
-from tienlen.web.hand_access import shared_hand, table_access
-from tienlen.web.ratings_store import Point, SqlRatingStore
+from tienlen.web.ratings.store import Point, SqlRatingStore
+from tienlen.web.routes.hand_access import shared_hand, table_access
 from tienlen.web.storage import IdentityRow, PlayedRow, Repository, ShareRow
 
 from .conftest import UNRATED, Server, Visitor, WsClient

@@ -10,7 +10,7 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import Browser, Page, expect
 
-from tienlen.web.ratings import Rating
+from tienlen.web.ratings.ratings import Rating
 
 from .conftest import Server
 from .test_accessibility import AXE, RUN_AXE

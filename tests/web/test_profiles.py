@@ -12,8 +12,8 @@ pytest.importorskip("fastapi")
 
 from sqlalchemy import update
 
-from tienlen.web.names import account_key, confusable_key
-from tienlen.web.ratings import Rating
+from tienlen.web.accounts.names import account_key, confusable_key
+from tienlen.web.ratings.ratings import Rating
 from tienlen.web.storage import IdentityRow
 
 from .conftest import Server, Visitor

@@ -9,8 +9,8 @@ pytest.importorskip("fastapi")
 
 from helpers import DRAGON_DEAL, TRADE_DEAL
 from tienlen import Game, Rules
-from tienlen.web.protocol import SeatView
-from tienlen.web.views import seat_view
+from tienlen.web.room.protocol import SeatView
+from tienlen.web.room.views import seat_view
 
 PAGAT = Rules.preset("pagat")
 MUTUAL = PAGAT.replace(trading="mutual")

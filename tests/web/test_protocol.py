@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web.protocol import MAX_MESSAGE, PlayMove, ProtocolError, parse_command
+from tienlen.web.room.protocol import MAX_MESSAGE, PlayMove, ProtocolError, parse_command
 
 from .conftest import NO_CLIENT_LIMITS, Server, WsClient, running
 from .manual_time import ServerTime

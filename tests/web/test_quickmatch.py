@@ -13,10 +13,11 @@ from typing import Any
 import pytest
 
 from tienlen import Rules
-from tienlen.web import matchmaker, ratings
-from tienlen.web.matchqueue import QueueEntry, SqlMatchQueue
+from tienlen.web import matchmaker
+from tienlen.web.quickmatch.matchqueue import QueueEntry, SqlMatchQueue
+from tienlen.web.ratings import ratings
 from tienlen.web.storage import Repository, TableSettings, Write
-from tienlen.web.table import Refused, TableState
+from tienlen.web.table.state import Refused, TableState
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
 from .test_rated_hands import IN_PLAY, play, room_of

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tienlen.web.matchmaker import OpenSeat, bot_level, plan
-from tienlen.web.matchqueue import QueueEntry
-from tienlen.web.ratings import anchor
+from tienlen.web.quickmatch.matchqueue import QueueEntry
+from tienlen.web.ratings.ratings import anchor
 
 NOW = 1_000_000.0
 WAIT = 20.0

@@ -11,7 +11,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web import matchmaker, ratings
+from tienlen.web import matchmaker
+from tienlen.web.ratings import ratings
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
 from .test_quickmatch import WAIT, browser

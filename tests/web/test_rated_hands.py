@@ -14,8 +14,8 @@ pytest.importorskip("fastapi")
 
 from sqlalchemy import select
 
-from tienlen.web.played import NOBODY, seated
-from tienlen.web.ratings import MU, Rating, rate_hand
+from tienlen.web.ratings.ratings import MU, Rating, rate_hand
+from tienlen.web.records.played import NOBODY, seated
 from tienlen.web.storage import HandEnd, PlayedRow
 
 from .conftest import Server, Visitor, WsClient

@@ -11,9 +11,9 @@ from tienlen.arena import play_out
 from tienlen.bots import get_bot
 from tienlen.game import Game
 from tienlen.rules import PRESETS, Rules
-from tienlen.web.ladder import MEASURED as LADDER
-from tienlen.web.lobby import make_rules
-from tienlen.web.ratings import (
+from tienlen.web.lobby.lobby import make_rules
+from tienlen.web.ratings.anchors import MEASURED
+from tienlen.web.ratings.ratings import (
     FAMILIES,
     PROVISIONAL_HANDS,
     Bot,
@@ -24,8 +24,8 @@ from tienlen.web.ratings import (
     rate_hand,
     rated_family,
 )
-from tienlen.web.ratings_anchors import MEASURED
-from tienlen.web.ratings_store import TREND_HANDS, MemoryRatingStore, record_hand
+from tienlen.web.ratings.store import TREND_HANDS, MemoryRatingStore, record_hand
+from tienlen.web.room.ladder import MEASURED as LADDER
 from tienlen.web.storage import TableSettings
 
 

@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("openskill", reason="ratings need the web extra")
 
-from tienlen.web.ratings import Bot, Rating, rate_hand
-from tienlen.web.ratings_store import (
+from tienlen.web.ratings.ratings import Bot, Rating, rate_hand
+from tienlen.web.ratings.store import (
     MemoryRatingStore,
     RatingStore,
     SqlRatingStore,

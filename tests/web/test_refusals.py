@@ -169,9 +169,9 @@ def test_one_refusal_is_answered_alike_over_http_and_the_websocket() -> None:
     from fastapi import APIRouter, FastAPI
 
     from tienlen.i18n import msg, t
-    from tienlen.web import problems
+    from tienlen.web.http import problems
     from tienlen.web.refusal import Refused
-    from tienlen.web.room import error_of
+    from tienlen.web.room.room import error_of
 
     router = APIRouter()
 

@@ -22,11 +22,11 @@ from tienlen import Game, Rules, Session
 from tienlen.arena import play_out
 from tienlen.bots import get_bot
 from tienlen.record import payment_lines
-from tienlen.web.botpool import BotPool
+from tienlen.web.records.replays import replay_steps
 from tienlen.web.refusal import Refused
-from tienlen.web.replays import replay_steps
 from tienlen.web.services import Offload
 from tienlen.web.storage import RecordRow, Repository
+from tienlen.web.workers.botpool import BotPool
 
 from .conftest import NO_CLIENT_LIMITS, Server, running
 from .test_payments import SEED, human_move

@@ -133,8 +133,8 @@ def test_reviews_from_one_address_are_counted_and_a_failed_one_is_said_and_made_
 
 
 def test_past_the_limit_in_all_a_new_review_is_refused_and_a_shared_one_is_not() -> None:
+    from tienlen.web.records.reviews import Reviews
     from tienlen.web.refusal import Refused
-    from tienlen.web.reviews import Reviews
 
     class Stuck:
         """A pool whose work never ends."""

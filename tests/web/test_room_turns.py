@@ -16,13 +16,14 @@ import pytest
 from helpers import others_shuffled
 from tienlen import PASS, Card, Game, Move, Play, Rules
 from tienlen.view import View
-from tienlen.web import clock, table
-from tienlen.web.committer import Committer
-from tienlen.web.hands import Hands
-from tienlen.web.room import Room
-from tienlen.web.snapshot import Snapshot
+from tienlen.web.room.room import Room
 from tienlen.web.storage import Repository, TableSettings, Write
-from tienlen.web.table import TableState
+from tienlen.web.table import clock
+from tienlen.web.table import state as table
+from tienlen.web.table.committer import Committer
+from tienlen.web.table.hands import Hands
+from tienlen.web.table.snapshot import Snapshot
+from tienlen.web.table.state import TableState
 
 from .manual_time import ManualTime
 

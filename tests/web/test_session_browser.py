@@ -11,7 +11,7 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import Browser, expect
 
-from tienlen.web.session import digest
+from tienlen.web.accounts.session import digest
 
 from .conftest import Server
 

@@ -1,4 +1,4 @@
-"""A table's state on its own (web/table.py): seats, host, staging, the log and the snapshot,
+"""A table's state on its own (web/table/state.py): seats, host, staging, the log and the snapshot,
 with no server, no event loop and no database (its writes go to a list)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen import Rules
+from tienlen.web.room.views import seat_view
 from tienlen.web.storage import SeatChange, StoredTable, TableSettings, Write
-from tienlen.web.table import Refused, TableState
-from tienlen.web.views import seat_view
+from tienlen.web.table.state import Refused, TableState
 
 from .manual_time import ManualTime
 

@@ -1,7 +1,7 @@
 """A table rebuilt from what is stored is the live table: after every entry of its log, whatever
-the entries were (web/table.py: each entry made by one ``apply``, live and on a restart alike).
+the entries were (web/table/state.py: each entry made by one ``apply``, live and on a restart alike).
 
-No server and no event loop: a :class:`~tienlen.web.table.TableState` stores into a real
+No server and no event loop: a :class:`~tienlen.web.table.state.TableState` stores into a real
 database (SQLite in a temporary folder), and after every entry the table is rebuilt from what
 :meth:`Repository.load_all` reads back, as a restart rebuilds it, and compared with the live one
 in full (every attribute but those said below, which no restart keeps)."""
@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tienlen import Rules
-from tienlen.web.hands import Hands
-from tienlen.web.staged import Staged
 from tienlen.web.storage import Repository, TableSettings, Write
-from tienlen.web.table import Refused, Seat, TableState
+from tienlen.web.table.hands import Hands
+from tienlen.web.table.staged import Staged
+from tienlen.web.table.state import Refused, Seat, TableState
 
 from .manual_time import ManualTime
 

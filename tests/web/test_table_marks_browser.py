@@ -14,7 +14,7 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import Page, expect
 
-from tienlen.web.views import MAX_LEGAL
+from tienlen.web.room.views import MAX_LEGAL
 
 from .conftest import Server
 from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over

@@ -259,8 +259,8 @@ def test_the_page_applies_deltas_as_the_server_does_and_asks_again_when_lost(
     the state deltas.py's apply_delta makes; a delta for a version the page does not hold
     makes it ask for the whole state (sync), and it is sent it."""
     from tienlen import Rules, Session
-    from tienlen.web.deltas import apply_delta, update
-    from tienlen.web.views import PlayTexts
+    from tienlen.web.room.deltas import apply_delta, update
+    from tienlen.web.room.views import PlayTexts
 
     from .test_deltas import states, wire
 

@@ -14,13 +14,14 @@ from collections.abc import AsyncIterator, Callable
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from . import matchmaker, problems, socket
-from .accounts import Accounts
-from .bodylimit import BodyLimit
+from . import matchmaker
+from .accounts.accounts import Accounts
+from .http import problems
+from .http.bodylimit import BodyLimit
+from .http.origin import OriginCheck
 from .limits import Limits
 from .now import REAL_TIME, Time, Timer
-from .origin import OriginCheck
-from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records
+from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records, socket
 from .routes.pages import STATIC
 from .services import Services
 from .storage import Repository, default_db

@@ -35,12 +35,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .ladder import levels_for
-from .matchqueue import MATCHED_KEPT, QueueEntry, by_queue
-from .ratings import BETA, MEASURED_PRESET, anchor
+from .quickmatch.matchqueue import MATCHED_KEPT, QueueEntry, by_queue
+from .ratings.ratings import BETA, MEASURED_PRESET, anchor
+from .room.ladder import levels_for
 
 if TYPE_CHECKING:
-    from .room import Room
+    from .room.room import Room
     from .services import Services
 
 log = logging.getLogger("tienlen.web")

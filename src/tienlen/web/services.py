@@ -52,23 +52,23 @@ from fastapi import Path as PathParam
 from starlette.requests import HTTPConnection
 
 from ..i18n import Msg, msg
-from .botpool import BotPool
-from .chat import SqlChatStore
-from .friends import FriendStore, SqlFriendStore
-from .identity import IdentityStore, SqlIdentityStore
+from .accounts.identity import IdentityStore, SqlIdentityStore
 from .limiter import Limiter
 from .limits import Held, Limits, RateLimit
-from .lobby import Lobby
-from .matchqueue import MatchQueue, SqlMatchQueue
-from .moderation import Moderation
-from .moderation_store import SqlModerationStore
+from .lobby.lobby import Lobby
+from .moderation.moderation import Moderation
+from .moderation.store import SqlModerationStore
 from .now import REAL_TIME, Time
-from .played import HandWriter
-from .ratings_store import RatingStore, SqlRatingStore
+from .quickmatch.matchqueue import MatchQueue, SqlMatchQueue
+from .ratings.store import RatingStore, SqlRatingStore
+from .records.played import HandWriter
+from .records.reviews import Reviews
 from .refusal import Refused
-from .reviews import Reviews
-from .room import Room
+from .room.chat import SqlChatStore
+from .room.room import Room
+from .social.friends import FriendStore, SqlFriendStore
 from .storage import Repository
+from .workers.botpool import BotPool
 
 MAX_TABLE_ID = 64  # characters of a table id in URLs
 TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]  # one in a path

@@ -179,7 +179,7 @@ class ShareRow(Base):
 
 
 class RatingRow(Base):
-    """A player's rating in one family (``ratings_store.SqlRatingStore``); ``hands`` is also
+    """A player's rating in one family (``ratings/store.py``: ``SqlRatingStore``); ``hands`` is also
     the row's version: an update writes only over the hands it read."""
 
     __tablename__ = "tienlen_ratings"
@@ -378,7 +378,7 @@ class QueueRow(Base):
 
 
 class ServerKeyRow(Base):
-    """A secret the server makes once and keeps (``moderation_store``): the key of the address
+    """A secret the server makes once and keeps (``moderation/store.py``): the key of the address
     hashes that bans store, the same in every process and after a restart."""
 
     __tablename__ = "tienlen_server_keys"

@@ -17,14 +17,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from ...i18n import msg
-from ..accounts import Accounts, SignedIn, deleted_name, me_of
-from ..identity import Identity
-from ..names import MAX_NAME, RAW_FACTOR
-from ..passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
-from ..problems import answers
-from ..refusal import Refused
-from ..services import Services, Svc, address_of, services_of
-from ..session import (
+from ..accounts.accounts import Accounts, SignedIn, deleted_name, me_of
+from ..accounts.identity import Identity
+from ..accounts.names import MAX_NAME, RAW_FACTOR
+from ..accounts.passwords import MAX_CODE, MAX_PASSWORD, MIN_PASSWORD
+from ..accounts.session import (
     KNOWN,
     agent_of,
     clear_cookie,
@@ -34,6 +31,9 @@ from ..session import (
     known_of,
     secret_of,
 )
+from ..http.problems import answers
+from ..refusal import Refused
+from ..services import Services, Svc, address_of, services_of
 
 router = APIRouter()
 

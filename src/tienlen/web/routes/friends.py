@@ -17,14 +17,14 @@ from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...i18n import msg
-from ..friends import INVITATION_SECONDS, MAX_FRIENDS, Friendship
-from ..identity import Identity
-from ..presence import online
-from ..problems import answers
+from ..accounts.identity import Identity
+from ..accounts.session import identity_of
+from ..http.problems import answers
 from ..refusal import Refused
 from ..services import MAX_TABLE_ID, Services, Svc, on_loop
-from ..session import identity_of
+from ..social.friends import INVITATION_SECONDS, MAX_FRIENDS, Friendship
 from .moderation import Target, limit, player_asking, target_of
+from .presence import online
 
 router = APIRouter()
 

@@ -15,15 +15,15 @@ from ...bots import bot_names
 from ...errors import reason_of
 from ...i18n import pick_lang, say_error
 from ...rules_text import explain_text
-from ..ladder import offered
+from ..accounts.session import device_of, identity_of, owner_for, sat_down
+from ..http.problems import answers
 from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key
-from ..lobby import Lobby, NewTable
-from ..problems import answers
-from ..protocol import BOT_LEVELS, TableInfo
+from ..lobby.lobby import Lobby, NewTable
 from ..refusal import Refused
-from ..room import Room
+from ..room.ladder import offered
+from ..room.protocol import BOT_LEVELS, TableInfo
+from ..room.room import Room
 from ..services import Svc, TableId, address_of, on_loop
-from ..session import device_of, identity_of, owner_for, sat_down
 
 router = APIRouter()
 

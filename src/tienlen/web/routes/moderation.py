@@ -15,15 +15,15 @@ from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
 from ...i18n import msg
-from ..identity import Identity
-from ..moderation import MAX_REPORT_TEXT, REASONS, check_new_name, report_text, until_text
-from ..moderation_store import COMMAND_LINE, Ban, Report
-from ..names import MAX_NAME, RAW_FACTOR, account_key, bot_number
-from ..problems import answers
+from ..accounts.identity import Identity
+from ..accounts.names import MAX_NAME, RAW_FACTOR, account_key, bot_number
+from ..accounts.session import identity_of
+from ..http.problems import answers
+from ..moderation.moderation import MAX_REPORT_TEXT, REASONS, check_new_name, report_text, until_text
+from ..moderation.store import COMMAND_LINE, Ban, Report
 from ..refusal import Refused
-from ..room import Room
+from ..room.room import Room
 from ..services import MAX_TABLE_ID, Services, Svc, address_of, on_loop, services_of
-from ..session import identity_of
 
 router = APIRouter()
 

@@ -15,9 +15,9 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ...i18n import LANGS, catalogue_text, pick_lang, t
-from ..names import MAX_NAME, RAW_FACTOR, account_key
+from ..accounts.names import MAX_NAME, RAW_FACTOR, account_key
+from ..accounts.session import give_cookie, give_device, identity_of, new_secret
 from ..services import MAX_TABLE_ID, Svc, services_of
-from ..session import give_cookie, give_device, identity_of, new_secret
 from ..storage import StorageError
 
 router = APIRouter()

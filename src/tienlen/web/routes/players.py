@@ -9,12 +9,12 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 
 from ...i18n import msg
-from ..names import MAX_NAME, RAW_FACTOR, account_key
-from ..problems import answers, request_lang
-from ..profiles import empty_profile, leaderboard, profile
+from ..accounts.names import MAX_NAME, RAW_FACTOR, account_key
+from ..accounts.profiles import empty_profile, leaderboard, profile
+from ..accounts.session import identity_of
+from ..http.problems import answers, request_lang
 from ..refusal import Refused
 from ..services import Svc
-from ..session import identity_of
 
 router = APIRouter()
 

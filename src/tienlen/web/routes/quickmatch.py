@@ -10,15 +10,15 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...i18n import msg
-from ..identity import Identity
-from ..matchqueue import QueueEntry
-from ..names import MAX_NAME, RAW_FACTOR, BadName, check_not_account, clean_name
-from ..presence import counts
-from ..problems import answers
-from ..ratings import FAMILIES, Rating
+from ..accounts.identity import Identity
+from ..accounts.names import MAX_NAME, RAW_FACTOR, BadName, check_not_account, clean_name
+from ..accounts.session import device_of, identity_of, owner_for, sat_down
+from ..http.problems import answers
+from ..quickmatch.matchqueue import QueueEntry
+from ..ratings.ratings import FAMILIES, Rating
 from ..refusal import Refused
 from ..services import Services, Svc, address_of, on_loop
-from ..session import device_of, identity_of, owner_for, sat_down
+from .presence import counts
 
 router = APIRouter()
 

@@ -18,7 +18,14 @@ from fastapi.responses import PlainTextResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ...i18n import msg
-from ..hand_access import (
+from ..accounts.identity import Identity
+from ..accounts.session import identity_of
+from ..http.problems import answers
+from ..records.replays import replay_or_reason, session_text
+from ..refusal import Refused
+from ..room.room import Room
+from ..services import Services, Svc, address_of, on_loop
+from .hand_access import (
     Access,
     Hand,
     Readable,
@@ -27,13 +34,6 @@ from ..hand_access import (
     share,
     unshare,
 )
-from ..identity import Identity
-from ..problems import answers
-from ..refusal import Refused
-from ..replays import replay_or_reason, session_text
-from ..room import Room
-from ..services import Services, Svc, address_of, on_loop
-from ..session import identity_of
 
 router = APIRouter()
 log = logging.getLogger("tienlen.web")

@@ -1,0 +1,1 @@
+"""Identities, sessions (the cookie), accounts, passwords, names and profiles."""

@@ -1,0 +1,1 @@
+"""What turns the room into HTTP: problem responses, the body limit, the origin check."""

@@ -1,0 +1,1 @@
+"""The directory of open tables."""

@@ -1,0 +1,1 @@
+"""Moderation: bans, reports, the audit log, and their store."""

@@ -1,0 +1,1 @@
+"""Quick match's queue: who waits to be seated, in the database."""

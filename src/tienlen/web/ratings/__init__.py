@@ -1,0 +1,1 @@
+"""Ratings: the model, its store and the bots' anchors."""

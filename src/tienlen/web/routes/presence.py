@@ -1,0 +1,50 @@
+"""Who is around: online (at a table of this process, or a browser seen lately), playing (seated
+at a started table) and waiting (in quick match's queue). Friends' presence and the lobby's
+counts both read it here. Each is asked from a route handler in FastAPI's thread pool: what is
+read of the live tables is read on the event loop (``services.on_loop``), the sessions seen in
+the database from the thread."""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import select
+
+from ..services import Services, on_loop
+from ..storage import SessionRow, transaction
+
+ONLINE_SECONDS = 300.0  # a player whose browser was seen this recently is online
+
+
+def connected(services: Services) -> set[str]:
+    """The identities with a connection open to a table of this process."""
+    return {c.owner for room in services.lobby.rooms.values() for c in room.clients
+            if c.owner is not None}
+
+
+def playing(services: Services) -> set[str]:
+    """The identities seated at a started table of this process."""
+    return {s.owner for room in services.lobby.rooms.values() if room.started
+            for s in room.table.seats if s.kind == "human" and s.owner is not None}
+
+
+def online(services: Services, identity_id: str, at_table: bool,
+           now: float | None = None) -> bool:
+    """Whether ``identity_id`` is online: ``at_table`` now (read on the loop), or a browser of
+    theirs seen lately."""
+    now = time.time() if now is None else now
+    if at_table:
+        return True
+    seen = max((s.seen for s in services.identities.sessions(identity_id)), default=0.0)
+    return now - seen < ONLINE_SECONDS
+
+
+def counts(services: Services, now: float | None = None) -> dict[str, int]:
+    """The lobby's counts: players online, playing and waiting."""
+    now = time.time() if now is None else now
+    here, busy = on_loop(lambda: (connected(services), playing(services)))
+    with transaction(services.repo.engine) as conn:
+        seen = {row[0] for row in conn.execute(
+            select(SessionRow.identity).distinct().where(SessionRow.seen >= now - ONLINE_SECONDS))}
+    return {"online": len(here | seen), "playing": len(busy),
+            "waiting": services.queue.count()}

@@ -1,0 +1,208 @@
+"""The WebSocket loop of one connection to a table: the connection limit per address, the
+message limits (per connection and per address), reading and parsing each command, handing it
+to the table, and the outbox pump that sends the table's events (a connection too slow to take
+them is dropped)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+
+from fastapi import APIRouter, WebSocket
+from starlette.concurrency import run_in_threadpool
+from starlette.websockets import WebSocketDisconnect
+
+from ... import TienLenError
+from ...i18n import msg, pick_lang
+from ..accounts.session import Arrival, arrival, device_of, digest, owner_for, seated_as
+from ..http.origin import other_site
+from ..limits import RateLimit, wait_text
+from ..refusal import Refused
+from ..room.protocol import (
+    MAX_MESSAGE,
+    Command,
+    Hello,
+    Join,
+    Ping,
+    ProtocolError,
+    Welcome,
+    parse_command,
+    seq_of,
+)
+from ..room.room import Client, Room, error_of
+from ..services import MAX_TABLE_ID, Services, Svc, address_of
+
+log = logging.getLogger("tienlen.web")
+
+OUTBOX_LIMIT = 1000  # events waiting for one slow connection before it is dropped
+HANG_UP = "\x00hang up"  # what the outbox is given when the connection's session ends
+SIGNED_OUT = 4401  # the close code then
+# the close code for another site's page: the handshake is answered (a refused handshake reaches
+# a page as a bare failure, which it would retry for ever) and closed at once, nothing read,
+# nothing sent, no session given; the page says why and does not knock again (static/lib/net.js)
+REFUSED = 4403
+NOT_FOUND, BANNED = "not_found", "banned"  # the kinds of the refusals said here
+
+router = APIRouter()
+
+
+@router.websocket("/ws/{table_id}")
+async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
+    if other_site(websocket.headers) is not None:  # another site's page: refused
+        await websocket.accept()
+        await websocket.close(code=REFUSED, reason="another site's page")
+        return
+    # a browser not known yet is given a new session secret here (never adopting the one sent)
+    arrived = await run_in_threadpool(arrival, websocket, svc.identities)
+    await websocket.accept(headers=arrived.headers)
+    key = address_of(websocket)
+    # the page names its language in the URL (?lang=vi), so even the refusals sent before
+    # its hello are in that language; else the browser's Accept-Language
+    lang = pick_lang(websocket.query_params.get("lang", "")[:20]
+                     or websocket.headers.get("accept-language", "")[:200])
+    room = svc.lobby.get(table_id)
+    if room is None:
+        reason = (await run_in_threadpool(svc.missing, table_id))[1] \
+            if len(table_id) <= MAX_TABLE_ID else msg("err.web.no_such_table")
+        await _refuse(websocket, Refused(reason, NOT_FOUND), lang, 4404)
+        return
+    if not svc.connections.take(key):
+        await _refuse(websocket, Refused.too_many(msg(
+            "err.web.connections", n=svc.limits.connections_per_address)), lang, 1008)
+        return
+    try:
+        await _serve(websocket, svc, room, table_id, key, lang, arrived)
+    finally:
+        svc.connections.give(key)
+
+
+async def _refuse(websocket: WebSocket, exc: Refused, lang: str, code: int) -> None:
+    """Refuse a connection before it is served: the refusal as its first event, then close."""
+    await websocket.send_text(error_of(exc, lang).model_copy(update={"seq": 1})
+                              .model_dump_json())
+    await websocket.close(code=code)
+
+
+async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str, key: str,
+                 lang: str, arrived: Arrival) -> None:
+    """Attach a client to ``room`` and read its messages until it leaves (or is dropped)."""
+    limits = svc.limits
+    own = RateLimit(limits.messages_per_second, 1.0, svc.clock)  # this connection's messages
+    outbox: asyncio.Queue[str] = asyncio.Queue()
+    identity, secret = arrived.identity, arrived.secret
+    # a browser not known yet becomes a guest once it sits (a refused join leaves nothing)
+    owner = owner_for(websocket, identity)
+    mod = svc.moderation
+    address = key  # what an address ban names too (never the address itself)
+    if identity is not None:
+        mod.seen(identity.id, address)
+
+    def seated(name: str) -> None:
+        nonlocal identity
+        assert client.owner is not None and secret is not None
+        try:
+            identity = seated_as(websocket, svc.identities, identity, client.owner, name, secret)
+            mod.seen(identity.id, address)
+        except TienLenError:  # the seat is taken; the guest's row waits for the next sitting
+            log.exception("the guest of table %s could not be stored", table_id)
+
+    client = Client(outbox.put_nowait, key, owner, seated if owner is not None else None,
+                    device_of(websocket))
+    client.account_name = identity.name if identity is not None and identity.account else None
+    client.session = digest(secret) if secret is not None else None
+    client.hang_up = lambda: outbox.put_nowait(HANG_UP)
+    # whose chat it is not sent (Moderation.blocked_by: a block bites at the next line said)
+    client.blocks = lambda: mod.blocked_by(identity.id) if identity is not None else frozenset()
+    client.limiter = svc.limiter  # its hints and chat, counted with its player's elsewhere
+    client.lang = lang
+    room.attach(client)
+    sender = asyncio.create_task(_pump(websocket, outbox))
+    try:
+        while not sender.done():
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            wait = own.take("")
+            words, n = "err.web.messages", limits.messages_per_second
+            if not wait:
+                wait = svc.address_messages.take(key)
+                words, n = "err.web.messages_address", limits.messages_per_address
+            if wait:
+                client.refuse(Refused.too_many(msg(words, n=n, wait=wait_text(wait)), wait),
+                              _seq_of(raw))
+                continue
+            if svc.lobby.get(table_id) is not room:  # closed meanwhile
+                missing = await run_in_threadpool(svc.missing, table_id)
+                client.refuse(Refused(missing[1], NOT_FOUND))
+                break
+            try:
+                command = parse_command(raw)
+            except ProtocolError as exc:  # a message it cannot read: refused, by its rules
+                client.refuse(Refused(exc.message), exc.ref)
+                continue
+            if isinstance(command, Join) and identity is None and secret is not None:
+                # another tab of this browser may have made it a guest since it connected
+                identity = await run_in_threadpool(svc.identities.by_session, digest(secret))
+                if identity is not None:
+                    client.owner = identity.id
+                    client.account_name = identity.name if identity.account else None
+            ban = None if isinstance(command, Ping) \
+                else mod.ban_for(identity.id if identity is not None else None, address)
+            if ban is not None:  # banned: it may watch, and nothing more
+                watching = _watching(room, client, command)
+                if watching is None:
+                    client.refuse(Refused(mod.words(ban), BANNED, status=403), command.seq)
+                    continue
+                command = watching
+            room.handle(client, command)  # to the table's inbox
+            if ban is not None:  # told once it has its welcome (after it, in the inbox)
+                room.notify(client, Refused(mod.words(ban), BANNED, status=403))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.detach(client)
+        sender.cancel()
+
+
+def _watching(room: Room, client: Client, command: Command) -> Command | None:
+    """What a banned client's ``command`` becomes: its hello, as a spectator's (no token, no
+    seat found by its identity); anything else is refused (None). A seat it holds is left
+    (as when it disconnects: the table's away bot plays it)."""
+    if client.seat is not None:
+        room.detach(client)
+        client.seat = None
+        room.attach(client)
+        client.send(Welcome(table=room.id, seat=None))
+    client.owner = None
+    if isinstance(command, Hello):
+        return command.model_copy(update={"token": None})
+    return None
+
+
+def _seq_of(raw: str | bytes) -> int | None:
+    """The ``seq`` of a message not read yet, when it is cheap to find (for a refusal's ref)."""
+    if len(raw) > MAX_MESSAGE:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return seq_of(data)
+
+
+async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            if outbox.qsize() > OUTBOX_LIMIT:
+                await websocket.close(code=1008, reason="too slow: events were piling up")
+                return
+            body = await outbox.get()
+            if body is HANG_UP:  # its session ended: the page connects again as who it is now
+                await websocket.close(code=SIGNED_OUT, reason="the session ended")
+                return
+            await websocket.send_text(body)

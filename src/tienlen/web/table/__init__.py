@@ -1,0 +1,1 @@
+"""The authoritative table: its state, log, hands, snapshot, clock and driver. No sockets, no HTTP."""

@@ -1,0 +1,182 @@
+"""The one write path of every table: each table's inbox read in passes, and the writes of many
+tables stored in one transaction before anyone hears of them.
+
+Every input to a table is a message posted to its inbox (room.py: a connection's command, the
+clock's tick, the bot pool's answer, a connection gone); posting tells the committer the table
+is due (:meth:`Committer.due`). Once per pass of the event loop the committer has each due table
+read its inbox (:meth:`Table.step`: the table decides, makes what it decided and stages the
+writes, holding back what its connections would be sent), stores the staged writes of all of
+them in one transaction, and only then has each table publish (send what it held, arrange its
+clock). Nothing is shown that is not stored. When the database refuses the batch, each table's
+writes are stored alone, so that a table whose write is refused does not hold the others back;
+a refused table is rebuilt from what is stored, sends nothing of the refused pass, tells the
+senders and tries again a little later. A pass reads inboxes for a bounded time before it
+stores and publishes, so a crowd of tables due at once cannot hold one table's event back for
+long; the tables not reached are read in the next pass.
+
+A server job that changes a table (quick match keeping a seat, an account deleted) goes the same
+way, at once: :meth:`Committer.now`.
+
+The bot pool's decisions (botpool.py) are asked here (:meth:`Committer.ask`): the answer is
+posted to the table's inbox when it comes (no exception as control flow: the table says it is
+``Asking``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from ..now import REAL_TIME, Time
+from ..storage import Repository, StorageError, Write
+from ..workers.botpool import BotPool
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from ... import Move
+    from .staged import Asking
+
+log = logging.getLogger("tienlen.web")
+
+BUDGET = 0.002  # seconds of reading inboxes in one pass (one table at least) before it is stored
+RETRY = 1.0  # seconds before a table whose write the database refused tries again
+MOVES = frozenset({"move", "bot_move", "timer"})  # the log's kinds that are a hand's moves
+BOT_MOVES = frozenset({"bot_move", "timer"})
+
+
+class Table(Protocol):
+    """What the committer asks of a table (a :class:`~tienlen.web.room.room.Room`)."""
+
+    @property
+    def id(self) -> str: ...
+
+    def step(self, change: Callable[[], None] | None = None) -> list[Write]:
+        """Read the inbox (after ``change``, a server job's): decide, make and stage; the writes
+        to store (what the connections are sent is held until published)."""
+
+    def published(self) -> None:
+        """The staged writes are stored: send what was held, arrange what comes next."""
+
+    def refused(self, exc: StorageError) -> None:
+        """The staged writes were refused: be as stored again, tell the senders."""
+
+
+@dataclass
+class CommitterStats:
+    moves: int = 0  # the hands' moves stored (people's and bots')
+    bot_moves: int = 0  # of which a bot's (or the turn timer's)
+    batches: int = 0  # transactions that stored writes
+    refused: int = 0  # tables whose writes the database refused
+    pooled: int = 0  # decisions sent to the bot pool
+    stale: int = 0  # the pool's answers dropped: their table had moved on
+
+
+class Committer:
+    """Reads the tables' inboxes and stores their writes in group commits (see the module's
+    text). ``time`` arranges its passes (:mod:`.now`); ``budget`` is processing time
+    (``perf_counter``)."""
+
+    def __init__(self, repo: Repository, budget: float = BUDGET, retry: float = RETRY,
+                 pool: BotPool | None = None, time: Time = REAL_TIME) -> None:
+        self.repo = repo
+        self.time = time
+        self.pool = pool or BotPool()  # where the strongest bots decide (started when needed)
+        self.budget = budget
+        self.retry = retry
+        self.stats = CommitterStats()
+        self._due: dict[Table, None] = {}  # the tables with messages, in the order they came
+        self._soon = False
+
+    def due(self, table: Table) -> None:
+        """``table`` has a message in its inbox: read it in the next pass."""
+        self._due[table] = None
+        if not self._soon:
+            self._soon = True
+            self.time.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """One pass: read the due tables' inboxes (for :attr:`budget` at most), store their
+        writes in one transaction, then publish."""
+        self._soon = False
+        start = time.perf_counter()
+        read: list[tuple[Table, list[Write]]] = []
+        while self._due and (not read or time.perf_counter() - start < self.budget):
+            table = next(iter(self._due))
+            del self._due[table]
+            writes = self._step(table)
+            if writes is not None:
+                read.append((table, writes))
+        try:
+            self.commit(read)
+        finally:
+            if self._due and not self._soon:  # the rest once this batch is on its way
+                self._soon = True
+                self.time.call_soon(self.flush)
+
+    def now(self, table: Table, change: Callable[[], None]) -> None:
+        """Make a server job's ``change`` to ``table`` at once, through the one path: the table
+        reads its inbox with ``change`` first (Room.act), and what it staged is stored and
+        published."""
+        self._due.pop(table, None)
+        writes = self._step(table, change)
+        if writes is not None:
+            self.commit([(table, writes)])
+
+    def _step(self, table: Table, change: Callable[[], None] | None = None) -> list[Write] | None:
+        """The table's writes, read from its inbox (None: it failed, and was rebuilt)."""
+        try:
+            return table.step(change)
+        except Exception:  # a failure must not stop the others: the table is rebuilt
+            log.exception("table %s: its inbox could not be read", table.id)
+            table.refused(StorageError("the table's inbox could not be read"))
+            return None
+
+    def commit(self, read: list[tuple[Table, list[Write]]]) -> None:
+        """Store the tables' writes (one transaction; each table alone if it is refused), then
+        publish each stored table and rebuild each refused one."""
+        refused: dict[Table, StorageError] = {}
+        writes = [w for _, ws in read for w in ws]
+        if writes:
+            try:
+                self.repo.append_many(writes)
+            except StorageError:
+                for table, ws in read:  # who was refused? each alone, the others stored
+                    if ws:
+                        try:
+                            self.repo.append_many(ws)
+                        except StorageError as exc:
+                            refused[table] = exc
+            stored = [w for table, ws in read if table not in refused for w in ws]
+            if stored:
+                self.stats.batches += 1
+                kinds = [w.entry.kind for w in stored]
+                self.stats.moves += sum(k in MOVES for k in kinds)
+                self.stats.bot_moves += sum(k in BOT_MOVES for k in kinds)
+        for table, _ in read:
+            why = refused.get(table)
+            if why is None:
+                table.published()
+                continue
+            self.stats.refused += 1
+            log.warning("table %s: its writes were not stored (%s); trying again in %.1f s",
+                        table.id, why, self.retry)
+            table.refused(why)
+
+    # ------------------------------------------------------------------ the bot pool
+    def ask(self, asking: Asking, answer: Callable[[Move | BaseException], None]) -> None:
+        """Ask the bot pool for a decision; ``answer`` is called with it (or with its failure)
+        on the event loop when it comes (it posts it to the table's inbox)."""
+        self.stats.pooled += 1
+        loop = asyncio.get_running_loop()
+        future = self.pool.decide(asking.key, asking.view)
+
+        def done(future: Future[Move]) -> None:
+            exc = future.exception()
+            answer(exc if exc is not None else future.result())
+
+        future.add_done_callback(lambda future: loop.call_soon_threadsafe(done, future))

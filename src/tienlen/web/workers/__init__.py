@@ -1,0 +1,1 @@
+"""The one process pool: bot decisions, reviews and records' work."""
