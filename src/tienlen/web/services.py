@@ -25,9 +25,9 @@ is behind them:
   every process hashes an address alike;
 - **identities and sessions**: an :class:`~.identity.IdentityStore` (in the database; a
   shared store only needs the same methods);
-- **ratings**: a :class:`~.ratings_store.RatingStore`; the server's is the database's, whose
+- **ratings**: a :class:`~.ratings.store.RatingStore`; the server's is the database's, whose
   update is made in the transaction that stores a finished hand (``played.py``);
-- **moderation**: a :class:`~.moderation_store.ModerationStore` in the database; each process
+- **moderation**: a :class:`~.moderation.store.ModerationStore` in the database; each process
   keeps the bans in force for a few seconds (``moderation.BAN_CACHE_SECONDS``) and the address
   each identity used last (for an address ban: per process);
 - **quick match's queue**: a :class:`~.matchqueue.MatchQueue` in the database (each
@@ -77,7 +77,7 @@ T = TypeVar("T")
 
 class Offload:
     """CPU work that must not hold the event loop (replays, whole-table records), made in the
-    bot pool behind every hint and bot decision (:meth:`~.botpool.BotPool.run`), at most
+    bot pool behind every hint and bot decision (:meth:`~.workers.botpool.BotPool.run`), at most
     ``per_client`` at once for one client (0: no limit): more are refused until one is done,
     so one client cannot queue the pool full."""
 

@@ -1,14 +1,14 @@
 """One authoritative table as its connections see it: who is connected, what each is told, and
 the commands they send.
 
-A room joins three parts: the table's state (:class:`~.table.TableState`: seats, host, hands,
-the log, staging), its clock (:class:`~.clock.Clock`: turn timers, away timeouts, the next
+A room joins three parts: the table's state (:class:`~..table.state.TableState`: seats, host, hands,
+the log, staging), its clock (:class:`~..table.clock.Clock`: turn timers, away timeouts, the next
 hand's countdown, when the bots move) and its connections.
 
 Every input is a message to the room's inbox (:meth:`Room.post`): a connection's command
 (:class:`Said`), the clock's tick (:class:`Tick`), the bot pool's answer (:class:`Answer`), a
 connection gone (:class:`Gone`); a server job's change comes the same way at once
-(:meth:`Room.act`). The :class:`~.committer.Committer` has the room read its inbox
+(:meth:`Room.act`). The :class:`~..table.committer.Committer` has the room read its inbox
 (:meth:`Room.step`): people's moves and bots' alike are made by :meth:`TableState.make` or a
 command of the table, their writes staged, and what the connections would be sent held; the
 committer stores the writes of many tables in one transaction, and only then does the room

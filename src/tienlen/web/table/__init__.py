@@ -1,1 +1,2 @@
-"""The authoritative table: its state, log, hands, snapshot, clock and driver. No sockets, no HTTP."""
+"""The authoritative table: its state, log, hands, snapshot and clock, what it
+staged, and the committer that stores every table's writes. No sockets, no HTTP."""

@@ -389,6 +389,6 @@ class PooledBot:
 
 def _same(asked: View, now: View) -> bool:
     """Whether ``now`` is the decision ``asked`` was (the same seat at the same point of the
-    hand; the driver has checked that the table did not move on)."""
+    hand; the table has checked that it did not move on)."""
     return (asked.seat, asked.turn, asked.phase, asked.history, asked.free_chop) == (
         now.seat, now.turn, now.phase, now.history, now.free_chop)
