@@ -226,7 +226,7 @@ class Held:
     def take(self, msg: dict[str, Any]) -> dict[str, Any] | None:
         """The state held after ``msg`` (a ``state`` or a ``delta``); None: a delta for a
         state not held (the client asks for the whole state: ``sync``)."""
-        from tienlen.web.deltas import apply_delta
+        from tienlen.web.room.deltas import apply_delta
 
         made = msg if msg["type"] == "state" else \
             apply_delta(self.state, msg) if self.state is not None else None

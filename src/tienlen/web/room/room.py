@@ -196,10 +196,12 @@ class Gone:
 
 @dataclass(frozen=True)
 class Notice:
-    """A refusal for a connection, said (in its language then) after what it sent before."""
+    """A refusal for a connection (of its message ``ref``), said in its language then, after
+    the answers to what it sent before (a refusal never overtakes an earlier pong or state)."""
 
     client: Client
     refusal: Refused
+    ref: int | None = None
 
 
 Message = Said | Tick | Answer | Gone | Notice
@@ -330,7 +332,7 @@ class Room:
         elif isinstance(message, Gone):
             self._gone(message.client, message.seat)
         elif message.client in self.clients:
-            message.client.refuse(message.refusal)
+            message.client.refuse(message.refusal, message.ref)
 
     def published(self) -> None:
         """The pass's writes are stored: send what was held, tell a player of the move their
@@ -682,9 +684,10 @@ class Room:
         elif not self.clients:
             self._rearm = max(self._rearm, 0.0)  # the last watcher of a bots-only table: paused
 
-    def notify(self, client: Client, refusal: Refused) -> None:
-        """Tell ``client`` of ``refusal`` after what its commands posted before are answered."""
-        self.post(Notice(client, refusal))
+    def notify(self, client: Client, refusal: Refused, ref: int | None = None) -> None:
+        """Tell ``client`` of ``refusal`` (of its message ``ref``) after what its commands posted
+        before are answered."""
+        self.post(Notice(client, refusal, ref))
 
     def handle(self, client: Client, cmd: Command) -> None:
         """A validated command of ``client``: posted to the inbox (:meth:`post`)."""

@@ -133,8 +133,8 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                 wait = svc.address_messages.take(key)
                 words, n = "err.web.messages_address", limits.messages_per_address
             if wait:
-                client.refuse(Refused.too_many(msg(words, n=n, wait=wait_text(wait)), wait),
-                              _seq_of(raw))
+                room.notify(client, Refused.too_many(msg(words, n=n, wait=wait_text(wait)), wait),
+                            _seq_of(raw))
                 continue
             if svc.lobby.get(table_id) is not room:  # closed meanwhile
                 missing = await run_in_threadpool(svc.missing, table_id)
@@ -143,7 +143,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
             try:
                 command = parse_command(raw)
             except ProtocolError as exc:  # a message it cannot read: refused, by its rules
-                client.refuse(Refused(exc.message), exc.ref)
+                room.notify(client, Refused(exc.message), exc.ref)
                 continue
             if isinstance(command, Join) and identity is None and secret is not None:
                 # another tab of this browser may have made it a guest since it connected
@@ -156,7 +156,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
             if ban is not None:  # banned: it may watch, and nothing more
                 watching = _watching(room, client, command)
                 if watching is None:
-                    client.refuse(Refused(mod.words(ban), BANNED, status=403), command.seq)
+                    room.notify(client, Refused(mod.words(ban), BANNED, status=403), command.seq)
                     continue
                 command = watching
             room.handle(client, command)  # to the table's inbox
