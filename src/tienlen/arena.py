@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final, TextIO
 
+from .actions import Move
 from .bots import Bot, bot_names, bot_options, get_bot
 from .bots.external import BotFailure, ExternalBot
 from .bots.simple import RandomBot
@@ -27,7 +28,8 @@ from .game import Game
 from .i18n import Msg, Num, msg, number, os_reason, pad, render, t, tn
 from .i18n import width as text_width
 from .rules import Rules
-from .turns import Turns, view_for_decision
+from .turns import Decision, Turns, bot_answers, view_for_decision
+from .view import View
 
 Z95 = 1.959963984540054
 # Student's t, two-sided 95%, by degrees of freedom (1-30); beyond, a series in 1/df
@@ -255,15 +257,19 @@ def play_out(game: Game, bots: list[Bot], max_steps: int = 100_000,
     failures: list[Failure] = [] if failed is None else failed
     bots = list(bots)
     turns = Turns(game, push=lambda move, seat: game.play(move, seat=seat))
-    for _ in range(max_steps):
-        asked = turns.next()
-        if asked is None:
-            return [str(f) for f in failures]
-        turns.answer(asked.seat, _ask(bots, asked.seat, view_for_decision(game, asked), failures))
-    raise error(TienLenError, "err.arena.no_end")
+
+    def answer(asked: Decision) -> Move:
+        return _ask(bots, asked.seat, view_for_decision(game, asked), failures)
+
+    for steps, step in enumerate(bot_answers(turns, answer)):
+        if steps >= max_steps:
+            raise error(TienLenError, "err.arena.no_end")
+        if not step.declined:
+            turns.answer(step.decision.seat, step.move)
+    return [str(f) for f in failures]
 
 
-def _ask(bots: list[Bot], seat: int, view: Any, failures: list[Failure]) -> Any:
+def _ask(bots: list[Bot], seat: int, view: View, failures: list[Failure]) -> Move:
     try:
         return bots[seat].choose(view)
     except BotFailure as exc:

@@ -24,14 +24,18 @@ is asked out of turn, they name their :class:`OutOfTurn` policy: the arena and t
 environments ask everyone in the queue (:attr:`OutOfTurn.QUEUED`), the terminal asks its
 player only when holding a chop (:attr:`OutOfTurn.HOLDING`), and the web room never waits for
 a person out of turn but takes their chop at any moment (:attr:`OutOfTurn.ANY_TIME`).
+
+The arena, the terminal and the web room let their bots play through the one loop,
+:func:`bot_answers`: each names who is a person and its policy, how a bot answers a decision,
+and makes the moves its own way (checked on the game, said in words, or stored first).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeVar
 
 from .actions import Move, TradeDecision
 from .game import Game
@@ -249,6 +253,47 @@ def _any_time(turns: Turns, seat: int) -> Decision | None:
         return None
     kind = Kind.FREE_CHOP if game.free_chop_offered(seat) else Kind.CHOP
     return Decision(seat, kind, [*chops, PASS], True, game.table)
+
+
+A = TypeVar("A")  # what a bot answers with: a move, or what stands for one still to come
+
+
+class BotAnswer(NamedTuple, Generic[A]):
+    """A bot's answer to the decision it was asked (:func:`bot_answers`)."""
+
+    decision: Decision
+    move: A
+
+    @property
+    def declined(self) -> bool:
+        """Whether the answer let a chop out of turn go (already noted in the turns)."""
+        return self.decision.out_of_turn and isinstance(self.move, Play) and is_decline(self.move)
+
+
+def _everyone(decision: Decision) -> bool:
+    return True
+
+
+def bot_answers(turns: Turns, answer: Callable[[Decision], A], *,
+                by_bot: Callable[[Decision], bool] = _everyone,
+                person: Callable[[int], bool] = _nobody,
+                policy: OutOfTurn = OutOfTurn.QUEUED) -> Iterator[BotAnswer[A]]:
+    """The bots' answers, one decision after another, until a person decides or the hand is
+    over: who is asked comes from :func:`asked` (``person`` and ``policy`` as there);
+    ``by_bot(decision)`` says whether a bot answers it here (default: every decision; when
+    not, the hand waits for a person and the loop ends) and ``answer(decision)`` gives the
+    bot's answer.
+
+    A decline out of turn is noted in ``turns`` before it is yielded (the next seat is asked);
+    any other answer is the caller's to make before it asks for the next one (on the game, in
+    words, stored first: each front end its own way), else the same decision is asked again.
+    The one loop of the arena, the terminal and the web room."""
+    while (decision := asked(turns, person=person, policy=policy)) is not None \
+            and by_bot(decision):
+        step = BotAnswer(decision, answer(decision))
+        if step.declined:
+            turns.decline(decision.seat)
+        yield step
 
 
 def view_for_decision(game: Game, decision: Decision) -> View:

@@ -42,7 +42,7 @@ from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
 from ..stepping import iter_states
-from ..turns import Decision, OutOfTurn, Turns, view_for_decision
+from ..turns import Decision, OutOfTurn, Turns, bot_answers, view_for_decision
 from ..turns import asked as asked_now
 from ..view import View
 
@@ -119,6 +119,10 @@ def check_bots(specs: Sequence[str], players: int) -> tuple[str, ...]:
                         bots=", ".join(bot_names()))
         BotSpec(spec).make(0, 5.0)  # a bad name or option fails here, with the reason
     return specs
+
+
+def _bot_asked(decision: Decision) -> bool:
+    return decision.seat != HUMAN
 
 
 def _human(seat: int) -> bool:
@@ -492,14 +496,20 @@ class Controller:
     def bot_step(self) -> str | None:
         """Let the bot the game waits for make one decision; returns what it did in words, or
         None when the human decides or the hand is over."""
-        asked = self.asked()
-        if asked is None or asked.seat == HUMAN:
+        step = next(bot_answers(self.turns(), self._bot_answer, by_bot=_bot_asked, person=_human,
+                                policy=OutOfTurn.HOLDING), None)
+        if step is None:
             return None
-        seat = asked.seat
-        move = self.bots[seat].choose(view_for_decision(self.game, asked))
-        if asked.out_of_turn and move == PASS:
-            self.turns().decline(seat)
+        if step.declined:
             return ""  # letting a chop go is no action: nothing to show
+        return self._said(step.decision.seat, step.move)
+
+    def _bot_answer(self, asked: Decision) -> Move:
+        """The answer of the bot asked."""
+        return self.bots[asked.seat].choose(view_for_decision(self.game, asked))
+
+    def _said(self, seat: int, move: Move) -> str:
+        """Make a bot's move and say it, with what it brought about."""
         self._act(seat, move)
         said = f"{self.names[seat]}: {self.words(self.game.view(HUMAN).events[-1][1])}"
         for line in self.after_words():

@@ -50,7 +50,7 @@ from ... import PASS, Action, Game, Move, Play, Rules, TienLenError, parse_move
 from ...bots import Bot, get_bot
 from ...errors import reason_of
 from ...i18n import bot_name, msg
-from ...turns import Decision, OutOfTurn, Turns, is_decline, view_for_decision
+from ...turns import Decision, OutOfTurn, Turns, bot_answers, view_for_decision
 from ...turns import asked as asked_now
 from ..accounts.names import (
     BOT_NUMBERS,
@@ -862,22 +862,23 @@ class TableState:
         (or ``out_of_time``: for a player whose turn timer ran out). :class:`Asking`: a pooled
         bot's decision, to be made in the bot pool first. None: the hand waits for a person (or
         is over)."""
-        while (asked := self.asked(now)) is not None:
-            if asked.out_of_turn:
-                made: str | None = "bot_move"
-            elif self.bot_controlled(asked.seat, now):
-                made = "bot_move"
-            else:  # the timer's move is logged as such: the page marks it, the player is told
-                made = "timer" if out_of_time else None
-            if made is None:
-                return None
-            move = self.choose(asked.seat, asked)
+        def person(seat: int) -> bool:
+            return not self.bot_controlled(seat, now)
+
+        def by_bot(asked: Decision) -> bool:  # not a player's turn in time: they are waited for
+            return asked.out_of_turn or out_of_time or not person(asked.seat)
+
+        def answer(asked: Decision) -> Move | Asking:
+            return self.choose(asked.seat, asked)
+
+        for step in bot_answers(self.turns, answer, by_bot=by_bot, person=person,
+                                policy=OutOfTurn.ANY_TIME):
+            asked, move = step
             if isinstance(move, Asking):
                 return move
-            if asked.out_of_turn and is_decline(move):
-                self.turns.decline(asked.seat)
-                continue
-            return self._stage(asked.seat, move, at, made, now)
+            if not step.declined:  # the timer's move is logged as such: the page marks it
+                made = "bot_move" if asked.out_of_turn or not person(asked.seat) else "timer"
+                return self._stage(asked.seat, move, at, made, now)
         return None
 
     def _bot(self, seat: int) -> Bot:
