@@ -10,7 +10,7 @@ from helpers import others_shuffled
 from tienlen import Game, Rules
 from tienlen.cards import Card
 from tienlen.shapes import PASS, Play
-from tienlen.turns import Kind, Turns
+from tienlen.turns import Decision, Kind, OutOfTurn, Turns, bot_answers
 
 RULES = Rules.preset("pagat").replace(chop_out_of_turn=True)
 
@@ -91,3 +91,46 @@ def test_a_chop_out_of_turn_starts_the_asking_again() -> None:
     quad = next(m for m in asked.moves if isinstance(m, Play) and m.keys)
     turns.answer(3, quad)
     assert game.history[-1] == (3, quad) and turns.declined == []
+
+
+def _out_of_turn_position() -> tuple[Game, Turns]:
+    """Seat 0 has played a two; seats 2 and 3 are asked out of turn (only 3 holds a chop), then
+    seat 1, on turn."""
+    game = Game(RULES, ["2h 3c", "4c 5d 6h", "8c 9d Th", "7s 7c 7d 7h 9c"], leader=0,
+                first_hand=False)
+    turns = Turns(game)
+    turns.answer(0, next(m for m in game.legal_plays(0) if str(m) == "2h"))
+    return game, turns
+
+
+def test_the_bots_loop_notes_a_decline_and_stops_at_a_persons_decision() -> None:
+    game, turns = _out_of_turn_position()
+    asked: list[tuple[int, bool]] = []
+
+    def lets_go(decision: Decision) -> Play:  # every bot lets the chop go, or passes
+        asked.append((decision.seat, decision.out_of_turn))
+        return PASS
+
+    # seat 1 (on turn) is the person's: the bots of seats 2 and 3 let the chop go, then it stops
+    steps = list(bot_answers(turns, lets_go, by_bot=lambda d: d.seat != 1))
+    assert [(s.decision.seat, s.declined) for s in steps] == [(2, True), (3, True)]
+    assert asked == [(2, True), (3, True)] and turns.declined == [2, 3]
+    assert turns.waiting_for() == 1 and len(game.history) == 1  # no move made
+
+
+def test_the_bots_loop_leaves_a_move_to_its_caller_and_a_person_out_of_turn_is_let_go() -> None:
+    game, turns = _out_of_turn_position()
+
+    def chops(decision: Decision) -> Play:  # seat 3 chops with its four of a kind
+        plays = [m for m in decision.moves if isinstance(m, Play)]
+        return next((m for m in plays if m.keys), plays[0])
+
+    # seat 2 is a person the web room never waits for out of turn: let go, not asked
+    loop = bot_answers(turns, chops, person=lambda seat: seat == 2, policy=OutOfTurn.ANY_TIME)
+    step = next(loop)
+    assert (step.decision.seat, step.declined) == (3, False) and turns.declined == [2]
+    assert len(game.history) == 1  # the chop is the caller's to make
+    turns.answer(3, step.move)
+    assert game.history[-1] == (3, step.move)
+    after = next(loop)  # the asking starts again after the chop: the seat on turn now
+    assert after.decision.seat == game.turn and not after.decision.out_of_turn
