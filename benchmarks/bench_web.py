@@ -377,10 +377,10 @@ def restart_figures(tables: int, moves: int) -> bool:
         for goal in (moves // 2, moves):
             while stored < goal:
                 staged = [(room, action) for room in rooms
-                          if isinstance(action := room.bot_action(), Staged)][:goal - stored]
+                          if isinstance(action := room.clock.owed(), Staged)][:goal - stored]
                 repo.append_many([action.write for _, action in staged])
                 for room, action in staged:
-                    room.install(action)
+                    room.table.install(action)
                 stored += len(staged)
             print(f"history: {tables} tables, {stored} stored moves (built in "
                   f"{time.perf_counter() - t0:.0f} s)")

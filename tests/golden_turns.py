@@ -386,7 +386,7 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                             for seat, s in enumerate(room.table.seats) if s.kind == "bot"}
 
         def step() -> bool:
-            staged = room.bot_action()
+            staged = room.clock.owed()
             if staged is None:
                 return False
             room.act(lambda: room.table.make(staged))  # stored by the committer, then told

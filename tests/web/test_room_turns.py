@@ -90,10 +90,10 @@ def play(room: Room, seat: int, move: str) -> None:
 
 def step(room: Room) -> bool:
     """One wake of the driver: the bot move owed now, made (False: none was)."""
-    staged = room.bot_action()
+    staged = room.clock.owed()
     if staged is None:
         return False
-    room.install(staged)
+    room.table.install(staged)
     return True
 
 

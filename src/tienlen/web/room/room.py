@@ -233,7 +233,8 @@ class Room:
         self._senders: list[tuple[Client, int]] = []  # whose commands the open pass read
         self._seats_before: dict[Client, int | None] = {}  # each connection's seat as the pass opened
         self._at: float | None = None  # when the pass's first change was due (Unix seconds)
-        self._rearm = 0.0  # at the pass's end: arrange the clock, at least this long from now
+        self._rearm: float | None = 0.0  # at the pass's end: arrange the clock, at least this
+        # long from now (None: nothing to arrange)
         self._thinking = False  # the bot pool is making a decision of this table's
         self._table_bot = self.table.make_bot
         self.table.make_bot = self._make_bot
@@ -241,9 +242,9 @@ class Room:
         self._hinting: set[int] = set()  # the seats waiting for a hint (one at a time a seat)
         self.clock = Clock(self.table, bot_delay, self._due, lambda: bool(self.clients))
         self.last_active = self.time()  # when a client last came, went or acted
-        self._views: dict[int | None, SeatView | None] = {}
-        # the views with their payments said: by seat, language and the seats' names
-        self._worded: dict[tuple[int | None, str, tuple[str, ...]], SeatView] = {}
+        # the views of the table's version: by seat, then (their payments said) by seat,
+        # language and the seats' names; emptied when the version moves on
+        self._views: dict[tuple[int | None, str, tuple[str, ...]], SeatView | None] = {}
         self._views_version = -1
         self._plays = PlayTexts()
         self._standing: tuple[int, bool, list[int], list[int]] | None = None
@@ -306,7 +307,7 @@ class Room:
     def step(self, change: Callable[[], None] | None = None) -> list[Write]:
         """Read the inbox (after ``change``): each message decided and made, its writes staged
         and what the connections are sent held until :meth:`published`. The writes to store."""
-        self._writes, self._senders, self._at, self._rearm = [], [], None, -1.0
+        self._writes, self._senders, self._at, self._rearm = [], [], None, None
         self._seats_before = {client: client.seat for client in self.clients}
         for client in self.clients:
             client.hold()
@@ -346,7 +347,7 @@ class Room:
                 self._tell_timed_out(entry.seat, entry.text)
         if writes:
             self.changed(self._at)
-        elif self._rearm >= 0:
+        elif self._rearm is not None:
             self.clock.schedule(self._rearm)
 
     def refused(self, exc: StorageError) -> None:
@@ -380,6 +381,10 @@ class Room:
                 table.seats[client.seat].away_since = None
         self.table = self.clock.table = table
 
+    def _arrange(self, at_least: float = 0.0) -> None:
+        """At the pass's end, arrange the clock, at least ``at_least`` seconds from now."""
+        self._rearm = at_least if self._rearm is None else max(self._rearm, at_least)
+
     def _note_at(self, at: float) -> None:
         self._at = at if self._at is None else min(self._at, at)
 
@@ -387,16 +392,16 @@ class Room:
         """The clock woke the table at ``version``: make the move a bot owes (a chop, a turn,
         a move for a player out of time) or the next hand, or ask the bot pool for it."""
         if version != self.version or self._thinking:  # moved on: arranged again at its end
-            self._rearm = max(self._rearm, 0.0)
+            self._arrange()
             return
         try:
             owed = self.clock.owed()
         except Exception:  # a failure must not stop the table, nor the others: wait
             log.exception("table %s: the bot's move failed", self.id)
-            self._rearm = RETRY
+            self._arrange(RETRY)
             return
         if owed is None:
-            self._rearm = max(self._rearm, 0.0)
+            self._arrange()
         elif isinstance(owed, Asking):
             self._thinking = True
             self.committer.ask(owed, lambda move: self.post(Answer(version, owed, move)))
@@ -413,18 +418,10 @@ class Room:
         self._thinking = False
         if answer.version != self.version:
             self.committer.stats.stale += 1
-            self._rearm = max(self._rearm, 0.0)
+            self._arrange()
             return
         answer.asking.answered(answer.asking.view, answer.move)
         self._tick(answer.version)
-
-    def bot_action(self) -> Staged | Asking | None:
-        """The move a bot owes now, staged (see :meth:`Clock.owed`)."""
-        return self.clock.owed()
-
-    def install(self, staged: Staged) -> None:
-        """Make a staged move stored elsewhere (a test's, a benchmark's own store)."""
-        self.table.install(staged)
 
     def _tell_timed_out(self, seat: int, move: str) -> None:
         for client in self.clients:
@@ -607,16 +604,8 @@ class Room:
         return self._standing[2], self._standing[3]
 
     def view_for(self, seat: int | None) -> SeatView | None:
-        if self._views_version != self.version:
-            self._views = {}
-            self._worded = {}
-            self._views_version = self.version
-        if seat not in self._views:
-            hands = self.table.hands
-            self._views[seat] = seat_view(hands.game, seat, self._plays, hands.round_starts,
-                                          self.table.timer_moves(), self.table.bot_moves()) \
-                if hands is not None else None
-        return self._views[seat]
+        """What ``seat`` may know of the hand (None: a watcher), as facts; None before it starts."""
+        return self._view(seat, "", (), self._seat_view)
 
     def said_view_for(self, seat: int | None, lang: str, info: TableInfo) -> SeatView | None:
         """:meth:`view_for` with its payments said in ``lang`` (views.worded), under the seats'
@@ -625,11 +614,27 @@ class Room:
         hands = self.table.hands
         if view is None or hands is None or not view.payments:
             return view
-        names = seat_names(info.seats, lang)
-        key = (seat, lang, tuple(names))
-        if key not in self._worded:
-            self._worded[key] = worded(view, hands.game.payments, names, lang)
-        return self._worded[key]
+        names = tuple(seat_names(info.seats, lang))
+        payments = hands.game.payments
+        return self._view(seat, lang, names, lambda _: worded(view, payments, names, lang))
+
+    def _view(self, seat: int | None, lang: str, names: tuple[str, ...],
+              make: Callable[[int | None], SeatView | None]) -> SeatView | None:
+        """A view made once for the table's version (the one cache of the seats' views)."""
+        if self._views_version != self.version:
+            self._views = {}
+            self._views_version = self.version
+        key = (seat, lang, names)
+        if key not in self._views:
+            self._views[key] = make(seat)
+        return self._views[key]
+
+    def _seat_view(self, seat: int | None) -> SeatView | None:
+        hands = self.table.hands
+        if hands is None:
+            return None
+        return seat_view(hands.game, seat, self._plays, hands.round_starts,
+                         self.table.timer_moves(), self.table.bot_moves())
 
     def state_for(self, client: Client, info: TableInfo | None = None) -> State:
         info = info or self.info()
@@ -680,9 +685,9 @@ class Room:
             if not s.clients:
                 s.away_since = self.time()
                 self.broadcast()
-                self._rearm = max(self._rearm, 0.0)
+                self._arrange()
         elif not self.clients:
-            self._rearm = max(self._rearm, 0.0)  # the last watcher of a bots-only table: paused
+            self._arrange()  # the last watcher of a bots-only table: paused
 
     def notify(self, client: Client, refusal: Refused, ref: int | None = None) -> None:
         """Tell ``client`` of ``refusal`` (of its message ``ref``) after what its commands posted
@@ -876,6 +881,6 @@ class Room:
         client.send(Welcome(table=self.id, seat=client.seat, back=back,
                             barred=self._barred(client.owner)))
         self.broadcast()  # the others see who is connected; this client gets its view
-        self._rearm = max(self._rearm, 0.0)  # a bots-only table that was paused deals again
+        self._arrange()  # a bots-only table that was paused deals again
 
 
