@@ -508,13 +508,20 @@ def test_a_reader_that_goes_away_is_no_error(argv: list[str], tmp_path: Path) ->
     assert err == ""
 
 
+def _interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_in_a_tournament_with_two_workers_prints_the_partial_results(
         tmp_path: Path) -> None:
     out_json = tmp_path / "r.json"
     proc = subprocess.Popen(
         tienlen_command("tournament", "--players", "4", "--bots", "heuristic,greedy,random,me=greedy",
                         "--deals", "400", "--workers", "2", "--json", str(out_json)),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=command_env(), text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=command_env(), text=True,
+        # as from a terminal: a suite started in the background (``cmd &`` in a script) runs
+        # with Ctrl-C ignored, which its children would inherit, and never see the signal
+        preexec_fn=_interruptible)
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stderr.readline()  # progress, not on a terminal: a line at each tenth
     assert first.startswith("40/400 deals")
