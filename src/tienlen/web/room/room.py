@@ -95,6 +95,16 @@ def error_of(exc: Refused, lang: str, ref: int | None = None) -> Error:
     return Error(reason=exc.say(lang), ref=ref, code=exc.code)
 
 
+class Gate:
+    """A table's pass (Room.step): while it is open, what the table's connections are sent
+    waits here, in order, until the pass's writes are stored (then sent) or refused (dropped)."""
+
+    __slots__ = ("held",)
+
+    def __init__(self) -> None:
+        self.held: list[tuple[Client, str]] | None = None  # None: no pass open
+
+
 class Client:
     """One connection: its seat (None: a spectator), its sequence numbers and its outbox."""
 
@@ -120,7 +130,7 @@ class Client:
         # a script's), and what counts its hints and chat (limiter.py; None: nothing)
         self.blocks: Callable[[], frozenset[str]] | None = None
         self.limiter: Limiter | None = None
-        self._held: list[str] | None = None  # what it is sent while its table's pass is open
+        self.gate: Gate | None = None  # its table's (Room.attach): held while a pass is open
 
     def blocked(self) -> frozenset[str]:
         """The identities this connection's player blocked: their chat is not sent to it."""
@@ -141,24 +151,13 @@ class Client:
 
     def send_body(self, body: str) -> None:
         """Send an event serialised once (for every connection that gets it) by :func:`event_body`
-        (held while its table's pass is open: :meth:`hold`)."""
-        if self._held is not None:
-            self._held.append(body)
+        (held while its table's pass is open: :class:`Gate`)."""
+        gate = self.gate
+        if gate is not None and gate.held is not None:
+            gate.held.append((self, body))
             return
         self.out_seq += 1
         self._deliver(with_seq(self.out_seq, body))
-
-    def hold(self) -> None:
-        """Keep what it is sent until :meth:`release` (its table's writes are not stored yet)."""
-        if self._held is None:
-            self._held = []
-
-    def release(self, send: bool = True) -> None:
-        """Send what was held (``send`` False: drop it, its table's writes were refused)."""
-        held, self._held = self._held or [], None
-        if send:
-            for body in held:
-                self.send_body(body)
 
 
 @dataclass(frozen=True)
@@ -239,6 +238,7 @@ class Room:
         self._table_bot = self.table.make_bot
         self.table.make_bot = self._make_bot
         self.clients: set[Client] = set()
+        self.gate = Gate()  # what the connections are sent while a pass is open
         self._hinting: set[int] = set()  # the seats waiting for a hint (one at a time a seat)
         self.clock = Clock(self.table, bot_delay, self._due, lambda: bool(self.clients))
         self.last_active = self.time()  # when a client last came, went or acted
@@ -309,8 +309,7 @@ class Room:
         and what the connections are sent held until :meth:`published`. The writes to store."""
         self._writes, self._senders, self._at, self._rearm = [], [], None, None
         self._seats_before = {client: client.seat for client in self.clients}
-        for client in self.clients:
-            client.hold()
+        self.gate.held = []
         if change is not None:
             change()
         while self._inbox:
@@ -339,8 +338,10 @@ class Room:
         """The pass's writes are stored: send what was held, tell a player of the move their
         turn timer made, then everyone what changed (:meth:`changed`), or arrange the clock."""
         writes, self._writes = self._writes or [], None
-        for client in self.clients:
-            client.release()
+        held, self.gate.held = self.gate.held or [], None
+        for client, body in held:
+            if client in self.clients:  # not closed meanwhile
+                client.send_body(body)
         for write in writes:
             entry = write.entry
             if entry.kind == "timer" and entry.seat is not None:
@@ -354,8 +355,8 @@ class Room:
         """The pass's writes were refused: the table is rebuilt from what is stored, nothing of
         the pass is sent, each sender is told, and the table tries again a little later."""
         self._writes = None
+        self.gate.held = None  # nothing of the pass is sent
         for client in self.clients:
-            client.release(send=False)
             client.shown = None  # what it holds may be of the pass: the whole state again
             client.seat = self._seats_before.get(client, client.seat)
         self._rebuild()
@@ -668,13 +669,13 @@ class Room:
 
     # ------------------------------------------------------------------ connections
     def attach(self, client: Client) -> None:
+        client.gate = self.gate
         self.clients.add(client)
         self.last_active = self.time()
 
     def detach(self, client: Client) -> None:
         """``client`` closed: it is sent nothing more; its seat learns it in the inbox."""
         self.clients.discard(client)
-        client.release(send=False)
         self.last_active = self.time()
         self.post(Gone(client, client.seat))
 
