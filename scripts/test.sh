@@ -9,13 +9,21 @@ cd "$(dirname "$0")/.."
 . scripts/install.sh
 tienlen_install test
 . .venv/bin/activate
+# The fast path's kernels (the hint's search, the playouts) compiled once into numba's cache now
+# (about 100 s of CPU the first time, 2 s after), so that the workers load them rather than
+# each compiling them at once: on the second core while ruff and mypy run on the first.
+_tl_compile_log=$(mktemp)
+python -c 'from tienlen import Rules; from tienlen.fast import bench; from tienlen.hints import prepare
+prepare(Rules()); bench.run(hands=1)' >"$_tl_compile_log" 2>&1 &
+_tl_compile=$!
 ruff check src tests benchmarks
 mypy
 . scripts/web_services.sh   # chromium and a throwaway PostgreSQL for the web tests
-# The fast path's kernels (the hint's search, the playouts) compiled once into numba's cache now
-# (about 100 s of CPU the first time, 2 s after), so that the workers load them rather than
-# each compiling them at once.
-python -c 'from tienlen import Rules; from tienlen.fast import bench; from tienlen.hints import prepare
-prepare(Rules()); bench.run(hands=1)'
+if ! wait "$_tl_compile"; then
+    cat "$_tl_compile_log" >&2
+    echo "compiling the fast path failed" >&2
+    exit 1
+fi
+rm -f "$_tl_compile_log"
 # worksteal: a worker that runs out takes tests from the others, so the slow files stay spread
 python -m pytest -n auto --dist worksteal "$@"
