@@ -40,6 +40,7 @@ CHOP = """() => { const t = window.tienlenTable; t.conn.ws.onmessage = () => {};
                 bomb_ranks: 1, units: 2};
   v.events = [...v.events, {seat: 1, kind: "play", cards: "2h"}];
   v.table = "2h"; v.table_seat = 1; v.turn = 2; v.is_over = false; v.finish_order = [];
+  v.decision = null; v.prompt = null; v.legal = [];  // another's turn: this seat is asked nothing
   v.payments = []; v.at_stake = []; s.version += 1; t.receive(s);
   const u = JSON.parse(JSON.stringify(s)); u.version += 1;
   u.view.events = [...u.view.events, {seat: 2, kind: "play", cards: chop.bomb}];

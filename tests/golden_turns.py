@@ -54,9 +54,9 @@ get them from the game state at the moment of asking, out of turn or not as the 
 under ``free_chops``, §11), ``claim`` (§7), ``offer`` / ``answer`` / ``settle`` (mutual
 trading, §9), ``return`` (the president exchange). ``room_human``'s own decisions carry the
 page's ``decision`` in their kind, its facts without its buttons: ``offer seats=1,2,3`` (the
-seats not offered to yet), ``answer count=1 to=2``, ``settle to=3``, ``return count=2 to=3``
-(a decision without one, a play in turn: the phase), and the page's ``legal`` list as their
-moves. The ``pass`` of an out-of-turn decision is its
+seats not offered to yet), ``answer count=1 to=2``, ``settle to=3``, ``return count=2 to=3``,
+``play`` (a play in turn: whether it may pass, like whether a chop is out of turn, the moves
+say), and the page's ``legal`` list as their moves. The ``pass`` of an out-of-turn decision is its
 decline; the terminal's human declines with ``p``, which the trace writes ``pass`` too.
 
 A mutual-trading turn offers tens of thousands of moves (a lazy ``TradeOffers``): the trace
@@ -408,7 +408,8 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                     page = room.view_for(0)
                     assert page is not None
                     if page.legal:  # the page offers seat 0 a chop out of turn
-                        kind = "free_chop" if page.free_chop else "chop"
+                        assert page.decision is not None and page.decision.out_of_turn
+                        kind = page.decision.kind
                         move = run.decide(game, 0, True, [*game.legal_plays(0), PASS],
                                           kind=kind, shown=[*page.legal, "pass"])
                         if move == PASS:
@@ -422,8 +423,10 @@ def drive_room(config: Config, seed: int, human: bool = False) -> list[Trace]:
                 assert not step()  # the bots that let a chop go are not asked again
                 view = room.view_for(0)
                 assert view is not None
+                # the buttons are the legal list and the fills; what the page may do (out of
+                # turn, a pass among the moves) the moves say
                 facts = {} if view.decision is None else view.decision.model_dump(
-                    exclude={"kind", "choices"})  # the buttons are the legal list and the fills
+                    exclude={"kind", "choices", "out_of_turn", "may_pass"})
                 kind = game.phase if view.decision is None else " ".join(
                     [view.decision.kind, *(f"{k}={_words(v)}" for k, v in sorted(facts.items())
                                            if v not in (None, 0, []))])

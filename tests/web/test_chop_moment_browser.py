@@ -27,6 +27,7 @@ SETUP = """() => { const t = window.tienlenTable; t.conn.ws.onmessage = () => {}
   const base = JSON.parse(JSON.stringify(t.state));
   base.view.events = [{ seat: 1, kind: "play", cards: "2h" }];
   base.view.table = "2h"; base.view.table_seat = 1; base.view.turn = 2;
+  base.view.decision = null; base.view.prompt = null; base.view.legal = [];
   base.view.payments = []; base.view.at_stake = []; base.view.finish_order = []; base.view.is_over = false;
   window.feed = (change) => { const s = JSON.parse(JSON.stringify(window.fed || base));
     s.version += 1; change(s); window.fed = s; t.receive(s); };

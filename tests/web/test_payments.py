@@ -37,9 +37,11 @@ def test_a_seat_view_carries_the_payments_and_a_free_chop_offer() -> None:
     game = Game(MIEN_NAM, hands, leader=0, first_hand=False)
     game.play("2h")
     offered = seat_view(game, 3)
-    assert offered.free_chop and offered.legal == ["6s 6c 7s 7d 8s 8d 9s 9c"]
-    assert not seat_view(game, 2).free_chop  # asked too, but holds no free chop: nothing shown
-    assert not seat_view(game, 1).free_chop and not seat_view(game, None).free_chop
+    assert offered.decision is not None and offered.decision.kind == "free_chop"
+    assert offered.legal == ["6s 6c 7s 7d 8s 8d 9s 9c"]
+    assert seat_view(game, 2).decision is None  # asked too, but holds no free chop: nothing shown
+    assert seat_view(game, 1).decision.kind == "play"  # type: ignore[union-attr]  # on turn
+    assert seat_view(game, None).decision is None
     for move in ("3s 3c 4s 4c 5d 5h", "Js Jc Jd Jh", "pass", "pass", "pass"):
         game.play(move)
     for seat in (0, 1, 2, 3, None):
@@ -161,8 +163,8 @@ def test_the_free_chop_offer_is_marked_for_the_seat_offered(page: Page, server: 
     wait_turn_or_over(page)
     page.evaluate(f"""() => {{ const t = {TABLE}; const v = t.state.view;
         t.state = {{ ...t.state, view: {{ ...v, turn: (t.seat + 1) % v.counts.length,
-            table: "2h", table_seat: (t.seat + 2) % v.counts.length, free_chop: true,
-            prompt: "free_chop", decision: {{ kind: "free_chop", to: (t.seat + 2) % v.counts.length }},
+            table: "2h", table_seat: (t.seat + 2) % v.counts.length, prompt: "free_chop",
+            decision: {{ kind: "free_chop", out_of_turn: true, to: (t.seat + 2) % v.counts.length }},
             legal: ["5s 5c 6s 6c 7d 7h 8s 8c"] }} }};
         t.render(t.state); }}""")
     expect(page.get_by_test_id("free-chop-mark")).to_be_visible()

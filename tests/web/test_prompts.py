@@ -33,7 +33,7 @@ def test_chops_out_of_turn_are_asked_as_chop_or_free_chop() -> None:
                 leader=0, first_hand=False)
     game.play("3s")
     game.play("2c")
-    assert seat_view(game, 3).prompt == "chop" and not seat_view(game, 3).free_chop
+    assert seat_view(game, 3).prompt == "chop"
     hands = ["2h 7c 8c", "3s 3c 4s 4c 5d 5h Qd", "Js Jc Jd Jh Qc", "6s 6c 7s 7d 8s 8d 9s 9c Kc"]
     game = Game(Rules.preset("mien-nam"), hands, leader=0, first_hand=False)
     game.play("2h")
@@ -42,11 +42,12 @@ def test_chops_out_of_turn_are_asked_as_chop_or_free_chop() -> None:
 
 def facts(view: SeatView) -> tuple[object, ...]:
     """A view's prompt, its decision's facts and its buttons (a move, made with the selected
-    cards when marked +)."""
+    cards when marked +); (None,) when it is asked nothing, or to play in turn (no prompt)."""
     d = view.decision
-    assert (d is None) == (view.prompt is None) and (d is None or d.kind == view.prompt)
-    if d is None:
+    if d is None or d.kind == "play":
+        assert view.prompt is None
         return (None,)
+    assert d.kind == view.prompt
     return (d.kind, d.to, d.count, d.seats,
             [c.move + (" +" if c.cards else "") for c in d.choices])
 
@@ -95,8 +96,8 @@ def test_a_chop_out_of_turn_is_asked_with_the_player_of_the_play_to_chop() -> No
     game = Game(Rules.preset("mien-nam"), hands, leader=0, first_hand=False)
     game.play("2h")
     view = seat_view(game, 3)
-    assert facts(view) == ("free_chop", 0, 0, [], []) and view.free_chop
-    assert view.legal == ["6s 6c 7s 7d 8s 8d 9s 9c"]  # its chops: the decline is the Pass button
+    assert facts(view) == ("free_chop", 0, 0, [], []) and view.decision.out_of_turn  # type: ignore[union-attr]
+    assert view.legal == ["6s 6c 7s 7d 8s 8d 9s 9c"]  # its chops: letting it go is no move
 
 
 # ---------------------------------------------------------------------- in the browser
@@ -116,7 +117,7 @@ ASKED = {
                    {"move": "decline", "kind": "decline"}]}},
               "You may claim an instant win, or decline"),
     "chop": ({"turn": "next", "table": "2h", "legal": ["7s 7c 7d 7h"],
-              "decision": {"kind": "chop", "to": 2}},
+              "decision": {"kind": "chop", "out_of_turn": True, "to": 2}},
              "Bot 1's turn — You may chop out of turn"),
     "offer": ({"phase": "trade", "turn": "me", "legal": ["done"],
                "decision": {"kind": "offer", "seats": [1, 2, 3], "count": 0, "choices": [
@@ -155,3 +156,37 @@ def test_the_page_says_each_kind_of_prompt_in_words(page: Page, server: Server, 
             is_over: false, ...change, turn, prompt: kind }} }};
         t.render(t.state); }}""", [kind, change])
     expect(page.get_by_test_id("status")).to_have_text(words)
+
+
+# what the seat is asked in the play, as the server would send it, and the buttons usable then
+# (Play, Pass, Hint): the page reads them from the decision alone, not from whose turn it is
+# nor from the legal list
+BUTTONS = {
+    "lead": ({"turn": "me", "table": None, "legal": ["3s"], "decision": {"kind": "play"}},
+             (True, False, True)),
+    "follow": ({"turn": "me", "table": "2h", "legal": ["pass"],
+                "decision": {"kind": "play", "may_pass": True}}, (True, True, True)),
+    "chop": ({"turn": "next", "table": "2h", "legal": ["7s 7c 7d 7h"],
+              "decision": {"kind": "chop", "out_of_turn": True, "to": 2}}, (True, False, True)),
+    "nothing": ({"turn": "next", "table": "2h", "legal": [], "decision": None},
+                (False, False, False)),
+    # on turn as the seat plates say, but not asked (a view between two moves): nothing usable
+    "not asked": ({"turn": "me", "table": "2h", "legal": ["pass"], "decision": None},
+                  (False, False, False)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BUTTONS))
+def test_play_pass_and_hint_follow_the_decision(page: Page, server: Server, name: str) -> None:
+    practice_table(page, server)
+    wait_turn_or_over(page)
+    change, (play, pass_, hint) = BUTTONS[name]
+    page.evaluate(f"""(change) => {{ const t = {TABLE}; const v = t.state.view;
+        const n = v.counts.length;
+        const turn = change.turn === "me" ? t.seat : (t.seat + 1) % n;
+        t.state = {{ ...t.state, view: {{ ...v, phase: "play", table_seat: (t.seat + 2) % n,
+            is_over: false, prompt: null, ...change, turn }} }};
+        t.render(t.state); }}""", change)
+    for testid, usable in (("play", play), ("pass", pass_), ("hint", hint)):
+        button = page.get_by_test_id(testid)
+        expect(button).to_have_attribute("aria-disabled", "false" if usable else "true")

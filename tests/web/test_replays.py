@@ -93,7 +93,7 @@ def play_practice_hand(server: Server) -> str:
         if view["is_over"]:
             me.close()
             return str(made["id"])
-        if view["legal"] and (view["turn"] == 0 or view["free_chop"]):
+        if view["legal"] and view["decision"] and view["decision"]["kind"] in ("play", "free_chop"):
             me.send(type="play", version=state["version"],
                     move=human_move(view["legal"], view["table"]))
         state = me.until(lambda m: m["type"] == "state")

@@ -341,12 +341,26 @@ class PaymentView(BaseModel):
     words: str = Field(default="", exclude_if=not_)  # left out of the JSON when not worded
 
 
+def _none(value: object) -> bool:
+    return value is None
+
+
+def _no_flag(value: object) -> bool:
+    return not value
+
+
+def _no_count(value: int) -> bool:
+    return value == 0
+
+
 # What a seat is asked: the kind of the engine's decision (tienlen.turns.Kind, the same values;
 # tests/web/test_page_turns.py holds them equal), said by the page in its own words
 # (web.prompt.<kind>): a chop out of turn (a free chop, §11), an instant win to claim or decline,
 # and in trading a set of cards to offer, an offer to answer, an answer to accept or refuse
 # (settle), or the cards to return to the president. A play in turn is no prompt (None).
 Prompt = Literal["chop", "free_chop", "claim", "offer", "answer", "settle", "return"]
+# Every kind of decision a seat is asked: a play in turn, or a prompt
+DecisionKind = Literal["play", Prompt]
 
 
 class ChoiceView(BaseModel):
@@ -364,33 +378,27 @@ class ChoiceView(BaseModel):
 
 
 class DecisionView(BaseModel):
-    """The facts of what a seat is asked (``kind``: the prompt): ``to`` the other seat (the
-    offerer to answer, the seat whose answer is to settle, the president to return cards to,
-    the player of the play to chop), ``count`` the cards to select (0: none, or any number),
-    ``seats`` the seats an offer may go to, and ``choices`` the decision's buttons."""
+    """What a seat is asked now, the page's one source for what it may do: ``kind`` the
+    engine's decision kind (``play``: a play in turn; else the prompt), ``out_of_turn`` a chop
+    it may make out of turn (Play with the selected cards; letting it go is no move, so no
+    Pass), ``may_pass`` a pass among the moves of a play in turn (the Pass button); ``to`` the
+    other seat (the offerer to answer, the seat whose answer is to settle, the president to
+    return cards to, the player of the play to chop), ``count`` the cards to select (0: none,
+    or any number), ``seats`` the seats an offer may go to, and ``choices`` the decision's
+    buttons. A fact the decision lacks is left out of the JSON (the page reads it as none)."""
 
-    kind: Prompt
-    to: int | None = None
-    count: int = 0
-    seats: list[int] = []
-    choices: list[ChoiceView] = []
+    kind: DecisionKind
+    out_of_turn: bool = Field(default=False, exclude_if=_no_flag)
+    may_pass: bool = Field(default=False, exclude_if=_no_flag)
+    to: int | None = Field(default=None, exclude_if=_none)  # seat 0 is a seat: kept
+    count: int = Field(default=0, exclude_if=_no_count)
+    seats: list[int] = Field(default_factory=list, exclude_if=_no_flag)
+    choices: list[ChoiceView] = Field(default_factory=list, exclude_if=_no_flag)
 
 
 # The kind of one action of the history: a play, a pass, an action's kind (actions.ActionKind),
 # or "answered": another seat's answer to an instant-win call, hidden until every seat answered
 EventKind = Literal["play", "pass", "answered"] | ActionKind
-
-
-def _none(value: object) -> bool:
-    return value is None
-
-
-def _no_flag(value: object) -> bool:
-    return not value
-
-
-def _no_count(value: int) -> bool:
-    return value == 0
 
 
 class EventView(BaseModel):
@@ -431,8 +439,11 @@ class SeatView(BaseModel):
     events: list[EventView] = []
     round_starts: list[int] = []  # indices into events where each round begins
     legal: list[str]
-    prompt: Prompt | None  # what this seat is asked now; None when nothing is asked
-    decision: DecisionView | None = None  # the facts of what is asked (None with no prompt)
+    # what this seat is asked now as a prompt (the decision's kind); None when nothing is
+    # asked, or a play in turn
+    prompt: Prompt | None
+    # what this seat is asked now, a play in turn too (None: nothing; a spectator never)
+    decision: DecisionView | None = None
     is_over: bool
     scores: list[int]
     revealed: list[list[str]] | None
@@ -440,7 +451,6 @@ class SeatView(BaseModel):
     payments: list[PaymentView] = []  # every payment so far, chops as they are paid (public)
     # the round's chops not paid yet (chop_pay "chain": paid together when the round ends)
     at_stake: list[ChopView] = Field(default_factory=list, exclude_if=_no_flag)
-    free_chop: bool = False  # this seat is offered a free chop now (§11 free_chops)
 
 
 class Welcome(_Event):

@@ -1,8 +1,9 @@
 """Per-seat views as protocol objects: a seat gets its own hand and nothing of the others'.
 
 What a seat is asked is the engine's decision (:class:`tienlen.turns.Decision`: a kind and
-its moves), sent as that kind (the prompt) and its facts (:class:`DecisionView`: the other
-seat, the cards to select, a button for each choice) for the page to say in its own words.
+its moves), sent as that kind and its facts (:class:`DecisionView`: out of turn or not, a pass
+among the moves, the other seat, the cards to select, a button for each choice), a play in
+turn too: the page reads from it alone what the seat may do now, and says it in its own words.
 The history goes as the engine's typed events as the seat sees them (``events``), not as
 text. A spectator (seat None) gets no hand, no legal actions, nothing asked,
 and the history with every trade's and every unanswered claim's cards hidden. Each payment is
@@ -25,11 +26,20 @@ from ...paywords import payment_line
 from ...turns import Decision, Kind, OutOfTurn, Turns, is_decline
 from ...turns import asked as asked_now
 from ...view import events_for
-from .protocol import ChoiceView, ChopView, DecisionView, EventView, PaymentView, Prompt, SeatInfo, SeatView
+from .protocol import (
+    ChoiceView,
+    ChopView,
+    DecisionKind,
+    DecisionView,
+    EventView,
+    PaymentView,
+    SeatInfo,
+    SeatView,
+)
 
 MAX_LEGAL = 400  # the page lists legal plays for the hint and for decisions
-# each decision's kind as the page's prompt (the same value; a play in turn is no prompt)
-PROMPTS: Final[dict[Kind, Prompt]] = {Kind(p): p for p in get_args(Prompt)}
+# each decision's kind as the page gets it (the same values)
+KINDS: Final[dict[Kind, DecisionKind]] = {Kind(k): k for k in get_args(DecisionKind)}
 
 
 def asked(game: Game, seat: int) -> Decision | None:
@@ -74,11 +84,12 @@ def choices(moves: Sequence[Move]) -> list[ChoiceView]:
     return [*whole, *filled.values()]
 
 
-def decision_view(game: Game, decision: Decision) -> DecisionView | None:
-    """The page's facts of ``decision`` (None for a play in turn, which needs no prompt)."""
-    kind = PROMPTS.get(decision.kind)
-    if kind is None:
-        return None
+def decision_view(game: Game, decision: Decision) -> DecisionView:
+    """The page's facts of ``decision``: a play in turn says only whether a pass is among its
+    moves; a chop out of turn has no buttons (Play makes it, and letting it go is no move)."""
+    kind = KINDS[decision.kind]
+    if decision.kind is Kind.PLAY:
+        return DecisionView(kind=kind, may_pass=any(is_decline(m) for m in decision.moves))
     buttons = choices(decision.moves) if not decision.out_of_turn else []
     filled = [c for c in buttons if c.cards]
     seats = [c.other for c in filled if c.other is not None]
@@ -86,7 +97,8 @@ def decision_view(game: Game, decision: Decision) -> DecisionView | None:
     answers = decision.answers
     to = (game.table_seat if isinstance(answers, Play) else answers.other if answers is not None
           else seats[0] if len(seats) == 1 and not offer else None)
-    return DecisionView(kind=kind, to=to, count=filled[0].count if len(filled) == 1 else 0,
+    return DecisionView(kind=kind, out_of_turn=decision.out_of_turn, to=to,
+                        count=filled[0].count if len(filled) == 1 else 0,
                         seats=seats if offer else [], choices=buttons)
 
 
@@ -192,7 +204,7 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
         if game.phase == "play":
             legal = [str(m) for m in decision.moves[:MAX_LEGAL]
                      if not (decision.out_of_turn and is_decline(m))]
-        elif facts is not None:
+        else:
             legal = [c.move for c in facts.choices if not c.cards]
     table = game.table
     instant = game.instant_win
@@ -203,12 +215,11 @@ def seat_view(game: Game, seat: int | None, plays: PlayTexts | None = None,
         table_seat=game.table_seat, passed=list(game.passed), stacking=game.stacking,
         finish_order=list(game.finish_order), events=events,
         round_starts=list(round_starts or []), legal=legal,
-        prompt=facts.kind if facts is not None else None,
+        prompt=facts.kind if facts is not None and facts.kind != "play" else None,
         decision=facts, is_over=game.is_over, scores=list(game.scores),
         revealed=[[str(c) for c in game.hand(s)] for s in range(game.players)] if game.is_over
         else None,
         instant_win=f"{game.names[instant[0]]}: {instant[1]}" if instant else None,
         payments=[payment_view(p) for p in game.payments],
         at_stake=[chop_view(c) for c in game.chops_at_stake],
-        free_chop=decision is not None and decision.kind is Kind.FREE_CHOP,
     )

@@ -4,6 +4,7 @@
 import { playLabel } from "../lib/cards.js";
 import { elements, h, keepFocus, onUsableClick, setEnabled } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
+import { asked, mayPass, mayPlay } from "./decision.js";
 import { Hand } from "./hand.js";
 import { actionParams, renderStrip } from "./history.js";
 import { sound } from "./sound.js";
@@ -70,18 +71,22 @@ export class Dock {
     this.els.watchDock.hidden = !watching;
     this.els.dock.classList.toggle("watching", watching);
     if (watching) renderWatchDock(this.els.watchDock, info, view, back);
-    // at your turn to play, the cards no legal play holds are dimmed (not when the legal list
-    // was cut at its length limit, nor at a decision of another kind)
-    const mine = view.phase === "play" && me !== null && (view.turn === me || view.free_chop);
+    // at your turn to play and at a free chop offered you, the cards no legal play holds are
+    // dimmed (not when the legal list was cut at its length limit, nor at a decision of
+    // another kind; nor for a chop you may make any time out of turn: your hand stays as it
+    // is while the others play)
+    const d = asked(view, me);
+    const dims = d !== null && (d.kind === "play" || d.kind === "free_chop");
     const whole = view.legal.length > 0 && view.legal.length < MAX_LEGAL;
-    this.hand.dim(mine && whole && !view.is_over ? view.legal : null);
+    this.hand.dim(dims && whole ? view.legal : null);
     this.renderActions(view, me, names, thinking);
     keepFocus(this.els.decisions, () => this.renderDecisions(view, me, names, act, refuse));
     renderStrip(this.els.lastMoves, view, names);
   }
 
-  /** Play, Pass and Hint: shown while a seated player's hand is in play, each usable or not
-   * with the reason; Hint thinks while its answer is awaited. */
+  /** Play, Pass and Hint: shown while a seated player's hand is in play, each usable as the
+   * decision asked says (view.decision), or not with the reason; Hint thinks while its answer
+   * is awaited. */
   renderActions(view, me, names, thinking) {
     const { play, pass, hint } = this.els;
     // before the play (claims, trades) the decisions' buttons stand in for Play and Pass
@@ -89,15 +94,14 @@ export class Dock {
     for (const b of [play, pass, hint]) b.hidden = off;
     this.els.keys.hidden = off;
     if (off) return;
-    const mine = view.turn === me;
+    const d = asked(view, me);
     const someone = view.turn === null ? "" : names[view.turn];
     const notYours = t("web.why.not_yours", { name: someone });
-    const chop = !mine && view.phase === "play" && view.legal.length > 0;
-    const canPlay = view.phase === "play" && (mine || chop);
-    setEnabled(play, canPlay, notYours);
-    const canPass = mine && view.phase === "play" && (view.legal.includes("pass") || view.legal.length >= MAX_LEGAL);
-    setEnabled(pass, canPass, !mine ? notYours : (view.table ? t("web.why.no_pass") : t("web.why.lead_no_pass")));
-    setEnabled(hint, (mine || chop) && !thinking, thinking ? t("hint.thinking_why") : notYours);
+    const plays = mayPlay(d);
+    setEnabled(play, plays, notYours);
+    const noPass = view.table ? t("web.why.no_pass") : t("web.why.lead_no_pass");
+    setEnabled(pass, mayPass(d), d && d.kind === "play" ? noPass : notYours);
+    setEnabled(hint, plays && !thinking, thinking ? t("hint.thinking_why") : notYours);
     hint.textContent = thinking ? t("hint.thinking") : t("web.room.hint");
     hint.classList.toggle("thinking", thinking);
     hint.setAttribute("aria-busy", thinking ? "true" : "false");
@@ -111,8 +115,8 @@ export class Dock {
   renderDecisions(view, me, names, act, refuse) {
     const box = this.els.decisions;
     box.replaceChildren();
-    const d = view.decision;
-    if (me === null || view.is_over || !d) return;
+    const d = asked(view, me);
+    if (!d) return;
     for (const c of d.choices || []) {
       const params = actionParams(c, names);
       const b = !c.cards ? button(t(`move.${c.kind}`, params), () => act(c.move), "decision")

@@ -53,7 +53,7 @@ function seatMarks(s, view, info) {
   const out = (view.is_over ? placesOf(view) : view.finish_order).indexOf(s.seat);
   if (out >= 0) marks.push(h("span.mark.out", { testid: "seat-place", text: view.is_over ? place(out, view.counts.length) : t("web.seat.out_mark", { place: place(out, view.counts.length) }) }));
   else if (view.passed[s.seat] && !view.is_over) marks.push(h("span.mark.passed", { text: t("web.seat.passed") }));
-  if (view.free_chop && view.legal.length && s.seat === view.seat) {
+  if (s.seat === view.seat && view.decision && view.decision.kind === "free_chop") {
     marks.push(h("span.mark.free", { testid: "free-chop-mark", text: t("web.seat.free_chop") }));
   }
   return marks;

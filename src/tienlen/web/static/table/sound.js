@@ -2,6 +2,7 @@
 // chop and the turn timer's last seconds. Off until the player switches them on (prefs.js);
 // no AudioContext exists before that. Vibration on a phone for your turn, where allowed.
 import { onPrefs, pref } from "../lib/prefs.js";
+import { asked, waited } from "./decision.js";
 
 let audio = null;
 
@@ -88,6 +89,6 @@ export function cues(prev, view, seat) {
   if (chops(view) > chops(prev)) out.push("chop");
   else if (fresh.some((e) => e.kind === "play")) out.push("play");
   else if (fresh.some((e) => e.kind === "pass")) out.push("pass");
-  if (seat !== null && !view.is_over && view.turn === seat && prev.turn !== seat) out.push("turn");
+  if (waited(asked(view, seat)) && !waited(asked(prev, seat))) out.push("turn");  // asked, on turn
   return out;
 }

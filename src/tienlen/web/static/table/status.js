@@ -1,19 +1,19 @@
 // The dock's status line in words: whose turn it is, what the server asks this seat
-// (view.prompt), what a lead must hold, and how the hand ended for you.
+// (view.decision), what a lead must hold, and how the hand ended for you.
 import { t, tn } from "../lib/i18n.js";
+import { asked } from "./decision.js";
 import { instantWords } from "./history.js";
 import { cardsText } from "./payments.js";
 import { placesOf } from "./seats.js";
 
 export const MAX_LEGAL = 400;  // the server's cap on the legal plays it lists (views.MAX_LEGAL)
 
-/** What the server says this seat is asked (view.prompt: a kind, protocol.py's Prompt) in
- * words, web.prompt.<kind>, with the decision's facts: the other seat, the cards to select. */
-function promptWords(view, names) {
-  const d = view.decision;
-  if (!view.prompt || !d) return "";
+/** What the server says this seat is asked (``d``, view.decision, of a kind other than a play
+ * in turn: protocol.py's Prompt) in words, web.prompt.<kind>, with the decision's facts: the
+ * other seat, the cards to select. */
+function promptWords(d, view, names) {
   const params = { name: names[d.to ?? -1] ?? "", cards: cardsText(view.table) };
-  return d.count ? tn(`web.prompt.${view.prompt}`, d.count, params) : t(`web.prompt.${view.prompt}`, params);
+  return d.count ? tn(`web.prompt.${d.kind}`, d.count, params) : t(`web.prompt.${d.kind}`, params);
 }
 
 /** Your lead: anything, or (the first lead of some rules) a play that holds the card every
@@ -37,17 +37,18 @@ export function statusText(view, me, names) {
     }
     return parts.join(" ");
   }
-  if (view.prompt && view.turn === me) return promptWords(view, names);
+  const d = asked(view, me);
+  if (d && d.kind === "play") return view.table ? t("web.status.your_turn") : leadWords(view);
+  if (d && !d.out_of_turn) return promptWords(d, view, names);
   if (view.turn === null) return "";
+  // whose turn it is (what you may do is the decision's)
   const mine = view.turn === me;
   let text;
   if (view.phase !== "play") {
     text = mine ? t("web.status.your_turn_phase", { phase: t(`web.phase_word.${view.phase}`) })
       : t("web.status.turn_phase", { name: names[view.turn], phase: t(`web.phase_word.${view.phase}`) });
-  } else if (mine) {
-    text = view.table ? t("web.status.your_turn") : leadWords(view);
   } else {
-    text = t("web.status.turn", { name: names[view.turn] });
+    text = mine ? t("web.status.your_turn") : t("web.status.turn", { name: names[view.turn] });
   }
-  return view.prompt && !mine ? t("web.status.with_prompt", { text, prompt: promptWords(view, names) }) : text;
+  return d ? t("web.status.with_prompt", { text, prompt: promptWords(d, view, names) }) : text;
 }

@@ -12,6 +12,7 @@ import { openReport, showBanned } from "../people/moderation.js";
 import { Bar } from "./bar.js";
 import { Centre } from "./centre.js";
 import { Chat } from "./chat.js";
+import { asked, waited } from "./decision.js";
 import { Dock } from "./dock.js";
 import { EndPanel } from "./endpanel.js";
 import { renderHistory } from "./history.js";
@@ -191,7 +192,7 @@ export class Table {
     const names = this.names();
     const open = info.status === "open";
     const title = info.name || t("web.table_default", { id: info.id });
-    const yours = view && !view.is_over && this.seat !== null && view.turn === this.seat;
+    const yours = waited(asked(view, this.seat));  // asked on turn (a chop out of turn waits for nobody)
     // seen from another tab: the title says it, flashes while the tab is hidden, may notify
     turnTitle(yours, t("web.title.table", { title }), t("web.title.your_turn", { title }), `${info.id}:${info.hand_no}:${this.state.version}`);
     this.bar.render(info, title, this.seat !== null);
@@ -308,7 +309,7 @@ export class Table {
     const deadline = this.deadline();
     tickCountdown(this.els.seats, view ? view.turn : null, deadline, this.offset, info.turn_timer || 0);
     if (view && view.is_over) this.end.tick(info, view, this.offset);
-    const mine = deadline !== null && view && !view.is_over && view.turn === this.seat;
+    const mine = deadline !== null && waited(asked(view, this.seat));
     this.dock.tickTimer(mine ? deadline : null, this.offset);
   }
 
