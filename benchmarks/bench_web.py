@@ -358,13 +358,13 @@ def restart_figures(tables: int, moves: int) -> bool:
 
     from tienlen.web.lobby.lobby import Lobby, NewTable
     from tienlen.web.room.room import Client
-    from tienlen.web.storage import Repository
+    from tienlen.web.schema import open_repository
     from tienlen.web.table.staged import Staged
 
     folder = Path(tempfile.mkdtemp(prefix="tienlen-restart-"))
     url = f"sqlite:///{folder / 'history.sqlite3'}"
     try:
-        repo = Repository(url)
+        repo = open_repository(url)
         lobby = Lobby(repo, bot_delay=0.0)
         spec = NewTable(quick=True, players=4, level="random")
         t0 = time.perf_counter()
@@ -414,11 +414,11 @@ def _time_restore(url: str, tables: int) -> tuple[float, float, int]:
     import tracemalloc
 
     from tienlen.web.lobby.lobby import Lobby
-    from tienlen.web.storage import Repository
+    from tienlen.web.schema import open_repository
 
     gc.collect()
     t0 = time.perf_counter()
-    repo = Repository(url)
+    repo = open_repository(url)
     held = Lobby(repo, bot_delay=0.0).restore()
     elapsed = time.perf_counter() - t0
     assert held == tables, f"rebuilt {held} tables of {tables}"
@@ -494,9 +494,9 @@ async def _wire_hand(seed: int) -> str:
     from tienlen.web.lobby.lobby import Lobby, NewTable
     from tienlen.web.room.deltas import apply_delta
     from tienlen.web.room.protocol import Hello, PlayMove
-    from tienlen.web.storage import Repository
+    from tienlen.web.schema import open_repository
 
-    repo = Repository("sqlite://")
+    repo = open_repository("sqlite://")
     room, _, token = Lobby(repo, bot_delay=0.0).create(NewTable(
         rules="mien-nam", players=8, quick=True, name="Lan", level="greedy", seed=seed,
         away_timeout=3600.0))
@@ -916,7 +916,7 @@ async def replay_lag(args: argparse.Namespace) -> None:
 def ratings_cost(updates: int) -> None:
     from tienlen.web.ratings.ratings import Bot, Rating, rate_hand
     from tienlen.web.ratings.store import MemoryRatingStore, SqlRatingStore, record_hand
-    from tienlen.web.storage import Repository
+    from tienlen.web.schema import open_repository
 
     def best(fn: Callable[[int], object], n: int) -> float:
         times = []
@@ -928,7 +928,7 @@ def ratings_cost(updates: int) -> None:
         return min(times) * 1e6
 
     with tempfile.TemporaryDirectory() as folder:
-        repo = Repository(f"sqlite:///{Path(folder) / 'ratings.sqlite3'}")
+        repo = open_repository(f"sqlite:///{Path(folder) / 'ratings.sqlite3'}")
         stores = {"memory": MemoryRatingStore(), "SQLite": SqlRatingStore(repo.engine)}
         for seats in (4, 8):
             def sat(k: int, seats: int = seats) -> list[str | Bot]:
@@ -959,13 +959,13 @@ async def match_run(args: argparse.Namespace) -> None:
     from tienlen.web.matchmaker import EVERY, Plan, match_once
     from tienlen.web.quickmatch.matchqueue import QueueEntry
     from tienlen.web.ratings.ratings import Rating
+    from tienlen.web.schema import open_repository
     from tienlen.web.services import Services
-    from tienlen.web.storage import Repository
 
     speed = args.match_speed
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as folder:
-        repo = Repository(args.db or f"sqlite:///{Path(folder) / 'match.sqlite3'}")
+        repo = open_repository(args.db or f"sqlite:///{Path(folder) / 'match.sqlite3'}")
         limits = dataclasses.replace(Limits(), match_wait=args.match_wait / speed, bot_workers=1)
         svc = Services.make(repo, args.bot_delay / speed, limits)
         players = []

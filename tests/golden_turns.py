@@ -353,10 +353,11 @@ class _StillTime:
 @contextmanager
 def _table(config: Config, seed: int, human: bool) -> Iterator[Any]:
     from tienlen.web.room.room import Client, Room
-    from tienlen.web.storage import Repository, TableSettings
+    from tienlen.web.schema import open_repository
     from tienlen.web.table.committer import Committer
+    from tienlen.web.tablelog.writes import TableSettings
 
-    repo = Repository("sqlite://")
+    repo = open_repository("sqlite://")
     settings = TableSettings("golden", config.rules.to_toml(), config.players, seed,
                              away_timeout=3600.0, turn_timer=0.0, name="golden", bot_level="random",
                              host_seat=0 if human else None, fixed_seed=True, next_hand_after=0.0)

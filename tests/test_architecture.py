@@ -55,12 +55,14 @@ def test_the_import_contract_holds() -> None:
     ("web/table/clock.py", "from ..room import protocol", "The table knows no room"),
     ("web/table/hands.py", "import starlette.requests", "The table knows no room"),
     ("web/storage.py", "from .accounts import identity", "The web room: server > app"),
+    ("web/tablelog/rows.py", "from ..accounts import rows", "The web room: server > app"),
+    ("web/accounts/rows.py", "from .. import schema", "The web room: server > app"),
 ])
 def test_the_web_contract_catches_a_table_that_reaches_up(tmp_path: Path, module: str, line: str,
                                                           broken: str) -> None:
     """A copy of the sources with one import added that the web room's contract forbids (the
-    table reaching the room it serves, or HTTP; the shared bottom reaching a feature): the
-    contract reports it broken."""
+    table reaching the room it serves, or HTTP; the shared bottom or the tables' log reaching a
+    feature; a feature's rows reaching the schema above them): the contract reports it broken."""
     shutil.copytree(Path(tienlen.__file__).resolve().parent, tmp_path / "tienlen",
                     ignore=shutil.ignore_patterns("__pycache__", "static", "*.npz"))
     changed = tmp_path / "tienlen" / module

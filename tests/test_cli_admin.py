@@ -14,13 +14,15 @@ from sqlalchemy import insert, select
 
 from tienlen.cli import main
 from tienlen.web.accounts.names import account_key, confusable_key
-from tienlen.web.storage import AuditRow, IdentityRow, Repository
+from tienlen.web.accounts.rows import IdentityRow
+from tienlen.web.moderation.rows import AuditRow
+from tienlen.web.schema import open_repository
 
 
 def database(tmp_path: Path, *names: str) -> str:
     """A server's database holding the accounts ``names`` and a guest called Guest."""
     url = f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
-    repo = Repository(url)
+    repo = open_repository(url)
     with repo.engine.begin() as conn:
         for n, name in enumerate(names):
             conn.execute(insert(IdentityRow), {"id": f"i{n}", "name": name, "created": 0.0,
@@ -32,7 +34,7 @@ def database(tmp_path: Path, *names: str) -> str:
 
 
 def audit(url: str) -> list[tuple[str, str, str]]:
-    repo = Repository(url)
+    repo = open_repository(url)
     with repo.engine.connect() as conn:
         got = [(r.actor, r.action, r.target) for r in
                conn.execute(select(AuditRow).order_by(AuditRow.id))]

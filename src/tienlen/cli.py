@@ -312,7 +312,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_admin(args: argparse.Namespace) -> int:
-    from .web.moderation.moderation import admins, set_admin
+    from .web.admin import admins, set_admin
     from .web.storage import default_db
 
     lang, db = _lang(args), args.db or default_db().url

@@ -24,7 +24,7 @@ from tienlen.web.app import create_app
 from tienlen.web.limits import Limits, Rate, Rates
 from tienlen.web.now import REAL_TIME, Time
 from tienlen.web.room.deltas import apply_delta
-from tienlen.web.storage import Repository
+from tienlen.web.schema import drop_everything, open_repository
 
 from .manual_time import ManualTime
 
@@ -277,8 +277,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
     url: str = request.getfixturevalue("pg_url")
-    repo = Repository(url)
-    repo.drop_everything()
+    repo = open_repository(url)
+    drop_everything(repo.engine)
     repo.close()
     return url
 

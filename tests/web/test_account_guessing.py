@@ -16,10 +16,11 @@ pytest.importorskip("argon2")
 from tienlen.web.accounts import accounts as accounts_module
 from tienlen.web.accounts.accounts import NAME_CEILING, Accounts
 from tienlen.web.accounts.identity import SqlIdentityStore
+from tienlen.web.accounts.rows import DeviceRow
 from tienlen.web.accounts.session import stored_as
 from tienlen.web.limits import Limits, RateLimit
 from tienlen.web.refusal import Refused
-from tienlen.web.storage import DeviceRow, Repository
+from tienlen.web.schema import open_repository
 
 from .conftest import Server, Visitor
 from .manual_time import ManualTime
@@ -141,7 +142,7 @@ def test_a_sessions_own_wrong_passwords_are_limited_for_it_alone(server: Server)
 @pytest.fixture
 def accounts(tmp_path: Path) -> Iterator[tuple[Accounts, ManualTime]]:
     clock = ManualTime()
-    repo = Repository(f"sqlite:///{tmp_path / 'accounts.sqlite3'}")
+    repo = open_repository(f"sqlite:///{tmp_path / 'accounts.sqlite3'}")
     yield Accounts(SqlIdentityStore(repo.engine, clock), clock,
                    Limits(signins_per_name=3, signins_per_address=1000)), clock
     repo.close()

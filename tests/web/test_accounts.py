@@ -15,8 +15,8 @@ pytest.importorskip("argon2")
 from sqlalchemy import func, insert, select
 from websockets.exceptions import ConnectionClosed
 
+from tienlen.web.accounts.rows import IdentityRow, PlayedRow, RecoveryCodeRow, SessionRow
 from tienlen.web.limits import RateLimit
-from tienlen.web.storage import IdentityRow, PlayedRow, RecoveryCodeRow, SessionRow
 
 from .conftest import Server, Visitor
 

@@ -32,9 +32,9 @@ from tienlen.web.lobby.lobby import Lobby, NewTable
 from tienlen.web.refusal import Refused
 from tienlen.web.room.protocol import AddBot, BotLevel, Command, Hello, Hint, PlayMove, Start
 from tienlen.web.room.room import Client, Room
+from tienlen.web.schema import open_repository
 from tienlen.web.server import limits_from
 from tienlen.web.services import Offload
-from tienlen.web.storage import Repository
 from tienlen.web.workers import botpool
 from tienlen.web.workers.botpool import BotPool
 
@@ -83,7 +83,7 @@ class Outbox:
 
 
 def lobby_with(held: Held) -> Lobby:
-    lobby = Lobby(Repository("sqlite://"), bot_delay=0.0)
+    lobby = Lobby(open_repository("sqlite://"), bot_delay=0.0)
     lobby.committer.pool = BotPool(1, executor=lambda: held)
     return lobby
 
@@ -420,6 +420,6 @@ def test_the_pool_is_sized_by_serve_bot_workers(capsys: pytest.CaptureFixture[st
     args = build_parser().parse_args(["serve", "--bot-workers", "3"])
     limits = limits_from(args)
     assert limits.bot_workers == 3
-    assert Lobby(Repository("sqlite://"), limits=limits).committer.pool.workers == 3
+    assert Lobby(open_repository("sqlite://"), limits=limits).committer.pool.workers == 3
     assert main(["serve", "--bot-workers", "0"]) == 2
     assert "bot-workers must be 1 or more, not 0" in capsys.readouterr().err

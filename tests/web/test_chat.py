@@ -16,7 +16,7 @@ from sqlalchemy import insert, select
 
 from tienlen.web.limits import Limits
 from tienlen.web.room.chat import MAX_TEXT
-from tienlen.web.storage import ChatRow
+from tienlen.web.room.rows import ChatRow
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, WsClient, running
 from .manual_time import ServerTime

@@ -13,10 +13,11 @@ pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen import Rules
 from tienlen.web.room.room import Room
-from tienlen.web.storage import Repository, TableSettings, Write
+from tienlen.web.schema import open_repository
 from tienlen.web.table.clock import JITTER, Clock
 from tienlen.web.table.committer import Committer
 from tienlen.web.table.state import TableState
+from tienlen.web.tablelog.writes import TableSettings, Write
 
 from .manual_time import ManualTime
 
@@ -208,7 +209,7 @@ def test_a_bots_only_room_plays_its_hand_as_the_test_moves_time(tmp_path: Path) 
     """Table, clock, inbox, committer and storage together: each move falls due (a tick in the
     table's inbox), is made and stored, then told."""
     time = ManualTime()
-    repo = Repository(f"sqlite:///{tmp_path / 'room.sqlite3'}")
+    repo = open_repository(f"sqlite:///{tmp_path / 'room.sqlite3'}")
     try:
         table = table_of(time, people=0, store=lambda w: repo.append_many([w]),
                          made=repo.create_table)

@@ -16,8 +16,10 @@ pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 from tienlen.web.lobby.lobby import Lobby, NewTable
 from tienlen.web.room.protocol import Hello, PlayMove
 from tienlen.web.room.room import Client, Room, Tick
-from tienlen.web.storage import Entry, Repository, StorageError, Write
+from tienlen.web.schema import open_repository
+from tienlen.web.storage import StorageError
 from tienlen.web.table.committer import Committer
+from tienlen.web.tablelog.writes import Entry, Write
 
 from .manual_time import ManualTime
 
@@ -182,7 +184,7 @@ def seated(lobby: Lobby, name: str) -> tuple[Room, Page]:
 
 def test_people_and_bots_write_through_one_transaction_and_are_told_after_it() -> None:
     time = ManualTime()
-    repo = Repository("sqlite://")
+    repo = open_repository("sqlite://")
     lobby = Lobby(repo, bot_delay=60.0, time=time)
     lobby.committer.budget = 10.0  # both tables in one pass, however slow this machine
     ann, ann_page = seated(lobby, "ann")
@@ -211,7 +213,7 @@ def test_people_and_bots_write_through_one_transaction_and_are_told_after_it() -
 def test_a_refused_move_leaves_the_table_as_stored_and_tells_its_player(
         monkeypatch: pytest.MonkeyPatch) -> None:
     time = ManualTime()
-    repo = Repository("sqlite://")
+    repo = open_repository("sqlite://")
     lobby = Lobby(repo, bot_delay=60.0, time=time)
     ann, ann_page = seated(lobby, "ann")
     minh, minh_page = seated(lobby, "minh")

@@ -11,8 +11,8 @@ import pytest
 pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen import Rules
-from tienlen.web.storage import TableSettings, Write
 from tienlen.web.table.state import MIN_GRACE, Refused, TableState
+from tienlen.web.tablelog.writes import TableSettings, Write
 
 
 def table_of(rated: bool = True, away_timeout: float = 0.0,

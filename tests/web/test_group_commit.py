@@ -9,7 +9,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tienlen.web.storage import Repository, StorageError, Write
+from tienlen.web.schema import open_repository
+from tienlen.web.storage import StorageError
+from tienlen.web.tablelog.writes import Write
 
 from .conftest import Server
 
@@ -64,7 +66,7 @@ def test_a_batch_the_database_refuses_is_never_shown_and_the_tables_go_on(
     later = watcher.until(lambda m: m["type"] == "state" and m["version"] > frozen + 2)
     assert later["version"] > first["version"]
     # every state shown is in the log, in order, with nothing missing and nothing twice
-    check = Repository(server.db_url)
+    check = open_repository(server.db_url)
     log = check.log(made["id"])
     check.close()
     assert [e.idx for e in log] == list(range(len(log)))

@@ -16,8 +16,10 @@ from websockets.exceptions import ConnectionClosed
 from tienlen.errors import error
 from tienlen.web.accounts.identity import Claim, SqlIdentityStore, new_id
 from tienlen.web.accounts.names import account_key, confusable_key
+from tienlen.web.accounts.rows import IdentityRow, SessionRow
 from tienlen.web.accounts.session import digest
-from tienlen.web.storage import IdentityRow, Repository, SessionRow, StorageError
+from tienlen.web.schema import open_repository
+from tienlen.web.storage import StorageError
 
 from .conftest import UNRATED, Server, Visitor
 
@@ -209,7 +211,7 @@ def test_two_identities_of_one_browser_hold_one_seat_at_a_rated_table(server: Se
 
 def test_two_look_alike_claims_at_one_moment_cannot_both_succeed(tmp_path: Path) -> None:
     # both checked free before either was written: the database refuses the second
-    repo = Repository(f"sqlite:///{tmp_path / 'race.sqlite3'}")
+    repo = open_repository(f"sqlite:///{tmp_path / 'race.sqlite3'}")
     store = SqlIdentityStore(repo.engine)
     done = [store.claim(Claim(identity=new_id(), name=name, key=account_key(name),
                               look=confusable_key(name), password_hash="argon2-hash", codes=[],

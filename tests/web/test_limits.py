@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tienlen.web.limits import Held, Limits, Rate, RateLimit, Rates
-from tienlen.web.storage import Repository
+from tienlen.web.schema import open_repository
 
 from .conftest import NO_CLIENT_LIMITS, UNRATED, Server, Visitor, WsClient, running
 from .manual_time import ManualTime, ServerTime
@@ -107,7 +107,7 @@ def test_an_idle_table_closes_and_its_finished_hands_stay_downloadable(server: S
     assert server.get(f"/t/{table_id}").status_code == 404
     listing = server.get(f"/api/tables/{table_id}/records").json()
     assert [r["hand"] for r in listing] == [1]
-    repo = Repository(server.db_url)  # only what rebuilding the table needed is gone
+    repo = open_repository(server.db_url)  # only what rebuilding the table needed is gone
     rows = repo.count_rows()
     repo.close()
     assert rows["tienlen_log"] == rows["tienlen_seats"] == rows["tienlen_snapshots"] == 0

@@ -16,10 +16,11 @@ from sqlalchemy import func, insert, select, update
 from tienlen.web import matchmaker
 from tienlen.web.accounts.identity import Identity
 from tienlen.web.accounts.names import account_key, confusable_key
+from tienlen.web.accounts.rows import IdentityRow
 from tienlen.web.accounts.session import digest
+from tienlen.web.admin import set_admin
 from tienlen.web.limits import Limits
-from tienlen.web.moderation.moderation import set_admin
-from tienlen.web.storage import AuditRow, IdentityRow, ReportRow
+from tienlen.web.moderation.rows import AuditRow, ReportRow
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
 from .manual_time import ServerTime

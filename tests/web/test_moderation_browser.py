@@ -15,9 +15,9 @@ from playwright.sync_api import Browser, Page, expect
 from sqlalchemy import update
 
 from tienlen.web.accounts.names import account_key, confusable_key
+from tienlen.web.accounts.rows import IdentityRow
 from tienlen.web.accounts.session import digest
-from tienlen.web.moderation.moderation import set_admin
-from tienlen.web.storage import IdentityRow
+from tienlen.web.admin import set_admin
 
 from .conftest import Server
 from .test_accessibility import AXE, RUN_AXE

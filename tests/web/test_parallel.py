@@ -12,7 +12,7 @@ pytest.importorskip("fastapi")
 
 from sqlalchemy import create_engine, make_url, text
 
-from tienlen.web.storage import Repository
+from tienlen.web.schema import drop_everything, open_repository
 
 from .conftest import PG_URL, running, worker_database
 from .waiting import stored
@@ -40,8 +40,8 @@ def test_each_worker_has_a_database_of_its_own(two_workers: tuple[str, str]) -> 
     assert worker_database(PG_URL or "", None) == PG_URL  # one process: the database given
     for server in running(one):
         server.post("/api/tables", {"quick": True, "players": 2})
-        other = Repository(two)
-        other.drop_everything()  # another worker's next test empties its database (db_url)
+        other = open_repository(two)
+        drop_everything(other.engine)  # another worker's next test empties its database (db_url)
         other.close()
         assert stored(server)["tienlen_tables"] == 1  # this worker's table is still there
     assert worker_database(PG_URL or "", "gwtest1") == one  # made once, found again

@@ -13,7 +13,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tienlen import Game, Session
-from tienlen.web.storage import Repository, StorageError
+from tienlen.web.schema import open_repository
+from tienlen.web.storage import StorageError
 
 from .conftest import Server, WsClient
 
@@ -46,7 +47,7 @@ def test_every_state_a_client_sees_is_already_stored(any_server: Server) -> None
     table_id, _, me = quick(any_server)
     for _ in range(3):
         play_hint(me)
-    repo = Repository(any_server.db_url)
+    repo = open_repository(any_server.db_url)
     stored = len(repo.log(table_id))
     repo.close()
     seen = max(m["version"] for m in me.received if m["type"] == "state")

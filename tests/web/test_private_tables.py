@@ -19,9 +19,11 @@ pytest.importorskip("fastapi")
 from fastapi.routing import APIRoute
 from sqlalchemy import create_engine, func, insert, select, text
 
+from tienlen.web.accounts.rows import IdentityRow, PlayedRow
 from tienlen.web.ratings.store import Point, SqlRatingStore
+from tienlen.web.records.rows import ShareRow
 from tienlen.web.routes.hand_access import shared_hand, table_access
-from tienlen.web.storage import IdentityRow, PlayedRow, Repository, ShareRow
+from tienlen.web.schema import open_repository
 
 from .conftest import UNRATED, Server, Visitor, WsClient
 from .test_moderation import admin
@@ -299,7 +301,7 @@ def test_a_rating_curve_stored_before_private_points_has_its_private_hands_marke
             {"identity": "ann", "table_id": "priv", "hand_no": 1, "seat": 0, "place": 1,
              "family": "southern", "private": True, "at": 2000.0}])
     engine.dispose()
-    repo = Repository(db_url)  # adds the column, and marks the private hand's point
+    repo = open_repository(db_url)  # adds the column, and marks the private hand's point
     try:
         store = SqlRatingStore(repo.engine)
         assert store.history("ann", "southern", private=False) == [

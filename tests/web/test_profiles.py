@@ -13,8 +13,8 @@ pytest.importorskip("fastapi")
 from sqlalchemy import update
 
 from tienlen.web.accounts.names import account_key, confusable_key
+from tienlen.web.accounts.rows import IdentityRow
 from tienlen.web.ratings.ratings import Rating
-from tienlen.web.storage import IdentityRow
 
 from .conftest import Server, Visitor
 from .test_rated_hands import IN_PLAY, browser, owners, play, sat_down, two_people

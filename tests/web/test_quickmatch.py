@@ -16,8 +16,9 @@ from tienlen import Rules
 from tienlen.web import matchmaker
 from tienlen.web.quickmatch.matchqueue import QueueEntry, SqlMatchQueue
 from tienlen.web.ratings import ratings
-from tienlen.web.storage import Repository, TableSettings, Write
+from tienlen.web.schema import open_repository
 from tienlen.web.table.state import Refused, TableState
+from tienlen.web.tablelog.writes import TableSettings, Write
 
 from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
 from .test_rated_hands import IN_PLAY, play, room_of
@@ -126,7 +127,7 @@ def test_a_blocked_player_is_not_seated_with_the_blocker(quick: Server) -> None:
 
 
 def test_two_matchmakers_claiming_one_player_cannot_both_win(tmp_path: Path) -> None:
-    repo = Repository(f"sqlite:///{tmp_path / 'q.sqlite3'}")
+    repo = open_repository(f"sqlite:///{tmp_path / 'q.sqlite3'}")
     one, two = SqlMatchQueue(repo.engine), SqlMatchQueue(repo.engine)
     for who in "abc":
         one.join(QueueEntry(who, who, "southern", 2, 25.0, 8.0, 0.0))

@@ -14,9 +14,10 @@ pytest.importorskip("fastapi")
 
 from sqlalchemy import select
 
+from tienlen.web.accounts.rows import PlayedRow
 from tienlen.web.ratings.ratings import MU, Rating, rate_hand
 from tienlen.web.records.played import NOBODY, seated
-from tienlen.web.storage import HandEnd, PlayedRow
+from tienlen.web.tablelog.writes import HandEnd
 
 from .conftest import Server, Visitor, WsClient
 

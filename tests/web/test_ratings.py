@@ -26,7 +26,7 @@ from tienlen.web.ratings.ratings import (
 )
 from tienlen.web.ratings.store import TREND_HANDS, MemoryRatingStore, record_hand
 from tienlen.web.room.ladder import MEASURED as LADDER
-from tienlen.web.storage import TableSettings
+from tienlen.web.tablelog.writes import TableSettings
 
 
 def settings(preset: str = "pagat", options: str = "", fixed_seed: bool = False) -> TableSettings:

@@ -17,14 +17,15 @@ from tienlen.web.ratings.store import (
     SqlRatingStore,
     record_hand,
 )
-from tienlen.web.storage import Repository
+from tienlen.web.schema import open_repository
+from tienlen.web.tablelog.repository import Repository
 
 FAMILY = "published"
 
 
 @pytest.fixture
 def repo(db_url: str) -> Iterator[Repository]:
-    r = Repository(db_url)
+    r = open_repository(db_url)
     yield r
     r.close()
 
@@ -57,10 +58,10 @@ def test_the_sql_store_keeps_what_the_memory_store_keeps(repo: Repository) -> No
 
 
 def test_ratings_survive_a_restart(db_url: str) -> None:
-    first = Repository(db_url)
+    first = open_repository(db_url)
     SqlRatingStore(first.engine).put("ann", FAMILY, Rating(31.5, 2.25, 21, 8))
     first.close()
-    again = Repository(db_url)
+    again = open_repository(db_url)
     store = SqlRatingStore(again.engine)
     assert store.get("ann", FAMILY) == Rating(31.5, 2.25, 21, 8)
     (line,) = store.leaderboard(FAMILY)

@@ -24,8 +24,9 @@ from tienlen.bots import get_bot
 from tienlen.record import payment_lines
 from tienlen.web.records.replays import replay_steps
 from tienlen.web.refusal import Refused
+from tienlen.web.schema import open_repository
 from tienlen.web.services import Offload
-from tienlen.web.storage import RecordRow, Repository
+from tienlen.web.tablelog.rows import RecordRow
 from tienlen.web.workers.botpool import BotPool
 
 from .conftest import NO_CLIENT_LIMITS, Server, running
@@ -102,7 +103,7 @@ def play_practice_hand(server: Server) -> str:
 
 def spoil_record(server: Server, table_id: str) -> None:
     """Overwrite the table's first stored record with one that cannot be replayed."""
-    repo = Repository(server.db_url)
+    repo = open_repository(server.db_url)
     with repo.engine.begin() as conn:
         conn.execute(update(RecordRow).where(RecordRow.table_id == table_id)
                      .values(text='format = "tienlen/1"\nrules = "x"\n'))

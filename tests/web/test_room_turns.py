@@ -17,13 +17,14 @@ from helpers import others_shuffled
 from tienlen import PASS, Card, Game, Move, Play, Rules
 from tienlen.view import View
 from tienlen.web.room.room import Room
-from tienlen.web.storage import Repository, TableSettings, Write
+from tienlen.web.schema import open_repository
 from tienlen.web.table import clock
 from tienlen.web.table import state as table
 from tienlen.web.table.committer import Committer
 from tienlen.web.table.hands import Hands
 from tienlen.web.table.snapshot import Snapshot
 from tienlen.web.table.state import TableState
+from tienlen.web.tablelog.writes import TableSettings, Write
 
 from .manual_time import ManualTime
 
@@ -79,7 +80,7 @@ def room_with(hands: Sequence[Sequence[Card]] | Sequence[str], people: Sequence[
     game = Game(RULES, list(hands), leader=0, first_hand=False)
     state.hands = Hands.from_snapshot(RULES, Snapshot(game.record(), totals=[0] * 4,
                                                       first_places=[0] * 4))
-    repo = Repository("sqlite://")
+    repo = open_repository("sqlite://")
     return Room(repo, settings, DELAY, Committer(repo, time=state.time), state), asked, log
 
 

@@ -70,10 +70,10 @@ def test_serve_keeps_its_database_in_the_users_data_folder(
 
 def test_serve_keeps_using_a_database_in_the_working_folder(
         started: list[object], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from tienlen.web.storage import Repository
+    from tienlen.web.schema import open_repository
 
     here = tmp_path / "work" / "tienlen.sqlite3"
-    Repository(f"sqlite:///{here}").close()  # a server started here before
+    open_repository(f"sqlite:///{here}").close()  # a server started here before
     assert main(["serve", "--lang", "vi"]) == 0
     first, said = capsys.readouterr().out.splitlines()[:2]
     assert first.endswith(f"(cơ sở dữ liệu sqlite:///{here})")

@@ -15,7 +15,8 @@ from sqlalchemy import create_engine, text
 
 from tienlen import Game, Rules, Session
 from tienlen.session import next_deal
-from tienlen.web.storage import Entry, Repository, SeatChange
+from tienlen.web.schema import open_repository
+from tienlen.web.tablelog.writes import Entry, SeatChange
 
 from .conftest import Server
 from .waiting import poll
@@ -55,7 +56,7 @@ def test_a_restart_resumes_the_state_from_the_snapshot_exactly(any_server: Serve
     any_server.restart()
     assert table_state(any_server, table_id) == before
     # and only what followed the snapshot was read again
-    repo = Repository(any_server.db_url)
+    repo = open_repository(any_server.db_url)
     stored = {t.id: t for t in repo.load_all()}[table_id]
     whole = repo.log(table_id)
     repo.close()
@@ -97,7 +98,7 @@ def test_a_database_from_before_snapshots_is_opened_and_resumed(tmp_path: Any) -
         conn.execute(text("INSERT INTO tienlen_tables VALUES ('old', 1.0, :r, 3, 4242, 30, 0)"),
                       {"r": rules.to_toml()})
     engine.dispose()
-    repo = Repository(url)  # adds the new columns and tables
+    repo = open_repository(url)  # adds the new columns and tables
 
     for seat in range(3):
         repo.append("old", Entry(seat, "bot", seat, "greedy"),
@@ -116,6 +117,6 @@ def test_a_database_from_before_snapshots_is_opened_and_resumed(tmp_path: Any) -
         assert dealt == tomllib.loads(expected.record())["hands"][0]["dealt"]
     finally:
         server.stop()
-    repo = Repository(url)
+    repo = open_repository(url)
     assert repo.snapshot("old") is not None  # written once, so the next start reads less
     repo.close()

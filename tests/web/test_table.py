@@ -11,8 +11,8 @@ pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 
 from tienlen import Rules
 from tienlen.web.room.views import seat_view
-from tienlen.web.storage import SeatChange, StoredTable, TableSettings, Write
 from tienlen.web.table.state import Refused, TableState
+from tienlen.web.tablelog.writes import SeatChange, StoredTable, TableSettings, Write
 
 from .manual_time import ManualTime
 

@@ -23,10 +23,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tienlen import Rules
-from tienlen.web.storage import Repository, TableSettings, Write
+from tienlen.web.schema import open_repository
 from tienlen.web.table.hands import Hands
 from tienlen.web.table.staged import Staged
 from tienlen.web.table.state import Refused, Seat, TableState
+from tienlen.web.tablelog.repository import Repository
+from tienlen.web.tablelog.writes import TableSettings, Write
 
 from .manual_time import ManualTime
 
@@ -163,7 +165,7 @@ class Played:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Repository:
-    repo = Repository(f"sqlite:///{tmp_path / 'log.sqlite3'}")
+    repo = open_repository(f"sqlite:///{tmp_path / 'log.sqlite3'}")
     yield repo  # type: ignore[misc]
     repo.close()
 
@@ -258,7 +260,7 @@ COMMANDS = ["join", "join", "bot", "leave", "remove", "start", "start", "kick", 
 def test_a_table_rebuilt_after_any_commands_is_the_live_table(
         tmp_path_factory: pytest.TempPathFactory, commands: list[tuple[str, int, str]],
         players: int, preset: str) -> None:
-    repo = Repository(f"sqlite:///{tmp_path_factory.mktemp('log') / 'log.sqlite3'}")
+    repo = open_repository(f"sqlite:///{tmp_path_factory.mktemp('log') / 'log.sqlite3'}")
     try:
         play = Played(repo, table_settings(players, preset=preset), ManualTime())
         for command, seat, owner in commands:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tienlen.web.storage import Repository
+from tienlen.web.schema import open_repository
 
 from .conftest import Server
 
@@ -52,7 +52,7 @@ def settled(page: Page) -> None:
 
 def stored(server: Server) -> dict[str, int]:
     """How many rows each table of the server's database holds."""
-    repo = Repository(server.db_url)
+    repo = open_repository(server.db_url)
     try:
         return repo.count_rows()
     finally:

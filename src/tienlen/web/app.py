@@ -23,8 +23,9 @@ from .limits import Limits
 from .now import REAL_TIME, Time, Timer
 from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records, socket
 from .routes.pages import STATIC
+from .schema import open_repository
 from .services import Services
-from .storage import Repository, default_db
+from .storage import default_db
 
 log = logging.getLogger("tienlen.web")
 GC_THRESHOLDS = (10_000, 10, 100)  # the garbage collector's, while serving (Python's: 700, 10, 10)
@@ -77,7 +78,7 @@ given (``tienlen serve``): the bot pool compiles the fast path at start (the pur
 answers meanwhile) and calls it with the seconds that took (None: it failed) once done;
 not given (the tests' servers), the pool's workers compile it on first use."""
     limits = limits or Limits()
-    services = Services.make(Repository(db_url or default_db().url), bot_delay, limits, clock)
+    services = Services.make(open_repository(db_url or default_db().url), bot_delay, limits, clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -33,7 +33,7 @@ is behind them:
 - **quick match's queue**: a :class:`~.matchqueue.MatchQueue` in the database (each
   process's matchmaker claims a group in one transaction, so a player is seated once);
 - **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
-  the process that serves it; what outlives the process is in the :class:`~.storage.Repository`
+  the process that serves it; what outlives the process is in the :class:`~.tablelog.repository.Repository`
   (the log and snapshots each table is rebuilt from).
 
 A connection's own message bucket lives and dies with the connection (in ``socket.py``).
@@ -67,7 +67,7 @@ from .refusal import Refused
 from .room.chat import SqlChatStore
 from .room.room import Room
 from .social.friends import FriendStore, SqlFriendStore
-from .storage import Repository
+from .tablelog.repository import Repository
 from .workers.botpool import BotPool
 
 MAX_TABLE_ID = 64  # characters of a table id in URLs

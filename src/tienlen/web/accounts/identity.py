@@ -23,16 +23,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ...errors import error
-from ..storage import (
-    DeviceRow,
-    IdentityRow,
-    PlayedRow,
-    RecordRow,
-    RecoveryCodeRow,
-    SessionRow,
-    StorageError,
-    transaction,
-)
+from ..storage import StorageError, transaction
+from ..tablelog.rows import RecordRow
+from .rows import DeviceRow, IdentityRow, PlayedRow, RecoveryCodeRow, SessionRow
 
 SEEN_EVERY = 300.0  # seconds: a session's "last seen" is written at most this often
 MAX_AGENT = 160  # characters of a browser's User-Agent kept with its session
@@ -196,7 +189,7 @@ def _drop_sessions(conn: Connection, identity_id: str, keep: str | None) -> int:
 
 
 class SqlIdentityStore:
-    """Identities and sessions in the server's database (the tables of ``storage.py``)."""
+    """Identities and sessions in the server's database (the tables of ``rows.py``)."""
 
     def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine

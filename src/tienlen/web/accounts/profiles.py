@@ -26,8 +26,9 @@ from sqlalchemy.sql.elements import ColumnElement
 from ...i18n import t
 from ..ratings.ratings import FAMILIES, PROVISIONAL_HANDS, Rating
 from ..ratings.store import Point, RatingStore
-from ..storage import IdentityRow, PlayedRow, RecordRow, TableRow
+from ..tablelog.rows import RecordRow, TableRow
 from .identity import Identity
+from .rows import IdentityRow, PlayedRow
 
 RECENT: Final = 20  # hands a profile lists
 OPPONENTS: Final = 12  # recent opponents the player's own profile lists

@@ -30,9 +30,10 @@ from ..refusal import Refused
 from ..room.ladder import check_level
 from ..room.protocol import BotLevel
 from ..room.room import Room
-from ..storage import NEXT_HAND_AFTER, Repository, TableSettings
 from ..table.committer import Committer
 from ..table.state import AWAY_BOT, MIN_GRACE, TableState
+from ..tablelog.repository import Repository
+from ..tablelog.writes import NEXT_HAND_AFTER, TableSettings
 from ..workers.botpool import BotPool
 
 if TYPE_CHECKING:

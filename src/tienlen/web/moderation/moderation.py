@@ -1,6 +1,7 @@
 """Moderation's rules: what a report holds, who is banned now (cheaply), whom a player blocked
 (cheaply), the names an admin may give, the address hashes that bans keep, the handles that
-stand for another player in a player's answers, retention, and the command line's grants.
+stand for another player in a player's answers, and retention (the command line's grants are
+``admin.py``'s).
 
 Bans are read through a cache: the bans in force are loaded at most every
 :data:`BAN_CACHE_SECONDS` seconds per process (a ban or a lift made by this process bites at
@@ -29,15 +30,14 @@ from datetime import UTC, datetime
 
 from starlette.requests import HTTPConnection
 
-from ...errors import TienLenError, error
+from ...errors import TienLenError
 from ...i18n import Msg, msg
-from ..accounts.identity import Identity, IdentityStore, SqlIdentityStore
+from ..accounts.identity import Identity, IdentityStore
 from ..accounts.names import BadName, account_key, bot_number, clean_name, confusable_key
 from ..limits import client_key
 from ..refusal import Refused
 from ..room.chat import ChatStore
-from ..storage import Repository
-from .store import COMMAND_LINE, Ban, ModerationStore, SqlModerationStore
+from .store import Ban, ModerationStore
 
 REASONS = ("cheating", "abuse", "offensive_name", "stalling", "other")
 MAX_REPORT_TEXT = 500  # characters of a report's own words
@@ -224,27 +224,3 @@ class Moderation:
             gone += self.chat.forget(self.clock() - keep_chat * DAY)
         return gone
 
-
-# ---------------------------------------------------------------------- the command line
-def set_admin(db_url: str, name: str, admin: bool = True) -> Identity:
-    """Make the account ``name`` an admin (or, ``admin`` False, a player again), written to the
-    audit log as done by the command line (``tienlen admin grant NAME --db URL``)."""
-    repo = Repository(db_url)
-    try:
-        who = SqlIdentityStore(repo.engine).by_account(account_key(name))
-        if who is None:
-            raise error(TienLenError, "err.cli.admin.no_account", name=repr(name))
-        SqlModerationStore(repo.engine).set_role(who.id, "admin" if admin else "player",
-                                                 COMMAND_LINE)
-        return who
-    finally:
-        repo.close()
-
-
-def admins(db_url: str) -> list[str]:
-    """The names of the admins (``tienlen admin list``)."""
-    repo = Repository(db_url)
-    try:
-        return [name for _, name in SqlModerationStore(repo.engine).admins()]
-    finally:
-        repo.close()

@@ -2,7 +2,7 @@
 server's key for address hashes.
 
 Everything is behind :class:`ModerationStore` (an interface another database can implement);
-:class:`SqlModerationStore` keeps it in the server's database (``storage.py``'s rows). Every act
+:class:`SqlModerationStore` keeps it in the server's database (``rows.py``). Every act
 of an admin is written to the audit log in the transaction of the act itself: an act without
 its line in the log does not happen. The log is only ever added to.
 """
@@ -22,15 +22,9 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from ...errors import error
-from ..storage import (
-    AuditRow,
-    BanRow,
-    BlockRow,
-    IdentityRow,
-    ReportRow,
-    ServerKeyRow,
-    StorageError,
-)
+from ..accounts.rows import IdentityRow
+from ..storage import StorageError
+from .rows import AuditRow, BanRow, BlockRow, ReportRow, ServerKeyRow
 
 COMMAND_LINE = "command line"  # the audit log's actor for what the command line did
 ADDRESS_KEY = "address"  # the server key's name: the key of the address hashes of bans

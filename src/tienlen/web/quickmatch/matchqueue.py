@@ -18,7 +18,8 @@ from typing import Any, Protocol
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Engine, Row
 
-from ..storage import QueueRow, transaction
+from ..storage import transaction
+from .rows import QueueRow
 
 MATCHED_KEPT = 600.0  # seconds a matched entry is kept for its page to find its table
 

@@ -17,7 +17,7 @@ from typing import Final
 from openskill.models import PlackettLuce
 
 from ...rules import Rules
-from ..storage import TableSettings
+from ..tablelog.writes import TableSettings
 from .anchors import MEASURED
 
 # openskill's defaults: a new player's mean and spread, and the performance spread

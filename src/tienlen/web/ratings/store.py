@@ -22,8 +22,9 @@ from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import aliased
 
 from ...errors import error
-from ..storage import RatingHistoryRow, RatingRow, StorageError
+from ..storage import StorageError
 from .ratings import PROVISIONAL_HANDS, Rating, Seated, rate_hand
+from .rows import RatingHistoryRow, RatingRow
 
 TREND_HANDS: Final = 10  # the trend: the change of mu - 3 sigma over the last this many hands
 RETRIES: Final = 20  # an update that keeps meeting another's write gives up after this many
@@ -139,15 +140,12 @@ class _Conflict(Exception):
 
 
 class SqlRatingStore:
-    """Ratings in the server's database (SQLite or PostgreSQL; the tables are storage.py's,
-    made with the others by :class:`storage.Repository`)."""
+    """Ratings in the server's database (SQLite or PostgreSQL; the tables are ``rows.py``'s,
+    made with every other feature's by ``schema.open_repository``)."""
 
     def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
         self._clock = clock
-        metadata = RatingRow.metadata
-        metadata.create_all(engine, tables=[metadata.tables[RatingRow.__tablename__],
-                                            metadata.tables[RatingHistoryRow.__tablename__]])
 
     def get(self, player: str, family: str) -> Rating | None:
         with self.engine.connect() as conn:

@@ -1,9 +1,9 @@
 """What a finished hand writes for its players, in the transaction that stores its record.
 
-Every identity that held a seat when the hand began gets a :class:`~.storage.PlayedRow` (its
+Every identity that held a seat when the hand began gets a :class:`~.accounts.rows.PlayedRow` (its
 place, the table's family or None when the table is not rated, whether the table is private),
 at any table; a bots-only table, or one whose players are known by their tokens alone, writes
-nothing (``TableState`` gives no :class:`~.storage.HandEnd` then). At a rated table the same
+nothing (``TableState`` gives no :class:`~.tablelog.writes.HandEnd` then). At a rated table the same
 transaction rates the hand (:func:`~.ratings.rate_hand`): the identities by their finish, a
 player gone when it ended last (Leave, a kick or a closed tab alike:
 ``TableState.absent_at_end``), the bots at their levels' anchors. A seat held by a token only
@@ -23,10 +23,11 @@ from __future__ import annotations
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Connection
 
+from ..accounts.rows import PlayedRow
 from ..ratings.anchors import MEASURED
 from ..ratings.ratings import Bot, Rating, Seated, places, rate_hand
 from ..ratings.store import SqlRatingStore
-from ..storage import HandEnd, PlayedRow
+from ..tablelog.writes import HandEnd
 
 NOBODY = "\x00seat"  # the prefix of a nobody's stand-in id (no identity's id has it)
 
@@ -49,7 +50,7 @@ def seated(end: HandEnd) -> list[Seated]:
 
 
 class HandWriter:
-    """The :data:`~.storage.HandWriter` the server's repository calls for each finished hand
+    """The :data:`~.tablelog.writes.HandWriter` the server's repository calls for each finished hand
     that people sat in: their PlayedRow rows and, at a rated table, the rating update (in
     ``ratings``, a store on the same database)."""
 

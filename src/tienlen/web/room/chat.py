@@ -27,7 +27,8 @@ from sqlalchemy.engine import Engine
 
 from ...i18n import Msg, msg
 from ..accounts.names import BadName, clean_name
-from ..storage import ChatRow, transaction
+from ..storage import transaction
+from .rows import ChatRow
 
 # the canned phrases, by key (their words: chat.phrase.<key>, in every language)
 PHRASES = ("hello", "good_luck", "good_game", "well_played", "nice_chop", "hurry_up", "sorry",

@@ -38,12 +38,14 @@ from ...view import View
 from ..accounts.names import account_key
 from ..limiter import Limiter
 from ..refusal import Refused
-from ..storage import Repository, StorageError, StoredTable, TableSettings, Write
+from ..storage import StorageError
 from ..table.clock import Clock
 from ..table.committer import RETRY, Committer
 from ..table.hands import Hands
 from ..table.staged import Asking, Staged
 from ..table.state import Seat, TableState
+from ..tablelog.repository import Repository
+from ..tablelog.writes import StoredTable, TableSettings, Write
 from ..workers.botpool import PooledBot
 from . import views
 from .chat import BadText, ChatStore, Kind, Line, SqlChatStore, clean_text

@@ -32,11 +32,15 @@ from sqlalchemy.engine import Connection
 
 from ...i18n import msg
 from ..accounts.identity import Identity
+from ..accounts.rows import PlayedRow
 from ..accounts.session import identity_of
+from ..moderation.rows import ReportRow
+from ..records.rows import ShareRow
 from ..refusal import Refused
 from ..room.room import Room
 from ..services import Services, Svc, TableId, on_loop
-from ..storage import PlayedRow, ReportRow, ShareRow, TableRow, hash_token, transaction
+from ..storage import hash_token, transaction
+from ..tablelog.rows import TableRow
 
 MAX_HAND_NO = 2**31 - 1  # hand numbers in URLs
 HandNo = Annotated[int, PathParam(ge=1, le=MAX_HAND_NO)]

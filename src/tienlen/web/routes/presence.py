@@ -10,8 +10,9 @@ import time
 
 from sqlalchemy import select
 
+from ..accounts.rows import SessionRow
 from ..services import Services, on_loop
-from ..storage import SessionRow, transaction
+from ..storage import transaction
 
 ONLINE_SECONDS = 300.0  # a player whose browser was seen this recently is online
 

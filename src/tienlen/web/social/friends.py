@@ -21,7 +21,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from ...errors import error
-from ..storage import FriendRow, IdentityRow, InvitationRow, StorageError, transaction
+from ..accounts.rows import IdentityRow
+from ..storage import StorageError, transaction
+from .rows import FriendRow, InvitationRow
 
 INVITATION_SECONDS = 600.0  # an invitation is shown this long
 MAX_FRIENDS = 200  # friends and open requests one player may hold

@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..now import REAL_TIME, Time
-from ..storage import Repository, StorageError, Write
+from ..storage import StorageError
+from ..tablelog.repository import Repository
+from ..tablelog.writes import Write
 from ..workers.botpool import BotPool
 
 if TYPE_CHECKING:

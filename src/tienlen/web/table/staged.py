@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ... import Action, Game, Move, Play
     from ...view import View
-    from ..storage import Write
+    from ..tablelog.writes import Write
 
 
 @dataclass(frozen=True)

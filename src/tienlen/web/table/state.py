@@ -65,7 +65,8 @@ from ..accounts.names import (
 from ..now import REAL_TIME, Time
 from ..ratings.ratings import rated_family
 from ..refusal import Refused
-from ..storage import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write, hash_token
+from ..storage import hash_token
+from ..tablelog.writes import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write
 from ..workers.botpool import PooledBot
 from .hands import Hands
 from .snapshot import Snapshot
