@@ -78,7 +78,8 @@ given (``tienlen serve``): the bot pool compiles the fast path at start (the pur
 answers meanwhile) and calls it with the seconds that took (None: it failed) once done;
 not given (the tests' servers), the pool's workers compile it on first use."""
     limits = limits or Limits()
-    services = Services.make(open_repository(db_url or default_db().url), bot_delay, limits, clock)
+    services = Services.make(open_repository(db_url or default_db().url, clock), bot_delay, limits,
+                             clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

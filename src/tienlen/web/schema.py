@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ..errors import error
 from .accounts import rows as accounts_rows
 from .moderation import rows as moderation_rows
+from .now import REAL_TIME, Time
 from .quickmatch import rows as quickmatch_rows
 from .ratings import rows as ratings_rows
 from .records import rows as records_rows
@@ -59,11 +60,11 @@ def _mark_private_points(conn: Connection) -> None:
         func.abs(p.at - h.at) < 1.0).exists()).values(private=True))
 
 
-def open_repository(url: str) -> Repository:
+def open_repository(url: str, time: Time = REAL_TIME) -> Repository:
     """The database at ``url`` with every table made and migrated, as the tables' repository
-    (whose ``engine`` every other store shares); a database that cannot be opened is a
-    :class:`StorageError` naming it."""
-    repo = Repository(url)
+    (whose ``engine`` every other store shares; its rows stamped on ``time``); a database that
+    cannot be opened is a :class:`StorageError` naming it."""
+    repo = Repository(url, time)
     try:
         create(repo.engine)
     except SQLAlchemyError as exc:

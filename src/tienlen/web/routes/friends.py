@@ -8,7 +8,6 @@ event loop (``on_loop``)."""
 
 from __future__ import annotations
 
-import time
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -146,7 +145,7 @@ def invitations(request: Request, svc: Svc) -> list[dict[str, Any]]:
     me = identity_of(request, svc.identities)
     if me is None:
         return []
-    sent = svc.friends.invitations(me.id, time.time() - INVITATION_SECONDS)
+    sent = svc.friends.invitations(me.id, svc.clock.wall() - INVITATION_SECONDS)
     open_ = on_loop(_names, svc, [inv.table_id for inv in sent])
     return [{"id": inv.id, "from": inv.sender, "table": inv.table_id,
              "table_name": open_[inv.table_id], "url": f"/t/{inv.table_id}", "at": inv.at}

@@ -20,7 +20,6 @@ pool); an open table's seats are read on the event loop (``services.on_loop``), 
 from __future__ import annotations
 
 import secrets
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated
@@ -209,7 +208,7 @@ def share(svc: Services, hand: Hand, by: str) -> str:
         _unshare(conn, hand)
         conn.execute(insert(ShareRow), {"digest": hash_token(secret), "table_id":
                                         hand.access.table_id, "hand_no": hand.number, "by": by,
-                                        "at": time.time()})
+                                        "at": svc.clock.wall()})
     return secret
 
 

@@ -6,8 +6,6 @@ the database from the thread."""
 
 from __future__ import annotations
 
-import time
-
 from sqlalchemy import select
 
 from ..accounts.rows import SessionRow
@@ -33,7 +31,7 @@ def online(services: Services, identity_id: str, at_table: bool,
            now: float | None = None) -> bool:
     """Whether ``identity_id`` is online: ``at_table`` now (read on the loop), or a browser of
     theirs seen lately."""
-    now = time.time() if now is None else now
+    now = services.clock.wall() if now is None else now
     if at_table:
         return True
     seen = max((s.seen for s in services.identities.sessions(identity_id)), default=0.0)
@@ -42,7 +40,7 @@ def online(services: Services, identity_id: str, at_table: bool,
 
 def counts(services: Services, now: float | None = None) -> dict[str, int]:
     """The lobby's counts: players online, playing and waiting."""
-    now = time.time() if now is None else now
+    now = services.clock.wall() if now is None else now
     here, busy = on_loop(lambda: (connected(services), playing(services)))
     with transaction(services.repo.engine) as conn:
         seen = {row[0] for row in conn.execute(

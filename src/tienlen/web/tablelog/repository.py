@@ -7,7 +7,6 @@ stored in the same transaction as the hand's record.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
@@ -19,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.sql.elements import ColumnElement
 
 from ...errors import error
+from ..now import REAL_TIME, Time
 from ..storage import StorageError, make_engine
 from .rows import LogRow, RecordRow, SeatRow, SnapshotRow, TableRow
 from .writes import (
@@ -47,10 +47,12 @@ BARRING = ("remove", "kick")
 class Repository:
     """Every read and write of the tables' log; each write is one transaction. Opened by
     ``schema.open_repository``, which makes every feature's tables first: this class makes
-    none (its engine is the one the other stores share)."""
+    none (its engine is the one the other stores share). ``time``: the server's (:mod:`..now`),
+    whose Unix seconds each row is stamped with (a restored turn timer counts from them)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, time: Time = REAL_TIME) -> None:
         self.url = url
+        self.time = time
         self.engine = make_engine(url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         # the log's insert, compiled once to the driver's own SQL: the hottest write skips
@@ -101,13 +103,13 @@ class Repository:
         hands they end (an instant win at the first deal), in one transaction: all of it or
         nothing."""
         with self._write() as s:
-            s.add(TableRow(id=t.id, created=time.time(), rules_toml=t.rules_toml, players=t.players,
+            s.add(TableRow(id=t.id, created=self.time.wall(), rules_toml=t.rules_toml, players=t.players,
                            seed=t.seed, away_timeout=t.away_timeout, turn_timer=t.turn_timer,
                            name=t.name, private=t.private, bot_level=t.bot_level,
                            host_seat=t.host_seat, fixed_seed=t.fixed_seed, creator=t.creator,
                            next_hand_after=t.next_hand_after, quick_match=t.quick_match))
             s.flush()
-            now = time.time()
+            now = self.time.wall()
             for change in seats:
                 s.add(SeatRow(table_id=t.id, seat=change.seat, kind=change.kind, name=change.name,
                               level=change.level, token_hash=change.token_hash,
@@ -126,7 +128,7 @@ class Repository:
         if self.hand_writer is None:
             return
         with self._write() as s:
-            self.hand_writer(s.connection(), table_id, ended, time.time())
+            self.hand_writer(s.connection(), table_id, ended, self.time.wall())
 
     def close_table(self, table_id: str, at: float) -> None:
         """Mark a table closed (expired): it is not rebuilt again, and what only rebuilding it
@@ -150,7 +152,7 @@ class Repository:
         once to the driver's SQL, on a connection kept for these writes."""
         if not writes:
             return
-        now = time.time()
+        now = self.time.wall()
         logs = [{"table_id": w.table_id, "idx": w.entry.idx, "kind": w.entry.kind,
                  "seat": w.entry.seat, "text": w.entry.text, "at": now} for w in writes]
         order = self._log_order
