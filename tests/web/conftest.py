@@ -113,7 +113,7 @@ class Server:
 
     def ws(self, table_id: str) -> WsClient:
         return WsClient(connect(f"{self.ws_base}/ws/{table_id}", open_timeout=10, proxy=None,
-                                legacy=True))
+                                legacy=True, ping_interval=None))
 
     def visitor(self) -> Visitor:
         """A browser of its own: it keeps the cookies the server gives and says it comes from
@@ -158,8 +158,10 @@ class Visitor:
         cookies = "; ".join(f"{name}={value}" for name, value in self.http.cookies.items())
         if cookies:
             headers["Cookie"] = cookies
+        # no keepalive pings of its own: a test's connection lives seconds, and one left open
+        # when its server stopped would only fail its ping later, in another test's output
         conn = connect(f"{self.server.ws_base}/ws/{table_id}", open_timeout=10, proxy=None,
-                       legacy=True, additional_headers=headers)
+                       legacy=True, additional_headers=headers, ping_interval=None)
         # the cookies its handshake's answer gives are kept, as a browser keeps them
         assert conn.response is not None
         given = [("set-cookie", v) for v in conn.response.headers.get_all("Set-Cookie")]
