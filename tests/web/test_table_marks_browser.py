@@ -5,6 +5,7 @@ left is marked."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tienlen.web.room.views import MAX_LEGAL
 
-from .conftest import Server
+from .conftest import Server, running
 from .test_browser import TABLE, quick_game, take_turn, wait_turn_or_over
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "tienlen" / "web" / "static"
@@ -87,8 +88,15 @@ def test_the_first_lead_says_the_card_it_must_hold(page: Page, server: Server) -
     assert page.evaluate(DIMMED) and "3s" not in page.evaluate(DIMMED)
 
 
+@pytest.fixture
+def slow_bots(sqlite_url: str) -> Iterator[Server]:
+    """A server whose bots take 3 s a move: the bot's turn lasts long enough to be seen."""
+    yield from running(sqlite_url, bot_delay=3.0)
+
+
 def test_the_turn_timer_drains_a_ring_round_the_seat_and_counts_in_your_dock(
-        page: Page, server: Server) -> None:
+        page: Page, slow_bots: Server) -> None:
+    server = slow_bots
     page.goto(server.base + "/")
     made = page.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
         headers: {"Content-Type": "application/json"}, body: JSON.stringify(
@@ -107,6 +115,6 @@ def test_the_turn_timer_drains_a_ring_round_the_seat_and_counts_in_your_dock(
     page.wait_for_function(f"first => {{ const r = ({ring})(); return r !== null && r[1] < first; }}",
                            arg=first)
     take_turn(page)
-    others = page.evaluate(f"!{TABLE}.state.view.is_over && {TABLE}.state.view.turn !== {TABLE}.seat")
-    if others:
-        expect(timer).to_be_hidden()  # the bot's turn: no timer for a bot, none in our dock
+    # the bot's turn (3 s), or the hand over: no timer for a bot, none in our dock
+    page.wait_for_function(f"{TABLE}.state.view.is_over || {TABLE}.state.view.turn !== {TABLE}.seat")
+    expect(timer).to_be_hidden()
