@@ -125,7 +125,7 @@ def test_another_site_cannot_act_with_the_cookie(server: Server) -> None:
 CROSS_SITE = [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site")]
 
 
-@pytest.mark.parametrize("cookie, refused", [
+SPELLINGS = [
     ("tienlen_sid={}", True),
     ("tienlen_sid ={}", True),  # the spacing the routes' parser forgives
     ("tienlen_sid = {}", True),
@@ -136,16 +136,18 @@ CROSS_SITE = [("Origin", "https://evil.example"), ("Sec-Fetch-Site", "cross-site
     ("tienlen_known={}", True),
     ("TIENLEN_SID={}", False),  # another name: the routes read no session from it
     ("xtienlen_sid={}", False),
-])
-def test_another_site_is_refused_however_the_cookie_is_spelled(server: Server, cookie: str,
-                                                               refused: bool) -> None:
-    lan = server.visitor()
-    lan.visit()
-    lan.post("/api/tables", {"name": "Lan", "players": 3})
-    forged = httpx.post(server.base + "/api/account/signout", timeout=10,
-                        headers=[("Cookie", cookie.format(lan.cookie)), *CROSS_SITE])
-    assert (forged.status_code == 403) is refused
-    assert lan.get("/api/me").json()["name"] == "Lan"  # still signed in: nothing was done
+]
+
+
+def test_another_site_is_refused_however_the_cookie_is_spelled(server: Server) -> None:
+    for cookie, refused in SPELLINGS:  # each with a browser of its own, on one server
+        lan = server.visitor()
+        lan.visit()
+        lan.post("/api/tables", {"name": "Lan", "players": 3})
+        forged = httpx.post(server.base + "/api/account/signout", timeout=10,
+                            headers=[("Cookie", cookie.format(lan.cookie)), *CROSS_SITE])
+        assert (forged.status_code == 403) is refused, cookie
+        assert lan.get("/api/me").json()["name"] == "Lan", cookie  # still signed in
 
 
 def test_the_check_and_the_routes_read_the_same_one_of_two_cookie_headers(server: Server) -> None:
