@@ -519,8 +519,8 @@ def format_table(report: dict[str, Any], lang: str = "en") -> str:
     width of their text (:func:`tienlen.i18n.pad`), so wide or combining characters keep them
     aligned."""
     deals = report.get("deals_played", report["deals"])
-    head = t("arena.table.head", lang, rules=report["rules"], players=report["players"],
-             deals=Num(deals), hands=Num(report["hands"]))
+    head = tn("arena.table.head", deals, lang, rules=report["rules"], players=report["players"],
+              deals=Num(deals), hands=Num(report["hands"]))
     if report.get("partial"):
         head += t("arena.table.partial", lang, played=Num(deals), deals=Num(report["deals"]))
     bot = t("arena.table.bot", lang)
