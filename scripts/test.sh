@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/install.sh
 tienlen_install test
+echo "test.sh: installed ($SECONDS s)" >&2
 . .venv/bin/activate
 # The fast path's kernels (the hint's search, the playouts) compiled once into numba's cache now
 # (about 100 s of CPU the first time, 2 s after), so that the workers load them rather than
@@ -18,6 +19,7 @@ prepare(Rules()); bench.run(hands=1)' >"$_tl_compile_log" 2>&1 &
 _tl_compile=$!
 ruff check src tests benchmarks
 mypy
+echo "test.sh: ruff and mypy passed ($SECONDS s)" >&2
 . scripts/web_services.sh   # chromium and a throwaway PostgreSQL for the web tests
 if ! wait "$_tl_compile"; then
     cat "$_tl_compile_log" >&2
@@ -25,5 +27,6 @@ if ! wait "$_tl_compile"; then
     exit 1
 fi
 rm -f "$_tl_compile_log"
+echo "test.sh: web services up, fast path compiled; the tests start ($SECONDS s)" >&2
 # worksteal: a worker that runs out takes tests from the others, so the slow files stay spread
 python -m pytest -n auto --dist worksteal "$@"
