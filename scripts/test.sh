@@ -7,26 +7,35 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/install.sh
+# numba first (seconds), so that the fast path's kernels (the hint's search, the playouts) compile
+# into numba's cache on the second core while the rest installs and ruff and mypy run (about
+# 90 s of CPU the first time, 2 s after): the workers then load them rather than each
+# compiling them at once.
+tienlen_install fast
+_tl_compile_log=$(mktemp)
+_tl_compile() {
+    .venv/bin/python -c 'from tienlen import Rules; from tienlen.fast import bench; from tienlen.hints import prepare
+prepare(Rules()); bench.run(hands=1)' >"$_tl_compile_log" 2>&1
+}
+_tl_compile &
+_tl_compiling=$!
+. scripts/web_services.sh   # chromium, axe-core and a throwaway PostgreSQL for the web tests
 tienlen_install test
 echo "test.sh: installed ($SECONDS s)" >&2
 . .venv/bin/activate
-# The fast path's kernels (the hint's search, the playouts) compiled once into numba's cache now
-# (about 100 s of CPU the first time, 2 s after), so that the workers load them rather than
-# each compiling them at once: on the second core while ruff and mypy run on the first.
-_tl_compile_log=$(mktemp)
-python -c 'from tienlen import Rules; from tienlen.fast import bench; from tienlen.hints import prepare
-prepare(Rules()); bench.run(hands=1)' >"$_tl_compile_log" 2>&1 &
-_tl_compile=$!
 ruff check src tests benchmarks
 mypy
 echo "test.sh: ruff and mypy passed ($SECONDS s)" >&2
-. scripts/web_services.sh   # chromium and a throwaway PostgreSQL for the web tests
-if ! wait "$_tl_compile"; then
+# the test install may have replaced a package the compile had loaded: then once more, at once
+if ! wait "$_tl_compiling" && ! _tl_compile; then
     cat "$_tl_compile_log" >&2
     echo "compiling the fast path failed" >&2
     exit 1
 fi
 rm -f "$_tl_compile_log"
-echo "test.sh: web services up, fast path compiled; the tests start ($SECONDS s)" >&2
-# worksteal: a worker that runs out takes tests from the others, so the slow files stay spread
+echo "test.sh: the fast path compiled; the tests start ($SECONDS s)" >&2
+# One worker more than the cores: a worker waits on its servers and browsers much of the time (on
+# 2 cores a fresh clone's tests took 11.8 min on three workers, 13 on two). worksteal: a worker
+# that runs out takes tests from the others, so the slow files stay spread.
+export PYTEST_XDIST_AUTO_NUM_WORKERS=${PYTEST_XDIST_AUTO_NUM_WORKERS:-$(( $(nproc) + 1 ))}
 python -m pytest -n auto --dist worksteal "$@"
