@@ -17,16 +17,20 @@ from collections.abc import Iterator
 from playwright.sync_api import Browser, Page, expect
 
 from tienlen.web import matchmaker
+from tienlen.web.ratings import ratings
 
 from .conftest import NO_CLIENT_LIMITS, Server, running
 from .test_browser import TABLE
-from .test_rated_hands import play
+from .test_rated_hands import IN_PLAY, play
 
 WAIT = 2.0  # the server's --match-wait: short, so that the test stays fast
 
 
 @pytest.fixture
-def quick(sqlite_url: str) -> Iterator[Server]:
+def quick(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
+    # a southern preset no instant win ends: an end panel dealt at once would cover the seats
+    # the tests click, and a seat is offered only while a hand is in play
+    monkeypatch.setitem(ratings.MEASURED_PRESET, "southern", IN_PLAY)
     yield from running(sqlite_url, limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=WAIT))
 
 
