@@ -108,8 +108,8 @@ class Server:
     def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
         return httpx.post(self.base + path, json=body, timeout=10)
 
-    def get(self, path: str) -> httpx.Response:
-        return httpx.get(self.base + path, timeout=10)
+    def get(self, path: str, timeout: float = 10) -> httpx.Response:
+        return httpx.get(self.base + path, timeout=timeout)
 
     def ws(self, table_id: str) -> WsClient:
         return WsClient(connect(f"{self.ws_base}/ws/{table_id}", open_timeout=10, proxy=None,

@@ -4,6 +4,7 @@ as a page or a script would)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ pytest.importorskip("fastapi")
 
 from tienlen.web.table.state import MIN_GRACE
 
-from .conftest import Server, WsClient
+from .conftest import Server, WsClient, running
 from .test_rated_hands import (
     IN_PLAY,
     browser,
@@ -134,6 +135,14 @@ def test_a_rated_tables_grace_holds_a_reload_and_a_kick_waits_for_it(server: Ser
     assert lan.until(lambda m: m["type"] == "removed")["how"] == "kicked"
 
 
+@pytest.fixture
+def still(sqlite_url: str) -> Iterator[Server]:
+    """A server whose bots wait an hour before they play: the hand moves only as a test plays
+    it. (Once the grace is over a bot plays every seat of the table, which would otherwise play
+    itself out at once, on a loaded machine before a page coming back is seated.)"""
+    yield from running(sqlite_url, bot_delay=3600.0)
+
+
 def gone_mid_hand(server: Server, back: bool) -> tuple[str, dict[str, Any]]:
     """Lan and Minh at a rated table of four; a few moves in, Lan presses Leave and Minh closes
     the tab, gone past the grace (a bot plays for Minh); with ``back``, Minh's page comes back
@@ -159,13 +168,13 @@ def gone_mid_hand(server: Server, back: bool) -> tuple[str, dict[str, Any]]:
 
 
 def test_a_player_gone_when_the_hand_ends_is_rated_last_however_they_went(
-        server: Server) -> None:
+        still: Server) -> None:
     """A closed tab costs what Leave costs: both share the last place (third of four)."""
-    _, got = gone_mid_hand(server, back=False)
+    _, got = gone_mid_hand(still, back=False)
     assert got == {"lan": 3, "minh": 3, "rated": [True, True]}
 
 
-def test_a_player_back_before_the_hand_ends_is_rated_by_the_seats_place(server: Server) -> None:
-    table_id, got = gone_mid_hand(server, back=True)
-    stayed = [seat for seat in room_of(server, table_id).game.finish_order if seat != 0]
+def test_a_player_back_before_the_hand_ends_is_rated_by_the_seats_place(still: Server) -> None:
+    table_id, got = gone_mid_hand(still, back=True)
+    stayed = [seat for seat in room_of(still, table_id).game.finish_order if seat != 0]
     assert got == {"lan": 4, "minh": stayed.index(1) + 1, "rated": [True, True]}

@@ -146,10 +146,12 @@ def test_finished_hands_are_downloadable_records(any_server: Server) -> None:
     assert data["format"] == "tienlen/1" and data["players"] == ["Bot 1", "Bot 2", "Bot 3", "Bot 4"]
     game = Game.from_record(one.text)
     assert game.is_over and sum(game.scores) == 0
-    whole = any_server.get(f"/api/tables/{made['id']}/record.toml")
+    # the whole record and a replay are made in the bot pool, whose first worker starts now
+    # (seconds on a loaded machine): waited for as long as that takes
+    whole = any_server.get(f"/api/tables/{made['id']}/record.toml", timeout=60)
     session = Session.from_record(whole.text)
     assert len(session.games) >= 2 and all(g.is_over for g in session.games)
-    replay = any_server.get(f"/api/tables/{made['id']}/records/1/replay").json()
+    replay = any_server.get(f"/api/tables/{made['id']}/records/1/replay", timeout=60).json()
     assert len(replay["steps"]) == len(data["hands"][0]["actions"]) + 1
     assert replay["steps"][-1]["over"]
     assert any_server.get(f"/api/tables/{made['id']}/records/999").status_code == 404
