@@ -35,7 +35,7 @@ fi
 rm -f "$_tl_compile_log"
 echo "test.sh: the fast path compiled; the tests start ($SECONDS s)" >&2
 # One worker more than the cores: a worker waits on its servers and browsers much of the time (on
-# 2 cores a fresh clone's tests took 11.8 min on three workers, 13 on two, in one hour). worksteal: a worker
-# that runs out takes tests from the others, so the slow files stay spread.
+# 2 cores a fresh clone's tests took 11.8 min on three workers, 13 on two, in one hour).
+# worksteal: a worker that runs out takes tests from the others, so the slow files stay spread.
 export PYTEST_XDIST_AUTO_NUM_WORKERS=${PYTEST_XDIST_AUTO_NUM_WORKERS:-$(( $(nproc) + 1 ))}
 python -m pytest -n auto --dist worksteal "$@"
