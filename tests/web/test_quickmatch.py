@@ -32,6 +32,15 @@ def quick(sqlite_url: str) -> Iterator[Server]:
     yield from running(sqlite_url, limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=WAIT))
 
 
+def in_play_server(sqlite_url: str, monkeypatch: pytest.MonkeyPatch,
+                   wait: float = WAIT) -> Iterator[Server]:
+    """A server whose quick match waits ``wait`` seconds before bots fill a table and deals a
+    southern preset no instant win ends: a table offers a seat only while a hand is in play,
+    and no end panel dealt at once covers the seats a page clicks."""
+    monkeypatch.setitem(ratings.MEASURED_PRESET, "southern", IN_PLAY)
+    yield from running(sqlite_url, limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=wait))
+
+
 def browser(server: Server) -> Visitor:
     visitor = server.visitor()
     visitor.visit()

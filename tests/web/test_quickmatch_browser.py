@@ -10,28 +10,24 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright")
 
-import dataclasses
 import re
 from collections.abc import Iterator
 
 from playwright.sync_api import Browser, Page, expect
 
 from tienlen.web import matchmaker
-from tienlen.web.ratings import ratings
 
-from .conftest import NO_CLIENT_LIMITS, Server, running
+from .conftest import Server
 from .test_browser import TABLE
-from .test_rated_hands import IN_PLAY, play
+from .test_quickmatch import in_play_server
+from .test_rated_hands import play
 
 WAIT = 2.0  # the server's --match-wait: short, so that the test stays fast
 
 
 @pytest.fixture
 def quick(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
-    # a southern preset no instant win ends: an end panel dealt at once would cover the seats
-    # the tests click, and a seat is offered only while a hand is in play
-    monkeypatch.setitem(ratings.MEASURED_PRESET, "southern", IN_PLAY)
-    yield from running(sqlite_url, limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=WAIT))
+    yield from in_play_server(sqlite_url, monkeypatch, wait=WAIT)
 
 
 def stranger(browser: Browser, server: Server, name: str) -> Page:

@@ -3,7 +3,6 @@ all went is not offered, and a seat kept at a table that then stops dealing is g
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,19 +11,16 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tienlen.web import matchmaker
-from tienlen.web.ratings import ratings
 
-from .conftest import NO_CLIENT_LIMITS, Server, Visitor, running
-from .test_quickmatch import WAIT, browser
-from .test_rated_hands import IN_PLAY, play, room_of
+from .conftest import Server, Visitor
+from .test_quickmatch import browser, in_play_server
+from .test_rated_hands import play, room_of
 from .waiting import poll
 
 
 @pytest.fixture
 def quick(sqlite_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Server]:
-    # a southern preset no instant win ends: a table offers a seat only while a hand is in play
-    monkeypatch.setitem(ratings.MEASURED_PRESET, "southern", IN_PLAY)
-    yield from running(sqlite_url, limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=WAIT))
+    yield from in_play_server(sqlite_url, monkeypatch)
 
 
 def queued(server: Server, name: str) -> Visitor:
