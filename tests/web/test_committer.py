@@ -33,13 +33,14 @@ class Store:
         self.batches: list[list[Write]] = []
         self.refuse: set[str] = set()
 
-    def append_many(self, writes: list[Write]) -> None:
+    def append_many(self, writes: list[Write]) -> set[str]:
         names = " ".join(w.table_id for w in writes)
         if self.refuse & {w.table_id for w in writes}:
             self.said.append(f"refused {names}")
             raise StorageError("the database says no")
         self.batches.append(writes)
         self.said.append(f"stored {names}")
+        return set()  # no table's lease lost
 
 
 class Inbox:
@@ -219,10 +220,10 @@ def test_a_refused_move_leaves_the_table_as_stored_and_tells_its_player(
     minh, minh_page = seated(lobby, "minh")
     stored = repo.append_many
 
-    def refuse_ann(writes: list[Write]) -> None:
+    def refuse_ann(writes: list[Write]) -> set[str]:
         if any(w.table_id == ann.id for w in writes):
             raise StorageError("the disk is full")
-        stored(writes)
+        return stored(writes)
 
     monkeypatch.setattr(repo, "append_many", refuse_ann)
     before = (ann.version, len(ann.game.history), list(ann.game.hand(0)))  # type: ignore[union-attr]

@@ -24,12 +24,13 @@ def test_bot_moves_are_stored_before_they_are_shown_and_batched_across_tables(
     real = repo.append_many
     lock = threading.Lock()
 
-    def counting(writes: list[Write]) -> None:
-        real(writes)
+    def counting(writes: list[Write]) -> set[str]:
+        fenced = real(writes)
         with lock:
             batches.append(len({w.table_id for w in writes}))
             for w in writes:
                 stored[w.table_id] = max(stored.get(w.table_id, 0), w.entry.idx + 1)
+        return fenced
 
     monkeypatch.setattr(repo, "append_many", counting)
     ids = [server.post("/api/tables", {"quick": True, "players": 4, "seed": k}).json()["id"]

@@ -87,6 +87,7 @@ not given (the tests' servers), the pool's workers compile it on first use."""
         app.state.loop = asyncio.get_running_loop()
         for room in services.lobby.rooms.values():
             room.schedule()
+        services.lobby.start_leases()
         sweeper = Sweeper(services)
         sweeper.start()
         matcher = asyncio.create_task(matchmaker.matchmaking(services))
@@ -104,6 +105,7 @@ not given (the tests' servers), the pool's workers compile it on first use."""
         yield
         sweeper.stop()
         matcher.cancel()
+        services.lobby.stop_leases()
         services.lobby.committer.pool.close()
         gc.set_threshold(*thresholds)
         gc.unfreeze()

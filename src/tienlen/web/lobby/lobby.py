@@ -25,15 +25,17 @@ from ..accounts.names import (
     clean_name,
 )
 from ..limits import Limits
-from ..now import REAL_TIME, Time
+from ..now import REAL_TIME, Time, Timer
 from ..refusal import Refused
 from ..room.ladder import check_level
 from ..room.protocol import BotLevel
 from ..room.room import Room
+from ..storage import StorageError
 from ..table.committer import Committer
 from ..table.state import AWAY_BOT, MIN_GRACE, TableState
+from ..tablelog.leases import RENEW_EVERY, Fenced, Ownership
 from ..tablelog.repository import Repository
-from ..tablelog.writes import NEXT_HAND_AFTER, TableSettings
+from ..tablelog.writes import NEXT_HAND_AFTER, StoredTable, TableSettings
 from ..workers.botpool import BotPool
 
 if TYPE_CHECKING:
@@ -113,8 +115,16 @@ def _clean(raw: str, what: str, limit: int) -> str:
 class Lobby:
     def __init__(self, repo: Repository, bot_delay: float = 0.5,
                  limits: Limits | None = None, identities: IdentityStore | None = None,
-                 time: Time = REAL_TIME) -> None:
+                 time: Time = REAL_TIME, alone: bool = True) -> None:
         self.repo = repo
+        # the leases of the tables served here (tablelog/leases.py): every write of a table is
+        # checked against its lease in its own transaction. ``alone``: this process serves the
+        # whole room (it takes every open table at start, whoever held it); else it takes the
+        # tables nobody serves (their owner died, or stopped) as it finds them
+        self.ownership = Ownership(repo.engine, time=time)
+        repo.ownership = self.ownership
+        self.alone = alone
+        self._renewal: Timer | None = None
         self.time = time  # the one time of every table here (its committer's: :mod:`.now`)
         # who holds the accounts' names (None: nobody's name is refused, no seat is an account)
         self.identities = identities
@@ -124,6 +134,7 @@ class Lobby:
         self.limits = limits or Limits()
         # every table's bot moves, stored in group commits; the strongest decided in a pool
         self.committer = Committer(repo, pool=BotPool(self.limits.bot_workers), time=time)
+        self.committer.on_lost = lambda table: self._lost(table.id)
         self.rooms: dict[str, Room] = {}
         # the open tables each creator (player key) and each address made: a table counts while
         # its creator still hosts it (TableState.creator is cleared when the creator leaves)
@@ -132,13 +143,77 @@ class Lobby:
         self._made_by: dict[str, tuple[str, str]] = {}  # table id -> (creator, address)
 
     def restore(self) -> int:
-        """Rebuild every open stored table; returns how many."""
+        """Rebuild every open stored table, taking each one's lease whoever held it (this
+        process serves the whole room); returns how many."""
         for stored in self.repo.load_all():
-            room = Room.restore(self.repo, stored, self.bot_delay, self.committer)
-            self._add(room)
-            if room.started and stored.snapshot is None:  # made before snapshots: one now
-                self.repo.put_snapshot(room.id, room.version, room.table.snapshot())
+            if self.ownership.take(stored.id, force=True) is not None:
+                self._rebuilt(stored)
         return len(self.rooms)
+
+    def adopt(self, table_id: str) -> Room | None:
+        """Serve the open table ``table_id`` here if nobody serves it (its lease ran out, or it
+        never had one): its lease taken, the table rebuilt from its snapshot and log, its clock
+        arranged (a turn timer resumes where it stood). None: another process serves it, or
+        there is no such open table."""
+        room = self.rooms.get(table_id)
+        if room is not None:
+            return room
+        if self.ownership.take(table_id) is None:
+            return None
+        stored = self.repo.load_table(table_id)
+        if stored is None:  # closed as it was taken
+            self.ownership.drop(table_id)
+            return None
+        room = self._rebuilt(stored)
+        room.schedule()
+        return room
+
+    def _rebuilt(self, stored: StoredTable) -> Room:
+        room = Room.restore(self.repo, stored, self.bot_delay, self.committer)
+        self._add(room)
+        if room.started and stored.snapshot is None:  # made before snapshots: one now
+            self.repo.put_snapshot(room.id, room.version, room.table.snapshot())
+        return room
+
+    # ------------------------------------------------------------------ leases
+    def start_leases(self) -> None:
+        """Renew the leases held every :data:`~.leases.RENEW_EVERY` seconds (letting go of the
+        tables lost meanwhile) and, unless this process serves the room alone, take the tables
+        nobody serves."""
+        self._renewal = self.time.call_later(RENEW_EVERY, self._renew)
+
+    def _renew(self) -> None:
+        try:
+            for table_id in self.ownership.renew():
+                self._lost(table_id)
+            if not self.alone:
+                for table_id in self.ownership.unserved():
+                    self.adopt(table_id)
+        except StorageError as exc:  # the database is away: tried again at the next round
+            log.warning("the tables' leases could not be renewed: %s", exc)
+        self.start_leases()
+
+    def stop_leases(self) -> None:
+        """Renew nothing more and hand every table served here over (a process that stops):
+        another process may take each at once."""
+        if self._renewal is not None:
+            self._renewal.cancel()
+            self._renewal = None
+        for room in list(self.rooms.values()):
+            room.stop()
+        try:
+            self.ownership.release(list(self.rooms))
+        except StorageError as exc:  # they run out on their own
+            log.warning("the tables' leases could not be handed over: %s", exc)
+
+    def _lost(self, table_id: str) -> None:
+        """Another process serves ``table_id`` now: forgotten here (its connections go to
+        connect again, Room.lost)."""
+        self.ownership.drop(table_id)
+        room = self.rooms.get(table_id)
+        if room is not None:
+            room.lost()
+            self._forget(room)
 
     def _guard(self, room: Room) -> Room:
         """``room`` checks its players' names against the accounts' and marks accounts' seats."""
@@ -315,6 +390,9 @@ class Lobby:
         for room in gone:
             try:
                 self.repo.close_table(room.id, self.time.wall())
+            except Fenced:  # another process serves it now: not this one's to close
+                self._lost(room.id)
+                continue
             except TienLenError as exc:
                 log.warning("table %s could not be closed: %s", room.id, exc)
                 continue

@@ -123,6 +123,8 @@ class Client:
         self.account_name: str | None = None  # an account sits under its own name
         self.session: str | None = None  # the digest of the session it was opened under
         self.hang_up: Callable[[], None] = lambda: None  # close it (its session ended)
+        # close it, for its page to connect again (its table is served by another process now)
+        self.move_on: Callable[[], None] = lambda: None
         self.seat: int | None = None
         self.lang = "en"  # the language its error events are said in (told in hello)
         self.out_seq = 0
@@ -237,6 +239,7 @@ class Room:
         self._rearm: float | None = 0.0  # at the pass's end: arrange the clock, at least this
         # long from now (None: nothing to arrange)
         self._thinking = False  # the bot pool is making a decision of this table's
+        self.moved = False  # another process serves the table now (lost)
         self._table_bot = self.table.make_bot
         self.table.make_bot = self._make_bot
         self.clients: set[Client] = set()
@@ -368,6 +371,20 @@ class Room:
                                            reason=say_error(exc, client.lang)), ref=seq))
         self.broadcast()
         self.clock.schedule(at_least=RETRY)
+
+    def lost(self) -> None:
+        """Another process serves this table now (its lease was taken): nothing of the pass is
+        sent, nothing more is arranged, and every connection is closed for its page to connect
+        again (where the table is served now). Once."""
+        if self.moved:
+            return
+        self.moved = True
+        self._writes = None
+        self.gate.held = None
+        self._inbox.clear()
+        self.clock.stop()
+        for client in list(self.clients):
+            client.move_on()
 
     def _rebuild(self) -> None:
         """Make the table again from what is stored, its connections seated as they were."""

@@ -39,6 +39,8 @@ log = logging.getLogger("tienlen.web")
 OUTBOX_LIMIT = 1000  # events waiting for one slow connection before it is dropped
 HANG_UP = "\x00hang up"  # what the outbox is given when the connection's session ends
 SIGNED_OUT = 4401  # the close code then
+MOVE_ON = "\x00move on"  # what the outbox is given when another process serves the table now
+MOVED = 4307  # the close code then: the page connects again (and reaches the table's server)
 # the close code for another site's page: the handshake is answered (a refused handshake reaches
 # a page as a bare failure, which it would retry for ever) and closed at once, nothing read,
 # nothing sent, no session given; the page says why and does not knock again (static/lib/net.js)
@@ -113,6 +115,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
     client.account_name = identity.name if identity is not None and identity.account else None
     client.session = digest(secret) if secret is not None else None
     client.hang_up = lambda: outbox.put_nowait(HANG_UP)
+    client.move_on = lambda: outbox.put_nowait(MOVE_ON)
     # whose chat it is not sent (Moderation.blocked_by: a block bites at the next line said)
     client.blocks = lambda: mod.blocked_by(identity.id) if identity is not None else frozenset()
     client.limiter = svc.limiter  # its hints and chat, counted with its player's elsewhere
@@ -136,6 +139,8 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                 room.notify(client, Refused.too_many(msg(words, n=n, wait=wait_text(wait)), wait),
                             _seq_of(raw))
                 continue
+            if room.moved:  # served by another process now: its page connects again
+                break
             if svc.lobby.get(table_id) is not room:  # closed meanwhile
                 missing = await run_in_threadpool(svc.missing, table_id)
                 client.refuse(Refused(missing[1], NOT_FOUND))
@@ -204,5 +209,8 @@ async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
             body = await outbox.get()
             if body is HANG_UP:  # its session ended: the page connects again as who it is now
                 await websocket.close(code=SIGNED_OUT, reason="the session ended")
+                return
+            if body is MOVE_ON:
+                await websocket.close(code=MOVED, reason="the table is served elsewhere now")
                 return
             await websocket.send_text(body)

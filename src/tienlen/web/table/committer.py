@@ -67,6 +67,10 @@ class Table(Protocol):
     def refused(self, exc: StorageError) -> None:
         """The staged writes were refused: be as stored again, tell the senders."""
 
+    def lost(self) -> None:
+        """Another process serves the table now (its lease was taken: tablelog/leases.py):
+        nothing of the pass is sent, nothing more is arranged, the connections go elsewhere."""
+
 
 @dataclass
 class CommitterStats:
@@ -74,6 +78,7 @@ class CommitterStats:
     bot_moves: int = 0  # of which a bot's (or the turn timer's)
     batches: int = 0  # transactions that stored writes
     refused: int = 0  # tables whose writes the database refused
+    fenced: int = 0  # tables dropped: another process took their lease (writes refused)
     pooled: int = 0  # decisions sent to the bot pool
     stale: int = 0  # the pool's answers dropped: their table had moved on
 
@@ -93,6 +98,8 @@ class Committer:
         self.stats = CommitterStats()
         self._due: dict[Table, None] = {}  # the tables with messages, in the order they came
         self._soon = False
+        # told of a table whose write was fenced (the lobby forgets it); set by its owner
+        self.on_lost: Callable[[Table], None] = lambda table: None
 
     def due(self, table: Table) -> None:
         """``table`` has a message in its inbox: read it in the next pass."""
@@ -140,26 +147,35 @@ class Committer:
 
     def commit(self, read: list[tuple[Table, list[Write]]]) -> None:
         """Store the tables' writes (one transaction; each table alone if it is refused), then
-        publish each stored table and rebuild each refused one."""
+        publish each stored table, rebuild each refused one and let go of each fenced one
+        (another process holds its lease now: its writes are left out, never tried again)."""
         refused: dict[Table, StorageError] = {}
+        fenced: set[str] = set()
         writes = [w for _, ws in read for w in ws]
         if writes:
             try:
-                self.repo.append_many(writes)
+                fenced = self.repo.append_many(writes)
             except StorageError:
                 for table, ws in read:  # who was refused? each alone, the others stored
                     if ws:
                         try:
-                            self.repo.append_many(ws)
+                            fenced |= self.repo.append_many(ws)
                         except StorageError as exc:
                             refused[table] = exc
-            stored = [w for table, ws in read if table not in refused for w in ws]
+            stored = [w for table, ws in read
+                      if table not in refused and table.id not in fenced for w in ws]
             if stored:
                 self.stats.batches += 1
                 kinds = [w.entry.kind for w in stored]
                 self.stats.moves += sum(k in MOVES for k in kinds)
                 self.stats.bot_moves += sum(k in BOT_MOVES for k in kinds)
         for table, _ in read:
+            if table.id in fenced:
+                self.stats.fenced += 1
+                log.warning("table %s: another process serves it now; let go", table.id)
+                table.lost()
+                self.on_lost(table)
+                continue
             why = refused.get(table)
             if why is None:
                 table.published()

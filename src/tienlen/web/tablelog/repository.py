@@ -20,7 +20,8 @@ from sqlalchemy.sql.elements import ColumnElement
 from ...errors import error
 from ..now import REAL_TIME, Time
 from ..storage import StorageError, make_engine
-from .rows import LogRow, RecordRow, SeatRow, SnapshotRow, TableRow
+from .leases import Fenced, Ownership
+from .rows import LeaseRow, LogRow, RecordRow, SeatRow, SnapshotRow, TableRow
 from .writes import (
     NEXT_HAND_AFTER,
     Entry,
@@ -63,6 +64,10 @@ class Repository:
         self._log_conn: Connection | None = None
         # what a hand's end writes for its players (set by the server: played.py), if anything
         self.hand_writer: HandWriter | None = None
+        # the leases this process holds (set by the lobby that serves the tables): every write
+        # of a table is checked against its lease's epoch in its own transaction (leases.py);
+        # None: nothing is checked (a tool, a test writing alone)
+        self.ownership: Ownership | None = None
 
     @property
     def dialect(self) -> str:
@@ -121,6 +126,10 @@ class Repository:
                 s.add(SnapshotRow(table_id=t.id, idx=snapshot[0], data=snapshot[1]))
             for record in records:
                 self._put_record(s.connection(), t.id, record, now)
+            if self.ownership is not None:
+                self.ownership.claim_new(s.connection(), t.id)
+        if self.ownership is not None:
+            self.ownership.made(t.id)
 
     def put_ended(self, table_id: str, ended: HandEnd) -> None:
         """Write what a finished hand writes for its players, alone (a new table's first hand,
@@ -128,15 +137,25 @@ class Repository:
         if self.hand_writer is None:
             return
         with self._write() as s:
+            self._check(s.connection(), table_id)
             self.hand_writer(s.connection(), table_id, ended, self.time.wall())
 
     def close_table(self, table_id: str, at: float) -> None:
         """Mark a table closed (expired): it is not rebuilt again, and what only rebuilding it
-        needed (its log, snapshot and seats with their tokens) goes; its records stay."""
+        needed (its log, snapshot and seats with their tokens, its lease) goes; its records
+        stay. Only the table's owner closes it (:class:`~.leases.Fenced` else)."""
         with self._write() as s:
+            self._check(s.connection(), table_id)
             s.execute(update(TableRow).where(TableRow.id == table_id).values(closed=at))
-            for model in (LogRow, SnapshotRow, SeatRow):
+            for model in (LogRow, SnapshotRow, SeatRow, LeaseRow):
                 s.execute(delete(model).where(model.table_id == table_id))
+        if self.ownership is not None:
+            self.ownership.drop(table_id)
+
+    def _check(self, conn: Connection, table_id: str) -> None:
+        """Refuse (:class:`~.leases.Fenced`) a write of a table this process does not hold."""
+        if self.ownership is not None:
+            self.ownership.check(conn, table_id)
 
     def append(self, table_id: str, entry: Entry, seat: SeatChange | None = None,
                record: tuple[int, str] | None = None, snapshot: str | None = None,
@@ -144,22 +163,32 @@ class Repository:
         """Store one log entry, with the seat it changes, the record of the hand it ends (and
         what that writes for its players), the table's snapshot after it and its new host, in
         one transaction."""
-        self.append_many([Write(table_id, entry, seat, record, snapshot, host, ended)])
+        if self.append_many([Write(table_id, entry, seat, record, snapshot, host, ended)]):
+            raise Fenced(f"table {table_id!r} is served by another process now")
 
-    def append_many(self, writes: list[Write]) -> None:
-        """Store many log entries (of many tables) in one transaction: all of them or none.
+    def append_many(self, writes: list[Write]) -> set[str]:
+        """Store many log entries (of many tables) in one transaction: all of them or none,
+        but the writes of the tables this process may no longer write (their lease is
+        another's: :attr:`ownership`), which are left out: their ids are returned.
         The server's hottest write: the log rows go in one executemany of the insert compiled
         once to the driver's SQL, on a connection kept for these writes."""
         if not writes:
-            return
+            return set()
         now = self.time.wall()
-        logs = [{"table_id": w.table_id, "idx": w.entry.idx, "kind": w.entry.kind,
-                 "seat": w.entry.seat, "text": w.entry.text, "at": now} for w in writes]
-        order = self._log_order
-        params: list[Any] = logs if order is None else [tuple(row[k] for k in order) for row in logs]
         try:
             conn = self._log_connection()
             with conn.begin():
+                fenced = set() if self.ownership is None else \
+                    self.ownership.fenced(conn, {w.table_id for w in writes})
+                if fenced:
+                    writes = [w for w in writes if w.table_id not in fenced]
+                    if not writes:
+                        return fenced
+                logs = [{"table_id": w.table_id, "idx": w.entry.idx, "kind": w.entry.kind,
+                         "seat": w.entry.seat, "text": w.entry.text, "at": now} for w in writes]
+                order = self._log_order
+                params: list[Any] = logs if order is None else \
+                    [tuple(row[k] for k in order) for row in logs]
                 conn.exec_driver_sql(self._log_sql, params)
                 for w in writes:
                     if w.seat is not None:
@@ -177,6 +206,7 @@ class Repository:
             self._drop_log_connection()
             raise error(StorageError, "err.storage.refused",
                         error=exc.__class__.__name__) from None
+        return fenced
 
     @staticmethod
     def _put_seat(conn: Connection, table_id: str, change: SeatChange) -> None:
@@ -204,6 +234,7 @@ class Repository:
     def put_snapshot(self, table_id: str, idx: int, data: str) -> None:
         """Store a table's state after its first ``idx`` log entries (replacing the last one)."""
         with self._write() as s:
+            self._check(s.connection(), table_id)
             self._put_snapshot(s.connection(), table_id, idx, data)
 
     # ------------------------------------------------------------------ reads

@@ -97,3 +97,15 @@ class RecordRow(Base):
     text: Mapped[str] = mapped_column(Text)
     finished: Mapped[float] = mapped_column(Float)
 
+
+
+class LeaseRow(Base):
+    """Which process serves an open table (``owner``), under which fencing ``epoch`` (one more
+    at each take-over), until when (``expires``, Unix seconds, renewed while it serves it): the
+    table's every write is checked against the epoch in its own transaction (leases.py)."""
+
+    __tablename__ = "tienlen_leases"
+    table_id: Mapped[str] = mapped_column(ForeignKey("tienlen_tables.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires: Mapped[float] = mapped_column(Float, index=True)
