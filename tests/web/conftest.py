@@ -52,8 +52,10 @@ class Server:
     """One server process's worth of app, started and stopped on a fixed port."""
 
     def __init__(self, db_url: str, bot_delay: float = 0.0, limits: Limits | None = None,
-                 clock: Time = REAL_TIME, api_docs: bool = False) -> None:
+                 clock: Time = REAL_TIME, api_docs: bool = False,
+                 redis_url: str | None = None) -> None:
         self.db_url = db_url
+        self.redis_url = redis_url  # one process of a room of many (bus/cluster.py)
         self.api_docs = api_docs
         self.bot_delay = bot_delay
         self.limits = limits or NO_CLIENT_LIMITS
@@ -67,7 +69,7 @@ class Server:
 
     def start(self) -> None:
         app = create_app(self.db_url, bot_delay=self.bot_delay, limits=self.limits,
-                         clock=self.clock, api_docs=self.api_docs)
+                         clock=self.clock, api_docs=self.api_docs, redis_url=self.redis_url)
         self.app = app
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on")

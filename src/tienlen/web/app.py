@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Callable
 from fastapi import Depends, FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from .. import TienLenError
+from ..errors import error
 from . import matchmaker
 from .accounts.accounts import Accounts
 from .http import problems
@@ -68,7 +70,8 @@ class Sweeper:
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                limits: Limits | None = None,
                clock: Time = REAL_TIME, api_docs: bool = False,
-               prepared: Callable[[float | None], None] | None = None) -> FastAPI:
+               prepared: Callable[[float | None], None] | None = None,
+               redis_url: str | None = None) -> FastAPI:
     """The server for ``db_url`` (default: :func:`~.storage.default_db`, an SQLite file) under
     ``limits`` (default: :class:`~.limits.Limits`); ``clock`` is the one time (:mod:`.now`) the
     rate limits count by and the tables, their bots and the sweeps run on.
@@ -76,14 +79,22 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     so it is off unless asked for; the schema itself is always at /openapi.json). ``prepared``
 given (``tienlen serve``): the bot pool compiles the fast path at start (the pure engine
 answers meanwhile) and calls it with the seconds that took (None: it failed) once done;
-not given (the tests' servers), the pool's workers compile it on first use."""
+not given (the tests' servers), the pool's workers compile it on first use.
+``redis_url``: this process is one of a room of many, over that Redis (bus/cluster.py): it
+restores no table at start, and serves those it takes."""
     limits = limits or Limits()
-    services = Services.make(open_repository(db_url or default_db().url, clock), bot_delay, limits,
-                             clock)
+    url = db_url or default_db().url
+    if redis_url is not None and not url.startswith("postgresql"):
+        raise error(TienLenError, "err.serve.redis_needs_pg", db=url.split(":", 1)[0])
+    services = Services.make(open_repository(url, clock), bot_delay, limits, clock)
+    cluster = services.join_cluster(redis_url) if redis_url is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        services.lobby.restore()
+        if cluster is None:
+            services.lobby.restore()
+        else:
+            await cluster.start()
         app.state.loop = asyncio.get_running_loop()
         for room in services.lobby.rooms.values():
             room.schedule()
@@ -106,6 +117,8 @@ not given (the tests' servers), the pool's workers compile it on first use."""
         sweeper.stop()
         matcher.cancel()
         services.lobby.stop_leases()
+        if cluster is not None:
+            await cluster.stop()
         services.lobby.committer.pool.close()
         gc.set_threshold(*thresholds)
         gc.unfreeze()

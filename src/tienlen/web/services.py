@@ -53,6 +53,8 @@ from starlette.requests import HTTPConnection
 
 from ..i18n import Msg, msg
 from .accounts.identity import IdentityStore, SqlIdentityStore
+from .bus.bus import Note
+from .bus.cluster import Cluster
 from .limiter import Limiter
 from .limits import Held, Limits, RateLimit
 from .lobby.lobby import Lobby
@@ -116,6 +118,8 @@ class Services:
     queue: MatchQueue  # quick match: who waits for a table, and the tables they were given
     reviews: Reviews  # finished hands' reviews, made in the bot pool, kept and shared
     started: float = field(default_factory=time.time)
+    # this process in a room of many (tienlen serve --redis: bus/cluster.py); None: alone
+    cluster: Cluster | None = None
 
     @classmethod
     def make(cls, repo: Repository, bot_delay: float, limits: Limits,
@@ -135,6 +139,43 @@ class Services:
                    friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine, clock.wall),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
                                          chat=SqlChatStore(repo.engine)))
+
+    def join_cluster(self, redis_url: str) -> Cluster:
+        """Make this process one of a room of many, over the Redis at ``redis_url``: it serves
+        the tables it takes (nobody serves them), the others' through the bus; a session's end,
+        an account's deletion and a ban reach every process."""
+        lobby = self.lobby
+        lobby.alone = False
+        cluster = self.cluster = Cluster(redis_url, lobby, self.limiter,
+                                         self.moderation.blocked_by)
+
+        def ended(note: Note) -> None:
+            lobby.end_sessions(note.get("identity"), note.get("session"), note.get("keep"))
+
+        def forgotten(note: Note) -> None:
+            lobby.forget_identity(str(note["identity"]), str(note["name"]))
+
+        cluster.hear("end", ended)
+        cluster.hear("forget", forgotten)
+        cluster.hear("bans", lambda note: self.moderation.forget())
+        self.moderation.bans_changed = lambda: cluster.broadcast("bans")
+        return cluster
+
+    def end_sessions(self, identity_id: str | None = None, session: str | None = None,
+                     keep: str | None = None) -> None:
+        """Close the connections of the sessions that ended (Lobby.end_sessions), on every
+        process of the room."""
+        if self.cluster is None:
+            self.lobby.end_sessions(identity_id, session, keep)
+        else:
+            self.cluster.broadcast("end", identity=identity_id, session=session, keep=keep)
+
+    def forget_identity(self, identity_id: str, name: str) -> None:
+        """An account deleted: off every open table (Lobby.forget_identity), on every process."""
+        if self.cluster is None:
+            self.lobby.forget_identity(identity_id, name)
+        else:
+            self.cluster.broadcast("forget", identity=identity_id, name=name)
 
     # ------------------------------------------------------------------ tables by id
     def missing(self, table_id: str) -> tuple[int, Msg]:

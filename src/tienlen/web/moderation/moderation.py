@@ -93,6 +93,8 @@ class Moderation:
         self.clock = clock
         self._key = store.server_key()
         self._loaded = -BAN_CACHE_SECONDS
+        # told when this process bans or lifts (a room of many processes tells them all)
+        self.bans_changed: Callable[[], None] = lambda: None
         self._by_identity: dict[str, Ban] = {}
         self._by_address: dict[str, Ban] = {}
         self._addresses: OrderedDict[str, str] = OrderedDict()
@@ -204,6 +206,7 @@ class Moderation:
         made = self.store.ban(actor, self.clock() + hours * 3600.0, reason, identity, address,
                               target)
         self.forget()
+        self.bans_changed()
         return made
 
     def lift(self, ban_id: int, actor: str) -> Ban:
@@ -211,6 +214,7 @@ class Moderation:
         if lifted is None:
             raise Refused(msg("err.web.admin.no_ban", id=ban_id), status=404)
         self.forget()
+        self.bans_changed()
         return lifted
 
     # ------------------------------------------------------------------ retention

@@ -91,7 +91,7 @@ def signed_in(request: Request, response: Response, done: SignedIn) -> dict[str,
     old session close (its pages connect again, as the identity signed in now)."""
     old = this_session(request)
     if old is not None:
-        services_of(request).lobby.end_sessions(session=old)
+        services_of(request).end_sessions(session=old)
     give_cookie(response, request, done.secret)
     if done.known is not None:  # this browser's secret for the account (accounts.py)
         give_cookie(response, request, done.known, KNOWN)
@@ -153,7 +153,7 @@ async def signout(request: Request, response: Response, svc: Svc) -> dict[str, A
     this = this_session(request)
     if this is not None:
         await run_in_threadpool(svc.identities.drop_session, this)
-        svc.lobby.end_sessions(session=this)
+        svc.end_sessions(session=this)
     clear_cookie(response, request)
     return {"me": me_of(None)}
 
@@ -163,7 +163,7 @@ async def signout_others(request: Request, svc: Svc) -> dict[str, Any]:
     """End every session of this identity but this browser's."""
     me = await run_in_threadpool(someone, request, svc)
     ended = await run_in_threadpool(svc.identities.drop_sessions, me.id, this_session(request))
-    svc.lobby.end_sessions(me.id, keep=this_session(request))
+    svc.end_sessions(me.id, keep=this_session(request))
     return {"ended": ended}
 
 
@@ -179,7 +179,7 @@ async def end_session(session_id: SessionId, request: Request, svc: Svc,
     """End one session of this identity (its id from the list)."""
     me = await run_in_threadpool(someone, request, svc)
     ended = await run_in_threadpool(accounts.end_session, me, session_id)
-    svc.lobby.end_sessions(session=ended)
+    svc.end_sessions(session=ended)
     return {"ended": 1}
 
 
@@ -191,7 +191,7 @@ async def password(body: NewPasswordBody, request: Request, svc: Svc,
     ended = await accounts.change_password(me, body.password, body.new_password,
                                            this_session(request))
     if me is not None:
-        svc.lobby.end_sessions(me.id, keep=this_session(request))
+        svc.end_sessions(me.id, keep=this_session(request))
     return {"ended": ended}
 
 
@@ -211,8 +211,8 @@ async def delete(body: PasswordBody, request: Request, response: Response, svc: 
     me = await identity(request, svc)
     await accounts.delete(me, body.password, this_session(request))
     if me is not None:
-        svc.lobby.end_sessions(me.id)
-        svc.lobby.forget_identity(me.id, deleted_name())  # off every open table, and the queue
+        svc.end_sessions(me.id)
+        svc.forget_identity(me.id, deleted_name())  # off every open table, and the queue
         await run_in_threadpool(svc.queue.cancel, me.id)
     clear_cookie(response, request)
     return {"me": me_of(None)}

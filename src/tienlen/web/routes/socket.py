@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from ... import TienLenError
 from ...i18n import msg, pick_lang
 from ..accounts.session import Arrival, arrival, device_of, digest, owner_for, seated_as
+from ..bus.remote import RemoteTable
 from ..http.origin import other_site
 from ..limits import RateLimit, wait_text
 from ..refusal import Refused
@@ -64,7 +65,8 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
     # its hello are in that language; else the browser's Accept-Language
     lang = pick_lang(websocket.query_params.get("lang", "")[:20]
                      or websocket.headers.get("accept-language", "")[:200])
-    room = svc.lobby.get(table_id)
+    room: Room | RemoteTable | None = svc.lobby.get(table_id) if svc.cluster is None \
+        else await svc.cluster.link_for(table_id)
     if room is None:
         reason = (await run_in_threadpool(svc.missing, table_id))[1] \
             if len(table_id) <= MAX_TABLE_ID else msg("err.web.no_such_table")
@@ -87,8 +89,8 @@ async def _refuse(websocket: WebSocket, exc: Refused, lang: str, code: int) -> N
     await websocket.close(code=code)
 
 
-async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str, key: str,
-                 lang: str, arrived: Arrival) -> None:
+async def _serve(websocket: WebSocket, svc: Services, room: Room | RemoteTable, table_id: str,
+                 key: str, lang: str, arrived: Arrival) -> None:
     """Attach a client to ``room`` and read its messages until it leaves (or is dropped)."""
     limits = svc.limits
     own = RateLimit(limits.messages_per_second, 1.0, svc.clock)  # this connection's messages
@@ -141,7 +143,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
                 continue
             if room.moved:  # served by another process now: its page connects again
                 break
-            if svc.lobby.get(table_id) is not room:  # closed meanwhile
+            if isinstance(room, Room) and svc.lobby.get(table_id) is not room:  # closed meanwhile
                 missing = await run_in_threadpool(svc.missing, table_id)
                 client.refuse(Refused(missing[1], NOT_FOUND))
                 break
@@ -174,7 +176,7 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room, table_id: str,
         sender.cancel()
 
 
-def _watching(room: Room, client: Client, command: Command) -> Command | None:
+def _watching(room: Room | RemoteTable, client: Client, command: Command) -> Command | None:
     """What a banned client's ``command`` becomes: its hello, as a spectator's (no token, no
     seat found by its identity); anything else is refused (None). A seat it holds is left
     (as when it disconnects: the table's away bot plays it)."""

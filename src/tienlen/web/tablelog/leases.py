@@ -156,6 +156,17 @@ class Ownership:
         """Delete the lease of a table being closed (in the transaction that closes it)."""
         conn.execute(delete(LeaseRow).where(LeaseRow.table_id == table_id))
 
+    def holder(self, table_id: str) -> tuple[str, float] | None:
+        """Who serves the open table ``table_id`` and until when (Unix seconds): ("", 0.0) when
+        it has no lease yet; None when there is no such open table."""
+        with transaction(self.engine) as conn:
+            row = conn.execute(select(TableRow.closed, LeaseRow.owner, LeaseRow.expires)
+                               .outerjoin(LeaseRow, LeaseRow.table_id == TableRow.id)
+                               .where(TableRow.id == table_id)).first()
+        if row is None or row[0] is not None:
+            return None
+        return (row[1] or "", float(row[2] or 0.0))
+
     # ------------------------------------------------------------------ tables nobody serves
     def unserved(self, limit: int = 100) -> list[str]:
         """Open tables whose lease ran out or that have none (their owner died, or a whole

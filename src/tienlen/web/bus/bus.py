@@ -1,0 +1,177 @@
+"""The processes of one room talk over Redis: each process reads one channel of its own
+(``tl:p:`` and its name, the owner name its leases carry), and sends to another by publishing
+on that one's channel.
+
+What is sent is a small JSON object (:data:`Note`). A process's notes leave in the order they
+were sent, pipelined on one connection by one task (so a connection's events never overtake one
+another), and each sender can learn whether anybody read it (Redis says how many subscribers a
+message reached: 0 when the process it was for is gone). The reader hands each note to the
+handler of its kind on the event loop. A process also says it is alive (a key that expires
+unless renewed: :meth:`Bus.beat`), so that the others can tell a silent process from a dead one.
+
+When Redis goes away, notes sent meanwhile are dropped (and their senders told that nobody read
+them), the reader waits and subscribes again; what was missed is made up by the parts above
+(a connection whose events have a gap connects again, and is sent the whole state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+log = logging.getLogger("tienlen.web")
+
+Note = dict[str, Any]  # one message between processes: "k" names its kind
+PREFIX = "tl:p:"  # a process's channel: this and its name
+EVERYONE = "tl:all"  # the channel every process reads too
+ALIVE = "tl:alive:"  # a process's key while it lives
+ALIVE_SECONDS = 6.0  # how long a process's key lasts unless renewed
+RETRY = 0.5  # seconds before the reader tries Redis again
+
+
+def channel_of(process: str) -> str:
+    return PREFIX + process
+
+
+class Bus:
+    """This process's end of the bus: ``name`` (its leases' owner name), over the Redis at
+    ``url``. :meth:`start` on the event loop; :meth:`on` a handler per kind of note."""
+
+    def __init__(self, url: str, name: str) -> None:
+        self.name = name
+        self.redis: aioredis.Redis = aioredis.Redis.from_url(url, socket_timeout=5,
+                                                             socket_connect_timeout=2)
+        self._handlers: dict[str, Callable[[Note], None]] = {}
+        self._out: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None]] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.sent = 0  # notes sent (published)
+        self.read = 0  # notes read
+        self.up = False  # whether the reader holds its subscription now
+
+    def on(self, kind: str, handler: Callable[[Note], None]) -> None:
+        """Call ``handler`` with each note of ``kind`` this process is sent."""
+        self._handlers[kind] = handler
+
+    async def start(self) -> None:
+        self._out = asyncio.Queue()
+        self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._write())]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        with contextlib.suppress(Exception):
+            await self.redis.delete(ALIVE + self.name)
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # ------------------------------------------------------------------ sending
+    def send(self, process: str, note: Note) -> None:
+        """Send ``note`` to ``process`` (in order after every note sent before)."""
+        self._put(process, note, None)
+
+    def ask(self, process: str, note: Note) -> asyncio.Future[int]:
+        """Send ``note`` to ``process``; the future says how many read it (0: nobody, the
+        process is gone; -1: Redis could not be reached)."""
+        done: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._put(process, note, done)
+        return done
+
+    def send_all(self, note: Note) -> None:
+        """Send ``note`` to every process, this one too."""
+        self._put_on(EVERYONE, note, None)
+
+    def _put(self, process: str, note: Note, done: asyncio.Future[int] | None) -> None:
+        self._put_on(channel_of(process), note, done)
+
+    def _put_on(self, ch: str, note: Note, done: asyncio.Future[int] | None) -> None:
+        if self._out is None:
+            raise RuntimeError("the bus is not started")
+        self._out.put_nowait((ch, json.dumps(note, separators=(",", ":")), done))
+
+    async def _write(self) -> None:
+        """Publish the queued notes in order, as many at once as are waiting (one pipeline)."""
+        assert self._out is not None
+        while True:
+            batch = [await self._out.get()]
+            while not self._out.empty():
+                batch.append(self._out.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for ch, data, _ in batch:
+                        pipe.publish(ch, data)
+                    reached = await pipe.execute()
+            except (RedisError, OSError) as exc:
+                log.warning("the bus could not send %d notes: %s", len(batch), exc)
+                reached = [-1] * len(batch)
+            self.sent += len(batch)
+            for (_, _, done), n in zip(batch, reached, strict=True):
+                if done is not None and not done.done():
+                    done.set_result(int(n))
+            unread = {ch for (ch, _, done), n in zip(batch, reached, strict=True)
+                      if n == 0 and done is None and ch.startswith(PREFIX)}
+            handler = self._handlers.get("unread")
+            if handler is not None:
+                for ch in sorted(unread):
+                    handler({"k": "unread", "process": ch[len(PREFIX):]})
+
+    # ------------------------------------------------------------------ reading
+    async def _read(self) -> None:
+        """Read this process's channel for as long as it runs, subscribing again after Redis
+        went away."""
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(channel_of(self.name), EVERYONE)
+                self.up = True
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is not None and message.get("type") == "message":
+                        self._dispatch(message["data"])
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                if self.up:
+                    log.warning("the bus lost Redis: %s", exc)
+                self.up = False
+                await asyncio.sleep(RETRY)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _dispatch(self, data: bytes | str) -> None:
+        try:
+            note = json.loads(data)
+            handler = self._handlers.get(note.get("k", ""))
+        except (ValueError, AttributeError):
+            log.warning("the bus read a note it cannot use")
+            return
+        self.read += 1
+        if handler is None:
+            return
+        try:
+            handler(note)
+        except Exception:  # one note must not stop the reader
+            log.exception("the bus could not handle a %r note", note.get("k"))
+
+    # ------------------------------------------------------------------ who is alive
+    async def beat(self) -> None:
+        """Say this process is alive for :data:`ALIVE_SECONDS` more."""
+        await self.redis.set(ALIVE + self.name, "1", px=int(ALIVE_SECONDS * 1000))
+
+    async def alive(self, processes: list[str]) -> set[str]:
+        """Which of ``processes`` are alive now."""
+        if not processes:
+            return set()
+        found = await self.redis.mget([ALIVE + p for p in processes])
+        return {p for p, v in zip(processes, found, strict=True) if v is not None}

@@ -1,0 +1,139 @@
+"""One process of a room of many (``tienlen serve --redis``): its bus, the tables it serves for
+connections held elsewhere (:class:`~.hosted.Hosting`), its connections to tables served
+elsewhere (:class:`~.remote.Remotes`), and the rounds that keep them true: every
+:data:`~..tablelog.leases.RENEW_EVERY` seconds it says it is alive, detaches the connections of
+processes that are gone and sends the connections whose table's owner is gone to connect again.
+
+A connection to a table (:meth:`Cluster.link_for`) is served where the table is: here when this
+process holds its lease (or takes it: nobody serves the table, or its owner let it run out),
+else through the bus to the process that does. A note to every process (a session ended, an
+account deleted) is :meth:`Cluster.broadcast`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from starlette.concurrency import run_in_threadpool
+
+from ..limiter import Limiter
+from ..lobby.lobby import Lobby
+from ..room.room import Room
+from ..tablelog.leases import RENEW_EVERY
+from .bus import Bus, Note
+from .hosted import Hosting
+from .remote import Remotes, RemoteTable
+
+log = logging.getLogger("tienlen.web")
+
+LEADER = "tl:leader"  # the key the leader holds (its name), while it leads
+# renew the key only if it is still this process's
+_RENEW_LEAD = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
+               "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
+
+
+class Cluster:
+    """This process in a room of many: over the Redis at ``url``, its name its leases'."""
+
+    def __init__(self, url: str, lobby: Lobby, limiter: Limiter | None = None,
+                 blocks: Callable[[str], frozenset[str]] | None = None) -> None:
+        self.lobby = lobby
+        self.bus = Bus(url, lobby.ownership.owner)
+        self.hosting = Hosting(self.bus, lobby, limiter, blocks)
+        self.remotes = Remotes(self.bus)
+        self.leader = False  # whether this process runs the room's single jobs now
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._heard: dict[str, Callable[[Note], None]] = {}
+
+    @property
+    def name(self) -> str:
+        return self.bus.name
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        await self.bus.start()
+        self._task = asyncio.create_task(self._rounds())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self.leader:
+            with contextlib.suppress(Exception):
+                if await self.bus.redis.get(LEADER) == self.name.encode():
+                    await self.bus.redis.delete(LEADER)
+        await self.bus.stop()
+
+    # ------------------------------------------------------------------ connections
+    async def link_for(self, table_id: str) -> Room | RemoteTable | None:
+        """Where a connection to ``table_id`` is served: the table here (held, or taken now),
+        a link to the process that serves it, or None (no such open table)."""
+        room = self.lobby.get(table_id)
+        if room is not None:
+            return room
+        holder = await run_in_threadpool(self.lobby.ownership.holder, table_id)
+        if holder is None:
+            return None
+        owner, expires = holder
+        if not owner or owner == self.name or expires < self.lobby.time.wall():
+            room = self.lobby.adopt(table_id)
+            if room is not None:
+                return room
+            holder = await run_in_threadpool(self.lobby.ownership.holder, table_id)
+            if holder is None:
+                return None
+            owner = holder[0]
+        return self.remotes.link(table_id, owner)
+
+    # ------------------------------------------------------------------ to every process
+    def broadcast(self, kind: str, **fields: object) -> None:
+        """Tell every process (this one too) a note of ``kind``; from any thread."""
+        note: Note = {"k": kind, **fields}
+        loop = self._loop
+        if loop is None:
+            return
+        loop.call_soon_threadsafe(self.bus.send_all, note)
+
+    def hear(self, kind: str, handler: Callable[[Note], None]) -> None:
+        """Call ``handler`` with each note of ``kind`` broadcast to every process."""
+        self.bus.on(kind, handler)
+
+    # ------------------------------------------------------------------ rounds
+    async def _rounds(self) -> None:
+        while True:
+            try:
+                await self._round()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away: the next round tries again
+                log.warning("the cluster's round failed: %s", exc)
+            await asyncio.sleep(RENEW_EVERY)
+
+    async def _round(self) -> None:
+        await self.bus.beat()
+        await self._lead()
+        held = self.hosting.processes()
+        alive = await self.bus.alive(held)
+        for process in held:
+            if process not in alive:
+                self.hosting.drop_process(process)
+        owners = self.remotes.by_owner()
+        alive = await self.bus.alive(list(owners))
+        for owner, links in owners.items():
+            if owner not in alive:
+                for link in links:
+                    link.move_on()
+
+    async def _lead(self) -> None:
+        """Take the room's lead when nobody holds it, keep it while held."""
+        ms = int(RENEW_EVERY * 3 * 1000)
+        redis = self.bus.redis
+        if self.leader:
+            self.leader = bool(await redis.eval(_RENEW_LEAD, 1, LEADER, self.name, ms))
+        if not self.leader:
+            self.leader = bool(await redis.set(LEADER, self.name, nx=True, px=ms))
