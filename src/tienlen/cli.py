@@ -308,7 +308,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .web.server import limits_from, serve
 
     return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args), _lang(args),
-                 api_docs=args.api_docs, cache_dir=args.cache_dir)
+                 api_docs=args.api_docs, cache_dir=args.cache_dir, redis=args.redis)
 
 
 def _cmd_admin(args: argparse.Namespace) -> int:
@@ -494,6 +494,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help=h("serve.host"))
     p.add_argument("--port", type=int, default=8000, help=h("serve.port"))
     p.add_argument("--db", default=None, help=h("serve.db"))
+    p.add_argument("--redis", default=None, metavar="URL", help=h("serve.redis"))
     p.add_argument("--bot-delay", type=float, default=0.5, help=h("serve.bot_delay"))
     p.add_argument("--api-docs", action="store_true", help=h("serve.api_docs"))
     p.add_argument("--cache-dir", default=None, metavar="DIR", help=h("serve.cache_dir"))

@@ -36,6 +36,20 @@ def test_serve_states_each_limit_and_its_default(capsys: pytest.CaptureFixture[s
         assert f"(default: {default}" in text.split(option, 2)[-1], option  # as every --help says it
 
 
+def test_serve_refuses_redis_without_a_shared_database(capsys: pytest.CaptureFixture[str]) -> None:
+    """A room of many processes shares one PostgreSQL: --redis with SQLite (the default, or
+    named) is refused, saying so; so is a URL that is no Redis's, and a Redis that is not there."""
+    assert main(["serve", "--redis", "redis://127.0.0.1:6379/0"]) == 2
+    assert "share a PostgreSQL database" in capsys.readouterr().err
+    assert main(["serve", "--redis", "redis://127.0.0.1:6379/0", "--db", "sqlite:///x.db"]) == 2
+    assert "sqlite is one process's own" in capsys.readouterr().err
+    pg = "postgresql+psycopg://nobody@127.0.0.1:1/none"
+    assert main(["serve", "--redis", "http://127.0.0.1:6379", "--db", pg]) == 2
+    assert "--redis must be a Redis URL" in capsys.readouterr().err
+    assert main(["serve", "--redis", "redis://127.0.0.1:1/0", "--db", pg]) == 2
+    assert "no Redis answers at 'redis://127.0.0.1:1/0'" in capsys.readouterr().err
+
+
 def test_serve_refuses_a_limit_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--idle-expiry", "0"]) == 2
     assert "idle-expiry must be more than 0" in capsys.readouterr().err

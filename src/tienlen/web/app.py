@@ -34,12 +34,14 @@ GC_THRESHOLDS = (10_000, 10, 100)  # the garbage collector's, while serving (Pyt
 
 
 def sweep(services: Services) -> None:
-    """Close the idle tables and delete the reports and the chat kept long enough
-    (``--keep-reports``, ``--keep-chat``)."""
+    """Close the idle tables (this process's own) and, where this process leads the room,
+    delete the reports and the chat kept long enough (``--keep-reports``, ``--keep-chat``)."""
     try:
         services.lobby.expire_idle()
     except Exception:  # the next sweep tries again; serving goes on
         log.exception("closing idle tables failed")
+    if not services.leads():
+        return
     try:
         services.moderation.sweep(services.limits.keep_reports, services.limits.keep_chat)
     except Exception:

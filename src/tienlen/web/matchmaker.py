@@ -323,6 +323,8 @@ async def matchmaking(services: Services) -> None:
     looks = 0
     while True:
         await asyncio.sleep(EVERY)
+        if not services.leads():  # another process of the room matches
+            continue
         looks += 1
         try:
             match_once(services, services.clock.wall())

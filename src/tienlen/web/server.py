@@ -98,11 +98,38 @@ def found_db_text(found: DefaultDb, lang: str = "en") -> str:
     return t("cli.serve.db_here", lang, path=found.path, folder=data_dir())
 
 
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def check_redis(redis: str, db: str | None) -> None:
+    """Refuse ``--redis`` without a PostgreSQL ``--db`` (many processes share the database),
+    a URL that is no Redis's, or a Redis that does not answer."""
+    if db is None or not db.startswith("postgresql"):
+        raise error(TienLenError, "err.serve.redis_needs_pg",
+                    db=(db or "sqlite").split(":", 1)[0])
+    if not redis.startswith(REDIS_SCHEMES):
+        raise error(TienLenError, "err.serve.redis_url", url=repr(redis))
+    try:
+        import redis as redis_py
+    except ImportError as exc:
+        raise error(TienLenError, "err.serve.extra", error=str(exc)) from None
+    try:
+        client = redis_py.Redis.from_url(redis, socket_timeout=3, socket_connect_timeout=3)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis_py.RedisError, OSError, ValueError) as exc:
+        raise error(TienLenError, "err.serve.redis_down", url=repr(redis),
+                    error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en",
-          api_docs: bool = False, cache_dir: str | None = None) -> int:
+          api_docs: bool = False, cache_dir: str | None = None, redis: str | None = None) -> int:
     """Run the server until interrupted; ``cache_dir``: where the compiled engine is kept
-    between starts (else ``TIENLEN_CACHE_DIR``, else numba's own places)."""
+    between starts (else ``TIENLEN_CACHE_DIR``, else numba's own places). ``redis``: this
+    process is one of a room of many over that Redis (their database a PostgreSQL one)."""
     try:
         import uvicorn
 
@@ -112,6 +139,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
         raise error(TienLenError, "err.serve.extra", error=str(exc)) from None
     if not 0 < port < 65536:
         raise error(TienLenError, "err.serve.port", port=port)
+    if redis is not None:
+        check_redis(redis, db)
     if cache_dir is not None:
         os.environ[CACHE_ENV] = cache_dir
     engine = engine_text(lang)
@@ -122,8 +151,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     chosen = default_db() if db is None else None
     url = chosen.url if chosen is not None else str(db)
     app = create_app(url, bot_delay=bot_delay, limits=limits, api_docs=api_docs,
-                     prepared=prepared)
+                     prepared=prepared, redis_url=redis)
     print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=url))
+    if redis is not None:
+        print(t("cli.serve.in_a_room", lang, redis=redis))
     if chosen is not None and chosen.here:
         print(found_db_text(chosen, lang))
     print(limits_text(limits or Limits(), lang))

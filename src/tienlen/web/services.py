@@ -161,6 +161,11 @@ class Services:
         self.moderation.bans_changed = lambda: cluster.broadcast("bans")
         return cluster
 
+    def leads(self) -> bool:
+        """Whether this process runs the room's single jobs (quick match, the retention
+        sweep): always when alone, else while it holds the room's lead (bus/cluster.py)."""
+        return self.cluster is None or self.cluster.leader
+
     def end_sessions(self, identity_id: str | None = None, session: str | None = None,
                      keep: str | None = None) -> None:
         """Close the connections of the sessions that ended (Lobby.end_sessions), on every
