@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 import socket
 import threading
 import time
@@ -29,6 +30,8 @@ from tienlen.web.schema import drop_everything, open_repository
 from .manual_time import ManualTime
 
 PG_URL = os.environ.get("TIENLEN_TEST_PG_URL")
+REDIS_URL = os.environ.get("TIENLEN_TEST_REDIS_URL")
+NO_REDIS = "no Redis: scripts/test.sh starts one (TIENLEN_TEST_REDIS_URL)"
 CHROMIUM = os.environ.get("TIENLEN_CHROMIUM", "/usr/bin/chromium")
 # the tests' clients all come from 127.0.0.1: no per-client limit unless a test sets one
 # nor a limit on hints (the tests play hands by hints, faster than a person asks)
@@ -52,10 +55,11 @@ class Server:
     """One server process's worth of app, started and stopped on a fixed port."""
 
     def __init__(self, db_url: str, bot_delay: float = 0.0, limits: Limits | None = None,
-                 clock: Time = REAL_TIME, api_docs: bool = False,
-                 redis_url: str | None = None) -> None:
+                 clock: Time = REAL_TIME, api_docs: bool = False, redis_url: str | None = None,
+                 redis_prefix: str = "") -> None:
         self.db_url = db_url
-        self.redis_url = redis_url  # one process of a room of many (bus/cluster.py)
+        self.redis_url = redis_url  # one process of a room of many there (None: alone)
+        self.redis_prefix = redis_prefix
         self.api_docs = api_docs
         self.bot_delay = bot_delay
         self.limits = limits or NO_CLIENT_LIMITS
@@ -69,7 +73,8 @@ class Server:
 
     def start(self) -> None:
         app = create_app(self.db_url, bot_delay=self.bot_delay, limits=self.limits,
-                         clock=self.clock, api_docs=self.api_docs, redis_url=self.redis_url)
+                         clock=self.clock, api_docs=self.api_docs, redis_url=self.redis_url,
+                         redis_prefix=self.redis_prefix)
         self.app = app
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on")
@@ -285,6 +290,33 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     drop_everything(repo.engine)
     repo.close()
     return url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The test Redis (``TIENLEN_TEST_REDIS_URL``), which every worker shares: a test keeps its
+    keys under its own :func:`redis_prefix`, never emptying the database."""
+    if not REDIS_URL:
+        if IN_CI:
+            pytest.fail(NO_REDIS)
+        pytest.skip(NO_REDIS)
+    return REDIS_URL
+
+
+@pytest.fixture
+def redis_prefix(redis_url: str) -> Iterator[str]:
+    """A key prefix of this test's own on the test Redis; its keys are deleted afterwards."""
+    import redis
+
+    prefix = f"test.{secrets.token_hex(8)}:"
+    yield prefix
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"tl:{prefix}*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
 
 
 @pytest.fixture

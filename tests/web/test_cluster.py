@@ -6,7 +6,6 @@ this test's process, on their own event loops."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +18,6 @@ from tienlen.web.schema import drop_everything, open_repository
 from .conftest import IN_CI, NO_CLIENT_LIMITS, PG_URL, Server, WsClient
 from .waiting import poll
 
-REDIS_URL = os.environ.get("TIENLEN_TEST_REDIS_URL")
 
 
 
@@ -29,17 +27,18 @@ def test_a_room_of_many_processes_is_refused_on_sqlite(sqlite_url: str) -> None:
 
 
 @pytest.fixture
-def room_of_two(pg_url: str) -> Iterator[tuple[Server, Server]]:
-    """Two processes of one room, on this worker's PostgreSQL database emptied."""
-    if not REDIS_URL and not IN_CI:
-        pytest.skip("no Redis: scripts/test.sh starts one (TIENLEN_TEST_REDIS_URL)")
+def room_of_two(request: pytest.FixtureRequest, redis_url: str,
+                redis_prefix: str) -> Iterator[tuple[Server, Server]]:
+    """Two processes of one room, on this worker's PostgreSQL database emptied and the test
+    Redis (under this test's own prefix)."""
     if not PG_URL and not IN_CI:
         pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
-    assert REDIS_URL, "no Redis: scripts/test.sh starts one (TIENLEN_TEST_REDIS_URL)"
-    repo = open_repository(pg_url)
+    url: str = request.getfixturevalue("pg_url")
+    repo = open_repository(url)
     drop_everything(repo.engine)
     repo.close()
-    servers = [Server(pg_url, limits=NO_CLIENT_LIMITS, redis_url=REDIS_URL) for _ in range(2)]
+    servers = [Server(url, limits=NO_CLIENT_LIMITS, redis_url=redis_url,
+                      redis_prefix=redis_prefix) for _ in range(2)]
     for s in servers:
         s.start()
     try:

@@ -21,12 +21,14 @@ from .accounts.accounts import Accounts
 from .http import problems
 from .http.bodylimit import BodyLimit
 from .http.origin import OriginCheck
-from .limits import Limits
+from .limits import Counting, Limits
 from .now import REAL_TIME, Time, Timer
+from .refusal import Refused
 from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records, socket
 from .routes.pages import STATIC
 from .schema import open_repository
 from .services import Services
+from .shared.store import connect
 from .storage import default_db
 
 log = logging.getLogger("tienlen.web")
@@ -69,11 +71,24 @@ class Sweeper:
             self._timer = None
 
 
+async def renewing(counting: Counting, every: float) -> None:
+    """Renew what this process holds in the shared counts every ``every`` seconds (real ones:
+    what a shared count forgets is on its own time), for as long as the server runs."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            counting.refresh()
+        except Refused:  # Redis does not answer (store.py said so): the next renewal tries again
+            pass
+        except Exception:
+            log.exception("renewing the shared counts failed")
+
+
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                limits: Limits | None = None,
                clock: Time = REAL_TIME, api_docs: bool = False,
                prepared: Callable[[float | None], None] | None = None,
-               redis_url: str | None = None) -> FastAPI:
+               redis_url: str | None = None, redis_prefix: str = "") -> FastAPI:
     """The server for ``db_url`` (default: :func:`~.storage.default_db`, an SQLite file) under
     ``limits`` (default: :class:`~.limits.Limits`); ``clock`` is the one time (:mod:`.now`) the
     rate limits count by and the tables, their bots and the sweeps run on.
@@ -82,14 +97,19 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
 given (``tienlen serve``): the bot pool compiles the fast path at start (the pure engine
 answers meanwhile) and calls it with the seconds that took (None: it failed) once done;
 not given (the tests' servers), the pool's workers compile it on first use.
-``redis_url``: this process is one of a room of many, over that Redis (bus/cluster.py): it
-restores no table at start, and serves those it takes."""
+``redis_url`` given (``redis://host:port/db``): this process is one of a room of many over
+that Redis (bus/cluster.py): it restores no table at start and serves those it takes; the rate
+limits, the sign-in tries and the connections per address are counted there, shared with every
+process (``shared/``); its keys and channels start ``tl:`` + ``redis_prefix``. None: alone,
+counted in this process's memory."""
     limits = limits or Limits()
     url = db_url or default_db().url
     if redis_url is not None and not url.startswith("postgresql"):
         raise error(TienLenError, "err.serve.redis_needs_pg", db=url.split(":", 1)[0])
-    services = Services.make(open_repository(url, clock), bot_delay, limits, clock)
-    cluster = services.join_cluster(redis_url) if redis_url is not None else None
+    client = connect(redis_url) if redis_url is not None else None
+    services = Services.make(open_repository(url, clock), bot_delay, limits, clock, redis=client,
+                             redis_prefix=redis_prefix)
+    cluster = services.join_cluster(redis_url, redis_prefix) if redis_url is not None else None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -104,6 +124,8 @@ restores no table at start, and serves those it takes."""
         sweeper = Sweeper(services)
         sweeper.start()
         matcher = asyncio.create_task(matchmaker.matchmaking(services))
+        every = services.counting.renew_every  # None: nothing to renew (counted in memory)
+        renewer = asyncio.create_task(renewing(services.counting, every)) if every else None
         if prepared is not None:
             services.lobby.committer.pool.prepare(prepared)
         # Garbage collection pauses the whole server. What startup built (the rebuilt tables)
@@ -118,6 +140,8 @@ restores no table at start, and serves those it takes."""
         yield
         sweeper.stop()
         matcher.cancel()
+        if renewer is not None:
+            renewer.cancel()
         services.lobby.stop_leases()
         if cluster is not None:
             await cluster.stop()
@@ -125,6 +149,8 @@ restores no table at start, and serves those it takes."""
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         services.repo.close()
+        if client is not None:
+            client.close()
 
     # every route passes the ban's gate: a banned player may watch and nothing more
     app = FastAPI(title="tienlen", lifespan=lifespan, docs_url="/api/docs" if api_docs else None,
@@ -133,7 +159,7 @@ restores no table at start, and serves those it takes."""
     app.state.lobby = services.lobby  # the tests' and the tools' way in
     app.state.limits = limits
     app.state.offload = services.offload
-    app.state.accounts = Accounts(services.identities, services.clock, limits)
+    app.state.accounts = Accounts(services.identities, services.clock, limits, services.counting)
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(OriginCheck)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -10,6 +10,11 @@ Two counters, each one class, count per key: :class:`RateLimit` (a token bucket:
 while) and :class:`Held` (what a key holds at once: connections open, jobs running). A client's
 address is counted by :func:`client_key`, its keyed hash under the database's key, so that
 every process of one server counts one address alike.
+
+What counts across processes is made by one :class:`Counting`: :class:`InMemory` (these two
+classes, this process's counts alone) or the shared one in Redis (``shared/``); the limiter,
+the sign-in tries and the connections ask theirs for their buckets (:class:`Bucket`) and
+counts (:class:`Holding`), and never know which it is.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..errors import ArgumentError, error
 from ..i18n import Msg, msg
@@ -130,6 +136,71 @@ class Limits:
         return rate
 
 
+class Bucket(Protocol):
+    """A token bucket per key (:class:`RateLimit`, or a shared one): ``rate`` actions per
+    ``per`` seconds, in bursts of up to ``rate`` (0: no limit)."""
+
+    rate: int
+    per: float
+
+    def take(self, key: str) -> float:
+        """Spend one action for ``key``: 0.0 when allowed, else the seconds until one is."""
+        ...
+
+    def wait(self, key: str) -> float:
+        """The seconds until ``key`` may act (0.0: now), spending nothing."""
+        ...
+
+
+class Holding(Protocol):
+    """What each key holds at once, at most ``per_key`` (0: no limit): :class:`Held`, or a
+    shared one."""
+
+    per_key: int
+
+    def full(self, key: str) -> bool:
+        """Whether ``key`` holds ``per_key`` already."""
+        ...
+
+    def take(self, key: str) -> bool:
+        """Count one more for ``key``: False (and nothing counted) when it is full."""
+        ...
+
+    def give(self, key: str) -> None:
+        """One of ``key``'s is done."""
+        ...
+
+    @property
+    def total(self) -> int:
+        """What every key holds, together (a shared count: what this process holds)."""
+        ...
+
+
+class Counting(Protocol):
+    """Where the counts are kept: what makes the buckets and the holdings, and spends several
+    buckets of its own all or none. ``renew_every``: the seconds between two calls of
+    :meth:`refresh` the server makes (None: it has nothing to renew)."""
+
+    renew_every: float | None
+
+    def bucket(self, name: str, rate: int, per: float) -> Bucket:
+        """A token bucket per key, ``name`` telling it from the others (``create.player``)."""
+        ...
+
+    def held(self, name: str, per_key: int) -> Holding:
+        """A count of what each key holds at once, ``name`` telling it from the others."""
+        ...
+
+    def take_all(self, counted: Sequence[tuple[Bucket, str]]) -> tuple[int, float] | None:
+        """One action in each of ``counted`` (buckets this made, each with its key), all or
+        none, as :func:`take_all` says."""
+        ...
+
+    def refresh(self) -> None:
+        """Renew what this process holds (a shared count forgets a process that stops)."""
+        ...
+
+
 class RateLimit:
     """A token bucket per key: ``rate`` actions per ``per`` seconds, in bursts of up to ``rate``
     (``rate`` 0: no limit)."""
@@ -178,7 +249,7 @@ class RateLimit:
                          if t + (now - at) * refill < self.rate}
 
 
-def take_all(counted: Sequence[tuple[RateLimit, str]]) -> tuple[int, float] | None:
+def take_all(counted: Sequence[tuple[Bucket, str]]) -> tuple[int, float] | None:
     """One action in each bucket of ``counted`` (a bucket and the key counted in it), all or
     none: None when every one allows it (all spent), else the first that refuses and its wait
     (nothing spent: a refused action leaves no trace)."""
@@ -221,6 +292,28 @@ class Held:
     def total(self) -> int:
         """What every key holds, together."""
         return sum(self._held.values())
+
+
+class InMemory:
+    """The counts in this process's memory (:class:`RateLimit`, :class:`Held`, on ``clock``):
+    one process's server, and the tests'."""
+
+    renew_every: float | None = None
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+
+    def bucket(self, name: str, rate: int, per: float) -> RateLimit:
+        return RateLimit(rate, per, self.clock)
+
+    def held(self, name: str, per_key: int) -> Held:
+        return Held(per_key)
+
+    def take_all(self, counted: Sequence[tuple[Bucket, str]]) -> tuple[int, float] | None:
+        return take_all(counted)
+
+    def refresh(self) -> None:
+        """Nothing to renew: this process's counts die with it."""
 
 
 def client_key(address: str | None, key: bytes) -> str:

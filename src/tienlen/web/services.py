@@ -6,21 +6,25 @@ reach the lobby, the storage, the limits, the rate limits and the worker pool th
 :func:`services_of`).
 
 What is per process, and behind which interface. A server of several processes (the tables
-shared out among them, a Redis or the like between them) keeps the interfaces and swaps what
-is behind them:
+shared out among them, a Redis between them) keeps the interfaces and swaps what is behind
+them; what counts is made by the services' one :class:`~.limits.Counting`, in this process's
+memory (:class:`~.limits.InMemory`) or, given a Redis client, in Redis
+(:class:`~.shared.counting.InRedis`, shared by every process):
 
 - **rate-limit buckets** (every action that costs the server or reaches another person, per
-  player and per address: :class:`~.limiter.Limiter`; WebSocket messages per address): each a
-  :class:`~.limits.RateLimit`, used only through ``take(key) -> seconds to wait`` and
-  ``wait(key)`` (a shared version: a token bucket per key in the store, one atomic script a
-  call);
-- **connection counts** per address: a :class:`~.limits.Held` (the one count of what a key
-  holds at once, as for the worker jobs below), used only through ``take(key) -> bool`` and
-  ``give(key)`` (shared: a counter per key, incremented and
-  decremented, with an expiry so that a dead process's connections are forgotten);
-- **worker jobs running** per address: :class:`Offload`'s ``run(key, fn, *args)`` (the work
-  itself goes to the one bot pool, ``botpool.py``) and the reviews being made
-  (:class:`~.reviews.Reviews`), each a :class:`~.limits.Held`;
+  player and per address: :class:`~.limiter.Limiter`; WebSocket messages per address; the
+  sign-in tries, ``accounts.py``): each a :class:`~.limits.Bucket`, used only through
+  ``take(key) -> seconds to wait`` and ``wait(key)``, several spent all or none by the
+  counting's ``take_all`` (shared: a token bucket per key in Redis, one atomic script a call,
+  ``shared/redis_buckets.py``);
+- **connection counts** per address: a :class:`~.limits.Holding` (the interface of
+  :class:`~.limits.Held`, the one count of what a key holds at once), used only through
+  ``take(key) -> bool`` and ``give(key)`` (shared: a sorted set per key of the processes'
+  holdings, each with an expiry the holding process renews, so that a dead process's
+  connections are forgotten: ``shared/redis_held.py``);
+- **worker jobs running** per address (per process, in memory): :class:`Offload`'s
+  ``run(key, fn, *args)`` (the work itself goes to the one bot pool, ``botpool.py``) and the
+  reviews being made (:class:`~.reviews.Reviews`), each a :class:`~.limits.Held`;
 - **the address hash** (:func:`address_of`): the server's key is kept in the database, so
   every process hashes an address alike;
 - **identities and sessions**: an :class:`~.identity.IdentityStore` (in the database; a
@@ -44,7 +48,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import anyio.from_thread
 from fastapi import Depends
@@ -56,7 +60,7 @@ from .accounts.identity import IdentityStore, SqlIdentityStore
 from .bus.bus import Note
 from .bus.cluster import Cluster
 from .limiter import Limiter
-from .limits import Held, Limits, RateLimit
+from .limits import Bucket, Counting, Held, Holding, InMemory, Limits
 from .lobby.lobby import Lobby
 from .moderation.moderation import Moderation
 from .moderation.store import SqlModerationStore
@@ -68,9 +72,14 @@ from .records.reviews import Reviews
 from .refusal import Refused
 from .room.chat import SqlChatStore
 from .room.room import Room
+from .shared.counting import InRedis
+from .shared.store import Store
 from .social.friends import FriendStore, SqlFriendStore
 from .tablelog.repository import Repository
 from .workers.botpool import BotPool
+
+if TYPE_CHECKING:
+    import redis
 
 MAX_TABLE_ID = 64  # characters of a table id in URLs
 TableId = Annotated[str, PathParam(min_length=1, max_length=MAX_TABLE_ID)]  # one in a path
@@ -107,10 +116,11 @@ class Services:
     lobby: Lobby
     offload: Offload
     clock: Time  # the one time: the rate limits count by it, the tables run on it (now.py)
+    counting: Counting  # where the limits count: this process's memory, or a shared Redis
     limiter: Limiter  # every limited action (tables created, friends asked, hints...), per
     # player and per address
-    address_messages: RateLimit  # WebSocket messages, per address
-    connections: Held  # WebSocket connections open, per address
+    address_messages: Bucket  # WebSocket messages, per address
+    connections: Holding  # WebSocket connections open, per address
     identities: IdentityStore  # who plays, and the sessions that sign them in
     ratings: RatingStore  # the players' ratings (each finished rated hand updates them)
     moderation: Moderation  # blocks, reports, bans (read through a short cache), the audit log
@@ -123,7 +133,13 @@ class Services:
 
     @classmethod
     def make(cls, repo: Repository, bot_delay: float, limits: Limits,
-             clock: Time = REAL_TIME) -> Services:
+             clock: Time = REAL_TIME, redis: redis.Redis | None = None,
+             redis_prefix: str = "") -> Services:
+        """The services over ``repo``; the limits counted in this process's memory by ``clock``,
+        or, given ``redis`` (a client: ``shared.store.connect``), in that Redis under keys
+        starting ``tl:`` + ``redis_prefix``, shared with every process counting there."""
+        counting: Counting = InRedis(Store(redis, redis_prefix)) if redis is not None \
+            else InMemory(clock)
         ratings = SqlRatingStore(repo.engine)
         # a finished hand's PlayedRow rows and rating update go in the transaction of its record
         repo.hand_writer = HandWriter(ratings)
@@ -132,22 +148,23 @@ class Services:
         pool = lobby.committer.pool  # the one pool: bots' decisions, hints, the records' work
         return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(pool),
                    offload=Offload(pool, limits.replays_per_client), clock=clock,
-                   limiter=Limiter(limits, clock),
-                   address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
-                   connections=Held(limits.connections_per_address),
+                   counting=counting, limiter=Limiter(limits, clock, counting),
+                   address_messages=counting.bucket("messages.address",
+                                                    limits.messages_per_address, 1.0),
+                   connections=counting.held("connections", limits.connections_per_address),
                    identities=identities, ratings=ratings,
                    friends=SqlFriendStore(repo.engine), queue=SqlMatchQueue(repo.engine, clock.wall),
                    moderation=Moderation(SqlModerationStore(repo.engine), identities,
                                          chat=SqlChatStore(repo.engine)))
 
-    def join_cluster(self, redis_url: str) -> Cluster:
+    def join_cluster(self, redis_url: str, prefix: str = "") -> Cluster:
         """Make this process one of a room of many, over the Redis at ``redis_url``: it serves
         the tables it takes (nobody serves them), the others' through the bus; a session's end,
         an account's deletion and a ban reach every process."""
         lobby = self.lobby
         lobby.alone = False
         cluster = self.cluster = Cluster(redis_url, lobby, self.limiter,
-                                         self.moderation.blocked_by)
+                                         self.moderation.blocked_by, prefix)
 
         def ended(note: Note) -> None:
             lobby.end_sessions(note.get("identity"), note.get("session"), note.get("keep"))

@@ -48,7 +48,7 @@ from ...i18n import msg, t
 from ...tomltext import TOMLDecodeError
 from ...tomltext import loads as toml_loads
 from ...tomlwrite import value
-from ..limits import Limits, RateLimit, take_all, wait_text
+from ..limits import Bucket, Counting, InMemory, Limits, wait_text
 from ..refusal import Refused
 from .identity import Claim, Identity, IdentityStore, SessionInfo, new_id
 from .names import BadName, account_key, bot_number, clean_name, confusable_key
@@ -58,7 +58,7 @@ from .session import digest, new_secret, stored_as
 TRIES_EVERY = 600.0  # seconds the sign-in limits (Limits.signins_per_name, _per_address) count
 NAME_CEILING = 10  # a name's tries from everywhere, as many times its tries from one place
 
-Bucket = tuple[RateLimit, str, str]  # a limit, the key it counts, the words of its refusal
+Counted = tuple[Bucket, str, str]  # a limit, the key it counts, the words of its refusal
 
 
 def me_of(identity: Identity | None) -> dict[str, Any]:
@@ -116,18 +116,19 @@ class SignedIn:
 
 class Accounts:
     """The acts on accounts, over an :class:`~.identity.IdentityStore`; tries counted by
-    ``clock``."""
+    ``counting`` (default: in this process's memory, by ``clock``)."""
 
     def __init__(self, store: IdentityStore, clock: Callable[[], float],
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, counting: Counting | None = None) -> None:
         self.store = store
         limits = limits or Limits()
-        rate = limits.signins_per_name
+        self.counting = counting or InMemory(clock)
+        rate, made = limits.signins_per_name, self.counting.bucket
         # a name's tries from one place: an address, or a browser that signed in to it before
-        self.per_place = RateLimit(rate, TRIES_EVERY, clock)
-        self.per_name = RateLimit(rate * NAME_CEILING, TRIES_EVERY, clock)  # from everywhere
-        self.per_address = RateLimit(limits.signins_per_address, TRIES_EVERY, clock)
-        self.per_session = RateLimit(rate, TRIES_EVERY, clock)  # a signed-in session's own
+        self.per_place = made("signin.place", rate, TRIES_EVERY)
+        self.per_name = made("signin.name", rate * NAME_CEILING, TRIES_EVERY)  # from everywhere
+        self.per_address = made("signin.address", limits.signins_per_address, TRIES_EVERY)
+        self.per_session = made("signin.session", rate, TRIES_EVERY)  # a session's own
 
     # ------------------------------------------------------------------ checks
     def free_name(self, raw: str) -> tuple[str, str, str]:
@@ -148,7 +149,7 @@ class Accounts:
         return name, key, look
 
     def tries(self, key: str, address: str, known: str | None,
-              account: Identity | None) -> list[Bucket]:
+              account: Identity | None) -> list[Counted]:
         """What counts a sign-in or recovery try at the name of ``key`` (the account of that
         name, None: none) from ``address`` and the browser ``known`` (``session.known_of``):
         the browser alone when it has signed in to that account before, else the name from
@@ -160,12 +161,11 @@ class Accounts:
                 (self.per_name, key, "err.web.account_tries_all"),
                 (self.per_address, address, "err.web.account_tries_address")]
 
-    @staticmethod
-    def count(buckets: list[Bucket]) -> None:
+    def count(self, buckets: list[Counted]) -> None:
         """One more try in each of ``buckets``, all or none: a :class:`Refused` (429) from the
         first that has had its tries, and then none of them is spent (an owner refused while
         strangers exhaust the name spends nothing of her own)."""
-        refused = take_all([(bucket, counted) for bucket, counted, _ in buckets])
+        refused = self.counting.take_all([(bucket, counted) for bucket, counted, _ in buckets])
         if refused is not None:
             which, wait = refused
             bucket, _, words = buckets[which]

@@ -1,5 +1,6 @@
 """The processes of one room talk over Redis: each process reads one channel of its own
-(``tl:p:`` and its name, the owner name its leases carry), and sends to another by publishing
+(``tl:p:`` and its name, the owner name its leases carry; every key and channel of the room
+starts ``tl:`` and the room's prefix, so that rooms may share one Redis), and sends to another by publishing
 on that one's channel.
 
 What is sent is a small JSON object (:data:`Note`). A process's notes leave in the order they
@@ -29,23 +30,21 @@ from redis.exceptions import RedisError
 log = logging.getLogger("tienlen.web")
 
 Note = dict[str, Any]  # one message between processes: "k" names its kind
-PREFIX = "tl:p:"  # a process's channel: this and its name
-EVERYONE = "tl:all"  # the channel every process reads too
-ALIVE = "tl:alive:"  # a process's key while it lives
+# the room's keys and channels start "tl:" and the room's prefix (tests share one Redis)
+PROCESS = "p:"  # a process's channel: this and its name
+EVERYONE = "all"  # the channel every process reads too
+ALIVE = "alive:"  # a process's key while it lives
 ALIVE_SECONDS = 6.0  # how long a process's key lasts unless renewed
 RETRY = 0.5  # seconds before the reader tries Redis again
-
-
-def channel_of(process: str) -> str:
-    return PREFIX + process
 
 
 class Bus:
     """This process's end of the bus: ``name`` (its leases' owner name), over the Redis at
     ``url``. :meth:`start` on the event loop; :meth:`on` a handler per kind of note."""
 
-    def __init__(self, url: str, name: str) -> None:
+    def __init__(self, url: str, name: str, prefix: str = "") -> None:
         self.name = name
+        self.prefix = f"tl:{prefix}"  # every key and channel of the room starts so
         self.redis: aioredis.Redis = aioredis.Redis.from_url(url, socket_timeout=5,
                                                              socket_connect_timeout=2)
         self._handlers: dict[str, Callable[[Note], None]] = {}
@@ -71,7 +70,7 @@ class Bus:
                 await task
         self._tasks = []
         with contextlib.suppress(Exception):
-            await self.redis.delete(ALIVE + self.name)
+            await self.redis.delete(self.key(ALIVE + self.name))
         with contextlib.suppress(Exception):
             await self.redis.aclose()
 
@@ -89,10 +88,18 @@ class Bus:
 
     def send_all(self, note: Note) -> None:
         """Send ``note`` to every process, this one too."""
-        self._put_on(EVERYONE, note, None)
+        self._put_on(self.key(EVERYONE), note, None)
 
     def _put(self, process: str, note: Note, done: asyncio.Future[int] | None) -> None:
-        self._put_on(channel_of(process), note, done)
+        self._put_on(self.channel_of(process), note, done)
+
+    def key(self, name: str) -> str:
+        """The room's key (or channel) ``name``."""
+        return self.prefix + name
+
+    def channel_of(self, process: str) -> str:
+        """The channel ``process`` reads."""
+        return self.key(PROCESS + process)
 
     def _put_on(self, ch: str, note: Note, done: asyncio.Future[int] | None) -> None:
         if self._out is None:
@@ -119,11 +126,11 @@ class Bus:
                 if done is not None and not done.done():
                     done.set_result(int(n))
             unread = {ch for (ch, _, done), n in zip(batch, reached, strict=True)
-                      if n == 0 and done is None and ch.startswith(PREFIX)}
+                      if n == 0 and done is None and ch.startswith(self.channel_of(""))}
             handler = self._handlers.get("unread")
             if handler is not None:
                 for ch in sorted(unread):
-                    handler({"k": "unread", "process": ch[len(PREFIX):]})
+                    handler({"k": "unread", "process": ch[len(self.channel_of("")):]})
 
     # ------------------------------------------------------------------ reading
     async def _read(self) -> None:
@@ -132,7 +139,7 @@ class Bus:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(channel_of(self.name), EVERYONE)
+                await pubsub.subscribe(self.channel_of(self.name), self.key(EVERYONE))
                 self.up = True
                 while True:
                     message = await pubsub.get_message(timeout=1.0)
@@ -167,11 +174,11 @@ class Bus:
     # ------------------------------------------------------------------ who is alive
     async def beat(self) -> None:
         """Say this process is alive for :data:`ALIVE_SECONDS` more."""
-        await self.redis.set(ALIVE + self.name, "1", px=int(ALIVE_SECONDS * 1000))
+        await self.redis.set(self.key(ALIVE + self.name), "1", px=int(ALIVE_SECONDS * 1000))
 
     async def alive(self, processes: list[str]) -> set[str]:
         """Which of ``processes`` are alive now."""
         if not processes:
             return set()
-        found = await self.redis.mget([ALIVE + p for p in processes])
+        found = await self.redis.mget([self.key(ALIVE + p) for p in processes])
         return {p for p, v in zip(processes, found, strict=True) if v is not None}

@@ -29,7 +29,7 @@ from .remote import Remotes, RemoteTable
 
 log = logging.getLogger("tienlen.web")
 
-LEADER = "tl:leader"  # the key the leader holds (its name), while it leads
+LEADER = "leader"  # the room's key the leader holds (its name), while it leads
 # renew the key only if it is still this process's
 _RENEW_LEAD = ("if redis.call('get', KEYS[1]) == ARGV[1] then "
                "return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end")
@@ -39,9 +39,9 @@ class Cluster:
     """This process in a room of many: over the Redis at ``url``, its name its leases'."""
 
     def __init__(self, url: str, lobby: Lobby, limiter: Limiter | None = None,
-                 blocks: Callable[[str], frozenset[str]] | None = None) -> None:
+                 blocks: Callable[[str], frozenset[str]] | None = None, prefix: str = "") -> None:
         self.lobby = lobby
-        self.bus = Bus(url, lobby.ownership.owner)
+        self.bus = Bus(url, lobby.ownership.owner, prefix)
         self.hosting = Hosting(self.bus, lobby, limiter, blocks)
         self.remotes = Remotes(self.bus)
         self.leader = False  # whether this process runs the room's single jobs now
@@ -65,8 +65,8 @@ class Cluster:
                 await self._task
         if self.leader:
             with contextlib.suppress(Exception):
-                if await self.bus.redis.get(LEADER) == self.name.encode():
-                    await self.bus.redis.delete(LEADER)
+                if await self.bus.redis.get(self.bus.key(LEADER)) == self.name.encode():
+                    await self.bus.redis.delete(self.bus.key(LEADER))
         await self.bus.stop()
 
     # ------------------------------------------------------------------ connections
@@ -132,8 +132,8 @@ class Cluster:
     async def _lead(self) -> None:
         """Take the room's lead when nobody holds it, keep it while held."""
         ms = int(RENEW_EVERY * 3 * 1000)
-        redis = self.bus.redis
+        redis, key = self.bus.redis, self.bus.key(LEADER)
         if self.leader:
-            self.leader = bool(await redis.eval(_RENEW_LEAD, 1, LEADER, self.name, ms))
+            self.leader = bool(await redis.eval(_RENEW_LEAD, 1, key, self.name, ms))
         if not self.leader:
-            self.leader = bool(await redis.set(LEADER, self.name, nx=True, px=ms))
+            self.leader = bool(await redis.set(key, self.name, nx=True, px=ms))

@@ -53,10 +53,14 @@ def problem(status: int, detail: str, headers: dict[str, str] | None = None) -> 
 
 def answers(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` of a route that may refuse with ``statuses`` (each a problem), for its
-    OpenAPI schema; 422 replaces FastAPI's own validation-error schema with ours."""
+    OpenAPI schema; 422 replaces FastAPI's own validation-error schema with ours. A route a
+    limit refuses (429) may also answer 503: its limit counted in a Redis that does not answer
+    (``shared/store.py``)."""
+    if 429 in statuses:
+        statuses = (*statuses, 503)
     return {status: {"model": Problem, "description": HTTPStatus(status).phrase,
                      "content": {MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}}
-            for status in sorted(statuses)}
+            for status in sorted(set(statuses))}
 
 
 def request_lang(request: Request) -> str:

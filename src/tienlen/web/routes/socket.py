@@ -72,7 +72,12 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
             if len(table_id) <= MAX_TABLE_ID else msg("err.web.no_such_table")
         await _refuse(websocket, Refused(reason, NOT_FOUND), lang, 4404)
         return
-    if not svc.connections.take(key):
+    try:
+        taken = svc.connections.take(key)
+    except Refused as exc:  # the shared counts cannot be reached: "try again later"
+        await _refuse(websocket, exc, lang, 1013)
+        return
+    if not taken:
         await _refuse(websocket, Refused.too_many(msg(
             "err.web.connections", n=svc.limits.connections_per_address)), lang, 1008)
         return
@@ -135,7 +140,11 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room | RemoteTable, 
             wait = own.take("")
             words, n = "err.web.messages", limits.messages_per_second
             if not wait:
-                wait = svc.address_messages.take(key)
+                try:
+                    wait = svc.address_messages.take(key)
+                except Refused as exc:  # the shared counts cannot be reached
+                    room.notify(client, exc, _seq_of(raw))
+                    continue
                 words, n = "err.web.messages_address", limits.messages_per_address
             if wait:
                 room.notify(client, Refused.too_many(msg(words, n=n, wait=wait_text(wait)), wait),
