@@ -19,8 +19,6 @@ from .conftest import IN_CI, NO_CLIENT_LIMITS, PG_URL, Server, WsClient
 from .waiting import poll
 
 
-
-
 def test_a_room_of_many_processes_is_refused_on_sqlite(sqlite_url: str) -> None:
     with pytest.raises(TienLenError, match="PostgreSQL"):
         create_app(sqlite_url, redis_url="redis://127.0.0.1:1/0")
