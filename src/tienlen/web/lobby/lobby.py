@@ -212,6 +212,7 @@ class Lobby:
         self.ownership.drop(table_id)
         room = self.rooms.get(table_id)
         if room is not None:
+            log.warning("table %s: another process serves it now; let go", table_id)
             room.lost()
             self._forget(room)
 

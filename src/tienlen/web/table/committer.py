@@ -172,7 +172,6 @@ class Committer:
         for table, _ in read:
             if table.id in fenced:
                 self.stats.fenced += 1
-                log.warning("table %s: another process serves it now; let go", table.id)
                 table.lost()
                 self.on_lost(table)
                 continue
