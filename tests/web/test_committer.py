@@ -216,6 +216,7 @@ def test_a_refused_move_leaves_the_table_as_stored_and_tells_its_player(
     time = ManualTime()
     repo = open_repository("sqlite://")
     lobby = Lobby(repo, bot_delay=60.0, time=time)
+    lobby.committer.budget = 10.0  # both tables in one pass, however slow this machine
     ann, ann_page = seated(lobby, "ann")
     minh, minh_page = seated(lobby, "minh")
     stored = repo.append_many

@@ -38,7 +38,8 @@ def wait_turn(me: WsClient) -> dict[str, Any]:
 def play_hint(me: WsClient) -> None:
     state = wait_turn(me)
     me.send(type="hint")
-    move = me.until(lambda m: m["type"] == "hint")["move"]
+    # a hint is made in the bot pool, whose first worker a loaded machine may take long to start
+    move = me.until(lambda m: m["type"] == "hint", timeout=60)["move"]
     me.send(type="play", version=state["version"], move=move)
     me.until(lambda m: m["type"] == "state" and m["version"] > state["version"])
 
@@ -65,7 +66,8 @@ def test_a_move_the_database_refuses_is_never_shown(any_server: Server,
 
     monkeypatch.setattr(repo, "append_many", broken)  # the one write of every move
     me.send(type="hint")
-    move = me.until(lambda m: m["type"] == "hint")["move"]
+    # a hint is made in the bot pool, whose first worker a loaded machine may take long to start
+    move = me.until(lambda m: m["type"] == "hint", timeout=60)["move"]
     me.send(type="play", version=state["version"], move=move)
     assert "could not" in me.error()["reason"]
     monkeypatch.undo()
