@@ -8,11 +8,13 @@ proxy; here the test's client does what the page does: it connects again, to any
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -75,6 +77,42 @@ class Redis:
             self.proc = None
 
 
+class Postgres:
+    """A PostgreSQL server of this test's own (as scripts/web_services.sh starts the suite's),
+    which it may stop and start again."""
+
+    def __init__(self) -> None:
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+        if not found:
+            pytest.fail("no PostgreSQL: scripts/test.sh installs it (Debian's postgresql)")
+        self.bin = found[-1].parent
+        self.folder = Path(tempfile.mkdtemp(prefix="tienlen-pg-"))
+        self.port = free_port()
+        self.url = f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:  # PostgreSQL runs as its own user
+            shutil.chown(self.folder, "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self._run("initdb", "-A", "trust", "-U", "postgres", "-D", str(self.folder / "data"))
+
+    def _run(self, tool: str, *args: str) -> None:
+        subprocess.run([*self.as_user, str(self.bin / tool), *args], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+
+    def start(self) -> None:
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-l", str(self.folder / "log"), "-w",
+                  "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
+                  "-c fsync=off", "start")
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+
+    def remove(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 class Process:
     """One ``tienlen serve --redis`` process of the room."""
 
@@ -133,6 +171,14 @@ class Room:
         self.folder = folder
         self.made: list[Process] = []
         self.redis: Redis | None = None
+        self.postgres: Postgres | None = None
+
+    def own_postgres(self) -> Postgres:
+        """A PostgreSQL of the room's own (to be stopped and started), its database the room's."""
+        self.postgres = Postgres()
+        self.postgres.start()
+        self.db = self.postgres.url
+        return self.postgres
 
     def start_redis(self) -> Redis:
         self.redis = Redis(self.folder)
@@ -154,6 +200,8 @@ class Room:
             process.end()
         if self.redis is not None:
             self.redis.stop()
+        if self.postgres is not None:
+            self.postgres.remove()
 
 
 @pytest.fixture
@@ -314,6 +362,44 @@ def test_redis_restarted_mid_hand_play_resumes(room: Room) -> None:
     state, played = play_some(lan, lan.hello(token=token), 1)
     redis.stop()
     redis.start()  # the same port, empty: the processes subscribe again
+    lan.close()
+    lan, state = connect_again([b, a], table_id, token, timeout=60)
+    state, more = play_some(lan, state, 100)
+    assert state["view"]["is_over"]
+    assert moves_logged(room.db, table_id) == played + more
+    lan.close()
+
+
+def test_postgresql_away_for_ten_seconds_play_resumes(room: Room) -> None:
+    """The database stops mid-hand for 10 s: Lan's move then is refused, saying why, nothing of
+    it kept; her page is told to come back, and is told the database is away until it is back;
+    the HTTP API answers 503 meanwhile, never 500; then the hand goes on where it stood."""
+    postgres = room.own_postgres()
+    room.start_redis()
+    a, b = room.processes()
+    table_id, token = new_table(a)
+    lan = b.ws(table_id)
+    state, played = play_some(lan, lan.hello(token=token), 1)
+    while state["view"]["turn"] != lan.seat:  # her turn: the move she makes meets the outage
+        state = lan.until(lambda m, v=state["version"]: m["type"] == "state" and m["version"] > v)
+    postgres.stop()
+    stopped = time.monotonic()
+    lan.send(type="play", version=state["version"], move=state["view"]["legal"][0])
+    refused = lan.until(lambda m: m["type"] in ("error", "state"), timeout=30)
+    assert refused["type"] == "error" and "could not" in refused["reason"]
+    listed = httpx.get(a.base + "/api/tables", timeout=10)
+    assert listed.status_code in (200, 503)  # the lobby's list may be served from memory
+    signin = httpx.post(b.base + "/api/account/signin", json={"name": "Lan", "password": "x"},
+                        timeout=10, headers={"Origin": b.base})
+    assert signin.status_code == 503 and "database" in signin.json()["detail"]
+    away = b.ws(table_id)  # her page knocks again: told the database is away, to knock later
+    said = away.until(lambda m: m["type"] == "error", timeout=30)
+    assert said["code"] == "unavailable" and "database" in said["reason"]
+    closed(away)
+    assert away.conn.close_code == 1013
+    # the outage lasts 10 s, whatever the test saw meanwhile (what is simulated is its length)
+    time.sleep(max(0.0, 10 - (time.monotonic() - stopped)))  # the outage lasts 10 s
+    postgres.start()
     lan.close()
     lan, state = connect_again([b, a], table_id, token, timeout=60)
     state, more = play_some(lan, state, 100)

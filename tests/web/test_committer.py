@@ -67,8 +67,9 @@ class Inbox:
     def published(self) -> None:
         self.said.append(f"told {self.id}")
 
-    def refused(self, exc: StorageError) -> None:
+    def refused(self, exc: StorageError) -> bool:
         self.said.append(f"rebuilt {self.id}")
+        return True
 
 
 def committed(*names: str) -> tuple[Committer, Store, list[Inbox], ManualTime, list[str]]:

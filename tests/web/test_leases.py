@@ -74,7 +74,7 @@ def test_a_renewed_lease_is_kept_and_one_left_to_run_out_is_taken_with_a_new_epo
     time.advance(LEASE_SECONDS * 3)  # A renews it every RENEW_EVERY seconds
     assert b.lobby.adopt(room.id) is None
     a.lobby.stop_leases()  # ...and hands it over as it stops: at once, not a lease later
-    assert b.lobby.ownership.unserved() == [room.id]
+    assert [t for t, _ in b.lobby.ownership.unserved()] == [room.id]
     taken = b.lobby.adopt(room.id)
     assert taken is not None and taken.version == room.version
     assert b.lobby.ownership.held == {room.id: 2}

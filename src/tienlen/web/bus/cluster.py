@@ -41,6 +41,7 @@ class Cluster:
     def __init__(self, url: str, lobby: Lobby, limiter: Limiter | None = None,
                  blocks: Callable[[str], frozenset[str]] | None = None, prefix: str = "") -> None:
         self.lobby = lobby
+        lobby.scan_unserved = False  # taken here, once their owners are known to be gone
         self.bus = Bus(url, lobby.ownership.owner, prefix)
         self.hosting = Hosting(self.bus, lobby, limiter, blocks)
         self.remotes = Remotes(self.bus)
@@ -117,6 +118,7 @@ class Cluster:
     async def _round(self) -> None:
         await self.bus.beat()
         await self._lead()
+        await self._take_unserved()
         held = self.hosting.processes()
         alive = await self.bus.alive(held)
         for process in held:
@@ -128,6 +130,16 @@ class Cluster:
             if owner not in alive:
                 for link in links:
                     link.move_on()
+
+    async def _take_unserved(self) -> None:
+        """Take the tables whose lease ran out and whose owner is gone (not a process alive
+        that could not renew, the database away for a while: it keeps them)."""
+        unserved = await run_in_threadpool(self.lobby.ownership.unserved)
+        owners = sorted({owner for _, owner in unserved if owner and owner != self.name})
+        alive = await self.bus.alive(owners)
+        for table_id, owner in unserved:
+            if owner not in alive:
+                self.lobby.adopt(table_id)
 
     async def _lead(self) -> None:
         """Take the room's lead when nobody holds it, keep it while held."""

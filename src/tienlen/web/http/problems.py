@@ -20,11 +20,13 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ...i18n import pick_lang, render, t, validation_reason
 from ..refusal import Refused
+from ..storage import StorageError
 
 MEDIA_TYPE = "application/problem+json"
 
@@ -111,6 +113,16 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return problem(exc.status_code, str(detail), headers)
 
 
+DATABASE_RETRY = 5  # seconds a client is told to wait when the database does not answer
+
+
+async def _database_away(request: Request, exc: Exception) -> Response:
+    # the database did not answer (an outage, a restart): 503, try again soon; nothing was kept
+    # of what the request began (each write is one transaction)
+    return problem(503, t("err.web.database_away", request_lang(request)),
+                   {"Retry-After": str(DATABASE_RETRY)})
+
+
 def install(app: FastAPI, routers: Sequence[APIRouter]) -> None:
     """Include ``routers`` in ``app``, and answer every refusal of ``app`` as a problem: the
     room's own (:class:`~.refusal.Refused`), bad fields (422), FastAPI's and the router's own
@@ -123,3 +135,5 @@ def install(app: FastAPI, routers: Sequence[APIRouter]) -> None:
     app.add_exception_handler(RequestValidationError, _bad_request)
     app.add_exception_handler(Refused, _refused)  # the table's, the lobby's, the routes'...
     app.add_exception_handler(StarletteHTTPException, _http_error)  # FastAPI's and the router's
+    app.add_exception_handler(StorageError, _database_away)
+    app.add_exception_handler(SQLAlchemyError, _database_away)

@@ -124,6 +124,9 @@ class Lobby:
         self.ownership = Ownership(repo.engine, time=time)
         repo.ownership = self.ownership
         self.alone = alone
+        # take the tables nobody serves at each renewal (a room of many processes takes them
+        # itself, once it knows their owners are gone: bus/cluster.py)
+        self.scan_unserved = True
         self._renewal: Timer | None = None
         self.time = time  # the one time of every table here (its committer's: :mod:`.now`)
         # who holds the accounts' names (None: nobody's name is refused, no seat is an account)
@@ -168,6 +171,12 @@ class Lobby:
         room.schedule()
         return room
 
+    def find(self, table_id: str) -> Room | None:
+        """The open table ``table_id`` served here: held, or taken now if nobody serves it
+        (one this process let go when the database was away, say). None: no such open table
+        here. A database away: :class:`~..storage.StorageError`."""
+        return self.rooms.get(table_id) or self.adopt(table_id)
+
     def _rebuilt(self, stored: StoredTable) -> Room:
         room = Room.restore(self.repo, stored, self.bot_delay, self.committer)
         self._add(room)
@@ -178,16 +187,16 @@ class Lobby:
     # ------------------------------------------------------------------ leases
     def start_leases(self) -> None:
         """Renew the leases held every :data:`~.leases.RENEW_EVERY` seconds (letting go of the
-        tables lost meanwhile) and, unless this process serves the room alone, take the tables
-        nobody serves."""
+        tables lost meanwhile) and take the tables nobody serves (:attr:`scan_unserved`: one
+        this process let go while the database was away; a dead process's)."""
         self._renewal = self.time.call_later(RENEW_EVERY, self._renew)
 
     def _renew(self) -> None:
         try:
             for table_id in self.ownership.renew():
                 self._lost(table_id)
-            if not self.alone:
-                for table_id in self.ownership.unserved():
+            if self.scan_unserved:
+                for table_id, _ in self.ownership.unserved():
                     self.adopt(table_id)
         except StorageError as exc:  # the database is away: tried again at the next round
             log.warning("the tables' leases could not be renewed: %s", exc)

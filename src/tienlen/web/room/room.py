@@ -360,21 +360,34 @@ class Room:
         elif self._rearm is not None:
             self.clock.schedule(self._rearm)
 
-    def refused(self, exc: StorageError) -> None:
+    def refused(self, exc: StorageError) -> bool:
         """The pass's writes were refused: the table is rebuilt from what is stored, nothing of
-        the pass is sent, each sender is told, and the table tries again a little later."""
+        the pass is sent, each sender is told, and the table tries again a little later. When
+        what is stored cannot be read either (the database is away), the table lets go (as
+        :meth:`lost`: its pages connect again, and it is rebuilt once the database answers):
+        False then."""
         self._writes = None
         self.gate.held = None  # nothing of the pass is sent
         for client in self.clients:
             client.shown = None  # what it holds may be of the pass: the whole state again
             client.seat = self._seats_before.get(client, client.seat)
-        self._rebuild()
+        try:
+            self._rebuild()
+        except Exception:
+            log.warning("table %s: refused, and what is stored cannot be read; let go", self.id)
+            rebuilt = False
+        else:
+            rebuilt = True
         for client, seq in self._senders:
             if client in self.clients:
                 client.send(Error(reason=t("err.web.server_failed", client.lang,
                                            reason=say_error(exc, client.lang)), ref=seq))
+        if not rebuilt:
+            self.lost()
+            return False
         self.broadcast()
         self.clock.schedule(at_least=RETRY)
+        return True
 
     def lost(self) -> None:
         """Another process serves this table now (its lease was taken): nothing of the pass is

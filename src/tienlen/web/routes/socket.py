@@ -11,6 +11,7 @@ import json
 import logging
 
 from fastapi import APIRouter, WebSocket
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
@@ -34,6 +35,7 @@ from ..room.protocol import (
 )
 from ..room.room import Client, Room, error_of
 from ..services import MAX_TABLE_ID, Services, Svc, address_of
+from ..storage import StorageError
 
 log = logging.getLogger("tienlen.web")
 
@@ -46,6 +48,7 @@ MOVED = 4307  # the close code then: the page connects again (and reaches the ta
 # a page as a bare failure, which it would retry for ever) and closed at once, nothing read,
 # nothing sent, no session given; the page says why and does not knock again (static/lib/net.js)
 REFUSED = 4403
+TRY_AGAIN_LATER = 1013  # the close code when the database is away: the page knocks again
 NOT_FOUND, BANNED = "not_found", "banned"  # the kinds of the refusals said here
 
 router = APIRouter()
@@ -65,17 +68,22 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
     # its hello are in that language; else the browser's Accept-Language
     lang = pick_lang(websocket.query_params.get("lang", "")[:20]
                      or websocket.headers.get("accept-language", "")[:200])
-    room: Room | RemoteTable | None = svc.lobby.get(table_id) if svc.cluster is None \
-        else await svc.cluster.link_for(table_id)
-    if room is None:
-        reason = (await run_in_threadpool(svc.missing, table_id))[1] \
+    try:
+        room = await _served(svc, table_id)
+        reason = None if room is not None else (await run_in_threadpool(svc.missing, table_id))[1] \
             if len(table_id) <= MAX_TABLE_ID else msg("err.web.no_such_table")
+    except (StorageError, SQLAlchemyError):  # the database is away: the page knocks again
+        await _refuse(websocket, Refused(msg("err.web.database_away"), "unavailable",
+                                         status=503), lang, TRY_AGAIN_LATER)
+        return
+    if room is None:
+        assert reason is not None
         await _refuse(websocket, Refused(reason, NOT_FOUND), lang, 4404)
         return
     try:
         taken = svc.connections.take(key)
     except Refused as exc:  # the shared counts cannot be reached: "try again later"
-        await _refuse(websocket, exc, lang, 1013)
+        await _refuse(websocket, exc, lang, TRY_AGAIN_LATER)
         return
     if not taken:
         await _refuse(websocket, Refused.too_many(msg(
@@ -85,6 +93,16 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
         await _serve(websocket, svc, room, table_id, key, lang, arrived)
     finally:
         svc.connections.give(key)
+
+
+async def _served(svc: Services, table_id: str) -> Room | RemoteTable | None:
+    """Where a connection to ``table_id`` is served: the table here (held, or taken now that
+    nobody serves it), a link to the process of the room that serves it, or None."""
+    if len(table_id) > MAX_TABLE_ID:
+        return None
+    if svc.cluster is not None:
+        return await svc.cluster.link_for(table_id)
+    return svc.lobby.find(table_id)
 
 
 async def _refuse(websocket: WebSocket, exc: Refused, lang: str, code: int) -> None:

@@ -64,8 +64,9 @@ class Table(Protocol):
     def published(self) -> None:
         """The staged writes are stored: send what was held, arrange what comes next."""
 
-    def refused(self, exc: StorageError) -> None:
-        """The staged writes were refused: be as stored again, tell the senders."""
+    def refused(self, exc: StorageError) -> bool:
+        """The staged writes were refused: be as stored again, tell the senders (False: what
+        is stored could not be read either; the table let go, as :meth:`lost`)."""
 
     def lost(self) -> None:
         """Another process serves the table now (its lease was taken: tablelog/leases.py):
@@ -142,7 +143,8 @@ class Committer:
             return table.step(change)
         except Exception:  # a failure must not stop the others: the table is rebuilt
             log.exception("table %s: its inbox could not be read", table.id)
-            table.refused(StorageError("the table's inbox could not be read"))
+            if not table.refused(StorageError("the table's inbox could not be read")):
+                self.on_lost(table)
             return None
 
     def commit(self, read: list[tuple[Table, list[Write]]]) -> None:
@@ -182,7 +184,8 @@ class Committer:
             self.stats.refused += 1
             log.warning("table %s: its writes were not stored (%s); trying again in %.1f s",
                         table.id, why, self.retry)
-            table.refused(why)
+            if not table.refused(why):
+                self.on_lost(table)
 
     # ------------------------------------------------------------------ the bot pool
     def ask(self, asking: Asking, answer: Callable[[Move | BaseException], None]) -> None:

@@ -168,18 +168,20 @@ class Ownership:
         return (row[1] or "", float(row[2] or 0.0))
 
     # ------------------------------------------------------------------ tables nobody serves
-    def unserved(self, limit: int = 100) -> list[str]:
-        """Open tables whose lease ran out or that have none (their owner died, or a whole
-        room was stopped): for a process to take, oldest lease first."""
+    def unserved(self, limit: int = 100) -> list[tuple[str, str]]:
+        """Open tables whose lease ran out or that have none (their owner died or was paused, or
+        a whole room was stopped), with whoever held them last ("": nobody): for a process to
+        take, oldest lease first."""
         now = self.time.wall()
         with transaction(self.engine) as conn:
             lapsed = conn.execute(
-                select(LeaseRow.table_id).join(TableRow, TableRow.id == LeaseRow.table_id)
+                select(LeaseRow.table_id, LeaseRow.owner)
+                .join(TableRow, TableRow.id == LeaseRow.table_id)
                 .where(LeaseRow.expires < now, TableRow.closed.is_(None))
-                .order_by(LeaseRow.expires).limit(limit)).scalars().all()
+                .order_by(LeaseRow.expires).limit(limit)).all()
             never = conn.execute(
                 select(TableRow.id).where(TableRow.closed.is_(None),
                                           ~select(LeaseRow.table_id)
                                           .where(LeaseRow.table_id == TableRow.id).exists())
                 .order_by(TableRow.created).limit(limit)).scalars().all()
-        return [*lapsed, *never][:limit]
+        return [*((str(t), str(o)) for t, o in lapsed), *((str(t), "") for t in never)][:limit]
