@@ -21,7 +21,8 @@ from .http.bodylimit import BodyLimit
 from .http.origin import OriginCheck
 from .limits import Limits
 from .now import REAL_TIME, Time, Timer
-from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records, socket
+from .ops.options import Ops
+from .routes import accounts, friends, lobby, moderation, ops, pages, players, quickmatch, records, socket
 from .routes.pages import STATIC
 from .schema import open_repository
 from .services import Services
@@ -68,7 +69,8 @@ class Sweeper:
 def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                limits: Limits | None = None,
                clock: Time = REAL_TIME, api_docs: bool = False,
-               prepared: Callable[[float | None], None] | None = None) -> FastAPI:
+               prepared: Callable[[float | None], None] | None = None,
+               operations: Ops | None = None) -> FastAPI:
     """The server for ``db_url`` (default: :func:`~.storage.default_db`, an SQLite file) under
     ``limits`` (default: :class:`~.limits.Limits`); ``clock`` is the one time (:mod:`.now`) the
     rate limits count by and the tables, their bots and the sweeps run on.
@@ -76,10 +78,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
     so it is off unless asked for; the schema itself is always at /openapi.json). ``prepared``
 given (``tienlen serve``): the bot pool compiles the fast path at start (the pure engine
 answers meanwhile) and calls it with the seconds that took (None: it failed) once done;
-not given (the tests' servers), the pool's workers compile it on first use."""
+not given (the tests' servers), the pool's workers compile it on first use. ``operations``:
+where /metrics is served and to whom (ops/options.py; default: the main port, loopback only)."""
     limits = limits or Limits()
     services = Services.make(open_repository(db_url or default_db().url, clock), bot_delay, limits,
                              clock)
+    services.metrics.watch(services.lobby, lambda: services.role)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -115,6 +119,7 @@ not given (the tests' servers), the pool's workers compile it on first use."""
     app.state.services = services
     app.state.lobby = services.lobby  # the tests' and the tools' way in
     app.state.limits = limits
+    app.state.ops = operations or Ops()
     app.state.offload = services.offload
     app.state.accounts = Accounts(services.identities, services.clock, limits)
     app.add_middleware(BodyLimit, limit=limits.max_body)
@@ -122,5 +127,5 @@ not given (the tests' servers), the pool's workers compile it on first use."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     problems.install(app, (pages.router, lobby.router, records.router, players.router,
                            accounts.router, moderation.router, friends.router,
-                           quickmatch.router, socket.router))
+                           quickmatch.router, socket.router, ops.router))
     return app

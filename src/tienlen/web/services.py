@@ -59,6 +59,7 @@ from .lobby.lobby import Lobby
 from .moderation.moderation import Moderation
 from .moderation.store import SqlModerationStore
 from .now import REAL_TIME, Time
+from .ops.metrics import Metrics
 from .quickmatch.matchqueue import MatchQueue, SqlMatchQueue
 from .ratings.store import RatingStore, SqlRatingStore
 from .records.played import HandWriter
@@ -116,6 +117,9 @@ class Services:
     queue: MatchQueue  # quick match: who waits for a table, and the tables they were given
     reviews: Reviews  # finished hands' reviews, made in the bot pool, kept and shared
     started: float = field(default_factory=time.time)
+    metrics: Metrics = field(default_factory=Metrics)  # /metrics (ops/metrics.py): what the
+    # socket counts, and the table leases' hook for a take-over: metrics.took_over()
+    role: str = "single"  # said by /healthz and /metrics; with leader election: leader, follower
 
     @classmethod
     def make(cls, repo: Repository, bot_delay: float, limits: Limits,
