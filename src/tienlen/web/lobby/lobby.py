@@ -316,7 +316,7 @@ class Lobby:
             try:
                 self.repo.close_table(room.id, self.time.wall())
             except TienLenError as exc:
-                log.warning("table %s could not be closed: %s", room.id, exc)
+                log.warning("table %s could not be closed: %s", room.id, exc, extra={"table": room.id})
                 continue
             room.stop()
             self._forget(room)

@@ -134,7 +134,7 @@ class Committer:
         try:
             return table.step(change)
         except Exception:  # a failure must not stop the others: the table is rebuilt
-            log.exception("table %s: its inbox could not be read", table.id)
+            log.exception("table %s: its inbox could not be read", table.id, extra={"table": table.id})
             table.refused(StorageError("the table's inbox could not be read"))
             return None
 
@@ -166,7 +166,7 @@ class Committer:
                 continue
             self.stats.refused += 1
             log.warning("table %s: its writes were not stored (%s); trying again in %.1f s",
-                        table.id, why, self.retry)
+                        table.id, why, self.retry, extra={"table": table.id})
             table.refused(why)
 
     # ------------------------------------------------------------------ the bot pool
