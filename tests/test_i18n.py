@@ -90,7 +90,8 @@ def _python_keys(path: Path) -> set[str]:
                                     "web/routes/moderation.py", "web/routes/players.py",
                                     "bots/learned.py", "bots/external.py", "web/storage.py",
                                     "web/room/chat.py", "web/schema.py", "web/admin.py",
-                                    "web/tablelog/repository.py"])
+                                    "web/tablelog/repository.py", "web/routes/ops.py",
+                                    "web/ops/options.py", "web/ops/metrics.py"])
 def test_every_key_the_code_uses_is_in_the_catalogue(module: str) -> None:
     keys = _python_keys(SRC / module)
     assert keys, module
@@ -280,7 +281,8 @@ def _english_said(tree: ast.AST) -> list[str]:
                                     "web/routes/accounts.py", "web/routes/moderation.py",
                                     "web/routes/players.py", "web/schema.py", "web/admin.py",
                                     "web/tablelog/repository.py",
-                                    "bots/search.py", "bots/learned.py", "bots/external.py"])
+                                    "bots/search.py", "bots/learned.py", "bots/external.py",
+                                    "web/routes/ops.py", "web/ops/options.py", "web/ops/metrics.py"])
 def test_no_english_error_or_message_outside_the_catalogue(module: str) -> None:
     assert _english_said(ast.parse((SRC / module).read_text(encoding="utf-8"))) == []
 
@@ -311,7 +313,7 @@ def _help_texts(tree: ast.AST) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize("module", ["cli.py", "web/server.py"])
+@pytest.mark.parametrize("module", ["cli.py", "web/server.py", "web/ops/options.py"])
 def test_the_help_of_the_command_line_comes_from_the_catalogue(module: str) -> None:
     tree = ast.parse((SRC / module).read_text(encoding="utf-8"))
     assert _help_texts(tree) == []

@@ -305,10 +305,12 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    from .web.ops.options import ops_from
     from .web.server import limits_from, serve
 
     return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args), _lang(args),
-                 api_docs=args.api_docs, cache_dir=args.cache_dir, redis=args.redis)
+                 api_docs=args.api_docs, cache_dir=args.cache_dir, redis=args.redis,
+                 ops=ops_from(args))
 
 
 def _cmd_admin(args: argparse.Namespace) -> int:
@@ -498,9 +500,11 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=0.5, help=h("serve.bot_delay"))
     p.add_argument("--api-docs", action="store_true", help=h("serve.api_docs"))
     p.add_argument("--cache-dir", default=None, metavar="DIR", help=h("serve.cache_dir"))
-    from .web.server import add_limit_options  # the standard library only, like this module
+    from .web.ops.options import add_ops_options  # the standard library only, like this module
+    from .web.server import add_limit_options
 
     add_limit_options(p, lang)
+    add_ops_options(p, lang)
     _lang_option(p, lang)
     p.set_defaults(func=_cmd_serve)
 

@@ -126,3 +126,7 @@ def test_the_room_has_one_leader(room_of_two: tuple[Server, Server]) -> None:
     a, b = room_of_two
     clusters = [s.app.state.services.cluster for s in (a, b)]
     poll(lambda: sum(c.leader for c in clusters), lambda n: n == 1, timeout=20)
+    # each says its role and that its Redis and database answer
+    health = [s.get("/healthz").json() for s in (a, b)]
+    assert sorted(h["role"] for h in health) == ["follower", "leader"]
+    assert all(h["redis"] == {"ok": True} and h["database"]["ok"] for h in health)

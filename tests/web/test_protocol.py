@@ -208,7 +208,7 @@ def test_rest_errors_say_what_is_wrong(server: Server) -> None:
     assert bad.status_code == 422 and "players" in bad.json()["detail"]
     assert server.get("/api/tables/nope").status_code == 404
     health = server.get("/healthz").json()
-    assert health["status"] == "ok" and health["database"] == "sqlite"
+    assert health["status"] == "ok" and health["database"] == {"ok": True, "dialect": "sqlite"}
 
 
 def test_after_a_whole_state_a_connection_is_sent_deltas_and_sync_sends_it_whole_again(

@@ -23,8 +23,9 @@ from .http.bodylimit import BodyLimit
 from .http.origin import OriginCheck
 from .limits import Counting, Limits
 from .now import REAL_TIME, Time, Timer
+from .ops.options import Ops
 from .refusal import Refused
-from .routes import accounts, friends, lobby, moderation, pages, players, quickmatch, records, socket
+from .routes import accounts, friends, lobby, moderation, ops, pages, players, quickmatch, records, socket
 from .routes.pages import STATIC
 from .schema import open_repository
 from .services import Services
@@ -88,7 +89,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.5,
                limits: Limits | None = None,
                clock: Time = REAL_TIME, api_docs: bool = False,
                prepared: Callable[[float | None], None] | None = None,
-               redis_url: str | None = None, redis_prefix: str = "") -> FastAPI:
+               redis_url: str | None = None, redis_prefix: str = "",
+               operations: Ops | None = None) -> FastAPI:
     """The server for ``db_url`` (default: :func:`~.storage.default_db`, an SQLite file) under
     ``limits`` (default: :class:`~.limits.Limits`); ``clock`` is the one time (:mod:`.now`) the
     rate limits count by and the tables, their bots and the sweeps run on.
@@ -101,7 +103,8 @@ not given (the tests' servers), the pool's workers compile it on first use.
 that Redis (bus/cluster.py): it restores no table at start and serves those it takes; the rate
 limits, the sign-in tries and the connections per address are counted there, shared with every
 process (``shared/``); its keys and channels start ``tl:`` + ``redis_prefix``. None: alone,
-counted in this process's memory."""
+counted in this process's memory. ``operations``: where /metrics is served and to whom
+(ops/options.py; default: the main port, loopback only)."""
     limits = limits or Limits()
     url = db_url or default_db().url
     if redis_url is not None and not url.startswith("postgresql"):
@@ -110,6 +113,8 @@ counted in this process's memory."""
     services = Services.make(open_repository(url, clock), bot_delay, limits, clock, redis=client,
                              redis_prefix=redis_prefix)
     cluster = services.join_cluster(redis_url, redis_prefix) if redis_url is not None else None
+    services.metrics.watch(services.lobby, lambda: services.role)
+    services.lobby.ownership.on_takeover = services.metrics.took_over
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -158,6 +163,7 @@ counted in this process's memory."""
     app.state.services = services
     app.state.lobby = services.lobby  # the tests' and the tools' way in
     app.state.limits = limits
+    app.state.ops = operations or Ops()
     app.state.offload = services.offload
     app.state.accounts = Accounts(services.identities, services.clock, limits, services.counting)
     app.add_middleware(BodyLimit, limit=limits.max_body)
@@ -165,5 +171,5 @@ counted in this process's memory."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     problems.install(app, (pages.router, lobby.router, records.router, players.router,
                            accounts.router, moderation.router, friends.router,
-                           quickmatch.router, socket.router))
+                           quickmatch.router, socket.router, ops.router))
     return app

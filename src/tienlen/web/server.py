@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,8 @@ from ..errors import ArgumentError, TienLenError, error
 from ..fast.cache import CACHE_ENV, settle
 from ..i18n import Msg, t
 from .limits import Limits
+from .ops import logs
+from .ops.options import Ops, metrics_text
 
 if TYPE_CHECKING:
     from .storage import DefaultDb
@@ -126,14 +129,17 @@ def check_redis(redis: str, db: str | None) -> None:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en",
-          api_docs: bool = False, cache_dir: str | None = None, redis: str | None = None) -> int:
+          api_docs: bool = False, cache_dir: str | None = None, redis: str | None = None,
+          ops: Ops | None = None) -> int:
     """Run the server until interrupted; ``cache_dir``: where the compiled engine is kept
     between starts (else ``TIENLEN_CACHE_DIR``, else numba's own places). ``redis``: this
-    process is one of a room of many over that Redis (their database a PostgreSQL one)."""
+    process is one of a room of many over that Redis (their database a PostgreSQL one);
+    ``ops``: /metrics' address and the logs' form (ops/options.py)."""
     try:
         import uvicorn
 
         from .app import create_app
+        from .ops.metrics import listen
         from .storage import default_db
     except ImportError as exc:
         raise error(TienLenError, "err.serve.extra", error=str(exc)) from None
@@ -144,20 +150,29 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     if cache_dir is not None:
         os.environ[CACHE_ENV] = cache_dir
     engine = engine_text(lang)
+    ops = ops or Ops()
+    say = logs.start() if ops.log_json else functools.partial(print, flush=True)
 
     def prepared(seconds: float | None) -> None:
-        print(prepared_text(seconds, lang), flush=True)
+        say(prepared_text(seconds, lang))
 
     chosen = default_db() if db is None else None
     url = chosen.url if chosen is not None else str(db)
     app = create_app(url, bot_delay=bot_delay, limits=limits, api_docs=api_docs,
-                     prepared=prepared, redis_url=redis)
-    print(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=url))
+                     prepared=prepared, redis_url=redis, operations=ops)
+    apart = listen(app.state.services.metrics, ops.metrics_address) if ops.metrics_address else None
+    say(t("cli.serve.serving", lang, url=f"http://{host}:{port}/", db=url))
     if redis is not None:
-        print(t("cli.serve.in_a_room", lang, redis=redis))
+        say(t("cli.serve.in_a_room", lang, redis=redis))
     if chosen is not None and chosen.here:
-        print(found_db_text(chosen, lang))
-    print(limits_text(limits or Limits(), lang))
-    print(engine, flush=True)
-    uvicorn.run(app, host=host, port=port, ws_max_size=MAX_WS_MESSAGE, log_level="warning")
+        say(found_db_text(chosen, lang))
+    say(limits_text(limits or Limits(), lang))
+    say(metrics_text(ops, host, port, lang))
+    say(engine)
+    try:  # --log-json: the logging is configured already (logs.start), else uvicorn's own
+        uvicorn.run(app, host=host, port=port, ws_max_size=MAX_WS_MESSAGE, log_level="warning",
+                    log_config=None if ops.log_json else uvicorn.config.LOGGING_CONFIG)
+    finally:
+        if apart is not None:
+            apart()
     return 0

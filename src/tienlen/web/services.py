@@ -65,6 +65,7 @@ from .lobby.lobby import Lobby
 from .moderation.moderation import Moderation
 from .moderation.store import SqlModerationStore
 from .now import REAL_TIME, Time
+from .ops.metrics import Metrics
 from .quickmatch.matchqueue import MatchQueue, SqlMatchQueue
 from .ratings.store import RatingStore, SqlRatingStore
 from .records.played import HandWriter
@@ -130,6 +131,8 @@ class Services:
     started: float = field(default_factory=time.time)
     # this process in a room of many (tienlen serve --redis: bus/cluster.py); None: alone
     cluster: Cluster | None = None
+    metrics: Metrics = field(default_factory=Metrics)  # /metrics (ops/metrics.py): what the
+    # socket counts, and the table leases' hook for a take-over: metrics.took_over()
 
     @classmethod
     def make(cls, repo: Repository, bot_delay: float, limits: Limits,
@@ -177,6 +180,19 @@ class Services:
         cluster.hear("bans", lambda note: self.moderation.forget())
         self.moderation.bans_changed = lambda: cluster.broadcast("bans")
         return cluster
+
+    @property
+    def redis(self) -> Any:
+        """The room's Redis client (its bus's, asyncio), for /healthz; None alone."""
+        return self.cluster.bus.redis if self.cluster is not None else None
+
+    @property
+    def role(self) -> str:
+        """What this process is in the room (said by /healthz and /metrics): ``single`` alone,
+        else ``leader`` or ``follower`` (bus/cluster.py)."""
+        if self.cluster is None:
+            return "single"
+        return "leader" if self.cluster.leader else "follower"
 
     def leads(self) -> bool:
         """Whether this process runs the room's single jobs (quick match, the retention

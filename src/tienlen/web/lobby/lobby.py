@@ -404,7 +404,7 @@ class Lobby:
                 self._lost(room.id)
                 continue
             except TienLenError as exc:
-                log.warning("table %s could not be closed: %s", room.id, exc)
+                log.warning("table %s could not be closed: %s", room.id, exc, extra={"table": room.id})
                 continue
             room.stop()
             self._forget(room)

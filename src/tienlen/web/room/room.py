@@ -434,7 +434,7 @@ class Room:
         try:
             owed = self.clock.owed()
         except Exception:  # a failure must not stop the table, nor the others: wait
-            log.exception("table %s: the bot's move failed", self.id)
+            log.exception("table %s: the bot's move failed", self.id, extra={"table": self.id})
             self._arrange(RETRY)
             return
         if owed is None:
@@ -511,7 +511,8 @@ class Room:
                 try:
                     self.repo.put_ended(self.id, write.ended)
                 except StorageError:
-                    log.exception("table %s: the first hand's players not written", self.id)
+                    log.exception("table %s: the first hand's players not written", self.id,
+                                  extra={"table": self.id})
 
     # ------------------------------------------------------------------ seats and moves
     def leave(self, seat: int) -> None:
@@ -590,7 +591,8 @@ class Room:
                 return
             exc = answer.exception()
             if exc is not None:
-                log.warning("table %s: a hint failed in the bot pool (%r)", self.id, exc)
+                log.warning("table %s: a hint failed in the bot pool (%r)", self.id, exc,
+                            extra={"table": self.id})
                 client.send(HintEvent(move=str(view.legal[0]), ref=ref))
                 return
             hint = answer.result()

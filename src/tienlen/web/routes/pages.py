@@ -1,15 +1,12 @@
-"""What a browser or a probe fetches outside the API: the page (at ``/`` and ``/t/ID``), the
-page's words in each language, and ``/healthz``. The page reads the session cookie's identity
-from the database: plain ``def`` handlers, in FastAPI's thread pool; ``/healthz`` counts the
-live tables, on the event loop."""
+"""What a browser fetches outside the API: the page (at ``/`` and ``/t/ID``) and the page's
+words in each language. The page reads the session cookie's identity from the database: plain
+``def`` handlers, in FastAPI's thread pool. (``/healthz`` is the operator's: ``ops.py``.)"""
 
 from __future__ import annotations
 
 import functools
-import time
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
@@ -97,14 +94,3 @@ def catalogue_file(lang: str) -> Response:
     return Response(catalogue_text(lang), media_type="application/json",
                     headers={"Cache-Control": "no-cache"})
 
-
-@router.get("/healthz")
-async def healthz(svc: Svc) -> dict[str, Any]:
-    rooms = svc.lobby.rooms
-    return {"status": "ok", "tables": len(rooms),
-            "playing": sum(1 for r in rooms.values() if r.started),
-            "connections": sum(len(r.clients) for r in rooms.values()),
-            "database": svc.repo.dialect, "uptime_s": round(time.time() - svc.started, 1),
-            "bot_moves": svc.lobby.committer.stats.bot_moves, "moves": svc.lobby.committer.stats.moves,
-            "batches": svc.lobby.committer.stats.batches,
-            "engine": svc.lobby.committer.pool.engine}

@@ -139,7 +139,8 @@ async def review(hand: ReadableHand, request: Request, svc: Svc,
     except Refused:
         raise
     except Exception:  # the pool failed (a worker died): said, logged, and tried anew next time
-        log.exception("table %s: the review of hand %d failed in the bot pool", table_id, hand_no)
+        log.exception("table %s: the review of hand %d failed in the bot pool", table_id, hand_no,
+                      extra={"table": table_id})
         raise Refused(msg("review.web.failed"), status=503, retry_after=5) from None
     if body is None:
         raise Refused(reason or msg("err.web.replay", reason=""))

@@ -1,7 +1,8 @@
 """The WebSocket loop of one connection to a table: the connection limit per address, the
 message limits (per connection and per address), reading and parsing each command, handing it
 to the table, and the outbox pump that sends the table's events (a connection too slow to take
-them is dropped)."""
+them is dropped). What only it sees is counted here for ``/metrics`` (ops/metrics.py): the
+connections, the commands, the events sent, each command's wait for its event."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
+from collections import deque
 
 from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
@@ -21,6 +24,7 @@ from ..accounts.session import Arrival, arrival, device_of, digest, owner_for, s
 from ..bus.remote import RemoteTable
 from ..http.origin import other_site
 from ..limits import RateLimit, wait_text
+from ..ops.metrics import Metrics
 from ..refusal import Refused
 from ..room.protocol import (
     MAX_MESSAGE,
@@ -34,7 +38,7 @@ from ..room.protocol import (
     seq_of,
 )
 from ..room.room import Client, Room, error_of
-from ..services import MAX_TABLE_ID, Services, Svc, address_of
+from ..services import MAX_TABLE_ID, Services, Svc, address_of, services_of
 from ..storage import StorageError
 
 log = logging.getLogger("tienlen.web")
@@ -50,6 +54,7 @@ MOVED = 4307  # the close code then: the page connects again (and reaches the ta
 REFUSED = 4403
 TRY_AGAIN_LATER = 1013  # the close code when the database is away: the page knocks again
 NOT_FOUND, BANNED = "not_found", "banned"  # the kinds of the refusals said here
+TIMED = 256  # a connection's commands waiting for their event, timed at most (the oldest go)
 
 router = APIRouter()
 
@@ -89,9 +94,11 @@ async def ws(websocket: WebSocket, table_id: str, svc: Svc) -> None:
         await _refuse(websocket, Refused.too_many(msg(
             "err.web.connections", n=svc.limits.connections_per_address)), lang, 1008)
         return
+    svc.metrics.connections += 1
     try:
         await _serve(websocket, svc, room, table_id, key, lang, arrived)
     finally:
+        svc.metrics.connections -= 1
         svc.connections.give(key)
 
 
@@ -109,15 +116,27 @@ async def _refuse(websocket: WebSocket, exc: Refused, lang: str, code: int) -> N
     """Refuse a connection before it is served: the refusal as its first event, then close."""
     await websocket.send_text(error_of(exc, lang).model_copy(update={"seq": 1})
                               .model_dump_json())
+    services_of(websocket).metrics.events += 1
     await websocket.close(code=code)
 
 
 async def _serve(websocket: WebSocket, svc: Services, room: Room | RemoteTable, table_id: str,
                  key: str, lang: str, arrived: Arrival) -> None:
     """Attach a client to ``room`` and read its messages until it leaves (or is dropped)."""
-    limits = svc.limits
+    limits, metrics = svc.limits, svc.metrics
     own = RateLimit(limits.messages_per_second, 1.0, svc.clock)  # this connection's messages
     outbox: asyncio.Queue[str] = asyncio.Queue()
+    # the commands handed to the table and not answered yet: (seq, when it came). An event
+    # handed over once the table has read a command (its seq is at most the client's in_seq:
+    # the pass that read it has stored its writes and is sending what it held) ends its wait.
+    waiting: deque[tuple[int, float]] = deque(maxlen=TIMED)
+
+    def deliver(body: str) -> None:
+        if waiting and waiting[0][0] <= client.in_seq:
+            now = time.perf_counter()
+            while waiting and waiting[0][0] <= client.in_seq:
+                metrics.latency.observe(now - waiting.popleft()[1])
+        outbox.put_nowait(body)
     identity, secret = arrived.identity, arrived.secret
     # a browser not known yet becomes a guest once it sits (a refused join leaves nothing)
     owner = owner_for(websocket, identity)
@@ -133,9 +152,10 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room | RemoteTable, 
             identity = seated_as(websocket, svc.identities, identity, client.owner, name, secret)
             mod.seen(identity.id, address)
         except TienLenError:  # the seat is taken; the guest's row waits for the next sitting
-            log.exception("the guest of table %s could not be stored", table_id)
+            log.exception("the guest of table %s could not be stored", table_id,
+                          extra={"table": table_id})
 
-    client = Client(outbox.put_nowait, key, owner, seated if owner is not None else None,
+    client = Client(deliver, key, owner, seated if owner is not None else None,
                     device_of(websocket))
     client.account_name = identity.name if identity is not None and identity.account else None
     client.session = digest(secret) if secret is not None else None
@@ -146,12 +166,13 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room | RemoteTable, 
     client.limiter = svc.limiter  # its hints and chat, counted with its player's elsewhere
     client.lang = lang
     room.attach(client)
-    sender = asyncio.create_task(_pump(websocket, outbox))
+    sender = asyncio.create_task(_pump(websocket, outbox, metrics))
     try:
         while not sender.done():
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            came = time.perf_counter()
             raw = message.get("text")
             if raw is None:
                 raw = message.get("bytes") or b""
@@ -165,18 +186,21 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room | RemoteTable, 
                     continue
                 words, n = "err.web.messages_address", limits.messages_per_address
             if wait:
+                metrics.commands_refused += 1
                 room.notify(client, Refused.too_many(msg(words, n=n, wait=wait_text(wait)), wait),
                             _seq_of(raw))
                 continue
             if room.moved:  # served by another process now: its page connects again
                 break
             if isinstance(room, Room) and svc.lobby.get(table_id) is not room:  # closed meanwhile
+                metrics.commands_refused += 1
                 missing = await run_in_threadpool(svc.missing, table_id)
                 client.refuse(Refused(missing[1], NOT_FOUND))
                 break
             try:
                 command = parse_command(raw)
             except ProtocolError as exc:  # a message it cannot read: refused, by its rules
+                metrics.commands_refused += 1
                 room.notify(client, Refused(exc.message), exc.ref)
                 continue
             if isinstance(command, Join) and identity is None and secret is not None:
@@ -190,9 +214,12 @@ async def _serve(websocket: WebSocket, svc: Services, room: Room | RemoteTable, 
             if ban is not None:  # banned: it may watch, and nothing more
                 watching = _watching(room, client, command)
                 if watching is None:
+                    metrics.commands_refused += 1
                     room.notify(client, Refused(mod.words(ban), BANNED, status=403), command.seq)
                     continue
                 command = watching
+            metrics.commands_accepted += 1
+            waiting.append((command.seq, came))
             room.handle(client, command)  # to the table's inbox
             if ban is not None:  # told once it has its welcome (after it, in the inbox)
                 room.notify(client, Refused(mod.words(ban), BANNED, status=403))
@@ -229,7 +256,7 @@ def _seq_of(raw: str | bytes) -> int | None:
     return seq_of(data)
 
 
-async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
+async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str], metrics: Metrics) -> None:
     with contextlib.suppress(Exception):
         while True:
             if outbox.qsize() > OUTBOX_LIMIT:
@@ -243,3 +270,4 @@ async def _pump(websocket: WebSocket, outbox: asyncio.Queue[str]) -> None:
                 await websocket.close(code=MOVED, reason="the table is served elsewhere now")
                 return
             await websocket.send_text(body)
+            metrics.events += 1

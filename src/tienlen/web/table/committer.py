@@ -142,7 +142,7 @@ class Committer:
         try:
             return table.step(change)
         except Exception:  # a failure must not stop the others: the table is rebuilt
-            log.exception("table %s: its inbox could not be read", table.id)
+            log.exception("table %s: its inbox could not be read", table.id, extra={"table": table.id})
             if not table.refused(StorageError("the table's inbox could not be read")):
                 self.on_lost(table)
             return None
@@ -183,7 +183,7 @@ class Committer:
                 continue
             self.stats.refused += 1
             log.warning("table %s: its writes were not stored (%s); trying again in %.1f s",
-                        table.id, why, self.retry)
+                        table.id, why, self.retry, extra={"table": table.id})
             if not table.refused(why):
                 self.on_lost(table)
 

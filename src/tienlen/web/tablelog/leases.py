@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
@@ -58,6 +58,7 @@ class Ownership:
         self.time = time
         self.held: dict[str, int] = {}
         self.takeovers = 0  # leases taken from another owner (it let them run out, or was forced)
+        self.on_takeover: Callable[[], None] = lambda: None  # told of each (the metrics)
 
     # ------------------------------------------------------------------ taking and giving
     def take(self, table_id: str, force: bool = False) -> int | None:
@@ -88,6 +89,7 @@ class Ownership:
             return None
         if before is not None and before[0] != self.owner:
             self.takeovers += 1
+            self.on_takeover()
         return int(row[0])
 
     def claim_new(self, conn: Connection, table_id: str) -> None:

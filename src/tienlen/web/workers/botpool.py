@@ -30,6 +30,10 @@ to a worker (about 0.6 ms) costs more than their decision (0.1 ms for heuristic,
 learned). A level decided here is a :class:`PooledBot` at the table: until the pool's answer for that very
 view is back, the table asks the pool (staged.py ``Asking``); the answer is posted to the
 table's inbox (room.py), which makes the move, unless the table moved on meanwhile.
+
+Each worker times its work (:func:`timed`: the CPU its thread used, ``time.thread_time``) and
+sends the seconds back with the answer; :attr:`BotPool.cpu` adds them up by the kind of work
+(``/metrics``' ``tienlen_bot_cpu_seconds_total``).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import functools
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -89,6 +94,21 @@ def warm() -> bool:
     """In a worker: load the compiled fast path (:func:`tienlen.hints.prepare`), before it is
     given work."""
     return prepare(Rules.preset("pagat"))
+
+
+CPU_SECONDS = "tienlen_cpu_seconds"  # what a failed work's exception carries back: its CPU
+
+
+def timed(fn: Callable[..., T], *args: Any) -> tuple[T, float]:
+    """In a worker: ``fn(*args)`` and the CPU seconds it took (its thread's, so that in a test's
+    worker thread too it is this work's alone); a failure carries them as its
+    :data:`CPU_SECONDS` attribute (an exception's attributes cross to the server with it)."""
+    start = time.thread_time()
+    try:
+        return fn(*args), time.thread_time() - start
+    except BaseException as exc:
+        vars(exc)[CPU_SECONDS] = time.thread_time() - start
+        raise
 
 
 _bots: OrderedDict[tuple[str, int, str, int], Bot] = OrderedDict()
@@ -141,6 +161,62 @@ def review_decision(text: str, seat: int, number: int) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- on the event loop
+# the kind of each work, for its CPU seconds (the rest, the records' work: "records")
+WORK_KINDS: dict[Callable[..., Any], str] = {decide: "decision", hint: "hint",
+                                             prepare_compiled: "engine", warm: "engine"}
+
+
+class CpuUse:
+    """The CPU seconds the workers' work took, by kind (``decision``, ``hint``, ``records``: the
+    reviews, replays and whole-table records, ``engine``: compiling and loading the compiled
+    engine), added up as their answers come back (in the executors' threads: under a lock)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._seconds = dict.fromkeys(("decision", "hint", "records", "engine"), 0.0)
+
+    def add(self, fn: Callable[..., Any], seconds: float) -> None:
+        kind = WORK_KINDS.get(fn, "records")
+        with self._lock:
+            self._seconds[kind] += seconds
+
+    def seconds(self) -> dict[str, float]:
+        """Each kind's seconds so far (a copy: read from any thread)."""
+        with self._lock:
+            return dict(self._seconds)
+
+
+class TimedProcesses(ProcessPoolExecutor):
+    """The workers: each work runs :func:`timed`, its answer comes back alone and its CPU
+    seconds go to ``cpu`` (so the pool and its tests see the work as it was given)."""
+
+    def __init__(self, workers: int, cpu: CpuUse, **options: Any) -> None:
+        super().__init__(workers, **options)
+        self.cpu = cpu
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        assert not kwargs, "the pool's work is given positional arguments only"
+        answer: Future[T] = Future()
+        work = super().submit(timed, fn, *args)
+
+        def back(work: Future[tuple[T, float]]) -> None:
+            if work.cancelled():
+                answer.cancel()
+                answer.set_running_or_notify_cancel()
+                return
+            exc = work.exception()
+            if exc is not None:
+                self.cpu.add(fn, vars(exc).get(CPU_SECONDS, 0.0))
+                answer.set_exception(exc)
+                return
+            value, seconds = work.result()
+            self.cpu.add(fn, seconds)
+            answer.set_result(value)
+
+        work.add_done_callback(back)
+        return answer
+
+
 class BotPool:
     """Runs decisions and hints in worker processes, at most ``workers`` at once, the rest
     queued (hints first)."""
@@ -164,6 +240,7 @@ class BotPool:
         self._compiled = True  # whether workers started now play on the compiled engine
         self._preparing: list[Executor] = []  # compiling, or warming workers on its result
         self._closed = False
+        self.cpu = CpuUse()  # what the workers' work took (TimedProcesses)
 
     def prepare(self, done: Callable[[float | None], None] | None = None,
                 preparer: Callable[[], Executor] | None = None) -> bool:
@@ -332,13 +409,11 @@ class BotPool:
 
     def _processes(self) -> Executor:
         # spawned, not forked: the server's threads stay behind
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=start_worker,
-                                   initargs=(self._compiled,))
+        return TimedProcesses(self.workers, self.cpu, mp_context=multiprocessing.get_context("spawn"),
+                              initializer=start_worker, initargs=(self._compiled,))
 
-    @staticmethod
-    def _one_process() -> Executor:
-        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    def _one_process(self) -> Executor:
+        return TimedProcesses(1, self.cpu, mp_context=multiprocessing.get_context("spawn"))
 
     def close(self) -> None:
         """Stop the workers; a compilation under way is ended, not waited for (the server
