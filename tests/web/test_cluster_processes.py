@@ -229,7 +229,7 @@ def lease_owner(db: str, table_id: str) -> str | None:
         repo.close()
 
 
-def connect_again(processes: list[Process], table_id: str, token: str,
+def connect_again(processes: list[Process], table_id: str, token: str | None,
                   timeout: float = 30) -> tuple[WsClient, dict[str, Any]]:
     """What the page does when its socket closes: connect again (through the proxy: to any
     process, here each in turn) until one serves it; the client and its first state."""

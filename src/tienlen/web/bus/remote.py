@@ -109,6 +109,7 @@ class RemoteTable:
     # ------------------------------------------------------------------ what the socket asks
     def attach(self, client: Client) -> None:
         self.client = client
+        self._last = 0  # the owner numbers a new stand-in's events from 1
         self.remotes.links[self.conn] = self
         about = {"key": client.key, "owner": client.owner, "device": client.device,
                  "account": client.account_name, "session": client.session, "lang": client.lang,
