@@ -7,8 +7,10 @@ this test's process, on their own event loops."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
+import httpx
 import pytest
 
 from tienlen import TienLenError
@@ -130,3 +132,35 @@ def test_the_room_has_one_leader(room_of_two: tuple[Server, Server]) -> None:
     health = [s.get("/healthz").json() for s in (a, b)]
     assert sorted(h["role"] for h in health) == ["follower", "leader"]
     assert all(h["redis"] == {"ok": True} and h["database"]["ok"] for h in health)
+
+
+def test_the_tables_a_player_hosts_are_counted_across_the_processes(
+        request: pytest.FixtureRequest, redis_url: str, redis_prefix: str) -> None:
+    """One table at a time for a player (``--tables-per-client 1``): hosting one on A, she is
+    refused another on B; the room's whole count (``--max-tables``) is the room's too."""
+    if not PG_URL and not IN_CI:
+        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
+    url: str = request.getfixturevalue("pg_url")
+    repo = open_repository(url)
+    drop_everything(repo.engine)
+    repo.close()
+    limits = replace(NO_CLIENT_LIMITS, tables_per_client=1, max_tables=2)
+    servers = [Server(url, limits=limits, redis_url=redis_url, redis_prefix=redis_prefix)
+               for _ in range(2)]
+    for s in servers:
+        s.start()
+    try:
+        a, b = servers
+        lan = {"X-Tienlen-Player": "lan-" + "k" * 30}
+        minh = {"X-Tienlen-Player": "minh-" + "k" * 30}
+        body = {"name": "Lan", "options": "stake = 2"}
+        assert httpx.post(a.base + "/api/tables", json=body, headers=lan).status_code == 200
+        refused = httpx.post(b.base + "/api/tables", json=body, headers=lan)
+        assert refused.status_code == 429 and "1" in refused.json()["detail"]
+        assert httpx.post(b.base + "/api/tables", json=body, headers=minh).status_code == 200
+        full = httpx.post(a.base + "/api/tables", json=body,
+                          headers={"X-Tienlen-Player": "hoa-" + "k" * 30})
+        assert full.status_code == 429  # two tables in the room: full, whichever process
+    finally:
+        for s in servers:
+            s.stop()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -44,6 +44,9 @@ def migrate(engine: Engine) -> None:
     """Add the columns a database made by an older release lacks (tables made before had
     client-given or secret seeds alike: their seed stays fixed, as it was)."""
     add_columns(engine, tablelog_rows.TableRow.__tablename__, tablelog_rows.ADDED_TABLE_COLUMNS)
+    with engine.begin() as conn:  # an index added after the first release (made by create_all since)
+        conn.execute(text(f"CREATE INDEX IF NOT EXISTS {tablelog_rows.OPEN_BY_CREATOR} "
+                          f"ON {tablelog_rows.TableRow.__tablename__} (closed, creator)"))
     add_columns(engine, tablelog_rows.SeatRow.__tablename__, tablelog_rows.ADDED_SEAT_COLUMNS)
     add_columns(engine, ratings_rows.RatingHistoryRow.__tablename__,
                 ratings_rows.ADDED_HISTORY_COLUMNS, then=_mark_private_points)

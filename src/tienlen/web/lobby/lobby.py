@@ -294,12 +294,16 @@ class Lobby:
 
     def check_room_for(self, creator: str, address: str = "") -> None:
         """Refuse (:class:`Refused`, 429) a new table the limits do not allow ``creator`` (a player
-        key) or everyone at ``address`` together."""
+        key) or everyone at ``address`` together. In a room of many processes the tables, and a
+        creator's, are counted across them (in the database); an address's on this process."""
         limits = self.limits
-        if len(self.rooms) >= limits.max_tables:
+        # alone, the tables are all here; a room of many processes counts them in the database
+        total = len(self.rooms) if self.alone else self.repo.open_count()
+        if total >= limits.max_tables:
             raise Refused.too_many(msg("err.web.server_full", n=limits.max_tables),
                                    retry_after=limits.sweep_every)
-        held = self._held(self._by_creator, creator) if creator else 0
+        held = (self._held(self._by_creator, creator) if self.alone
+                else self.repo.open_count(creator)) if creator else 0
         if creator and limits.tables_per_client and held >= limits.tables_per_client:
             raise Refused.too_many(msg("err.web.tables_held", n=held))
         shared = self._held(self._by_address, address) if address else 0

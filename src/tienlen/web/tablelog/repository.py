@@ -284,6 +284,14 @@ class Repository:
                                 snaps.get(t.id), last[t.id], earlier.get(t.id, []))
                     for t in tables]
 
+    def open_count(self, creator: str | None = None) -> int:
+        """Open tables, all of them or those ``creator`` still hosts (every process's)."""
+        with self._sessions() as s:
+            wanted: ColumnElement[bool] = TableRow.closed.is_(None)
+            if creator is not None:
+                wanted = wanted & (TableRow.creator == creator)
+            return int(s.scalar(select(func.count()).select_from(TableRow).where(wanted)) or 0)
+
     def table_exists(self, table_id: str) -> bool:
         """Whether the table was ever made here (open or closed)."""
         with self._sessions() as s:

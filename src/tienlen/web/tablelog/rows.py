@@ -8,15 +8,19 @@ its deletion read the records and tables too (``accounts/``).
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..storage import AddedColumn, Base
 from .writes import NEXT_HAND_AFTER
 
+OPEN_BY_CREATOR = "ix_tienlen_tables_open_creator"
+
 
 class TableRow(Base):
     __tablename__ = "tienlen_tables"
+    # the open tables a creator hosts, counted by a room of many processes (Lobby.check_room_for)
+    __table_args__ = (Index(OPEN_BY_CREATOR, "closed", "creator"),)
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created: Mapped[float] = mapped_column(Float)
     rules_toml: Mapped[str] = mapped_column(Text)
