@@ -164,3 +164,26 @@ def test_the_tables_a_player_hosts_are_counted_across_the_processes(
     finally:
         for s in servers:
             s.stop()
+
+
+def test_two_strangers_on_different_processes_are_quick_matched_together(
+        room_of_two: tuple[Server, Server]) -> None:
+    """Lan asks for a game of two on A, Minh on B: the room's one matchmaker (its leader) seats
+    them at one table, and each plays there through the process their browser reached."""
+    a, b = room_of_two
+    lan, minh = a.browser(), b.browser()
+    for who, name in ((lan, "Lan"), (minh, "Minh")):
+        assert who.post("/api/quickmatch", {"family": "southern", "players": 2,
+                                            "name": name}).status_code == 200
+    found = [poll(lambda who=who: who.get("/api/quickmatch").json(),
+                  lambda s: s["state"] == "matched", timeout=30) for who in (lan, minh)]
+    assert found[0]["table"] == found[1]["table"] and found[0]["seat"] != found[1]["seat"]
+    table_id = found[0]["table"]
+    seats = set()
+    for who in (lan, minh):  # each through its own process, whichever serves the table
+        ws = who.ws(table_id)
+        state = ws.hello()
+        seats.add(ws.seat)
+        assert state["view"]["hand"]  # dealt: their own cards
+        ws.close()
+    assert seats == {found[0]["seat"], found[1]["seat"]}
