@@ -186,9 +186,14 @@ class Lobby:
 
     # ------------------------------------------------------------------ leases
     def start_leases(self) -> None:
-        """Renew the leases held every :data:`~.leases.RENEW_EVERY` seconds (letting go of the
-        tables lost meanwhile) and take the tables nobody serves (:attr:`scan_unserved`: one
-        this process let go while the database was away; a dead process's)."""
+        """In a room of many processes, renew the leases held every
+        :data:`~.leases.RENEW_EVERY` seconds (letting go of the tables lost meanwhile) and take
+        the tables nobody serves (:attr:`scan_unserved`: a dead process's). A process alone
+        renews nothing: nobody takes its tables (it took each at start, whoever held it), and a
+        table it let go while the database was away is taken again when its page comes back
+        (:meth:`find`); its writes are fenced all the same."""
+        if self.alone:
+            return
         self._renewal = self.time.call_later(RENEW_EVERY, self._renew)
 
     def _renew(self) -> None:
