@@ -1,5 +1,6 @@
 """What docs/deploy.md ships is what runs: ``deploy/systemd/tienlen@.service`` passes
-``systemd-analyze verify`` (a broken copy of it does not), and ``deploy/nginx/tienlen.conf``,
+``systemd-analyze verify`` (a broken copy of it does not), a redis-server runs on
+``deploy/redis/tienlen.conf`` with its settings, and ``deploy/nginx/tienlen.conf``,
 run by a real nginx in front of two real ``tienlen serve --redis`` processes (the helpers of
 test_cluster_processes.py), spreads requests over both in turn, carries a WebSocket that plays
 a hand, never passes ``/metrics`` on, refuses a body the server would refuse, and hands the
