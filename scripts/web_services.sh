@@ -1,9 +1,11 @@
 # Sourced by scripts/test.sh: what the web tests need besides Python packages.
-# Installs chromium, PostgreSQL, Redis and npm when missing (as root, Debian), axe-core (the
-# accessibility checker, from npm) into .cache/axe, starts a throwaway PostgreSQL and a
+# Installs chromium, PostgreSQL, Redis, nginx and npm when missing (as root, Debian), axe-core
+# (the accessibility checker, from npm) into .cache/axe, starts a throwaway PostgreSQL and a
 # throwaway Redis on free loopback ports (both stopped when the script's shell exits) and
 # exports TIENLEN_TEST_PG_URL, TIENLEN_TEST_REDIS_URL, TIENLEN_CHROMIUM and TIENLEN_AXE.
-# Anything that cannot be had is left unset and those tests skip, saying why.
+# Anything that cannot be had is left unset and those tests skip, saying why. nginx is for
+# tests/web/test_deploy.py, which runs one of its own on a free port (where packages start
+# their services on install, Debian's nginx also starts on port 80; the tests never use it).
 
 # what stops the services started here, run at exit (one EXIT trap for them all)
 _tl_stops=()
@@ -14,6 +16,7 @@ _tl_need=()
 command -v chromium >/dev/null 2>&1 || _tl_need+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || _tl_need+=(postgresql)
 command -v redis-server >/dev/null 2>&1 || _tl_need+=(redis-server)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || _tl_need+=(nginx)
 command -v npm >/dev/null 2>&1 || _tl_need+=(npm)
 if [ ${#_tl_need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "installing ${_tl_need[*]} for the web tests" >&2
