@@ -65,7 +65,7 @@ the machine shows in it.
 
 Processes (--processes N, N >= 1, with --db URL: a PostgreSQL database it may empty, every table
 dropped and made again before each room): a room of many ``tienlen serve --redis`` processes.
-Each step of --ladder (tables per process; 50, 100, 200, 400, 800) starts a fresh room of one
+Each step of --ladder (tables per process; 25, 50, 100, 200, 400, 800) starts a fresh room of one
 process and a fresh room of N, in turn (one then N, then N then one, ...: a drift of the
 machine's load weighs on both), each process run as --bot-tables runs its server
 (``TIENLEN_PURE=1``, greedy bots, every client limit off, --bot-delay 0.2 s), on that database
@@ -1133,11 +1133,13 @@ def processes_ladder(args: argparse.Namespace, folder: Path) -> dict[int, list[S
 @dataclass
 class Followed:
     """A spectator of a table whose owner is killed: when it first held the table, and the
-    seconds from the kill to the whole state from the new owner, and to the move after it."""
+    seconds from the kill to the whole state from the new owner, to the move after it, and to
+    the close of its connection of before the kill (the process it is on saw the owner gone)."""
 
     holding: bool = False
     taken: float | None = None
     resumed: float | None = None
+    closed: float | None = None
 
 
 class Kill:
@@ -1171,6 +1173,8 @@ async def follow(url: str, kill: Kill, got: Followed) -> None:
                         return
         except (OSError, websockets.WebSocketException):
             pass
+        if not fresh and kill.at is not None and got.closed is None:
+            got.closed = time.monotonic() - kill.at
 
 
 async def takeover_round(args: argparse.Namespace, folder: Path) -> list[Followed]:
@@ -1205,6 +1209,7 @@ def takeover_lines(got: list[Followed]) -> tuple[list[str], bool]:
     every table held again within :data:`TARGET_TAKEOVER`."""
     taken = [f.taken for f in got if f.taken is not None]
     resumed = [f.resumed for f in got if f.resumed is not None]
+    closed = [f.closed for f in got if f.closed is not None]
     lost = len(got) - len(taken)
 
     def fig(xs: list[float]) -> str:
@@ -1214,7 +1219,7 @@ def takeover_lines(got: list[Followed]) -> tuple[list[str], bool]:
     return [f"take-over after kill -9 of the owner of {len(got)} tables (their spectators on "
             f"another process, reconnecting as a page does): the new owner's state {fig(taken)}"
             + (f"; {lost} never held again within {TAKEOVER_WAIT:.0f} s" if lost else "")
-            + f"; its next move {fig(resumed)}",
+            + f"; its next move {fig(resumed)} (the connection of before closed {fig(closed)})",
             f"target (take-over under {TARGET_TAKEOVER:.0f} s): {'MET' if met else 'NOT MET'}"], met
 
 
@@ -1610,7 +1615,7 @@ def main() -> None:
     parser.add_argument("--redis", default=None, metavar="URL",
                         help="with --processes: a Redis of the benchmark's use (default: a "
                              "redis-server of its own)")
-    parser.add_argument("--ladder", type=ladder_of, default=ladder_of("50,100,200,400,800"),
+    parser.add_argument("--ladder", type=ladder_of, default=ladder_of("25,50,100,200,400,800"),
                         metavar="T,T,...",
                         help="with --processes: the steps, in tables per process")
     parser.add_argument("--every-step", action="store_true",
