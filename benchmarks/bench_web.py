@@ -34,6 +34,7 @@ otherwise idle (the load average is printed).
     python benchmarks/bench_web.py --match          # quick match: 200 players over a minute
     python benchmarks/bench_web.py --wire           # the bytes a seat receives over a hand
     python benchmarks/bench_web.py --bot-tables 500 --against main  # a server's cost, before and after
+    python benchmarks/bench_web.py --processes 2 --db postgresql+psycopg://postgres@HOST/DB  # a room of many
 
 Bot tables (--bot-tables N, N 100 when not given; alone): a server's cost per event, for
 comparing two versions of the code. A fresh server (``tienlen serve`` in a process of its own,
@@ -61,6 +62,42 @@ cores, with --bot-tables 500 two to three minutes (the 500 tables made over HTTP
 slower on a busy machine). The machine's load average is printed with each round: the
 latency, unlike the CPU per event, counts the time the server waits for a core, so other work on
 the machine shows in it.
+
+Processes (--processes N, N >= 1, with --db URL: a PostgreSQL database it may empty, every table
+dropped and made again before each room): a room of many ``tienlen serve --redis`` processes.
+Each step of --ladder (tables per process; 25, 50, 100, 200, 400, 800) starts a fresh room of one
+process and a fresh room of N, in turn (one then N, then N then one, ...: a drift of the
+machine's load weighs on both), each process run as --bot-tables runs its server
+(``TIENLEN_PURE=1``, greedy bots, every client limit off, --bot-delay 0.2 s), on that database
+and one Redis (a redis-server of the benchmark's own on a free port, or --redis URL). Each table
+is made through one process, which owns it (each process's /healthz is checked to serve those),
+and is watched by one spectator in this process connected to the next process: with N >= 2 every
+event crosses the bus (``tienlen.web.bus``) to it; alone, to the owner. It is measured as
+--bot-tables measures (--warmup 3 s, then --seconds 6 s): events/s, the latency from each
+state's ``at`` to its receipt, each process's CPU (its own and its bot pool's), Redis's apart.
+A number of processes stops at its first step whose p99 is 100 ms or more, or where a process
+used 90% of a core or more (its event loop can go no faster; --every-step: every step anyway).
+Its tables per server core: the tables of its largest step under the target, over the cores its
+processes used there (their CPU seconds over the window's, summed; not the count of processes:
+on a machine shared with the spectators, Redis, PostgreSQL and other work a process is not given
+a whole core, and the CPU it used is what its tables cost). The target: N processes keep at
+least 0.85 of one process's tables per core. Beside it, at each step both ran, whatever their
+p99, each one's CPU per event and their ratio ("events per core kept": the bus's cost at that
+load; tables over cores would flatter a starved room, whose tables play slower than their bot
+delay).
+
+Then the take-over: a room of N processes (2 at least), --takeover-tables (20) tables made
+through the first, each watched from the second; once every spectator holds its table the first
+is killed (SIGKILL, no hand-over); each spectator connects again as a page does (on close at
+once, then every 0.25 s), to the second, until a connection opened after the kill is sent the
+table's state by its new owner, and then its next move. Prints the median and max of both, and
+of the close of the connection of before the kill (the second saw the first gone), from the
+kill (target: every table held again within 10 s; a lease, and a process's liveness key in
+Redis, last 6 s; --takeover-only: this alone). The exit status is 0 when both targets are met
+(with N = 1: when a step met the p99 target). A step takes 20 to 30 s a room on 2 cores (the
+room started, its tables made over HTTP, 9 s watched), the take-over 30 to 40 s: a run with the
+defaults took 1 to 4 minutes there, as far as its ladder went; with --every-step --ladder
+25,50,100,200, about 3.5 minutes.
 
 Search: the load above twice, each on a server of its own with a one-worker bot pool
 (--bot-workers 1; 0: a server of before the pool, whose search bots decide on its event loop):
@@ -112,6 +149,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import socket
@@ -133,6 +171,10 @@ if TYPE_CHECKING:
 TARGET_TABLES = 500
 TARGET_P99 = 0.100  # seconds
 TARGET_RESTART = 5.0  # seconds, for 1,000 tables holding 200,000 moves
+TARGET_KEPT = 0.85  # --processes: 2 processes' tables per server core over one process's
+TARGET_TAKEOVER = 10.0  # seconds from a kill -9 to its tables held again by another process
+TAKEOVER_WAIT = 60.0  # seconds a take-over is waited for at most
+SATURATED = 0.9  # a process using this share of a core (its one event loop) can go no faster
 NO_CLIENT_LIMITS = ["--tables-per-client", "0", "--tables-per-address", "0",
                     "--creates-per-minute", "0", "--creates-per-address", "0",
                     "--messages-per-second", "0", "--messages-per-address", "0",
@@ -146,24 +188,39 @@ def free_port() -> int:
 
 
 def start_server(port: int, db: str, bot_delay: float, bot_workers: int | None = None,
-                 code: Path | None = None, pure: bool = False) -> subprocess.Popen[bytes]:
+                 code: Path | None = None, pure: bool = False, redis: str | None = None,
+                 log: Path | None = None) -> subprocess.Popen[bytes]:
     """``tienlen serve`` in a process of its own; ``code``: the ``src`` folder it runs from
     (first on its PYTHONPATH; None: this process's own path); ``pure``: without the compiled
-    fast path (``TIENLEN_PURE=1``: nothing compiled at start)."""
+    fast path (``TIENLEN_PURE=1``: nothing compiled at start); ``redis``: a process of a room of
+    many (``--redis``); ``log``: the file its output goes to (None: its errors kept in a pipe,
+    read if it stops)."""
     cmd = [sys.executable, "-m", "tienlen.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
            "--db", db, "--bot-delay", str(bot_delay), *NO_CLIENT_LIMITS]
     if bot_workers is not None:
         cmd += ["--bot-workers", str(bot_workers)]
+    if redis is not None:
+        cmd += ["--redis", redis]
     env = {**os.environ, **({"PYTHONPATH": str(code)} if code is not None else {}),
            **({"TIENLEN_PURE": "1"} if pure else {})}
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    if log is None:
+        return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    with log.open("ab") as out:
+        return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
 
 
-async def wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
+def said_by(proc: subprocess.Popen[bytes], log: Path | None = None) -> str:
+    """What a stopped server said: its log file's end, else its errors' pipe."""
+    if log is not None:
+        return log.read_text(errors="replace")[-4000:] if log.exists() else ""
+    return proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+
+
+async def wait_up(base: str, proc: subprocess.Popen[bytes], log: Path | None = None) -> None:
     async with httpx.AsyncClient() as http:
         for _ in range(200):
             if proc.poll() is not None:
-                raise SystemExit(f"the server stopped: {proc.stderr.read().decode() if proc.stderr else ''}")
+                raise SystemExit(f"the server stopped: {said_by(proc, log)}")
             try:
                 if (await http.get(base + "/healthz")).status_code == 200:
                     return
@@ -662,11 +719,17 @@ class Round:
     errors: int
     syncs: int
     load: float = float("nan")  # the machine's load average (1 minute) at the round's end
+    each_cpu: list[float] = field(default_factory=list)  # with --processes: each process's
+    redis_cpu: float = float("nan")  # with --processes: the Redis server's, when it is ours
 
     def line(self) -> str:
+        each = "" if len(self.each_cpu) < 2 else \
+            ": " + " + ".join(f"{c / self.seconds * 100:.0f}%" for c in self.each_cpu)
+        if self.redis_cpu == self.redis_cpu:
+            each += f"; Redis {self.redis_cpu / self.seconds * 100:.0f}%"
         return (f"{self.events / self.seconds:.0f} events/s, server CPU "
                 f"{self.server_cpu / max(1, self.events) * 1000:.3f} ms per event "
-                f"({self.server_cpu / self.seconds * 100:.0f}% of a core); latency p50 "
+                f"({self.server_cpu / self.seconds * 100:.0f}% of a core{each}); latency p50 "
                 f"{pct(self.latencies, 0.5) * 1000:.1f} ms, p99 {pct(self.latencies, 0.99) * 1000:.1f} ms,"
                 f" max {max(self.latencies, default=float('nan')) * 1000:.1f} ms; spectators' CPU "
                 f"{self.client_cpu / self.seconds * 100:.0f}%; errors {self.errors}, syncs {self.syncs}"
@@ -724,25 +787,42 @@ async def measure_bot_tables(base: str, pid: int, args: argparse.Namespace) -> R
     watched by one spectator in this process; after --warmup, --seconds of the events they
     receive, how late, and the CPU time of ``pid`` and the processes it started."""
     tables = await create_tables(base, args.bot_tables)
+    return await measure_watched([ws_of(base) + table_id for table_id, _ in tables], [pid], args)
+
+
+def ws_of(base: str) -> str:
+    """The tables' WebSocket address on the server at ``base``, less the table's id."""
+    return base.replace("http://", "ws://", 1) + "/ws/"
+
+
+async def measure_watched(urls: list[str], pids: list[int], args: argparse.Namespace,
+                          redis_pid: int | None = None) -> Round:
+    """One spectator in this process at each of ``urls`` (a table's WebSocket); once each holds
+    its table and --warmup passed, --seconds of the events they receive, how late, and the CPU
+    time of each of ``pids`` (servers) and the processes they started (and of ``redis_pid``'s,
+    apart)."""
     stats = Stats()
-    ws = base.replace("http://", "ws://", 1) + "/ws/"
-    tasks = [asyncio.create_task(watch(ws + table_id, stats)) for table_id, _ in tables]
+    tasks = [asyncio.create_task(watch(url, stats)) for url in urls]
     try:
         if not await until(lambda: stats.watching + stats.errors >= len(tasks), 120):
             raise SystemExit(f"only {stats.watching} of {len(tasks)} spectators were sent their table")
         await asyncio.sleep(args.warmup)
         stats.measuring = True
-        t0, cpu0, mine0 = time.perf_counter(), tree_cpu_seconds(pid), time.process_time()
+        t0, mine0 = time.perf_counter(), time.process_time()
+        cpu0 = [tree_cpu_seconds(pid) for pid in pids]
+        redis0 = cpu_seconds(redis_pid) if redis_pid is not None else float("nan")
         await asyncio.sleep(args.seconds)
         stats.measuring = False
-        server_cpu, client_cpu = tree_cpu_seconds(pid) - cpu0, time.process_time() - mine0
+        each = [tree_cpu_seconds(pid) - c for pid, c in zip(pids, cpu0, strict=True)]
+        redis_cpu = cpu_seconds(redis_pid) - redis0 if redis_pid is not None else float("nan")
+        client_cpu = time.process_time() - mine0
         elapsed = time.perf_counter() - t0
     finally:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return Round(stats.events, elapsed, server_cpu, client_cpu, stats.latencies,
-                 stats.errors, stats.syncs, os.getloadavg()[0])
+    return Round(stats.events, elapsed, sum(each), client_cpu, stats.latencies,
+                 stats.errors, stats.syncs, os.getloadavg()[0], each, redis_cpu)
 
 
 @contextlib.contextmanager
@@ -826,6 +906,390 @@ def bot_tables(args: argparse.Namespace) -> dict[str, Round]:
     print("\n".join(compared(whole)))
     return whole
 
+
+def runner_of() -> Callable[[Any], Any]:
+    """uvloop's ``run`` where it is installed (the server runs on it too), else asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run
+    return uvloop.run
+
+
+def ladder_of(text: str) -> list[int]:
+    """``--ladder``'s steps ("50,100,200"): tables per process, positive and growing."""
+    try:
+        steps = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not whole numbers: {text!r}") from None
+    if not steps or steps[0] < 1 or any(b <= a for a, b in itertools.pairwise(steps)):
+        raise argparse.ArgumentTypeError(f"steps must be positive and growing: {text!r}")
+    return steps
+
+
+def watcher_of(owner: int, processes: int) -> int:
+    """The process a spectator of a table served by process ``owner`` connects to: the next one
+    (every event crosses the bus), the owner itself when it is alone."""
+    return (owner + 1) % processes
+
+
+@dataclass
+class Processes:
+    """A room of ``tienlen serve --redis`` processes the benchmark started, on one database and
+    one Redis."""
+
+    procs: list[subprocess.Popen[bytes]]
+    bases: list[str]
+    logs: list[Path]
+
+    @property
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs]
+
+
+def emptied(db: str) -> None:
+    """Drop every table of the database at ``db`` and make them again, empty."""
+    from tienlen.web.schema import drop_everything, open_repository
+
+    repo = open_repository(db)
+    try:
+        drop_everything(repo.engine)
+    finally:
+        repo.close()
+
+
+async def start_room(args: argparse.Namespace, processes: int, folder: Path) -> Processes:
+    """``processes`` fresh ``tienlen serve --redis`` processes on --db (emptied first) and the
+    Redis at ``args.redis``: greedy bots, --bot-delay, no client limit, ``TIENLEN_PURE=1``."""
+    emptied(args.db)
+    ports = [free_port() for _ in range(processes)]
+    logs = [folder / f"p{k}-{port}.log" for k, port in enumerate(ports)]
+    room = Processes([start_server(port, args.db, args.bot_delay, pure=True, redis=args.redis,
+                                   log=log) for port, log in zip(ports, logs, strict=True)],
+                     [f"http://127.0.0.1:{port}" for port in ports], logs)
+    try:
+        await asyncio.gather(*(wait_up(base, proc, log) for base, proc, log
+                               in zip(room.bases, room.procs, room.logs, strict=True)))
+    except BaseException:
+        stop_room(room)
+        raise
+    return room
+
+
+def stop_room(room: Processes) -> None:
+    """Stop every process of ``room`` (SIGTERM: each hands its tables over; killed after 20 s)."""
+    for proc in room.procs:
+        if proc.poll() is None:
+            proc.terminate()
+    for proc in room.procs:
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+
+async def served_counts(room: Processes) -> list[int]:
+    """The tables each process of ``room`` serves now (its ``/healthz``)."""
+    async with httpx.AsyncClient(timeout=60) as http:
+        answers = await asyncio.gather(*(http.get(base + "/healthz") for base in room.bases))
+    return [int(a.json()["tables"]) for a in answers]
+
+
+async def room_round(args: argparse.Namespace, processes: int, per_process: int,
+                     folder: Path) -> Round:
+    """A fresh room of ``processes`` processes; ``per_process`` bot tables made through each
+    (it owns them), each watched by one spectator connected to the next process
+    (:func:`watcher_of`); the figures of :func:`measure_watched` over every process."""
+    room = await start_room(args, processes, folder)
+    try:
+        made = await asyncio.gather(*(create_tables(base, per_process) for base in room.bases))
+        counts = await served_counts(room)
+        if counts != [per_process] * processes:
+            raise SystemExit(f"each process should serve the {per_process} tables made through "
+                             f"it; they serve {counts}")
+        urls = [ws_of(room.bases[watcher_of(owner, processes)]) + table_id
+                for owner, tables in enumerate(made) for table_id, _ in tables]
+        return await measure_watched(urls, room.pids, args, args.redis_pid)
+    finally:
+        stop_room(room)
+
+
+@dataclass
+class Step:
+    """One step of --processes' ladder: ``processes`` processes, ``per_process`` tables each."""
+
+    processes: int
+    per_process: int
+    got: Round
+
+    @property
+    def tables(self) -> int:
+        return self.processes * self.per_process
+
+    @property
+    def cores(self) -> float:
+        """The cores the servers used: their CPU seconds over the window's, summed."""
+        return self.got.server_cpu / self.got.seconds
+
+    @property
+    def cpu_per_event(self) -> float:
+        return self.got.server_cpu / max(1, self.got.events)
+
+    @property
+    def p99(self) -> float:
+        return pct(self.got.latencies, 0.99)
+
+    @property
+    def met(self) -> bool:
+        return bool(self.got.latencies) and self.p99 < TARGET_P99 and self.got.errors == 0
+
+    @property
+    def saturated(self) -> bool:
+        """A process used :data:`SATURATED` of a core or more (one event loop: it can go no
+        faster)."""
+        return any(c / self.got.seconds >= SATURATED for c in self.got.each_cpu)
+
+    def verdict(self) -> str:
+        said = "p99 under target" if self.met else f"p99 {self.p99 * 1000:.0f} ms: over target"
+        return said + ("; a process saturated" if self.saturated else "")
+
+
+def tables_per_core(steps: list[Step]) -> tuple[Step | None, float]:
+    """The step with the most tables that met the target, and its tables per server core
+    (the tables over the cores the servers used there); (None, 0.0) when none met it."""
+    met = [s for s in steps if s.met]
+    if not met:
+        return None, 0.0
+    top = max(met, key=lambda s: s.tables)
+    return top, top.tables / top.cores if top.cores > 0 else float("nan")
+
+
+def said_processes(n: int) -> str:
+    return f"{n} process" + ("" if n == 1 else "es")
+
+
+def ladder_lines(steps: dict[int, list[Step]]) -> tuple[list[str], float]:
+    """For each number of processes, the tables per core at p99 under target; with two numbers,
+    the ratio (more processes over one) against :data:`TARGET_KEPT`, and that ratio (NaN with one)."""
+    lines: list[str] = []
+    per_core: dict[int, float] = {}
+    for n, got in steps.items():
+        top, per_core[n] = tables_per_core(got)
+        if top is None:
+            lines.append(f"{said_processes(n)}: no step met p99 < {TARGET_P99 * 1000:.0f} ms")
+            continue
+        lines.append(f"{said_processes(n)}: {top.tables} tables at p99 < {TARGET_P99 * 1000:.0f} ms "
+                     f"(p99 {top.p99 * 1000:.1f} ms), the servers' CPU there {top.cores:.2f} "
+                     f"cores: {per_core[n]:.0f} tables per core "
+                     f"({top.cpu_per_event * 1000:.3f} ms per event)")
+    if len(steps) < 2:
+        return lines, float("nan")
+    one, more = (per_core[n] for n in steps)
+    ratio = more / one if one > 0 else float("nan")
+    n = list(steps)[1]
+    lines += step_ratios(*steps.values())
+    lines.append(f"target ({said_processes(n)} keep at least {TARGET_KEPT:.2f} of one process's "
+                 f"tables per core): {'MET' if ratio >= TARGET_KEPT else 'NOT MET'} "
+                 f"({ratio:.2f}: {more:.0f} / {one:.0f} tables per core)")
+    return lines, ratio
+
+
+def step_ratios(ones: list[Step], mores: list[Step]) -> list[str]:
+    """At each step both numbers of processes ran, whatever their p99: the servers' CPU per
+    event of each, and the events per core kept with more processes (one's CPU per event over
+    theirs: the cost of the bus at that load). Tables over cores would flatter a starved room:
+    its tables play slower than their bot delay."""
+    lines = []
+    for one in ones:
+        for more in (m for m in mores if m.per_process == one.per_process):
+            a, b = one.cpu_per_event, more.cpu_per_event
+            lines.append(f"  at {one.per_process} tables per process, whatever the p99: server "
+                         f"CPU per event {a * 1000:.3f} ms with one process, {b * 1000:.3f} ms "
+                         f"with {more.processes}: events per core kept {a / b:.2f}")
+    return lines
+
+
+def processes_ladder(args: argparse.Namespace, folder: Path) -> dict[int, list[Step]]:
+    """One process and --processes N in turn (ABBA), step after step of --ladder, each a fresh
+    room; a number of processes stops at its first step over the target or saturated (unless
+    --every-step)."""
+    runner = runner_of()
+    numbers = [1, args.processes] if args.processes > 1 else [1]
+    steps: dict[int, list[Step]] = {n: [] for n in numbers}
+    going = set(numbers)
+    for k, per in enumerate(args.ladder):
+        for n in numbers[::-1] if k % 2 else numbers:
+            if n not in going:
+                continue
+            step = Step(n, per, runner(room_round(args, n, per, folder)))
+            steps[n].append(step)
+            print(f"  {per} tables per process, {said_processes(n)} ({step.tables} tables): "
+                  f"{step.got.line()}; {step.verdict()}")
+            if not args.every_step and (not step.met or step.saturated):
+                going.discard(n)
+        if not going:
+            break
+    return steps
+
+
+@dataclass
+class Followed:
+    """A spectator of a table whose owner is killed: when it first held the table, and the
+    seconds from the kill to the whole state from the new owner, to the move after it, and to
+    the close of its connection of before the kill (the process it is on saw the owner gone)."""
+
+    holding: bool = False
+    taken: float | None = None
+    resumed: float | None = None
+    closed: float | None = None
+
+
+class Kill:
+    """When the owner was killed (``time.monotonic()``; None: not yet)."""
+
+    at: float | None = None
+
+
+async def follow(url: str, kill: Kill, got: Followed) -> None:
+    """A spectator that reconnects as the page does (on close at once, then every 0.25 s) until
+    a connection opened after the kill holds the table's state and sees its next move."""
+    wait, version = 0.0, -1
+    while got.resumed is None:
+        await asyncio.sleep(wait)
+        fresh, wait = kill.at is not None, 0.25
+        try:
+            async with websockets.connect(url, max_size=2**22, open_timeout=10) as ws:
+                await ws.send(json.dumps({"type": "hello", "seq": 1}))
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    if msg.get("type") not in ("state", "delta"):
+                        continue
+                    got.holding, wait = True, 0.0
+                    if not fresh or kill.at is None:
+                        continue
+                    since = time.monotonic() - kill.at
+                    if got.taken is None:
+                        got.taken, version = since, msg["version"]
+                    elif msg["version"] > version:
+                        got.resumed = since
+                        return
+        except (OSError, websockets.WebSocketException):
+            pass
+        if not fresh and kill.at is not None and got.closed is None:
+            got.closed = time.monotonic() - kill.at
+
+
+async def takeover_round(args: argparse.Namespace, folder: Path) -> list[Followed]:
+    """A room of --processes processes (2 at least); --takeover-tables tables on the first (A),
+    each watched from the second (B); A killed (SIGKILL) once every spectator holds its table:
+    each spectator's :class:`Followed`."""
+    room = await start_room(args, max(2, args.processes), folder)
+    kill = Kill()
+    try:
+        made = await create_tables(room.bases[0], args.takeover_tables)
+        got = [Followed() for _ in made]
+        tasks = [asyncio.create_task(follow(ws_of(room.bases[1]) + table_id, kill, f))
+                 for (table_id, _), f in zip(made, got, strict=True)]
+        try:
+            if not await until(lambda: all(f.holding for f in got), 120):
+                raise SystemExit("not every spectator was sent its table before the kill")
+            await asyncio.sleep(1.0)
+            room.procs[0].kill()
+            kill.at = time.monotonic()
+            await until(lambda: all(f.resumed is not None for f in got), TAKEOVER_WAIT)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return got
+    finally:
+        stop_room(room)
+
+
+def takeover_lines(got: list[Followed]) -> tuple[list[str], bool]:
+    """The take-over's figures (median and max over the tables) and whether the target is met:
+    every table held again within :data:`TARGET_TAKEOVER`."""
+    taken = [f.taken for f in got if f.taken is not None]
+    resumed = [f.resumed for f in got if f.resumed is not None]
+    closed = [f.closed for f in got if f.closed is not None]
+    lost = len(got) - len(taken)
+
+    def fig(xs: list[float]) -> str:
+        return f"median {pct(xs, 0.5):.2f} s, max {max(xs, default=float('nan')):.2f} s"
+
+    met = bool(taken) and not lost and max(taken) < TARGET_TAKEOVER
+    return [f"take-over after kill -9 of the owner of {len(got)} tables (their spectators on "
+            f"another process, reconnecting as a page does): the new owner's state {fig(taken)}"
+            + (f"; {lost} never held again within {TAKEOVER_WAIT:.0f} s" if lost else "")
+            + f"; its next move {fig(resumed)} (the connection of before closed {fig(closed)})",
+            f"target (take-over under {TARGET_TAKEOVER:.0f} s): {'MET' if met else 'NOT MET'}"], met
+
+
+@contextlib.contextmanager
+def own_redis(url: str | None, folder: Path) -> Iterator[tuple[str, int | None]]:
+    """``url``, or a redis-server of the benchmark's own on a free port (with its process id),
+    stopped on leaving."""
+    if url is not None:
+        yield url, None
+        return
+    import shutil
+
+    import redis
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("--processes needs a Redis: redis-server is not installed; give --redis URL")
+    port = free_port()
+    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", str(folder)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    own = f"redis://127.0.0.1:{port}/0"
+    try:
+        client = redis.Redis.from_url(own, socket_connect_timeout=0.5)
+        for _ in range(100):
+            with contextlib.suppress(redis.RedisError):
+                if client.ping():
+                    break
+            time.sleep(0.1)
+        client.close()
+        yield own, proc.pid
+    finally:
+        proc.terminate()
+        proc.wait(20)
+
+
+def processes_run(args: argparse.Namespace) -> bool:
+    """--processes (see the module's text): the ladder, then the take-over; True when the
+    targets are met."""
+    import shutil
+
+    folder = Path(tempfile.mkdtemp(prefix="tienlen-processes-"))
+    try:
+        with own_redis(args.redis, folder) as (args.redis, args.redis_pid):
+            print(f"processes: {' and '.join(said_processes(n) for n in sorted({1, args.processes}))}"
+                  f" of `tienlen serve --redis` on one PostgreSQL and one Redis ({args.redis}); "
+                  f"greedy bots, bot delay {args.bot_delay:g} s; steps of "
+                  f"{', '.join(map(str, args.ladder))} tables per process, each a fresh room, "
+                  f"{args.warmup:g} s warm-up + {args.seconds:g} s measured; each table made "
+                  f"through one process (it owns it), its spectator on "
+                  f"{'the next process (every event crosses the bus)' if args.processes > 1 else 'it'}"
+                  f"; load average {', '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+                  f"{os.cpu_count()} cores")
+            ratio = float("inf")  # --takeover-only: the take-over alone decides
+            if not args.takeover_only:
+                steps = processes_ladder(args, folder)
+                lines, ratio = ladder_lines(steps)
+                print("\n".join(lines))
+                if args.processes < 2:
+                    return tables_per_core(steps[1])[0] is not None
+            got = runner_of()(takeover_round(args, folder))
+            said, quick = takeover_lines(got)
+            print("\n".join(said))
+            print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+            return ratio >= TARGET_KEPT and quick
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 def best(fn: Callable[[], object], n: int = 20) -> float:
     """The shortest of ``n`` timings of ``fn()``, in seconds."""
@@ -1149,6 +1613,23 @@ def main() -> None:
                         help="with --bot-tables: the server of git revision REV too, in turn")
     parser.add_argument("--rounds", type=int, default=2,
                         help="with --bot-tables: measured rounds per server")
+    parser.add_argument("--processes", type=int, default=None, metavar="N",
+                        help="tables per server core of 1 and N `tienlen serve --redis` processes, "
+                             "spectators on another process than the owner, then the take-over "
+                             "time after a kill (needs --db, a PostgreSQL it empties)")
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="with --processes: a Redis of the benchmark's use (default: a "
+                             "redis-server of its own)")
+    parser.add_argument("--ladder", type=ladder_of, default=ladder_of("25,50,100,200,400,800"),
+                        metavar="T,T,...",
+                        help="with --processes: the steps, in tables per process")
+    parser.add_argument("--every-step", action="store_true",
+                        help="with --processes: every step of the ladder, even past the target "
+                             "(a busy machine's tables per core at each load)")
+    parser.add_argument("--takeover-only", action="store_true",
+                        help="with --processes: the take-over time alone, no ladder")
+    parser.add_argument("--takeover-tables", type=int, default=20,
+                        help="with --processes: the killed process's tables")
     parser.add_argument("--db", default=None, help="a database URL (default: a fresh SQLite file)")
     parser.add_argument("--restart-tables", type=int, default=1000)
     parser.add_argument("--restart-moves", type=int, default=200_000,
@@ -1182,6 +1663,16 @@ def main() -> None:
                         help="the server's bot pool in --search (0: a server without one)")
     args = parser.parse_args()
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    if args.processes is not None:
+        args.seconds = 6.0 if args.seconds is None else args.seconds
+        args.bot_delay = 0.2 if args.bot_delay is None else args.bot_delay
+        if args.processes < 1 or args.takeover_tables < 1 or args.seconds <= 0 \
+                or args.bot_delay <= 0:
+            parser.error("--processes, --takeover-tables, --seconds and --bot-delay must be positive")
+        if not (args.db or "").startswith("postgresql"):
+            parser.error("--processes needs --db URL, a PostgreSQL database it may empty "
+                         "(postgresql+psycopg://...)")
+        sys.exit(0 if processes_run(args) else 1)
     if args.bot_tables is not None:
         args.seconds = 10.0 if args.seconds is None else args.seconds
         args.bot_delay = 0.2 if args.bot_delay is None else args.bot_delay

@@ -1,5 +1,7 @@
 """``benchmarks/bench_web.py --bot-tables``: its figures come from a server's CPU time and its
-spectators' states, and ``--against REV`` runs REV's code from a worktree it then removes."""
+spectators' states, and ``--against REV`` runs REV's code from a worktree it then removes;
+``--processes``' pure parts: its options, where a spectator connects, the tables per core and
+the take-over's verdict (no server started)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -98,3 +101,56 @@ def test_the_servers_cpu_counts_the_processes_it_started() -> None:
         assert b.tree_cpu_seconds(parent.pid) - b.cpu_seconds(parent.pid) >= 0.5
     finally:
         parent.communicate("", timeout=30)
+
+
+def test_processes_needs_a_postgresql_it_may_empty(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(sys, "argv", ["bench_web.py", "--processes", "2", "--ladder", "5,10"])
+    with pytest.raises(SystemExit) as refused:
+        bench().main()
+    assert refused.value.code == 2 and "--processes needs --db URL" in capsys.readouterr().err
+
+
+def test_the_ladder_is_growing_steps_of_tables_per_process() -> None:
+    b = bench()
+    assert b.ladder_of("50,100, 200") == [50, 100, 200]
+    for wrong in ("", "0,10", "100,50", "10,10", "ten"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            b.ladder_of(wrong)
+
+
+def test_a_spectator_connects_to_another_process_than_the_owner_unless_alone() -> None:
+    b = bench()
+    assert b.watcher_of(0, 1) == 0
+    assert [b.watcher_of(k, 2) for k in range(2)] == [1, 0]
+    assert all(b.watcher_of(k, 3) != k for k in range(3))
+
+
+def test_tables_per_core_is_the_largest_step_under_target_over_the_cores_it_used() -> None:
+    b = bench()
+
+    def step(n: int, per: int, cpu: float, p99: float) -> Any:
+        # 10 s measured, 1000 events, each process half of the CPU
+        return b.Step(n, per, b.Round(1000, 10.0, cpu, 0.0, [p99] * 100, 0, 0,
+                                      each_cpu=[cpu / n] * n))
+
+    one = [step(1, 50, 2.0, 0.02), step(1, 100, 4.0, 0.05), step(1, 200, 9.5, 0.3)]
+    two = [step(2, 50, 5.0, 0.03), step(2, 100, 10.0, 0.2)]
+    top, per_core = b.tables_per_core(one)
+    assert top is one[1] and per_core == 100 / 0.4  # 4 CPU seconds over 10 s: 0.4 cores
+    assert one[2].saturated and not one[1].saturated and not one[2].met
+    lines, ratio = b.ladder_lines({1: one, 2: two})
+    assert ratio == (100 / 0.5) / 250  # 2 processes: 100 tables on 0.5 cores
+    assert lines[-1].startswith("target (2 processes keep at least 0.85 of one process's "
+                                "tables per core): NOT MET (0.80")
+    assert "events per core kept 0.40" in lines[2]  # at 50 per process: 2.0 ms vs 5.0 ms
+    assert b.tables_per_core(two[1:]) == (None, 0.0)
+
+
+def test_the_takeover_is_met_when_every_table_is_held_again_in_time() -> None:
+    b = bench()
+    quick = [b.Followed(True, 6.5, 6.8), b.Followed(True, 7.5, 7.9)]
+    lines, met = b.takeover_lines(quick)
+    assert met and "the new owner's state median 7.50 s, max 7.50 s" in lines[0]
+    assert not b.takeover_lines([*quick, b.Followed(True, None, None)])[1]  # one never held
+    assert not b.takeover_lines([b.Followed(True, 10.5, 11.0)])[1]
