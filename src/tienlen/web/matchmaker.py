@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .lobby.directory import QuickSeats, TableFacts, quick_seats
 from .quickmatch.matchqueue import MATCHED_KEPT, QueueEntry, by_queue
 from .ratings.ratings import BETA, MEASURED_PRESET, anchor
 from .room.ladder import levels_for
@@ -218,26 +219,23 @@ def plan(waiting: Sequence[QueueEntry], blocks: Blocks, now: float, wait: float,
 
 
 # ---------------------------------------------------------------------- carrying a plan out
-def open_seats(services: Services) -> list[OpenSeat]:
-    """The bots' seats this process's quick-match tables may give."""
+def open_seats(services: Services, elsewhere: Sequence[TableFacts] = ()) -> list[OpenSeat]:
+    """The bots' seats this process's quick-match tables may give, then those of the tables of
+    ``elsewhere`` (the room's directory: :meth:`~.directory.Directory.quick_tables`) that
+    other processes serve."""
+    rooms = services.lobby.rooms
+    found: list[tuple[str, QuickSeats]] = []
+    for room in rooms.values():
+        quick = quick_seats(room.table)
+        if quick is not None:
+            found.append((room.id, quick))
+    found += [(t.id, t.quick) for t in elsewhere if t.quick is not None and t.id not in rooms]
     out: list[OpenSeat] = []
-    for room in services.lobby.rooms.values():
-        table = room.table
-        if not table.settings.quick_match or not table.started or table.rated is None:
-            continue
-        free = [i for i, s in enumerate(table.seats)
-                if s.kind == "bot" and s.owner is None and i not in table.reserved]
-        if not free:
-            continue
-        owners = [s.owner for s in table.seats if s.kind == "human" and s.owner is not None]
-        owners += [r.owner for r in table.reserved.values()]
-        players = tuple((o, _mu(services, o, table.rated)) for o in owners)
-        devices = frozenset(d for d in [s.device for s in table.seats]
-                            + [r.device for r in table.reserved.values()] if d is not None)
-        connected = sum(1 for s in table.seats if s.kind == "human" and s.clients)
-        in_play = table.game is not None and not table.game.is_over
-        out += [OpenSeat(room.id, table.rated, table.players, i, players, devices, connected,
-                         in_play) for i in free]
+    for table_id, quick in found:
+        players = tuple((o, _mu(services, o, quick.family)) for o in quick.players)
+        out += [OpenSeat(table_id, quick.family, quick.size, i, players,
+                         frozenset(quick.devices), quick.connected, quick.in_play)
+                for i in quick.free]
     return out
 
 
@@ -276,8 +274,10 @@ def _mu(services: Services, identity: str, family: str) -> float:
     return rating.mu if rating is not None else 25.0
 
 
-def match_once(services: Services, now: float) -> Plan:
-    """Look at the queue once and seat whom it can (this process's tables); the plan made."""
+def match_once(services: Services, now: float, elsewhere: Sequence[TableFacts] = ()) -> Plan:
+    """Look at the queue once and seat whom it can, at this process's tables and at those of
+    ``elsewhere`` (the quick-match tables other processes serve, as the directory lists them);
+    the plan made."""
     queue = services.queue
     give_back_stranded(services)
     mod = services.moderation  # a player banned while waiting only watches: not seated
@@ -285,7 +285,7 @@ def match_once(services: Services, now: float) -> Plan:
     if not waiting:
         return Plan()
     store = services.moderation.store
-    seats = open_seats(services)
+    seats = open_seats(services, elsewhere)
     # the blocks of everyone who might sit together: the waiting, and the players at the tables
     # whose bots' seats may be given (a block either way keeps two apart)
     who = {e.identity for e in waiting} | {p for s in seats for p, _ in s.players}

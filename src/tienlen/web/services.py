@@ -34,7 +34,10 @@ is behind them:
   process's matchmaker claims a group in one transaction, so a player is seated once);
 - **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
   the process that serves it; what outlives the process is in the :class:`~.tablelog.repository.Repository`
-  (the log and snapshots each table is rebuilt from).
+  (the log and snapshots each table is rebuilt from);
+- **where the tables are**: the :class:`~.lobby.directory.Directory` the routes and quick match
+  read (the listing, a table's facts, who sits where, who is around): this process's lobby
+  (:class:`~.lobby.directory.LocalDirectory`).
 
 A connection's own message bucket lives and dies with the connection (in ``socket.py``).
 """
@@ -57,6 +60,7 @@ from .bus.bus import Note
 from .bus.cluster import Cluster
 from .limiter import Limiter
 from .limits import Held, Limits, RateLimit
+from .lobby.directory import Directory, LocalDirectory, TableFacts
 from .lobby.lobby import Lobby
 from .moderation.moderation import Moderation
 from .moderation.store import SqlModerationStore
@@ -117,6 +121,7 @@ class Services:
     friends: FriendStore  # who asked whom, and the invitations to tables
     queue: MatchQueue  # quick match: who waits for a table, and the tables they were given
     reviews: Reviews  # finished hands' reviews, made in the bot pool, kept and shared
+    directory: Directory  # the room's open tables, wherever served (asked from a thread)
     started: float = field(default_factory=time.time)
     # this process in a room of many (tienlen serve --redis: bus/cluster.py); None: alone
     cluster: Cluster | None = None
@@ -131,6 +136,7 @@ class Services:
         lobby = Lobby(repo, bot_delay, limits, identities, time=clock)
         pool = lobby.committer.pool  # the one pool: bots' decisions, hints, the records' work
         return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(pool),
+                   directory=LocalDirectory(lobby),
                    offload=Offload(pool, limits.replays_per_client), clock=clock,
                    limiter=Limiter(limits, clock),
                    address_messages=RateLimit(limits.messages_per_address, 1.0, clock),
@@ -194,6 +200,16 @@ class Services:
             status, reason = self.missing(table_id)
             raise Refused(reason, status=status)
         return room
+
+    def table_or_404(self, table_id: str) -> TableFacts:
+        """The facts of the open table ``table_id``, wherever it is served (the directory's),
+        else :class:`~.refusal.Refused` saying why not (404, 410). From a route handler in the
+        thread pool."""
+        found = self.directory.get(table_id)
+        if found is None:
+            status, reason = self.missing(table_id)
+            raise Refused(reason, status=status)
+        return found
 
     def take_a_table(self, creator: str, address: str) -> None:
         """Count a table made for ``creator`` (a player key) at ``address`` (a new table, or a

@@ -1,7 +1,7 @@
 """What a browser or a probe fetches outside the API: the page (at ``/`` and ``/t/ID``), the
 page's words in each language, and ``/healthz``. The page reads the session cookie's identity
 from the database: plain ``def`` handlers, in FastAPI's thread pool; ``/healthz`` counts the
-live tables, on the event loop."""
+live tables of this process, on the event loop."""
 
 from __future__ import annotations
 
@@ -60,8 +60,9 @@ def index(request: Request) -> HTMLResponse:
 @router.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
 def table_page(table_id: str, request: Request, svc: Svc) -> HTMLResponse:
     """The page (it shows "no such table" with the way back when the table is unknown:
-    answered 404 then). The table is only looked up (one lookup: safe from this thread)."""
-    known = len(table_id) <= MAX_TABLE_ID and svc.lobby.get(table_id) is not None
+    answered 404 then). The table is only looked up, in the room's directory (whichever
+    process serves it)."""
+    known = len(table_id) <= MAX_TABLE_ID and svc.directory.known(table_id)
     return page(request, 200 if known else 404)
 
 
