@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+import redis
 
 from tienlen import TienLenError
 from tienlen.web.app import create_app
@@ -22,15 +24,26 @@ from .waiting import poll
 REDIS_URL = os.environ.get("TIENLEN_TEST_REDIS_URL")
 
 
+def worker_redis(url: str, worker: str | None) -> str:
+    """The Redis database at ``url`` for one pytest-xdist worker (``gw0``: the next database
+    number, ...), emptied: workers never see one another's keys (a room's leader, its
+    directory of tables); ``url`` itself when the tests run in one process. (Pub/sub is not
+    per database: the processes' channels are named after them, unique.)"""
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    number = (base + 1 + int(worker.removeprefix("gw"))) % 16 if worker else base
+    chosen = urlunsplit(parts._replace(path=f"/{number}"))
+    client = redis.Redis.from_url(chosen)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+    return chosen
 
-def test_a_room_of_many_processes_is_refused_on_sqlite(sqlite_url: str) -> None:
-    with pytest.raises(TienLenError, match="PostgreSQL"):
-        create_app(sqlite_url, redis_url="redis://127.0.0.1:1/0")
 
-
-@pytest.fixture
-def room_of_two(pg_url: str) -> Iterator[tuple[Server, Server]]:
-    """Two processes of one room, on this worker's PostgreSQL database emptied."""
+def two_processes(pg_url: str, **options: Any) -> Iterator[tuple[Server, Server]]:
+    """Two processes of one room (``Server`` ``options`` given to both), on this worker's
+    PostgreSQL database and Redis database, emptied."""
     if not REDIS_URL and not IN_CI:
         pytest.skip("no Redis: scripts/test.sh starts one (TIENLEN_TEST_REDIS_URL)")
     if not PG_URL and not IN_CI:
@@ -39,7 +52,9 @@ def room_of_two(pg_url: str) -> Iterator[tuple[Server, Server]]:
     repo = open_repository(pg_url)
     drop_everything(repo.engine)
     repo.close()
-    servers = [Server(pg_url, limits=NO_CLIENT_LIMITS, redis_url=REDIS_URL) for _ in range(2)]
+    url = worker_redis(REDIS_URL, os.environ.get("PYTEST_XDIST_WORKER"))
+    options.setdefault("limits", NO_CLIENT_LIMITS)
+    servers = [Server(pg_url, redis_url=url, **options) for _ in range(2)]
     for s in servers:
         s.start()
     try:
@@ -47,6 +62,18 @@ def room_of_two(pg_url: str) -> Iterator[tuple[Server, Server]]:
     finally:
         for s in servers:
             s.stop()
+
+
+
+def test_a_room_of_many_processes_is_refused_on_sqlite(sqlite_url: str) -> None:
+    with pytest.raises(TienLenError, match="PostgreSQL"):
+        create_app(sqlite_url, redis_url="redis://127.0.0.1:1/0")
+
+
+@pytest.fixture
+def room_of_two(pg_url: str) -> Iterator[tuple[Server, Server]]:
+    """Two processes of one room, on this worker's PostgreSQL and Redis databases emptied."""
+    yield from two_processes(pg_url)
 
 
 def served_by(server: Server, table_id: str) -> bool:

@@ -5,7 +5,9 @@ seat to give and the clock: it says which players take a bot's seat at a quick-m
 (from its next hand), which groups make a table now, and with which bots. :func:`match_once`
 carries a plan out (claiming each group in the queue first, atomically, so that two processes
 never seat a player twice); :func:`matchmaking` runs it every :data:`EVERY` seconds beside the
-server's other sweeps.
+server's other sweeps. In a room of many processes the bots' seats of every process's tables
+are offered (read in the room's directory), and a seat at a table another process serves is
+kept there by that process (``Cluster.keep_seat``); the new tables are made here.
 
 The rules, per queue (a rating family and a table size):
 
@@ -34,6 +36,8 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from starlette.concurrency import run_in_threadpool
 
 from .lobby.directory import QuickSeats, TableFacts, quick_seats
 from .quickmatch.matchqueue import MATCHED_KEPT, QueueEntry, by_queue
@@ -292,8 +296,13 @@ def match_once(services: Services, now: float, elsewhere: Sequence[TableFacts] =
     blocks = {identity: frozenset(store.blocked_by(identity)) for identity in who}
     made = plan(waiting, blocks, now, services.limits.match_wait, seats)
     lobby = services.lobby
+    served = {t.id: t.process for t in elsewhere}
     for take in made.takes:
         room = lobby.get(take.table_id)
+        if room is None and take.table_id in served and services.cluster is not None:
+            if queue.claim({take.entry.identity: (take.table_id, take.seat)}):
+                _keep_there(services, served[take.table_id], take)
+            continue
         if room is None or not queue.claim({take.entry.identity: (take.table_id, take.seat)}):
             continue
         try:
@@ -318,14 +327,40 @@ def match_once(services: Services, now: float, elsewhere: Sequence[TableFacts] =
     return made
 
 
+def _keep_there(services: Services, process: str, take: Take) -> None:
+    """Have ``process``, which serves the table of ``take``, keep its seat for the player
+    claimed; if it does not, the claim is let go (the player waits again)."""
+    cluster = services.cluster
+    assert cluster is not None
+    entry = take.entry
+
+    def then(kept: bool) -> None:
+        if kept:
+            return
+        log.info("quick match: seat %d of table %s not kept by %s", take.seat, take.table_id,
+                 process)
+        try:
+            services.queue.release([entry.identity])
+        except Exception:
+            log.exception("quick match: %s's claim not let go", entry.identity)
+
+    cluster.keep_seat(process, take.table_id, take.seat, entry.identity, entry.name,
+                      entry.device, then)
+
+
 async def matchmaking(services: Services) -> None:
-    """Match the queue every :data:`EVERY` seconds; forget the matched entries kept long enough."""
+    """Match the queue every :data:`EVERY` seconds; forget the matched entries kept long enough.
+    In a room of many processes, the other processes' quick-match tables are read from the
+    directory first (in a thread: it waits for Redis)."""
     looks = 0
     while True:
         await asyncio.sleep(EVERY)
         looks += 1
         try:
-            match_once(services, services.clock.wall())
+            elsewhere: Sequence[TableFacts] = ()
+            if services.cluster is not None:
+                elsewhere = await run_in_threadpool(services.directory.quick_tables, False)
+            match_once(services, services.clock.wall(), elsewhere)
             if looks % FORGET_EVERY == 0:
                 services.queue.forget_matched(services.clock.wall() - MATCHED_KEPT)
         except Exception:  # the next look tries again; serving goes on

@@ -37,7 +37,8 @@ is behind them:
   (the log and snapshots each table is rebuilt from);
 - **where the tables are**: the :class:`~.lobby.directory.Directory` the routes and quick match
   read (the listing, a table's facts, who sits where, who is around): this process's lobby
-  (:class:`~.lobby.directory.LocalDirectory`).
+  (:class:`~.lobby.directory.LocalDirectory`), or in a room of many the entries every process
+  publishes in Redis (``bus/directory.py``).
 
 A connection's own message bucket lives and dies with the connection (in ``socket.py``).
 """
@@ -148,12 +149,14 @@ class Services:
 
     def join_cluster(self, redis_url: str) -> Cluster:
         """Make this process one of a room of many, over the Redis at ``redis_url``: it serves
-        the tables it takes (nobody serves them), the others' through the bus; a session's end,
-        an account's deletion and a ban reach every process."""
+        the tables it takes (nobody serves them), the others' through the bus; the routes read
+        every process's tables in the room's directory; a session's end, an account's deletion
+        and a ban reach every process."""
         lobby = self.lobby
         lobby.alone = False
         cluster = self.cluster = Cluster(redis_url, lobby, self.limiter,
                                          self.moderation.blocked_by)
+        self.directory = cluster.directory
 
         def ended(note: Note) -> None:
             lobby.end_sessions(note.get("identity"), note.get("session"), note.get("keep"))
