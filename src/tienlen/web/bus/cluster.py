@@ -27,7 +27,7 @@ from ..limiter import Limiter
 from ..lobby.lobby import Lobby
 from ..room.room import Room
 from ..tablelog.leases import RENEW_EVERY
-from .bus import Bus, Note
+from .bus import Bus, Note, stop_tasks
 from .directory import Publisher, SharedDirectory
 from .hosted import Hosting
 from .remote import ANSWER_SECONDS, Remotes, RemoteTable
@@ -54,6 +54,7 @@ class Cluster:
         self.directory = SharedDirectory(url, lobby)
         self.leader = False  # whether this process runs the room's single jobs now
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._heard: dict[str, Callable[[Note], None]] = {}
         self._keeping: dict[str, Callable[[bool], None]] = {}  # seats asked of other processes
@@ -70,10 +71,9 @@ class Cluster:
         self._task = asyncio.create_task(self._rounds())
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await stop_tasks([self._task])
         await self.publisher.stop()  # this process's entries removed: its tables are handed over
         self.directory.close()
         if self.leader:
@@ -145,7 +145,7 @@ class Cluster:
 
     # ------------------------------------------------------------------ rounds
     async def _rounds(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self._round()
             except asyncio.CancelledError:

@@ -43,6 +43,7 @@ from redis.exceptions import RedisError
 from ..lobby.directory import LISTED, LocalDirectory, TableFacts, facts_of, ordered
 from ..lobby.lobby import Lobby
 from ..tablelog.leases import RENEW_EVERY
+from .bus import stop_tasks
 
 log = logging.getLogger("tienlen.web")
 
@@ -95,6 +96,7 @@ class Publisher:
         self.puts = 0  # entries put (a table's changes coalesced)
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         lobby.watch(self.touched)
 
     def touched(self, table_id: str) -> None:
@@ -111,11 +113,12 @@ class Publisher:
     async def stop(self, remove: bool = True) -> None:
         """Publish nothing more; ``remove``: this process's entries removed (it stops), else
         left to run out (as a process that died leaves them)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-            self._task = None
+        task, self._task = self._task, None
+        if task is not None:
+            self._stopping = True
+            if self._wake is not None:
+                self._wake.set()
+            await stop_tasks([task])  # (it ends at its next turn if the cancellation is lost)
         if remove and self.published:
             with contextlib.suppress(RedisError, OSError):
                 await self._drop(sorted(self.published))
@@ -124,10 +127,14 @@ class Publisher:
         assert self._wake is not None
         loop = asyncio.get_running_loop()
         renewed = loop.time()
-        while True:
+        while not self._stopping:
+            # (not asyncio.wait_for: on Python 3.11 it loses a cancellation that comes as the
+            # event is set, and the task would never stop)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(),
-                                       max(0.0, renewed + self.ttl / 3 - loop.time()))
+                async with asyncio.timeout(max(0.0, renewed + self.ttl / 3 - loop.time())):
+                    await self._wake.wait()
+            if self._stopping:
+                return
             self._wake.clear()
             pause = self.every  # a table changing often is published this often
             try:
