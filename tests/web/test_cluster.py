@@ -26,19 +26,19 @@ def test_a_room_of_many_processes_is_refused_on_sqlite(sqlite_url: str) -> None:
         create_app(sqlite_url, redis_url="redis://127.0.0.1:1/0")
 
 
-@pytest.fixture
-def room_of_two(request: pytest.FixtureRequest, redis_url: str,
-                redis_prefix: str) -> Iterator[tuple[Server, Server]]:
-    """Two processes of one room, on this worker's PostgreSQL database emptied and the test
-    Redis (under this test's own prefix)."""
+def two_processes(pg_url: str, redis_url: str, redis_prefix: str,
+                  **options: Any) -> Iterator[tuple[Server, Server]]:
+    """Two processes of one room (``Server`` ``options`` given to both), on this worker's
+    PostgreSQL database emptied and the test Redis under the test's own prefix (its keys and
+    channels: no other test's room is seen)."""
     if not PG_URL and not IN_CI:
         pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
-    url: str = request.getfixturevalue("pg_url")
-    repo = open_repository(url)
+    repo = open_repository(pg_url)
     drop_everything(repo.engine)
     repo.close()
-    servers = [Server(url, limits=NO_CLIENT_LIMITS, redis_url=redis_url,
-                      redis_prefix=redis_prefix) for _ in range(2)]
+    options.setdefault("limits", NO_CLIENT_LIMITS)
+    servers = [Server(pg_url, redis_url=redis_url, redis_prefix=redis_prefix, **options)
+               for _ in range(2)]
     for s in servers:
         s.start()
     try:
@@ -46,6 +46,15 @@ def room_of_two(request: pytest.FixtureRequest, redis_url: str,
     finally:
         for s in servers:
             s.stop()
+
+
+@pytest.fixture
+def room_of_two(request: pytest.FixtureRequest, redis_url: str,
+                redis_prefix: str) -> Iterator[tuple[Server, Server]]:
+    """Two processes of one room."""
+    if not PG_URL and not IN_CI:
+        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
+    yield from two_processes(request.getfixturevalue("pg_url"), redis_url, redis_prefix)
 
 
 def served_by(server: Server, table_id: str) -> bool:

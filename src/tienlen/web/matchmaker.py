@@ -5,7 +5,9 @@ seat to give and the clock: it says which players take a bot's seat at a quick-m
 (from its next hand), which groups make a table now, and with which bots. :func:`match_once`
 carries a plan out (claiming each group in the queue first, atomically, so that two processes
 never seat a player twice); :func:`matchmaking` runs it every :data:`EVERY` seconds beside the
-server's other sweeps.
+server's other sweeps. In a room of many processes the bots' seats of every process's tables
+are offered (read in the room's directory), and a seat at a table another process serves is
+kept there by that process (``Cluster.keep_seat``); the new tables are made here.
 
 The rules, per queue (a rating family and a table size):
 
@@ -35,6 +37,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from starlette.concurrency import run_in_threadpool
+
+from .lobby.directory import QuickSeats, TableFacts, quick_seats
 from .quickmatch.matchqueue import MATCHED_KEPT, QueueEntry, by_queue
 from .ratings.ratings import BETA, MEASURED_PRESET, anchor
 from .room.ladder import levels_for
@@ -218,26 +223,23 @@ def plan(waiting: Sequence[QueueEntry], blocks: Blocks, now: float, wait: float,
 
 
 # ---------------------------------------------------------------------- carrying a plan out
-def open_seats(services: Services) -> list[OpenSeat]:
-    """The bots' seats this process's quick-match tables may give."""
+def open_seats(services: Services, elsewhere: Sequence[TableFacts] = ()) -> list[OpenSeat]:
+    """The bots' seats this process's quick-match tables may give, then those of the tables of
+    ``elsewhere`` (the room's directory: :meth:`~.directory.Directory.quick_tables`) that
+    other processes serve."""
+    rooms = services.lobby.rooms
+    found: list[tuple[str, QuickSeats]] = []
+    for room in rooms.values():
+        quick = quick_seats(room.table)
+        if quick is not None:
+            found.append((room.id, quick))
+    found += [(t.id, t.quick) for t in elsewhere if t.quick is not None and t.id not in rooms]
     out: list[OpenSeat] = []
-    for room in services.lobby.rooms.values():
-        table = room.table
-        if not table.settings.quick_match or not table.started or table.rated is None:
-            continue
-        free = [i for i, s in enumerate(table.seats)
-                if s.kind == "bot" and s.owner is None and i not in table.reserved]
-        if not free:
-            continue
-        owners = [s.owner for s in table.seats if s.kind == "human" and s.owner is not None]
-        owners += [r.owner for r in table.reserved.values()]
-        players = tuple((o, _mu(services, o, table.rated)) for o in owners)
-        devices = frozenset(d for d in [s.device for s in table.seats]
-                            + [r.device for r in table.reserved.values()] if d is not None)
-        connected = sum(1 for s in table.seats if s.kind == "human" and s.clients)
-        in_play = table.game is not None and not table.game.is_over
-        out += [OpenSeat(room.id, table.rated, table.players, i, players, devices, connected,
-                         in_play) for i in free]
+    for table_id, quick in found:
+        players = tuple((o, _mu(services, o, quick.family)) for o in quick.players)
+        out += [OpenSeat(table_id, quick.family, quick.size, i, players,
+                         frozenset(quick.devices), quick.connected, quick.in_play)
+                for i in quick.free]
     return out
 
 
@@ -276,8 +278,10 @@ def _mu(services: Services, identity: str, family: str) -> float:
     return rating.mu if rating is not None else 25.0
 
 
-def match_once(services: Services, now: float) -> Plan:
-    """Look at the queue once and seat whom it can (this process's tables); the plan made."""
+def match_once(services: Services, now: float, elsewhere: Sequence[TableFacts] = ()) -> Plan:
+    """Look at the queue once and seat whom it can, at this process's tables and at those of
+    ``elsewhere`` (the quick-match tables other processes serve, as the directory lists them);
+    the plan made."""
     queue = services.queue
     give_back_stranded(services)
     mod = services.moderation  # a player banned while waiting only watches: not seated
@@ -285,15 +289,20 @@ def match_once(services: Services, now: float) -> Plan:
     if not waiting:
         return Plan()
     store = services.moderation.store
-    seats = open_seats(services)
+    seats = open_seats(services, elsewhere)
     # the blocks of everyone who might sit together: the waiting, and the players at the tables
     # whose bots' seats may be given (a block either way keeps two apart)
     who = {e.identity for e in waiting} | {p for s in seats for p, _ in s.players}
     blocks = {identity: frozenset(store.blocked_by(identity)) for identity in who}
     made = plan(waiting, blocks, now, services.limits.match_wait, seats)
     lobby = services.lobby
+    served = {t.id: t.process for t in elsewhere}
     for take in made.takes:
         room = lobby.get(take.table_id)
+        if room is None and take.table_id in served and services.cluster is not None:
+            if queue.claim({take.entry.identity: (take.table_id, take.seat)}):
+                _keep_there(services, served[take.table_id], take)
+            continue
         if room is None or not queue.claim({take.entry.identity: (take.table_id, take.seat)}):
             continue
         try:
@@ -318,8 +327,31 @@ def match_once(services: Services, now: float) -> Plan:
     return made
 
 
+def _keep_there(services: Services, process: str, take: Take) -> None:
+    """Have ``process``, which serves the table of ``take``, keep its seat for the player
+    claimed; if it does not, the claim is let go (the player waits again)."""
+    cluster = services.cluster
+    assert cluster is not None
+    entry = take.entry
+
+    def then(kept: bool) -> None:
+        if kept:
+            return
+        log.info("quick match: seat %d of table %s not kept by %s", take.seat, take.table_id,
+                 process)
+        try:
+            services.queue.release([entry.identity])
+        except Exception:
+            log.exception("quick match: %s's claim not let go", entry.identity)
+
+    cluster.keep_seat(process, take.table_id, take.seat, entry.identity, entry.name,
+                      entry.device, then)
+
+
 async def matchmaking(services: Services) -> None:
-    """Match the queue every :data:`EVERY` seconds; forget the matched entries kept long enough."""
+    """Match the queue every :data:`EVERY` seconds; forget the matched entries kept long enough.
+    In a room of many processes, the other processes' quick-match tables are read from the
+    directory first (in a thread: it waits for Redis)."""
     looks = 0
     while True:
         await asyncio.sleep(EVERY)
@@ -327,7 +359,10 @@ async def matchmaking(services: Services) -> None:
             continue
         looks += 1
         try:
-            match_once(services, services.clock.wall())
+            elsewhere: Sequence[TableFacts] = ()
+            if services.cluster is not None:
+                elsewhere = await run_in_threadpool(services.directory.quick_tables, False)
+            match_once(services, services.clock.wall(), elsewhere)
             if looks % FORGET_EVERY == 0:
                 services.queue.forget_matched(services.clock.wall() - MATCHED_KEPT)
         except Exception:  # the next look tries again; serving goes on

@@ -34,10 +34,25 @@ ROWS: tuple[ModuleType, ...] = (tablelog_rows, accounts_rows, ratings_rows, reco
                                 social_rows, moderation_rows, quickmatch_rows, room_rows)
 
 
+SCHEMA_LOCK = 0x7469656E6C656E  # PostgreSQL's advisory lock held while the schema is made
+
 def create(engine: Engine) -> None:
-    """Make every table of every feature that ``engine``'s database lacks, then :func:`migrate`."""
-    Base.metadata.create_all(engine)
-    migrate(engine)
+    """Make every table of every feature that ``engine``'s database lacks, then :func:`migrate`.
+    On PostgreSQL under an advisory lock: the processes of a room started together on a new
+    database make it one after another (each ``CREATE TABLE`` of two at once would clash)."""
+    if engine.dialect.name != "postgresql":
+        Base.metadata.create_all(engine)
+        migrate(engine)
+        return
+    with engine.connect() as conn:
+        conn.execute(text("SELECT pg_advisory_lock(:key)"), {"key": SCHEMA_LOCK})
+        conn.commit()
+        try:
+            Base.metadata.create_all(engine)
+            migrate(engine)
+        finally:
+            conn.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SCHEMA_LOCK})
+            conn.commit()
 
 
 def migrate(engine: Engine) -> None:

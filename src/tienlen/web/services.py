@@ -38,7 +38,11 @@ memory (:class:`~.limits.InMemory`) or, given a Redis client, in Redis
   process's matchmaker claims a group in one transaction, so a player is seated once);
 - **the tables themselves**: the :class:`~.lobby.Lobby` holds each open table in the memory of
   the process that serves it; what outlives the process is in the :class:`~.tablelog.repository.Repository`
-  (the log and snapshots each table is rebuilt from).
+  (the log and snapshots each table is rebuilt from);
+- **where the tables are**: the :class:`~.lobby.directory.Directory` the routes and quick match
+  read (the listing, a table's facts, who sits where, who is around): this process's lobby
+  (:class:`~.lobby.directory.LocalDirectory`), or in a room of many the entries every process
+  publishes in Redis (``bus/directory.py``).
 
 A connection's own message bucket lives and dies with the connection (in ``socket.py``).
 """
@@ -61,6 +65,7 @@ from .bus.bus import Note
 from .bus.cluster import Cluster
 from .limiter import Limiter
 from .limits import Bucket, Counting, Held, Holding, InMemory, Limits
+from .lobby.directory import Directory, LocalDirectory, TableFacts
 from .lobby.lobby import Lobby
 from .moderation.moderation import Moderation
 from .moderation.store import SqlModerationStore
@@ -128,6 +133,7 @@ class Services:
     friends: FriendStore  # who asked whom, and the invitations to tables
     queue: MatchQueue  # quick match: who waits for a table, and the tables they were given
     reviews: Reviews  # finished hands' reviews, made in the bot pool, kept and shared
+    directory: Directory  # the room's open tables, wherever served (asked from a thread)
     started: float = field(default_factory=time.time)
     # this process in a room of many (tienlen serve --redis: bus/cluster.py); None: alone
     cluster: Cluster | None = None
@@ -150,6 +156,7 @@ class Services:
         lobby = Lobby(repo, bot_delay, limits, identities, time=clock)
         pool = lobby.committer.pool  # the one pool: bots' decisions, hints, the records' work
         return cls(limits=limits, repo=repo, lobby=lobby, reviews=Reviews(pool),
+                   directory=LocalDirectory(lobby),
                    offload=Offload(pool, limits.replays_per_client), clock=clock,
                    counting=counting, limiter=Limiter(limits, clock, counting),
                    address_messages=counting.bucket("messages.address",
@@ -162,12 +169,14 @@ class Services:
 
     def join_cluster(self, redis_url: str, prefix: str = "") -> Cluster:
         """Make this process one of a room of many, over the Redis at ``redis_url``: it serves
-        the tables it takes (nobody serves them), the others' through the bus; a session's end,
-        an account's deletion and a ban reach every process."""
+        the tables it takes (nobody serves them), the others' through the bus; the routes read
+        every process's tables in the room's directory; a session's end, an account's deletion
+        and a ban reach every process."""
         lobby = self.lobby
         lobby.alone = False
         cluster = self.cluster = Cluster(redis_url, lobby, self.limiter,
                                          self.moderation.blocked_by, prefix)
+        self.directory = cluster.directory
 
         def ended(note: Note) -> None:
             lobby.end_sessions(note.get("identity"), note.get("session"), note.get("keep"))
@@ -232,6 +241,16 @@ class Services:
             status, reason = self.missing(table_id)
             raise Refused(reason, status=status)
         return room
+
+    def table_or_404(self, table_id: str) -> TableFacts:
+        """The facts of the open table ``table_id``, wherever it is served (the directory's),
+        else :class:`~.refusal.Refused` saying why not (404, 410). From a route handler in the
+        thread pool."""
+        found = self.directory.get(table_id)
+        if found is None:
+            status, reason = self.missing(table_id)
+            raise Refused(reason, status=status)
+        return found
 
     def take_a_table(self, creator: str, address: str) -> None:
         """Count a table made for ``creator`` (a player key) at ``address`` (a new table, or a

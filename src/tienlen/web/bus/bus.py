@@ -36,6 +36,18 @@ EVERYONE = "all"  # the channel every process reads too
 ALIVE = "alive:"  # a process's key while it lives
 ALIVE_SECONDS = 6.0  # how long a process's key lasts unless renewed
 RETRY = 0.5  # seconds before the reader tries Redis again
+STOP_WAIT = 2.0  # the most a stopping task is waited for
+
+
+async def stop_tasks(tasks: list[asyncio.Task[None]]) -> None:
+    """Cancel ``tasks`` and wait for them to end, a moment at most: redis-py sends a command
+    under asyncio.wait_for, which on Python 3.11 loses a cancellation that comes as the command
+    is done (the task runs on); the loops that use Redis also end at their next turn once told
+    to stop."""
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=STOP_WAIT)
 
 
 class Bus:
@@ -48,11 +60,13 @@ class Bus:
         self.redis: aioredis.Redis = aioredis.Redis.from_url(url, socket_timeout=5,
                                                              socket_connect_timeout=2)
         self._handlers: dict[str, Callable[[Note], None]] = {}
-        self._out: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None]] | None = None
+        # the notes to send (None: the writer ends)
+        self._out: asyncio.Queue[tuple[str, str, asyncio.Future[int] | None] | None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.sent = 0  # notes sent (published)
         self.read = 0  # notes read
         self.up = False  # whether the reader holds its subscription now
+        self._stopping = False
 
     def on(self, kind: str, handler: Callable[[Note], None]) -> None:
         """Call ``handler`` with each note of ``kind`` this process is sent."""
@@ -63,11 +77,10 @@ class Bus:
         self._tasks = [asyncio.create_task(self._read()), asyncio.create_task(self._write())]
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        self._stopping = True
+        if self._out is not None:
+            self._out.put_nowait(None)  # the writer wakes, and ends
+        await stop_tasks(self._tasks)
         self._tasks = []
         with contextlib.suppress(Exception):
             await self.redis.delete(self.key(ALIVE + self.name))
@@ -109,10 +122,15 @@ class Bus:
     async def _write(self) -> None:
         """Publish the queued notes in order, as many at once as are waiting (one pipeline)."""
         assert self._out is not None
-        while True:
-            batch = [await self._out.get()]
+        while not self._stopping:
+            first = await self._out.get()
+            batch = [first] if first is not None else []
             while not self._out.empty():
-                batch.append(self._out.get_nowait())
+                item = self._out.get_nowait()
+                if item is not None:
+                    batch.append(item)
+            if not batch:
+                continue
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for ch, data, _ in batch:
@@ -136,12 +154,12 @@ class Bus:
     async def _read(self) -> None:
         """Read this process's channel for as long as it runs, subscribing again after Redis
         went away."""
-        while True:
+        while not self._stopping:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel_of(self.name), self.key(EVERYONE))
                 self.up = True
-                while True:
+                while not self._stopping:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is not None and message.get("type") == "message":
                         self._dispatch(message["data"])

@@ -7,7 +7,10 @@ processes that are gone and sends the connections whose table's owner is gone to
 A connection to a table (:meth:`Cluster.link_for`) is served where the table is: here when this
 process holds its lease (or takes it: nobody serves the table, or its owner let it run out),
 else through the bus to the process that does. A note to every process (a session ended, an
-account deleted) is :meth:`Cluster.broadcast`.
+account deleted) is :meth:`Cluster.broadcast`. The room's tables, wherever served, are in its
+directory (:mod:`.directory`: this process publishes its own, ``Cluster.directory`` reads them
+all); a bot's seat that quick match keeps at a table another process serves is kept there
+(:meth:`Cluster.keep_seat`, answered by the owner's :class:`~.hosted.Hosting`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
@@ -23,9 +27,10 @@ from ..limiter import Limiter
 from ..lobby.lobby import Lobby
 from ..room.room import Room
 from ..tablelog.leases import RENEW_EVERY
-from .bus import Bus, Note
+from .bus import Bus, Note, stop_tasks
+from .directory import Publisher, SharedDirectory
 from .hosted import Hosting
-from .remote import Remotes, RemoteTable
+from .remote import ANSWER_SECONDS, Remotes, RemoteTable
 
 log = logging.getLogger("tienlen.web")
 
@@ -45,10 +50,16 @@ class Cluster:
         self.bus = Bus(url, lobby.ownership.owner, prefix)
         self.hosting = Hosting(self.bus, lobby, limiter, blocks)
         self.remotes = Remotes(self.bus)
+        # the room's tables: this process's published, everyone's read (the routes' directory)
+        self.publisher = Publisher(self.bus.redis, lobby, prefix=prefix)
+        self.directory = SharedDirectory(url, lobby, prefix=prefix)
         self.leader = False  # whether this process runs the room's single jobs now
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._heard: dict[str, Callable[[Note], None]] = {}
+        self._keeping: dict[str, Callable[[bool], None]] = {}  # seats asked of other processes
+        self.bus.on("kept", self._kept)
 
     @property
     def name(self) -> str:
@@ -57,13 +68,15 @@ class Cluster:
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         await self.bus.start()
+        await self.publisher.start()
         self._task = asyncio.create_task(self._rounds())
 
     async def stop(self) -> None:
+        self._stopping = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await stop_tasks([self._task])
+        await self.publisher.stop()  # this process's entries removed: its tables are handed over
+        self.directory.close()
         if self.leader:
             with contextlib.suppress(Exception):
                 if await self.bus.redis.get(self.bus.key(LEADER)) == self.name.encode():
@@ -91,6 +104,33 @@ class Cluster:
             owner = holder[0]
         return self.remotes.link(table_id, owner)
 
+    # ------------------------------------------------------------------ quick match
+    def keep_seat(self, process: str, table_id: str, seat: int, identity: str, name: str,
+                  device: str | None, then: Callable[[bool], None]) -> None:
+        """(On the loop.) Have ``process``, which serves ``table_id``, keep the bot's ``seat``
+        there for ``identity`` (quick match: TableState.reserve); ``then`` is told whether it
+        did (False too when nobody read the note, or no answer came within
+        :data:`~.remote.ANSWER_SECONDS`)."""
+        asked = secrets.token_hex(6)
+        self._keeping[asked] = then
+        note: Note = {"k": "keep", "f": self.name, "a": asked, "t": table_id, "seat": seat,
+                      "identity": identity, "name": name, "device": device}
+
+        def reached(done: asyncio.Future[int]) -> None:
+            if done.cancelled() or done.result() <= 0:
+                self._answered(asked, False)
+
+        self.bus.ask(process, note).add_done_callback(reached)
+        asyncio.get_running_loop().call_later(ANSWER_SECONDS, self._answered, asked, False)
+
+    def _kept(self, note: Note) -> None:
+        self._answered(str(note.get("a")), bool(note.get("ok")))
+
+    def _answered(self, asked: str, kept: bool) -> None:
+        then = self._keeping.pop(asked, None)
+        if then is not None:
+            then(kept)
+
     # ------------------------------------------------------------------ to every process
     def broadcast(self, kind: str, **fields: object) -> None:
         """Tell every process (this one too) a note of ``kind``; from any thread."""
@@ -106,7 +146,7 @@ class Cluster:
 
     # ------------------------------------------------------------------ rounds
     async def _rounds(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self._round()
             except asyncio.CancelledError:

@@ -10,10 +10,14 @@ acknowledged), ``notice`` (a refusal said by the connection's process, numbered 
 table's events), ``detach``. A note for a table not served here (lost, or closed) is answered
 ``moved``: the connection is closed for its page to connect again. A connection whose process is
 gone (a note to it read by nobody, or its key run out) is detached as a closed one would be.
+
+And ``keep``: quick match on another process keeps a bot's seat at one of this process's tables
+for a player it matched (TableState.reserve), answered ``kept``, done or not.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -41,7 +45,7 @@ class Hosting:
         self.mirrors: dict[tuple[str, str], tuple[Room, Client]] = {}
         for kind, handler in (("attach", self._attach), ("cmd", self._command),
                               ("notice", self._notice), ("detach", self._detach),
-                              ("unread", self._unread)):
+                              ("unread", self._unread), ("keep", self._keep)):
             bus.on(kind, handler)
 
     def _attach(self, note: Note) -> None:
@@ -125,6 +129,24 @@ class Hosting:
             room, mirror = found
             if not room.moved:
                 room.detach(mirror)
+
+    def _keep(self, note: Note) -> None:
+        """Keep a bot's seat for a player (quick match, matched by the process that asks);
+        answered whether it was kept (not: the table is not served here, or the seat is no
+        longer a bot's to give)."""
+        room = self.lobby.get(str(note["t"]))
+        kept = False
+        if room is not None and not room.moved:
+            device = note.get("device")
+            try:
+                room.act(functools.partial(room.table.reserve, int(note["seat"]),
+                                           str(note["identity"]), str(note["name"]),
+                                           str(device) if device is not None else None))
+                kept = True
+            except Exception as exc:
+                log.info("table %s: seat %s not kept for quick match: %s", room.id,
+                         note["seat"], exc)
+        self.bus.send(str(note["f"]), {"k": "kept", "a": note.get("a"), "ok": kept})
 
     def _unread(self, note: Note) -> None:
         """A note to ``process`` was read by nobody: its connections are gone."""

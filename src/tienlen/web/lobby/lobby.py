@@ -144,6 +144,9 @@ class Lobby:
         self._by_creator: dict[str, set[str]] = {}
         self._by_address: dict[str, set[str]] = {}
         self._made_by: dict[str, tuple[str, str]] = {}  # table id -> (creator, address)
+        # told the id of a table whenever what a directory knows of it may have changed: made,
+        # changed (Room.on_change), gone (None: nobody asks; :meth:`watch`)
+        self._watch: Callable[[str], None] | None = None
 
     def restore(self) -> int:
         """Rebuild every open stored table, taking each one's lease whoever held it (this
@@ -272,9 +275,20 @@ class Lobby:
                    if room.act(functools.partial(room.forget, identity_id, name))]
         return len(changed)
 
+    def watch(self, told: Callable[[str], None]) -> None:
+        """Tell ``told`` the id of each table made, changed or gone from now on (and of every
+        table held now): what publishes this process's tables to the room's directory."""
+        self._watch = told
+        for room in self.rooms.values():
+            room.on_change = told
+            told(room.id)
+
     def _add(self, room: Room, address: str = "") -> None:
         self._guard(room)
         self.rooms[room.id] = room
+        room.on_change = self._watch
+        if self._watch is not None:
+            self._watch(room.id)
         self._made_by[room.id] = (room.table.creator, address)
         for index, key in ((self._by_creator, room.table.creator), (self._by_address, address)):
             if key:
@@ -282,6 +296,9 @@ class Lobby:
 
     def _forget(self, room: Room) -> None:
         del self.rooms[room.id]
+        room.on_change = None
+        if self._watch is not None:
+            self._watch(room.id)
         creator, address = self._made_by.pop(room.id)
         for index, key in ((self._by_creator, creator), (self._by_address, address)):
             ids = index.get(key)

@@ -262,6 +262,9 @@ class Room:
         # the account name of an identity (None: a guest), for the seats' account marks (the
         # lobby's, cached: Lobby.account_of)
         self.account_of: Callable[[str], str | None] = lambda owner: None
+        # told the table's id whenever what a directory knows of it may have changed (its info,
+        # its seats, its connections): the room's directory publishes it (bus/directory.py)
+        self.on_change: Callable[[str], None] | None = None
 
     @classmethod
     def restore(cls, repo: Repository, stored: StoredTable, bot_delay: float,
@@ -682,6 +685,8 @@ class Room:
 
     def broadcast(self) -> None:
         """Tell every connection its seat's state (:meth:`tell`)."""
+        if self.on_change is not None:
+            self.on_change(self.id)
         self.tell(list(self.clients))
 
     def tell(self, clients: list[Client]) -> None:
@@ -710,11 +715,15 @@ class Room:
         client.gate = self.gate
         self.clients.add(client)
         self.last_active = self.time()
+        if self.on_change is not None:
+            self.on_change(self.id)
 
     def detach(self, client: Client) -> None:
         """``client`` closed: it is sent nothing more; its seat learns it in the inbox."""
         self.clients.discard(client)
         self.last_active = self.time()
+        if self.on_change is not None:
+            self.on_change(self.id)
         self.post(Gone(client, client.seat))
 
     def _gone(self, client: Client, seat: int | None) -> None:

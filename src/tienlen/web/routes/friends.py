@@ -3,8 +3,8 @@ seat), see friends online and at which table, invite a friend to the table one s
 invitations a page shows. Another player is named by its name, its profile and a handle of the
 asking player's own (``Moderation.handle``), never by its identity's id; what comes from a
 player banned now (a request, an invitation) is not shown. The friendships are in the
-database: plain ``def`` handlers, in FastAPI's thread pool, reading where friends sit on the
-event loop (``on_loop``)."""
+database: plain ``def`` handlers, in FastAPI's thread pool, reading where friends sit in the
+room's directory (``Services.directory``: whichever process serves their tables)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ..accounts.identity import Identity
 from ..accounts.session import identity_of
 from ..http.problems import answers
 from ..refusal import Refused
-from ..services import MAX_TABLE_ID, Services, Svc, on_loop
+from ..services import MAX_TABLE_ID, Services, Svc
 from ..social.friends import INVITATION_SECONDS, MAX_FRIENDS, Friendship
 from .moderation import Target, limit, player_asking, target_of
 from .presence import online
@@ -57,20 +57,19 @@ Tables = tuple[bool, list[dict[str, Any]]]  # at a table at all, and the public 
 
 
 def _tables(svc: Services, identities: list[str]) -> dict[str, Tables]:
-    """(On the loop.) Where each of ``identities`` sits: at any table, and at which public
+    """Where each of ``identities`` sits (connected): at any table, and at which public
     tables."""
     out: dict[str, Tables] = {}
-    for identity_id in identities:
-        rooms = svc.lobby.tables_of(identity_id)
-        out[identity_id] = (bool(rooms), [{"id": r.id, "name": r.table.settings.name,
-                                           "url": f"/t/{r.id}"} for r in rooms if not r.private])
+    for identity_id, found in svc.directory.tables_of(identities).items():
+        out[identity_id] = (bool(found), [{"id": t.id, "name": t.info.name, "url": f"/t/{t.id}"}
+                                          for t in found if not t.private])
     return out
 
 
 def _names(svc: Services, table_ids: list[str]) -> dict[str, str | None]:
-    """(On the loop.) The names of those of ``table_ids`` still open."""
-    rooms = [svc.lobby.get(table_id) for table_id in table_ids]
-    return {r.id: r.table.settings.name for r in rooms if r is not None}
+    """The names of those of ``table_ids`` still open."""
+    found = [svc.directory.get(table_id) for table_id in dict.fromkeys(table_ids)]
+    return {t.id: t.info.name for t in found if t is not None}
 
 
 @router.get("/api/friends")
@@ -81,7 +80,7 @@ def friends(request: Request, svc: Svc) -> list[dict[str, Any]]:
     if me is None:
         return []
     listed = [f for f in svc.friends.of(me.id) if f.state != "asking" or not _banned(svc, f.id)]
-    where = on_loop(_tables, svc, [f.id for f in listed if f.state == "friend"])
+    where = _tables(svc, [f.id for f in listed if f.state == "friend"])
     out = []
     for f in listed:
         line: dict[str, Any] = {"id": svc.moderation.handle(me.id, f.id), "name": f.name,
@@ -127,15 +126,15 @@ def invite(body: NewInvitation, request: Request, svc: Svc) -> dict[str, Any]:
     """Invite a friend (by the handle GET /api/friends gave) to the open table where one holds
     a seat."""
     me = player_asking(request, svc)
-    room = svc.room_or_404(body.table)
-    if on_loop(room.table.seat_owned, me.id) is None:
+    table = svc.table_or_404(body.table)
+    if table.seat_owned(me.id) is None:
         raise Refused(msg("err.web.invite.not_seated"), status=403)
     friend = _related(svc, me, body.friend)
     if friend is None or friend.state != "friend":
         raise Refused(msg("err.web.invite.not_friend"), status=404)
     limit(svc, "invite", me, request)
-    made = svc.friends.invite(me.id, friend.id, room.id)
-    return {"id": made, "table": room.id}
+    made = svc.friends.invite(me.id, friend.id, table.id)
+    return {"id": made, "table": table.id}
 
 
 @router.get("/api/invitations")
@@ -146,7 +145,7 @@ def invitations(request: Request, svc: Svc) -> list[dict[str, Any]]:
     if me is None:
         return []
     sent = svc.friends.invitations(me.id, svc.clock.wall() - INVITATION_SECONDS)
-    open_ = on_loop(_names, svc, [inv.table_id for inv in sent])
+    open_ = _names(svc, [inv.table_id for inv in sent])
     return [{"id": inv.id, "from": inv.sender, "table": inv.table_id,
              "table_name": open_[inv.table_id], "url": f"/t/{inv.table_id}", "at": inv.at}
             for inv in sent if inv.table_id in open_ and not _banned(svc, inv.sender_id)]

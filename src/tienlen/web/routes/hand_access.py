@@ -13,8 +13,8 @@ Everyone else is answered 404, one answer whether the hand exists or not; a refu
 changes nothing.
 
 The dependencies read the database, so they are plain ``def`` (FastAPI runs them in its thread
-pool); an open table's seats are read on the event loop (``services.on_loop``), its settings
-(private or not) are fixed when it is made and are read from the thread.
+pool); an open table's seats are read in the room's directory (``Services.directory``:
+whichever process serves the table).
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ from ...i18n import msg
 from ..accounts.identity import Identity
 from ..accounts.rows import PlayedRow
 from ..accounts.session import identity_of
+from ..lobby.directory import TableFacts
 from ..moderation.rows import ReportRow
 from ..records.rows import ShareRow
 from ..refusal import Refused
-from ..room.room import Room
-from ..services import Services, Svc, TableId, on_loop
+from ..services import Services, Svc, TableId
 from ..storage import hash_token, transaction
 from ..tablelog.rows import TableRow
 
@@ -94,10 +94,10 @@ class Hand:
     text: str
 
 
-def _private(svc: Services, table_id: str, room: Room | None) -> bool | None:
+def _private(svc: Services, table_id: str, table: TableFacts | None) -> bool | None:
     """Whether the table is private (None: no such table, open or closed)."""
-    if room is not None:
-        return room.private
+    if table is not None:
+        return table.private
     with svc.repo.engine.connect() as conn:
         private = conn.execute(select(TableRow.private).where(TableRow.id == table_id)).first()
     return None if private is None else bool(private[0])
@@ -126,25 +126,25 @@ def _reported(svc: Services, table_id: str) -> frozenset[int]:
 Seen = tuple[int | None, str | None, bool]  # a token's seat, its owner, the asker seated
 
 
-def _seats(room: Room, token: str | None, me: Identity | None) -> Seen:
-    """(On the loop.) The seat ``token`` holds at the open table, that seat's owner, and
-    whether ``me`` holds a seat there."""
-    token_seat = room.table.seat_of(token) if token else None
-    owner = room.table.seats[token_seat].owner if token_seat is not None else None
-    return token_seat, owner, me is not None and room.table.seat_owned(me.id) is not None
+def _seats(table: TableFacts, token: str | None, me: Identity | None) -> Seen:
+    """The seat ``token`` holds at the open table, that seat's owner, and whether ``me`` holds
+    a seat there."""
+    token_seat = table.seat_of(token) if token else None
+    owner = table.seats[token_seat].owner if token_seat is not None else None
+    return token_seat, owner, me is not None and table.seat_owned(me.id) is not None
 
 
 def table_access(table_id: TableId, request: Request, svc: Svc,
                  token: SeatToken = None) -> Access:
     """What the asker may read of the table's hands (a dependency, in the thread pool; the
-    seats of an open table are read on the loop); an unknown table is 404."""
-    room = svc.lobby.get(table_id)
-    private = _private(svc, table_id, room)
+    seats of an open table are read in the directory); an unknown table is 404."""
+    table = svc.directory.get(table_id)
+    private = _private(svc, table_id, table)
     if private is None:
         raise Refused(msg("err.web.no_table", id=repr(table_id)), status=404)
     me = identity_of(request, svc.identities)
     readers = {me.id} if me is not None else set()
-    token_seat, owner, seated = on_loop(_seats, room, token, me) if room is not None \
+    token_seat, owner, seated = _seats(table, token, me) if table is not None \
         else (None, None, False)
     every = not private
     if token_seat is not None:

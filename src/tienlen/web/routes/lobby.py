@@ -1,8 +1,8 @@
 """The lobby's API: the presets, the tables listed, a new table, one table's public facts.
 
-The handlers that read the session's identity (the database) are plain ``def``, in FastAPI's
-thread pool, and reach the live tables on the event loop (``on_loop``); those that only read
-the tables are ``async``, on the loop."""
+The handlers that read the tables, wherever they are served, ask the room's directory
+(``Services.directory``) and those that read the session's identity (the database) are plain
+``def``, in FastAPI's thread pool; a new table is made on the event loop (``on_loop``)."""
 
 from __future__ import annotations
 
@@ -51,8 +51,10 @@ async def preset(name: str, lang: str = "en") -> dict[str, Any]:
 
 
 @router.get("/api/tables")
-async def tables(svc: Svc) -> list[TableInfo]:
-    return [room.info() for room in svc.lobby.listing()[:200]]
+def tables(svc: Svc) -> list[TableInfo]:
+    """The public tables of the room: open ones (with an empty seat) first, then those being
+    played."""
+    return [found.info for found in svc.directory.listing()]
 
 
 @router.get("/api/me/tables")
@@ -62,7 +64,7 @@ def my_tables(request: Request, svc: Svc) -> list[TableInfo]:
     me = identity_of(request, svc.identities)
     if me is None:
         return []
-    return on_loop(lambda: [room.info() for room in svc.lobby.seated(me.id)])
+    return [found.info for found in svc.directory.seated(me.id)]
 
 
 @router.post("/api/tables", responses=answers(400, 403, 413, 422, 429))
@@ -112,4 +114,4 @@ def _changed(room: Room) -> TableInfo:
 
 @router.get("/api/tables/{table_id}", responses=answers(404, 410, 422))
 def table(table_id: TableId, svc: Svc) -> TableInfo:
-    return on_loop(svc.room_or_404(table_id).info)
+    return svc.table_or_404(table_id).info

@@ -19,11 +19,11 @@ from ..accounts.identity import Identity
 from ..accounts.names import MAX_NAME, RAW_FACTOR, account_key, bot_number
 from ..accounts.session import identity_of
 from ..http.problems import answers
+from ..lobby.directory import TableFacts
 from ..moderation.moderation import MAX_REPORT_TEXT, REASONS, check_new_name, report_text, until_text
 from ..moderation.store import COMMAND_LINE, Ban, Report
 from ..refusal import Refused
-from ..room.room import Room
-from ..services import MAX_TABLE_ID, Services, Svc, address_of, on_loop, services_of
+from ..services import MAX_TABLE_ID, Services, Svc, address_of, services_of
 
 router = APIRouter()
 
@@ -122,7 +122,7 @@ def _admin(request: Request, svc: Services) -> Identity:
 
 def target_of(svc: Services, body: Target) -> Identity:
     """The player a report or a block is about, or :class:`Refused` saying why none is (from
-    a handler in the thread pool: the table's seat is read on the loop)."""
+    a handler in the thread pool: the table's seat is read in the room's directory)."""
     if body.player is not None:
         if bot_number(body.player) is not None:
             raise Refused(msg("err.web.report.bot"))
@@ -132,8 +132,7 @@ def target_of(svc: Services, body: Target) -> Identity:
         return who
     if body.table is None or body.seat is None:
         raise Refused(msg("err.web.report.target"), status=422)
-    room = svc.room_or_404(body.table)
-    kind, owner = on_loop(_seat, room, body.seat)
+    kind, owner = _seat(svc.table_or_404(body.table), body.seat)
     if owner is None:  # a bot's seat (one a player left keeps its owner), or nobody's
         if kind == "bot":
             raise Refused(msg("err.web.report.bot"))
@@ -145,9 +144,9 @@ def target_of(svc: Services, body: Target) -> Identity:
     return who
 
 
-def _seat(room: Room, n: int) -> tuple[str | None, str | None]:
-    """(On the loop.) The kind of seat ``n`` and its owner (None, None: no such seat)."""
-    seats = room.table.seats
+def _seat(table: TableFacts, n: int) -> tuple[str | None, str | None]:
+    """The kind of seat ``n`` and its owner (None, None: no such seat)."""
+    seats = table.seats
     return (seats[n].kind, seats[n].owner) if n < len(seats) else (None, None)
 
 

@@ -57,8 +57,9 @@ def index(request: Request) -> HTMLResponse:
 @router.api_route("/t/{table_id}", methods=["GET", "HEAD"], include_in_schema=False)
 def table_page(table_id: str, request: Request, svc: Svc) -> HTMLResponse:
     """The page (it shows "no such table" with the way back when the table is unknown:
-    answered 404 then). The table is only looked up (one lookup: safe from this thread)."""
-    known = len(table_id) <= MAX_TABLE_ID and svc.lobby.get(table_id) is not None
+    answered 404 then). The table is only looked up, in the room's directory (whichever
+    process serves it)."""
+    known = len(table_id) <= MAX_TABLE_ID and svc.directory.known(table_id)
     return page(request, 200 if known else 404)
 
 

@@ -1,36 +1,34 @@
-"""Who is around: online (at a table of this process, or a browser seen lately), playing (seated
-at a started table) and waiting (in quick match's queue). Friends' presence and the lobby's
-counts both read it here. Each is asked from a route handler in FastAPI's thread pool: what is
-read of the live tables is read on the event loop (``services.on_loop``), the sessions seen in
-the database from the thread."""
+"""Who is around: online (at a table of the room, or a browser seen lately), playing (seated at a
+started table) and waiting (in quick match's queue). Friends' presence and the lobby's counts
+both read it here. Each is asked from a route handler in FastAPI's thread pool: the tables from
+the room's directory (``Services.directory``: this process's read on the event loop, the
+others' from their entries), the sessions seen from the database."""
 
 from __future__ import annotations
 
 from sqlalchemy import select
 
 from ..accounts.rows import SessionRow
-from ..services import Services, on_loop
+from ..services import Services
 from ..storage import transaction
 
 ONLINE_SECONDS = 300.0  # a player whose browser was seen this recently is online
 
 
 def connected(services: Services) -> set[str]:
-    """The identities with a connection open to a table of this process."""
-    return {c.owner for room in services.lobby.rooms.values() for c in room.clients
-            if c.owner is not None}
+    """The identities with a connection open to a table of the room."""
+    return services.directory.connected()
 
 
 def playing(services: Services) -> set[str]:
-    """The identities seated at a started table of this process."""
-    return {s.owner for room in services.lobby.rooms.values() if room.started
-            for s in room.table.seats if s.kind == "human" and s.owner is not None}
+    """The identities seated at a started table of the room."""
+    return services.directory.playing()
 
 
 def online(services: Services, identity_id: str, at_table: bool,
            now: float | None = None) -> bool:
-    """Whether ``identity_id`` is online: ``at_table`` now (read on the loop), or a browser of
-    theirs seen lately."""
+    """Whether ``identity_id`` is online: ``at_table`` now (read in the directory), or a browser
+    of theirs seen lately."""
     now = services.clock.wall() if now is None else now
     if at_table:
         return True
@@ -41,7 +39,7 @@ def online(services: Services, identity_id: str, at_table: bool,
 def counts(services: Services, now: float | None = None) -> dict[str, int]:
     """The lobby's counts: players online, playing and waiting."""
     now = services.clock.wall() if now is None else now
-    here, busy = on_loop(lambda: (connected(services), playing(services)))
+    here, busy = connected(services), playing(services)
     with transaction(services.repo.engine) as conn:
         seen = {row[0] for row in conn.execute(
             select(SessionRow.identity).distinct().where(SessionRow.seen >= now - ONLINE_SECONDS))}

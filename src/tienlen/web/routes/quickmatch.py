@@ -1,6 +1,7 @@
 """Quick match's API: "Play now" (join the queue), where one stands in it, cancel; and the
 lobby's counts (players online, playing, waiting). The queue is in the database: plain ``def``
-handlers, in FastAPI's thread pool, reading a matched table's seats on the event loop."""
+handlers, in FastAPI's thread pool, reading a matched table's seats in the room's directory
+(whichever process serves it)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ..http.problems import answers
 from ..quickmatch.matchqueue import QueueEntry
 from ..ratings.ratings import FAMILIES, Rating
 from ..refusal import Refused
-from ..services import Services, Svc, address_of, on_loop
+from ..services import Services, Svc, address_of
 from .presence import counts
 
 router = APIRouter()
@@ -45,9 +46,9 @@ def _state(svc: Services, me: Identity | None) -> dict[str, Any]:
                            "waiting": svc.queue.count(entry.family, entry.size)}
     if entry.waiting:
         return {"state": "waiting", "table": None, **out}
-    room = svc.lobby.get(entry.table_id or "")
-    kept = on_loop(room.table.reserved.get, entry.seat) \
-        if room is not None and entry.seat is not None else None
+    table = svc.directory.get(entry.table_id) \
+        if entry.table_id is not None and entry.seat is not None else None
+    kept = table.kept.get(entry.seat) if table is not None and entry.seat is not None else None
     return {"state": "matched", "table": entry.table_id, "seat": entry.seat,
             "url": f"/t/{entry.table_id}", "next_hand": kept is not None and kept.owner == entry.identity,
             **out}

@@ -21,10 +21,10 @@ from ...i18n import msg
 from ..accounts.identity import Identity
 from ..accounts.session import identity_of
 from ..http.problems import answers
+from ..lobby.directory import TableFacts
 from ..records.replays import replay_or_reason, session_text
 from ..refusal import Refused
-from ..room.room import Room
-from ..services import Services, Svc, address_of, on_loop
+from ..services import Services, Svc, address_of
 from .hand_access import (
     Access,
     Hand,
@@ -40,13 +40,15 @@ log = logging.getLogger("tienlen.web")
 
 
 def seed_note(svc: Services, table_id: str) -> str:
-    """A comment kept at the head of a practice table's records: its fixed seed (a table's
-    settings are fixed when it is made: read from any thread)."""
-    room = svc.lobby.get(table_id)
-    if room is None or not room.fixed_seed:
+    """A comment kept at the head of an open practice table's records: its fixed seed (read in
+    the room's directory, from a thread)."""
+    table = svc.directory.get(table_id)
+    seed = table.info.seed if table is not None else None
+    if table is None or seed is None:
         return ""
-    return (f"# practice table {table_id}: fixed seed {room.seed} "
-            f"(Session(rules, {room.players}, seed={room.seed}) deals these hands)\n")
+    players = table.info.players
+    return (f"# practice table {table_id}: fixed seed {seed} "
+            f"(Session(rules, {players}, seed={seed}) deals these hands)\n")
 
 
 async def offloaded(svc: Services, request: Request, fn: Callable[..., Any], *args: Any) -> Any:
@@ -93,7 +95,8 @@ async def session_record(access: Readable, request: Request, svc: Svc) -> Respon
         raise access.refused() if access.private else Refused(
             msg("err.web.no_hand_yet", id=repr(table_id)), status=404)
     text = await offloaded(svc, request, session_text, texts)
-    return toml_file(seed_note(svc, table_id) + text, f"tienlen-{table_id}.toml")
+    note = await run_in_threadpool(seed_note, svc, table_id)
+    return toml_file(note + text, f"tienlen-{table_id}.toml")
 
 
 def _texts(svc: Services, access: Access) -> list[str]:
@@ -117,20 +120,21 @@ async def review(hand: ReadableHand, request: Request, svc: Svc,
     its seat token's in ``X-Tienlen-Seat``), or at a public table any seat (``seat``), since
     the hand's record shows every hand already. A few at a time per address (reviews.py)."""
     table_id, hand_no = hand.access.table_id, hand.number
-    room = svc.lobby.get(table_id)
-    if room is None:
+    table = await run_in_threadpool(svc.directory.get, table_id)
+    if table is None:
         raise Refused(msg("review.web.closed", id=repr(table_id)), status=404)
     mine = hand.access.seat_in(hand_no)
     if mine is not None and seat is not None and seat != mine:
         raise Refused(msg("review.web.own_seat"), status=403)
-    if mine is None and room.private:
+    if mine is None and table.private:
         raise Refused(msg("review.web.private"), status=403)
     asked = mine if mine is not None else seat
     if asked is None:
         raise Refused(msg("review.web.which_seat"))
-    if asked >= room.players:
-        raise Refused(msg("review.err.seat", seat=repr(asked), players=room.players,
-                          last=room.players - 1))
+    players = table.info.players
+    if asked >= players:
+        raise Refused(msg("review.err.seat", seat=repr(asked), players=players,
+                          last=players - 1))
     me = await run_in_threadpool(identity_of, request, svc.identities)
     svc.take("review", me.id if me is not None else None, address_of(request))
     try:
@@ -151,9 +155,9 @@ async def review(hand: ReadableHand, request: Request, svc: Svc,
 def host_asking(svc: Services, hand: Hand, request: Request) -> str | None:
     """Who asks, as a share link stores its maker, when it is the open table's host (by its
     browser's seat or its seat token); else None."""
-    room = svc.lobby.get(hand.access.table_id)
+    table = svc.directory.get(hand.access.table_id)
     me = identity_of(request, svc.identities)
-    host, mine = on_loop(_host, room, me) if room is not None else (None, None)
+    host, mine = _host(table, me) if table is not None else (None, None)
     if host is None:
         return None
     if me is not None and mine == host:
@@ -163,9 +167,9 @@ def host_asking(svc: Services, hand: Hand, request: Request) -> str | None:
     return None
 
 
-def _host(room: Room, me: Identity | None) -> tuple[int | None, int | None]:
-    """(On the loop.) The open table's host's seat, and the seat ``me`` holds there."""
-    return room.table.host, room.table.seat_owned(me.id) if me is not None else None
+def _host(table: TableFacts, me: Identity | None) -> tuple[int | None, int | None]:
+    """The open table's host's seat, and the seat ``me`` holds there."""
+    return table.info.host_seat, table.seat_owned(me.id) if me is not None else None
 
 
 @router.post("/api/tables/{table_id}/records/{hand_no}/share",

@@ -5,8 +5,9 @@ Friendship is mutual: a player asks, and the other is a friend once they ask bac
 profile or a seat). Only friends see where the other is (online, at which table), so that
 nobody can follow a stranger by asking alone. An invitation goes to a friend only; it is kept
 :data:`INVITATION_SECONDS` and shown on the friend's pages. Everything lasting is behind
-:class:`FriendStore` (a Redis can implement it); where a player is now comes from the tables
-this process serves (:meth:`~.lobby.Lobby.tables_of`).
+:class:`FriendStore` (a Redis can implement it); where a player is now comes from the room's
+directory of tables (:meth:`~.lobby.directory.Directory.tables_of`), whichever process serves
+them.
 """
 
 from __future__ import annotations
