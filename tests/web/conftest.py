@@ -285,11 +285,23 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database: an SQLite file, or this worker's test PostgreSQL database emptied."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'tienlen.sqlite3'}"
-    url: str = request.getfixturevalue("pg_url")
+    return emptied(request.getfixturevalue("pg_url"))
+
+
+def emptied(url: str) -> str:
+    """The database at ``url`` with every table made again, empty."""
     repo = open_repository(url)
     drop_everything(repo.engine)
     repo.close()
     return url
+
+
+@pytest.fixture
+def one_database(request: pytest.FixtureRequest) -> str:
+    """This worker's test PostgreSQL database, emptied (what processes of one room share)."""
+    if not PG_URL and not IN_CI:
+        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
+    return emptied(request.getfixturevalue("pg_url"))
 
 
 @pytest.fixture

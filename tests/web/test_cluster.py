@@ -15,9 +15,8 @@ import pytest
 
 from tienlen import TienLenError
 from tienlen.web.app import create_app
-from tienlen.web.schema import drop_everything, open_repository
 
-from .conftest import IN_CI, NO_CLIENT_LIMITS, PG_URL, Server, WsClient
+from .conftest import NO_CLIENT_LIMITS, Server, WsClient
 from .waiting import poll
 
 
@@ -28,14 +27,9 @@ def test_a_room_of_many_processes_is_refused_on_sqlite(sqlite_url: str) -> None:
 
 def two_processes(pg_url: str, redis_url: str, redis_prefix: str,
                   **options: Any) -> Iterator[tuple[Server, Server]]:
-    """Two processes of one room (``Server`` ``options`` given to both), on this worker's
-    PostgreSQL database emptied and the test Redis under the test's own prefix (its keys and
-    channels: no other test's room is seen)."""
-    if not PG_URL and not IN_CI:
-        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
-    repo = open_repository(pg_url)
-    drop_everything(repo.engine)
-    repo.close()
+    """Two processes of one room (``Server`` ``options`` given to both), on the database at
+    ``pg_url`` and the test Redis under the test's own prefix (its keys and channels: no other
+    test's room is seen)."""
     options.setdefault("limits", NO_CLIENT_LIMITS)
     servers = [Server(pg_url, redis_url=redis_url, redis_prefix=redis_prefix, **options)
                for _ in range(2)]
@@ -49,12 +43,10 @@ def two_processes(pg_url: str, redis_url: str, redis_prefix: str,
 
 
 @pytest.fixture
-def room_of_two(request: pytest.FixtureRequest, redis_url: str,
+def room_of_two(one_database: str, redis_url: str,
                 redis_prefix: str) -> Iterator[tuple[Server, Server]]:
     """Two processes of one room."""
-    if not PG_URL and not IN_CI:
-        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
-    yield from two_processes(request.getfixturevalue("pg_url"), redis_url, redis_prefix)
+    yield from two_processes(one_database, redis_url, redis_prefix)
 
 
 def served_by(server: Server, table_id: str) -> bool:
@@ -144,15 +136,10 @@ def test_the_room_has_one_leader(room_of_two: tuple[Server, Server]) -> None:
 
 
 def test_the_tables_a_player_hosts_are_counted_across_the_processes(
-        request: pytest.FixtureRequest, redis_url: str, redis_prefix: str) -> None:
+        one_database: str, redis_url: str, redis_prefix: str) -> None:
     """One table at a time for a player (``--tables-per-client 1``): hosting one on A, she is
     refused another on B; the room's whole count (``--max-tables``) is the room's too."""
-    if not PG_URL and not IN_CI:
-        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
-    url: str = request.getfixturevalue("pg_url")
-    repo = open_repository(url)
-    drop_everything(repo.engine)
-    repo.close()
+    url = one_database
     limits = replace(NO_CLIENT_LIMITS, tables_per_client=1, max_tables=2)
     servers = [Server(url, limits=limits, redis_url=redis_url, redis_prefix=redis_prefix)
                for _ in range(2)]

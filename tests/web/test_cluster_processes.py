@@ -24,7 +24,7 @@ import httpx
 import pytest
 from sqlalchemy import select
 
-from tienlen.web.schema import drop_everything, open_repository
+from tienlen.web.schema import open_repository
 from tienlen.web.tablelog.leases import LEASE_SECONDS
 from tienlen.web.tablelog.rows import LeaseRow
 
@@ -205,14 +205,10 @@ class Room:
 
 
 @pytest.fixture
-def room(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Room]:
+def room(one_database: str, tmp_path: Path) -> Iterator[Room]:
     """A room on this worker's PostgreSQL database, emptied."""
     _needs()
-    url: str = request.getfixturevalue("pg_url")
-    repo = open_repository(url)
-    drop_everything(repo.engine)
-    repo.close()
-    made = Room(url, tmp_path)
+    made = Room(one_database, tmp_path)
     try:
         yield made
     finally:

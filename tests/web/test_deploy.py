@@ -22,7 +22,6 @@ import httpx
 import pytest
 
 from tienlen.web.limits import Limits
-from tienlen.web.schema import drop_everything, open_repository
 
 from .conftest import IN_CI, WsClient, free_port
 from .test_cluster_processes import (
@@ -271,11 +270,7 @@ def front(request: pytest.FixtureRequest, tmp_path: Path,
     only (``FORWARDED_ALLOW_IPS``, as tienlen.env.example says), not from this machine."""
     _nginx_needed()
     _needs()
-    url: str = request.getfixturevalue("pg_url")
-    repo = open_repository(url)
-    drop_everything(repo.engine)
-    repo.close()
-    room = Room(url, tmp_path)
+    room = Room(request.getfixturevalue("one_database"), tmp_path)
     made: Nginx | None = None
     try:
         redis = room.start_redis()

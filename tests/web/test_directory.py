@@ -25,7 +25,7 @@ from tienlen.web.lobby.directory import SeatFacts, TableFacts, ordered
 from tienlen.web.ratings import ratings
 from tienlen.web.room.protocol import TableInfo
 
-from .conftest import IN_CI, NO_CLIENT_LIMITS, PG_URL, Server, Visitor
+from .conftest import NO_CLIENT_LIMITS, Server, Visitor
 from .test_cluster import room_of_two, served_by, two_processes
 from .test_rated_hands import IN_PLAY
 from .waiting import poll
@@ -196,14 +196,12 @@ def test_friends_see_each_other_at_tables_another_process_serves_and_invite_ther
 
 
 @pytest.fixture
-def quick_room(request: pytest.FixtureRequest, redis_url: str, redis_prefix: str,
+def quick_room(one_database: str, redis_url: str, redis_prefix: str,
                monkeypatch: pytest.MonkeyPatch) -> Iterator[Room]:
     """Two processes whose quick match fills a table with bots after a second, dealing hands
     no instant win ends (a table offers a bot's seat only while a hand is in play)."""
     monkeypatch.setitem(ratings.MEASURED_PRESET, "southern", IN_PLAY)
-    if not PG_URL and not IN_CI:
-        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
-    yield from two_processes(request.getfixturevalue("pg_url"), redis_url, redis_prefix,
+    yield from two_processes(one_database, redis_url, redis_prefix,
                              limits=dataclasses.replace(NO_CLIENT_LIMITS, match_wait=1.0))
 
 
@@ -235,13 +233,11 @@ def test_quick_match_on_one_process_gives_a_bots_seat_at_a_table_the_other_serve
 
 
 @pytest.fixture
-def short_lived(request: pytest.FixtureRequest, redis_url: str, redis_prefix: str,
+def short_lived(one_database: str, redis_url: str, redis_prefix: str,
                 monkeypatch: pytest.MonkeyPatch) -> Iterator[Room]:
     """Two processes whose directory entries last 1.5 s unless renewed."""
     monkeypatch.setattr(shared, "ENTRY_SECONDS", 1.5)
-    if not PG_URL and not IN_CI:
-        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
-    yield from two_processes(request.getfixturevalue("pg_url"), redis_url, redis_prefix)
+    yield from two_processes(one_database, redis_url, redis_prefix)
 
 
 def test_a_process_gone_without_handing_over_leaves_no_entry_past_its_life(

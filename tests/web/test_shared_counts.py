@@ -24,11 +24,10 @@ from tienlen.web.accounts.accounts import Accounts
 from tienlen.web.limiter import Limiter
 from tienlen.web.limits import Bucket, Limits, Rate, Rates
 from tienlen.web.refusal import Refused
-from tienlen.web.schema import drop_everything, open_repository
 from tienlen.web.shared.counting import InRedis
 from tienlen.web.shared.store import DOWN_FOR, Store, connect
 
-from .conftest import IN_CI, NO_CLIENT_LIMITS, PG_URL, UNRATED, Server, free_port, running
+from .conftest import NO_CLIENT_LIMITS, UNRATED, Server, free_port, running
 from .waiting import poll
 
 PLAYER = "lan-player-key-0123456789abcdef"  # a script's player key (X-Tienlen-Player)
@@ -224,19 +223,6 @@ def _answers(url: str) -> bool:
 
 
 # ---------------------------------------------------------------------- two servers
-@pytest.fixture
-def one_database(request: pytest.FixtureRequest) -> str:
-    """This worker's test PostgreSQL database, emptied: two servers on it hash an address alike
-    (the server's key is in the database)."""
-    if not PG_URL and not IN_CI:
-        pytest.skip("no PostgreSQL: scripts/test.sh starts one (TIENLEN_TEST_PG_URL)")
-    url: str = request.getfixturevalue("pg_url")
-    repo = open_repository(url)
-    drop_everything(repo.engine)
-    repo.close()
-    return url
-
-
 def _make_table(server: Server) -> httpx.Response:
     return httpx.post(server.base + "/api/tables", json={"name": "Lan", **UNRATED}, timeout=10,
                       headers={"X-Tienlen-Player": PLAYER})

@@ -57,7 +57,6 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._heard: dict[str, Callable[[Note], None]] = {}
         self._keeping: dict[str, Callable[[bool], None]] = {}  # seats asked of other processes
         self.bus.on("kept", self._kept)
 
