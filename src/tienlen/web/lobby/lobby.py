@@ -206,9 +206,10 @@ class Lobby:
             if self.scan_unserved:
                 for table_id, _ in self.ownership.unserved():
                     self.adopt(table_id)
-        except StorageError as exc:  # the database is away: tried again at the next round
+        except Exception as exc:  # the database away (a read unwrapped too): the next round
             log.warning("the tables' leases could not be renewed: %s", exc)
-        self.start_leases()
+        finally:
+            self.start_leases()
 
     def stop_leases(self) -> None:
         """Renew nothing more and hand every table served here over (a process that stops):
