@@ -5,7 +5,10 @@ the test moves by hand (manual_time.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
+import time as clock
 from collections.abc import Callable
 from typing import Any
 
@@ -22,6 +25,7 @@ from tienlen.web.table.committer import Committer
 from tienlen.web.tablelog.writes import Entry, Write
 
 from .manual_time import ManualTime
+from .waiting import in_a_thread
 
 
 class Store:
@@ -152,6 +156,91 @@ def test_a_server_job_is_made_at_once_through_the_same_path() -> None:
     post(committer, b, "pass")  # waits for the next pass: not read with the job
     committer.now(a, lambda: a.inbox.append("kept"))  # type: ignore[arg-type]
     assert said == ["read a", "stored a", "told a"]
+
+
+# ---------------------------------------------------------------------- offloaded (a database server)
+
+
+class SlowStore(Store):
+    """A database server that answers once ``answer`` is set: each batch is stored on the
+    committer's thread (said: "storing ..."), the event loop free meanwhile."""
+
+    def __init__(self, said: list[str]) -> None:
+        super().__init__(said)
+        self.answer = threading.Event()
+
+    def append_many(self, writes: list[Write]) -> set[str]:
+        self.said.append("storing " + " ".join(w.table_id for w in writes))
+        assert self.answer.wait(60), "the test never let the database answer"
+        return super().append_many(writes)
+
+
+async def until(done: Callable[[], bool], seconds: float = 30.0) -> None:
+    """Let the event loop run until ``done`` holds."""
+    deadline = clock.monotonic() + seconds
+    while not done():
+        assert clock.monotonic() < deadline, "still waiting"
+        await asyncio.sleep(0.005)
+
+
+def offloaded(*names: str) -> tuple[Committer, SlowStore, list[Inbox], list[str]]:
+    said: list[str] = []
+    store = SlowStore(said)
+    repo: Any = store
+    return Committer(repo, budget=10.0, offload=True), store, [Inbox(n, said) for n in names], said
+
+
+def test_while_a_batch_is_stored_the_loop_goes_on_and_nothing_is_read_or_told_before_it_lands() -> None:
+    async def main() -> list[str]:
+        committer, store, (a, b), said = offloaded("a", "b")
+        post(committer, a, "3s")
+        await until(lambda: "storing a" in said)  # on its way: this coroutine still runs
+        post(committer, a, "4c")  # a's second move and b's first wait for the batch to land
+        post(committer, b, "5d")
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert said == ["read a", "storing a"]
+        store.answer.set()
+        await until(lambda: "told b" in said)
+        committer.close()
+        return said
+
+    assert in_a_thread(main()) == ["read a", "storing a", "stored a", "told a",
+                                   "read a", "read b", "storing a b", "stored a b",
+                                   "told a", "told b"]
+
+
+def test_a_server_job_waits_for_the_batch_on_its_way_and_is_stored_after_it() -> None:
+    async def main() -> list[str]:
+        committer, store, (a,), said = offloaded("a")
+        post(committer, a, "3s")
+        await until(lambda: "storing a" in said)
+        threading.Timer(0.2, store.answer.set).start()  # the database answers a little later
+        committer.now(a, lambda: a.inbox.append("kept"))  # type: ignore[arg-type]
+        committer.close()
+        return said
+
+    assert in_a_thread(main()) == ["read a", "storing a", "stored a", "told a",  # landed first
+                                   "read a", "storing a", "stored a", "told a"]
+
+
+def test_a_batch_that_fails_on_its_thread_rebuilds_each_of_its_tables() -> None:
+    async def main() -> list[str]:
+        committer, store, (a, b), said = offloaded("a", "b")
+
+        def broken(writes: list[Write]) -> set[str]:
+            said.append("storing")
+            raise RuntimeError("the driver fell over")
+
+        store.append_many = broken  # type: ignore[method-assign]
+        post(committer, a, "3s")
+        post(committer, b, "4c")
+        await until(lambda: "rebuilt b" in said)
+        assert committer.stats.refused == 2
+        committer.close()
+        return said
+
+    assert in_a_thread(main()) == ["read a", "read b", "storing", "rebuilt a", "rebuilt b"]
 
 
 # ---------------------------------------------------------------------- real rooms

@@ -150,7 +150,7 @@ counted in this process's memory. ``operations``: where /metrics is served and t
         services.lobby.stop_leases()
         if cluster is not None:
             await cluster.stop()
-        services.lobby.committer.pool.close()
+        services.lobby.committer.close()
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         services.repo.close()

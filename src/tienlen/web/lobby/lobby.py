@@ -136,7 +136,9 @@ class Lobby:
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         # every table's bot moves, stored in group commits; the strongest decided in a pool
-        self.committer = Committer(repo, pool=BotPool(self.limits.bot_workers), time=time)
+        # a database server's writes are stored on the committer's thread (committer.py)
+        self.committer = Committer(repo, pool=BotPool(self.limits.bot_workers), time=time,
+                                   offload=repo.dialect != "sqlite")
         self.committer.on_lost = lambda table: self._lost(table.id)
         self.rooms: dict[str, Room] = {}
         # the open tables each creator (player key) and each address made: a table counts while
@@ -217,6 +219,7 @@ class Lobby:
         if self._renewal is not None:
             self._renewal.cancel()
             self._renewal = None
+        self.committer.settle()  # the batch on its way is stored before its leases go
         for room in list(self.rooms.values()):
             room.stop()
         try:
