@@ -28,6 +28,10 @@ from .staged import Asking, Staged
 from .state import TableState
 
 JITTER = 0.25  # a bot's wait varies by this share of the bot delay either way
+# a bot's wake falls on a step of this many seconds of the server's clock (within its jitter):
+# the tables whose bots wake in one step are read in one pass and stored in one transaction
+# (committer.py), where waking each at its own instant made a transaction of each move
+WAKE_STEP = 0.02
 _jitter = random.Random()
 
 
@@ -157,8 +161,16 @@ class Clock:
 
     def bot_wait(self) -> float:
         """How long a bot waits before it plays: the table's bot delay, give or take a quarter,
-        so that tables started together do not stay in step (and due all at once)."""
-        return self.bot_delay * (1 + JITTER * (2 * _jitter.random() - 1))
+        so that tables started together do not stay in step (and due all at once), its wake on
+        the nearest :data:`WAKE_STEP` of the clock within that (the bots of many tables due
+        in one step play in one pass)."""
+        wait = self.bot_delay * (1 + JITTER * (2 * _jitter.random() - 1))
+        low, high = self.bot_delay * (1 - JITTER), self.bot_delay * (1 + JITTER)
+        if high - low < WAKE_STEP:
+            return wait
+        now = self.time()
+        stepped = round((now + wait) / WAKE_STEP) * WAKE_STEP - now
+        return min(high, max(low, stepped))
 
     def schedule(self, at_least: float = 0.0) -> None:
         """Arrange the next bot move (or none), replacing any arranged before."""
