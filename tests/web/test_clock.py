@@ -14,7 +14,7 @@ pytest.importorskip("icu", reason="the web extra's pyicu-wheels compares names")
 from tienlen import Rules
 from tienlen.web.room.room import Room
 from tienlen.web.schema import open_repository
-from tienlen.web.table.clock import JITTER, Clock
+from tienlen.web.table.clock import JITTER, WAKE_STEP, Clock
 from tienlen.web.table.committer import Committer
 from tienlen.web.table.state import TableState
 from tienlen.web.tablelog.writes import TableSettings, Write
@@ -61,6 +61,19 @@ class Timed:
         while (staged := self.table.bot_move(self.table.time.wall())) is not None:
             self.table.install(staged)
         assert self.table.asked() is not None
+
+
+def test_the_bots_of_many_tables_wake_on_the_clocks_steps_within_their_jitter() -> None:
+    wakes = []
+    for k in range(40):  # each table arranges its wake at another instant, between two steps
+        arranged = 1000.003 + 0.0037 * k
+        time = ManualTime(now=arranged)
+        Timed(table_of(time, people=0)).clock.schedule()
+        [wake] = time.pending()
+        assert BOT_DELAY * (1 - JITTER) <= wake - arranged <= BOT_DELAY * (1 + JITTER)
+        assert wake / WAKE_STEP == pytest.approx(round(wake / WAKE_STEP), abs=1e-6)
+        wakes.append(round(wake / WAKE_STEP))
+    assert len(set(wakes)) < len(wakes)  # some of them wake together
 
 
 def test_a_bots_move_falls_due_after_the_bot_delay_and_not_before() -> None:

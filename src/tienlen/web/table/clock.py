@@ -170,7 +170,11 @@ class Clock:
             return wait
         now = self.time()
         stepped = round((now + wait) / WAKE_STEP) * WAKE_STEP - now
-        return min(high, max(low, stepped))
+        if stepped < low:  # the step within the window (it is a step wide at least)
+            stepped += WAKE_STEP
+        elif stepped > high:
+            stepped -= WAKE_STEP
+        return stepped
 
     def schedule(self, at_least: float = 0.0) -> None:
         """Arrange the next bot move (or none), replacing any arranged before."""
