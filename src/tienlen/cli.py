@@ -258,9 +258,15 @@ def _cmd_play(args: argparse.Namespace) -> int:
         from .tui.app import TienLenApp
     except ImportError:
         raise error(TienLenError, "err.cli.tui_missing_play") from None
-    saved = TienLenApp(controller, delay=0.0 if args.no_pause else 0.8,
-                       four_colour=args.four_colour, auto_pass=args.auto_pass,
-                       prepare=True).run()
+    from .play.settings import load_settings, settings_path
+
+    # what the player chose in earlier runs; a flag given now wins for this run
+    kept_in = settings_path()
+    kept, problem = load_settings(kept_in, lang)
+    saved = TienLenApp(controller, delay=0.0 if args.no_pause else kept.pace,
+                       four_colour=args.four_colour or kept.four_colour,
+                       auto_pass=args.auto_pass or kept.auto_pass, prepare=True,
+                       settings_file=kept_in, notice=problem or "").run()
     if saved is not None:
         print(t("cli.saved", lang, path=saved, command=replay_command(saved)))
     return 0

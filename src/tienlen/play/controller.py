@@ -361,7 +361,7 @@ class Controller:
         (``table``, ``owner``: what was on the table before it), each player it put out and in
         what place (``placed``: how many were out before it), one card left."""
         game = self.game
-        you = self._you_seat()
+        you = self.you_seat()
         played = game.history[-1][1]
         lines: list[str] = []
         if isinstance(played, Play) and table is not None and owner is not None \
@@ -392,7 +392,7 @@ class Controller:
             if end is not None:
                 winner, leader = end
                 out.append((None, self._round_words(winner, leader)))
-            out += [(None, short_line(p, self.names, self.lang, self._you_seat()))
+            out += [(None, short_line(p, self.names, self.lang, self.you_seat()))
                     for p in paid.get(index, ())]
         return out
 
@@ -421,9 +421,10 @@ class Controller:
 
     def payment_words(self, p: Payment) -> str:
         """A payment in a sentence: who pays whom, how many units, for what."""
-        return payment_line(p, self.names, self.lang, self._you_seat())
+        return payment_line(p, self.names, self.lang, self.you_seat())
 
-    def _you_seat(self) -> int | None:
+    def you_seat(self) -> int | None:
+        """The human's seat when they are called "You" (the messages say "you" then), else None."""
         return HUMAN if self._you() else None
 
     def words(self, move: Move | Hidden) -> str:

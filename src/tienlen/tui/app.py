@@ -24,13 +24,13 @@ from ..errors import TienLenError
 from ..hints import Hint
 from ..i18n import catalogue, rules_name, say_error, t, tn
 from ..play.controller import HUMAN, Controller, place_word, records_dir
+from ..play.settings import PACES, PlaySettings, save_settings
 from ..rules_text import explain_text
 from ..shapes import Play
 from .felt import FeltSeat, felt_lines
 from .sorting import by_combination, by_rank
 from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text
 
-PACES = (1.6, 0.8, 0.4, 0.15, 0.0)  # the bots' pauses, seconds, slowest first
 MIN_SIZE = (80, 24)  # the smallest window the game is drawn in: 8 seats fit at 80x24
 
 CSS = """
@@ -214,6 +214,7 @@ class TienLenApp(App[Path | None]):
         Binding("left", "move(-1)", "Move", key_display="←→"),
         Binding("right", "move(1)", "Move", show=False),
         Binding("space", "select", "Select"),
+        Binding("escape", "clear", "Clear", key_display="Esc"),
         Binding("enter", "confirm", "Play"),
         Binding("p", "decline", "Pass"),
         Binding("h", "hint", "Hint"),
@@ -232,7 +233,8 @@ class TienLenApp(App[Path | None]):
 
     def __init__(self, controller: Controller, delay: float = 0.8,
                  save_dir: str | Path | None = None, four_colour: bool = False,
-                 auto_pass: bool = False, prepare: bool = False) -> None:
+                 auto_pass: bool = False, prepare: bool = False,
+                 settings_file: Path | None = None, notice: str = "") -> None:
         super().__init__()
         self.controller = controller
         self.lang = controller.lang
@@ -241,6 +243,9 @@ class TienLenApp(App[Path | None]):
         self.save_dir = Path(save_dir) if save_dir is not None else records_dir()
         self.four_colour = four_colour
         self.auto_pass = auto_pass
+        # where the pace, auto-pass and colours chosen are kept for the next run (None: nowhere)
+        self.settings_file = settings_file
+        self.notice = notice  # said at the start (a settings file that could not be used)
         self.prepare = prepare  # load the fast path's code for the hints at start-up
         self.preparing = False
         self._skip = 0  # the hand skipped to its end
@@ -284,6 +289,8 @@ class TienLenApp(App[Path | None]):
         self._say(self.t("tui.welcome", name=self.controller.names[HUMAN],
                          bots=", ".join(self.t(f"bot.{b}") if b in BOT_WORDS else b
                                         for b in self.controller.specs)))
+        if self.notice:  # a toast that stays a while: the message line changes at each move
+            self.notify(self.notice, severity="warning", timeout=12)
         self._advance()
         if self.prepare and self.controller.fast_engine():
             self._prepare()
@@ -330,6 +337,8 @@ class TienLenApp(App[Path | None]):
             return not over and not self._out()
         if action == "skip":
             return self._out()
+        if action == "clear":
+            return bool(self.selected)
         return True
 
     # ------------------------------------------------------------------ the flow of the game
@@ -388,6 +397,7 @@ class TienLenApp(App[Path | None]):
         """A: pass for you when you cannot beat the play on the table (on or off)."""
         self.auto_pass = not self.auto_pass
         self._say(self.t("tui.auto_pass.on" if self.auto_pass else "tui.auto_pass.off"))
+        self._keep()
         self._advance()
 
     def action_pace(self, step: int) -> None:
@@ -396,6 +406,7 @@ class TienLenApp(App[Path | None]):
         self.delay = PACES[max(0, min(len(PACES) - 1, at + step))]
         self._say(self.t("tui.pace", seconds=self.delay) if self.delay else
                   self.t("tui.pace.none"))
+        self._keep()
         if self._timer is not None and self.delay <= 0:
             self._timer.stop()
             self._timer = None
@@ -429,7 +440,19 @@ class TienLenApp(App[Path | None]):
     def action_colours(self) -> None:
         """C: the four-colour deck (clubs green, diamonds blue) or the two-colour one."""
         self.four_colour = not self.four_colour
+        self._keep()
         self.refresh_screen()
+
+    def _keep(self) -> None:
+        """Keep the pace, auto-pass and colours for the next run (play/settings.py); a file
+        that cannot be written is said, and the game goes on."""
+        if self.settings_file is None:
+            return
+        chosen = PlaySettings(pace=self.delay, auto_pass=self.auto_pass,
+                              four_colour=self.four_colour)
+        problem = save_settings(chosen, self.settings_file, self.lang)
+        if problem is not None:
+            self.notify(problem, severity="warning", timeout=12)
 
     def _say(self, text: str | Text, style: str = "") -> None:
         """Show a message under the prompt, its cards with the screen's symbols."""
@@ -608,7 +631,7 @@ class TienLenApp(App[Path | None]):
             if waiting is not None and waiting != view.turn:  # a line of its own: it is news
                 key = "tui.table.free_chop" if c.game.free_chop_offered(waiting) \
                     else "tui.table.may_chop"
-                if waiting == HUMAN and c.names[HUMAN] == self.t("tui.you_name"):
+                if waiting == c.you_seat():
                     key += "_you"
                 lines.append(Text(self.t(key, name=names[waiting]), style="bold yellow"))
         panel = self.query_one("#table", InfoPanel)
@@ -651,7 +674,9 @@ class TienLenApp(App[Path | None]):
             caption = self.t("tui.felt.played", name=c.names[view.table_seat])
             trick = tuple(view.table.cards)
         else:
-            caption = self.t("tui.felt.lead", name=c.names[view.turn or 0])
+            leader = view.turn or 0
+            caption = self.t("tui.felt.lead_you") if leader == c.you_seat() else \
+                self.t("tui.felt.lead", name=c.names[leader])
         return felt_lines(seats, trick, caption, width, height, self.four_colour,
                           self.t("move.pass"))
 
@@ -687,6 +712,11 @@ class TienLenApp(App[Path | None]):
 
     def action_select(self) -> None:
         self._toggle_position(self.cursor)
+
+    def action_clear(self) -> None:
+        """Esc: no card selected any more."""
+        self.selected.clear()
+        self.refresh_screen()
 
     def _toggle_position(self, position: int) -> None:
         if not 0 <= position < len(self._order):
