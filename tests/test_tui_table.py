@@ -104,3 +104,50 @@ def test_a_long_caption_is_wrapped_between_the_side_seats_not_cut() -> None:
         assert "The hand is ov\n" not in felt + "\n" and "ov " not in felt
 
     drive(app, script)
+
+
+# the longest tricks the presets make: mien-nam's 11-card run (3 to A wins the hand at the
+# deal), pagat's 13-card run (with its two), two packs' 8-pair run (five players, 20 cards each)
+PAIRS = "3s 3h 4s 4h 5s 5h 6s 6h 7s 7h 8s 8h 9s 9h Ts Th"
+LONGEST = [
+    (MIEN_NAM, 4, "3s 4h 5s 6h 7s 8h 9s Th Js Qh Ks"),
+    (PAGAT, 4, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As 2h"),
+    (PAGAT.replace(hand_size_big="even"), 5, PAIRS),
+]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 50)])
+@pytest.mark.parametrize(("rules", "players", "trick"), LONGEST,
+                         ids=["mien-nam run", "pagat run", "two packs pairs"])
+def test_the_longest_trick_is_drawn_whole_in_the_middle_and_no_seat_is_overdrawn(
+        size: tuple[int, int], rules: Any, players: int, trick: str) -> None:
+    cards = parse_cards(trick)
+    others = iter(["6c 7c 8d", "6d 7d 9c", "8c Jc Qc", "Kd Ad 2d"])
+    hands = ["4d 9d Kc Qd"] + [f"{trick} Jd" if s == 1 else next(others) for s in range(1, players)]
+    game = position(rules, hands, leader=1, first_hand=False)
+    game.play(trick, seat=1)
+    app = TienLenApp(controller_with(game), delay=10_000)  # the bots wait for the test
+    faces = [f"{'10' if c.rank_char == 'T' else c.rank_char}{'♠♣♦♥'['scdh'.index(c.suit_char)]}"
+             for c in cards]
+
+    async def script(pilot: Pilot[Any]) -> None:
+        app.refresh_screen()
+        await pilot.pause()
+        felt = rows(app.query_one("#felt"))
+        text = "\n".join(felt)
+        for seat in range(1, players):  # each seat whole: its name and count, then its row
+            label = f"Bot {seat} ·{3 if seat > 1 else 1}"
+            assert text.count(label) == 1, (label, text)
+            y, x = where(felt, label)
+            below = felt[y + 1][x:]
+            assert below.lstrip().startswith(faces[0] if seat == 1 else "+0"), (label, text)
+        ana = where(felt, "Ana ·")
+        assert felt[ana[0] + 1][ana[1]:].lstrip().startswith("+0")
+        caption = where(felt, "Bot 1 played")
+        middle = "\n".join(felt[caption[0] + 1:ana[0]])
+        for face in set(faces):  # every card of the trick is drawn, below its caption
+            assert middle.count(face) >= faces.count(face), (face, text)
+        if size == (160, 50):  # a large window: large cards
+            assert "╭─────╮" in middle or "╭───╮" in middle
+
+    drive(app, script, size=size)

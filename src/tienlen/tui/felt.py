@@ -23,7 +23,10 @@ from .widgets import card_face, card_style
 
 TURN_MARK = "▶"
 LEAD_MARK = "★"
+HUGE_CARD = 7  # the columns of a card in a large window (five rows: the rank, the suit, the rank)
 BIG_CARD = 5  # the columns of a large card: ╭───╮ │10♥│ ╰───╯
+FAN_STEP = 4  # the columns each card of a fan of large cards shows (the next one overlaps it)
+TABLE_ROWS = 24  # the most rows the seats spread over: a taller window has blank felt around
 
 
 @dataclass(frozen=True)
@@ -114,11 +117,17 @@ def _seat(grid: _Grid, y: int, x: int, seat: FeltSeat, width: int, four: bool,
             grid.put(y + 1, at, passed_word[:room], "dim")
         elif cards <= room:
             _cards(grid, y + 1, at, seat.last, four)
-        else:
-            grid.put(y + 1, at, f"{len(seat.last)}×", "dim")
+        else:  # the first and the last card, as a run or a row of pairs reads
+            first, last = seat.last[0], seat.last[-1]
+            at = grid.put(y + 1, at, card_face(first), card_style(first, four=four))
+            at = grid.put(y + 1, at, "…", "dim")
+            grid.put(y + 1, at, card_face(last), card_style(last, four=four))
 
 
-def _big_cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool) -> None:
+def _big_cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool,
+               step: int = BIG_CARD) -> None:
+    """Large cards side by side (``step`` < :data:`BIG_CARD`: a fan, each overlapping the one
+    before but for its face)."""
     for card in cards:
         style = card_style(card, four=four)
         grid.put(y, x, "╭───╮", "white")
@@ -126,14 +135,101 @@ def _big_cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool) -
         grid.put(y + 1, x + 1, card_face(card).rjust(3), style)
         grid.put(y + 1, x + 4, "│", "white")
         grid.put(y + 2, x, "╰───╯", "white")
-        x += BIG_CARD
+        x += step
+
+
+def _huge_cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool) -> None:
+    """Cards of five rows, for a large window: the rank at the top left and the bottom right,
+    the suit in the middle."""
+    for card in cards:
+        style = card_style(card, four=four)
+        face = card_face(card)
+        rank, suit = face[:-1], face[-1]
+        grid.put(y, x, "╭─────╮", "white")
+        for row, text in enumerate((rank.ljust(5), suit.center(5), rank.rjust(5)), start=1):
+            grid.put(y + row, x, "│", "white")
+            grid.put(y + row, x + 1, text, style)
+            grid.put(y + row, x + 6, "│", "white")
+        grid.put(y + 4, x, "╰─────╯", "white")
+        x += HUGE_CARD
+
+
+def _rows_of(cards: Sequence[Card], width: int) -> list[list[Card]]:
+    """``cards`` as small cards in rows of at most ``width`` columns (a card wider alone: a
+    row of its own)."""
+    rows: list[list[Card]] = [[]]
+    for card in cards:
+        if rows[-1] and _cards_width([*rows[-1], card]) > width:
+            rows.append([])
+        rows[-1].append(card)
+    return rows
+
+
+def trick_size(cards: Sequence[Card], width: int, height: int) -> tuple[str, int]:
+    """How the trick is drawn in ``width`` x ``height`` cells, the largest form that fits:
+    ``huge``, ``big`` (side by side), ``fan`` (large cards overlapping), ``big rows`` (large
+    cards in rows), ``small`` (rows of small cards) or ``words`` (how many, the first and the
+    last); and the rows it takes."""
+    n = len(cards)
+    if not n:
+        return "none", 0
+    if n * HUGE_CARD <= width and height >= 10:  # a large window (room above and below)
+        return "huge", 5
+    if n * BIG_CARD <= width and height >= 3:
+        return "big", 3
+    if FAN_STEP * (n - 1) + BIG_CARD <= width and height >= 3:
+        return "fan", 3
+    per_row = width // BIG_CARD
+    if per_row >= 2 and 3 * -(-n // per_row) <= height:
+        return "big rows", 3 * -(-n // per_row)
+    rows = _rows_of(cards, width)
+    if len(rows) <= height and all(_cards_width(row) <= width for row in rows):
+        return "small", len(rows)
+    return "words", 1
+
+
+def _trick(grid: _Grid, y: int, x: int, width: int, cards: Sequence[Card], form: str,
+           four: bool) -> None:
+    """Draw the trick in ``form`` (:func:`trick_size`) from row ``y``, centred in the ``width``
+    columns from ``x``: never past them."""
+    n = len(cards)
+    if form == "huge":
+        _huge_cards(grid, y, x + (width - n * HUGE_CARD) // 2, cards, four)
+    elif form == "big":
+        _big_cards(grid, y, x + (width - n * BIG_CARD) // 2, cards, four)
+    elif form == "fan":
+        _big_cards(grid, y, x + (width - FAN_STEP * (n - 1) - BIG_CARD) // 2, cards, four,
+                   step=FAN_STEP)
+    elif form == "big rows":
+        per_row = width // BIG_CARD
+        lines = -(-n // per_row)
+        per_row = -(-n // lines)  # the rows as even as they come
+        for k in range(lines):
+            row = cards[k * per_row:(k + 1) * per_row]
+            _big_cards(grid, y + 3 * k, x + (width - len(row) * BIG_CARD) // 2, row, four)
+    elif form == "small":
+        for k, row in enumerate(_rows_of(cards, width)):
+            _cards(grid, y + k, x + (width - _cards_width(row)) // 2, row, four)
+    elif form == "words":
+        first, last = cards[0], cards[-1]
+        said = f"{n}× {card_face(first)}…{card_face(last)}"
+        if len(said) > width:
+            said = f"{n}×"
+        grid.put(y, x + max(0, (width - len(said)) // 2), said[:width], "bold")
 
 
 def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, width: int,
                height: int, four: bool = False, passed_word: str = "pass") -> list[Text]:
     """The felt in ``width`` x ``height`` cells: seat 0 (you) at the bottom, the others
-    around, the ``trick`` in the middle under its ``caption`` (large cards where they fit)."""
+    around, the ``trick`` in the middle under its ``caption`` (large cards where they fit).
+    A window taller than :data:`TABLE_ROWS` has the table in the middle of it, the seats
+    around the trick rather than at the window's edges."""
     width, height = max(width, 20), max(height, 6)
+    if height > TABLE_ROWS:
+        above = (height - TABLE_ROWS) // 2
+        table = felt_lines(seats, trick, caption, width, TABLE_ROWS, four, passed_word)
+        blank = [Text(" " * width) for _ in range(height)]
+        return blank[:above] + table + blank[above + TABLE_ROWS:]
     grid = _Grid(width, height)
     where = slots(len(seats) - 1)
     top = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "T"]
@@ -161,18 +257,12 @@ def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, w
     inner_x = side if left else 0
     inner_w = width - (side if left else 0) - (side if right else 0)
     rows = range(2, height - 2)
-    big = len(trick) * BIG_CARD
-    large = bool(trick) and big <= inner_w and len(rows) >= 4
     words = textwrap.wrap(caption, max(inner_w, 8))[:2] or [""]
-    block = len(words) - 1 + (4 if large else 2 if trick else 1)
+    form, tall = trick_size(trick, inner_w, len(rows) - len(words))
+    block = len(words) + tall
     y = rows.start + max(0, (len(rows) - block) // 2)
     for line in words:
         grid.put(y, inner_x + max(0, (inner_w - len(line)) // 2), line[:inner_w], "bold")
         y += 1
-    y -= 1
-    if large:
-        _big_cards(grid, y + 1, inner_x + (inner_w - big) // 2, trick, four)
-    elif trick:
-        small = _cards_width(trick)
-        _cards(grid, y + 1, inner_x + max(0, (inner_w - small) // 2), trick, four)
+    _trick(grid, y, inner_x, inner_w, trick, form, four)
     return grid.lines()
