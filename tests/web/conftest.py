@@ -43,6 +43,10 @@ NO_CLIENT_LIMITS = Limits(tables_per_client=0, tables_per_address=0, creates_per
 # what a table a script with no cookie sits at asks for: changed rules, which are not rated (a
 # rated table seats only an identity: web/table/state.py)
 UNRATED = {"options": "stake = 2"}
+# how long a test server may take to answer a request, a connection or a job on its loop: a
+# bound, not a wait (an answer ends it), generous for a machine busy with other work (beside
+# a CPU hog a record's download once took more than 10 s)
+ANSWERED_WITHIN = 60.0
 
 
 def free_port() -> int:
@@ -102,7 +106,7 @@ class Server:
         async def run() -> Any:
             return fn()
 
-        return asyncio.run_coroutine_threadsafe(run(), self.app.state.loop).result(10)
+        return asyncio.run_coroutine_threadsafe(run(), self.app.state.loop).result(ANSWERED_WITHIN)
 
     def advance(self, seconds: float) -> None:
         """Move the server's time (a :class:`~.manual_time.ServerTime`, given as ``clock``) on
@@ -113,13 +117,13 @@ class Server:
 
     # helpers
     def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
-        return httpx.post(self.base + path, json=body, timeout=10)
+        return httpx.post(self.base + path, json=body, timeout=ANSWERED_WITHIN)
 
-    def get(self, path: str, timeout: float = 10) -> httpx.Response:
+    def get(self, path: str, timeout: float = ANSWERED_WITHIN) -> httpx.Response:
         return httpx.get(self.base + path, timeout=timeout)
 
     def ws(self, table_id: str) -> WsClient:
-        return WsClient(connect(f"{self.ws_base}/ws/{table_id}", open_timeout=10, proxy=None,
+        return WsClient(connect(f"{self.ws_base}/ws/{table_id}", open_timeout=ANSWERED_WITHIN, proxy=None,
                                 legacy=True, ping_interval=None))
 
     def visitor(self) -> Visitor:
@@ -141,7 +145,7 @@ class Visitor:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.origin = server.base
-        self.http = httpx.Client(base_url=server.base, timeout=10,
+        self.http = httpx.Client(base_url=server.base, timeout=ANSWERED_WITHIN,
                                  headers={"Origin": server.base, "Sec-Fetch-Site": "same-origin"})
 
     def visit(self, path: str = "/") -> httpx.Response:
@@ -167,7 +171,7 @@ class Visitor:
             headers["Cookie"] = cookies
         # no keepalive pings of its own: a test's connection lives seconds, and one left open
         # when its server stopped would only fail its ping later, in another test's output
-        conn = connect(f"{self.server.ws_base}/ws/{table_id}", open_timeout=10, proxy=None,
+        conn = connect(f"{self.server.ws_base}/ws/{table_id}", open_timeout=ANSWERED_WITHIN, proxy=None,
                        legacy=True, additional_headers=headers, ping_interval=None)
         # the cookies its handshake's answer gives are kept, as a browser keeps them
         assert conn.response is not None
