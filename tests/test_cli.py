@@ -322,7 +322,7 @@ class HintFollower(io.StringIO):
             self.hands_left -= 1
             line = "y\n" if self.hands_left > 0 else "n\n"
         elif self.asked_hint:
-            line = self.printed.rsplit("Hint: ", 1)[1].splitlines()[0] + "\n"
+            line = self.printed.rsplit("Hint: ", 1)[1].splitlines()[0].split(" — ")[0] + "\n"
         else:
             line = "hint\n"
         self.asked_hint = line == "hint\n"
@@ -343,6 +343,9 @@ def test_play_plays_a_whole_hand_in_the_terminal(capsys: pytest.CaptureFixture[s
     assert "=== Hand 1 (dealer: " in printed
     assert "Your hand: " in printed
     assert "Not allowed" not in printed  # every hinted play was legal
+    hints = [line.split("Hint: ", 1)[1] for line in printed.splitlines() if "Hint: " in line]
+    assert hints and all(len(said.split(" — ")) == 2 and said.split(" — ")[1].strip()
+                         for said in hints)  # each with its reason
     assert printed.count("Finish: ") == 1
     finish = printed.split("Finish: ", 1)[1].splitlines()[0].split(", ")
     assert sorted(finish) == ["Ana", "Bot 1", "Bot 2", "Bot 3"]

@@ -86,7 +86,8 @@ def play_session(rules: Rules, players: int, seed: int | None, name: str,
                 if word in ("quit", "q"):
                     return stop("quit")
                 if word == "hint":
-                    say(tr("plain.hint", move=c.hint()))
+                    hint = c.suggest()
+                    say(tr("plain.hint", move=hint.move, why=c.reason_words(hint)))
                     continue
                 if word == "legal":
                     say(tr("plain.legal", moves=", ".join(str(m) for m in d.legal)))
