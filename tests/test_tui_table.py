@@ -151,3 +151,41 @@ def test_the_longest_trick_is_drawn_whole_in_the_middle_and_no_seat_is_overdrawn
             assert "╭─────╮" in middle or "╭───╮" in middle
 
     drive(app, script, size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+def test_a_chop_is_a_moment_on_the_felt_what_it_chopped_and_what_it_paid(
+        size: tuple[int, int]) -> None:
+    hands = ["2h 7c 8d 9s Jc", "5s 5c 6s 6c 7d 7h Kd", "3c 4d Qh Ah", "4s 8c Td Kh"]
+    c = controller_with(position(MIEN_NAM, hands, leader=0, first_hand=False))
+    app = TienLenApp(c, delay=10_000)  # the bots wait for the test
+
+    async def script(pilot: Pilot[Any]) -> None:
+        hand = c.view().hand
+        await pilot.press(app._letters[hand.index(parse_cards("2h")[0])], "enter")
+        while len(c.game.history) < 2:  # the others let the chop go; Bot 1 chops the two
+            c.bot_step()
+        app.refresh_screen()
+        await pilot.pause()
+        assert c.chop_moment() == "Bot 1 chopped Ana's 2h with three consecutive pairs"
+        felt = rows(app.query_one("#felt"))
+        text = "\n".join(felt)
+        assert "Bot 1 played" not in text and "chopped" in text
+        if size == (160, 50):  # room for the whole moment in the middle, in the screen's cards
+            assert any("Bot 1 chopped Ana's 2♥ with three consecutive pairs" in row
+                       for row in felt), text
+
+    drive(app, script, size=size)
+
+
+def test_a_chop_paid_at_once_says_the_payment_in_its_moment() -> None:
+    hands = ["2h 7c 8d 9s Jc", "5s 5c 6s 6c 7d 7h Kd", "3c 4d Qh Ah", "4s 8c Td Kh"]
+    c = controller_with(position(MIEN_NAM.replace(chop_pay="each"), hands, leader=0,
+                                 first_hand=False))
+    c.play_text("2h")
+    while len(c.game.history) < 2:
+        c.bot_step()
+    assert c.chop_moment() == ("Bot 1 chopped Ana's 2h with three consecutive pairs · "
+                               "Ana pays Bot 1 2 units")
+    c.take_back()  # taken back: no moment left over
+    assert c.chop_moment() is None

@@ -37,7 +37,7 @@ from ..game import Game
 from ..hints import Hint, prepare, reason_words, suggest
 from ..i18n import YOU, Msg, bot_name, display_name, msg, os_reason, render, t, tn
 from ..payments import Chop, Payment, is_chop
-from ..paywords import chop_words, payment_line, place_words, short_line
+from ..paywords import chop_words, payment_line, pays_words, place_words, short_line
 from ..rules import Rules
 from ..session import Session
 from ..shapes import PASS, Play
@@ -158,6 +158,8 @@ class Controller:
         # (hand number, history length) -> what that action brought about: a chop, a player
         # out and their place, one card left (the log's call-outs)
         self._callouts: dict[tuple[int, int], list[str]] = {}
+        # (hand number, history length) after a chop -> the chop in words (the felt's caption)
+        self._chops: dict[tuple[int, int], str] = {}
         self._view_key: tuple[int, int] | None = None
         self._view: View | None = None
 
@@ -353,21 +355,44 @@ class Controller:
         at = (self.hand_number, len(game.history))
         if table_seat is not None and game.table is None and not game.is_over:
             self._breaks[at] = (table_seat, game.turn)
-        self._callouts[at] = self._called_out(seat, table, table_seat, placed)
+        chop = self._chop_words(seat, table, table_seat)
+        if chop is not None:
+            self._chops[at] = chop
+        self._callouts[at] = ([chop + "."] if chop else []) + self._called_out(seat, placed)
 
-    def _called_out(self, seat: int, table: Play | None, owner: int | None,
-                    placed: int) -> list[str]:
-        """What the action ``seat`` just made brought about, in sentences: the chop it made
-        (``table``, ``owner``: what was on the table before it), each player it put out and in
-        what place (``placed``: how many were out before it), one card left."""
+    def _chop_words(self, seat: int, table: Play | None, owner: int | None) -> str | None:
+        """The chop the action ``seat`` just made, in words (``table``, ``owner``: what was on
+        the table before it), or None when it was no chop."""
+        played = self.game.history[-1][1]
+        if isinstance(played, Play) and table is not None and owner is not None \
+                and owner != seat and is_chop(played, table):
+            return chop_words(Chop(seat, owner, table, played, 0), self.names, self.lang,
+                              self.you_seat())
+        return None
+
+    def chop_moment(self) -> str | None:
+        """When the play on the table chopped another: the chop and what it paid, in words
+        (the felt's caption, a moment of its own); None otherwise."""
+        game, view = self.game, self.view()
+        if view.table is None or view.table_seat is None:
+            return None
+        at = next((n for n in range(len(game.history), 0, -1)
+                   if game.history[n - 1] == (view.table_seat, view.table)), None)
+        words = self._chops.get((self.hand_number, at or 0))
+        if words is None:
+            return None
+        paid = self._chop_payments().get(at or 0, [])
+        return " · ".join([words, *(pays_words(p, self.names, self.lang, self.you_seat())
+                                    for p in paid)])
+
+    def _called_out(self, seat: int, placed: int) -> list[str]:
+        """What the action ``seat`` just made brought about besides a chop, in sentences: each
+        player it put out and in what place (``placed``: how many were out before it), one card
+        left."""
         game = self.game
         you = self.you_seat()
         played = game.history[-1][1]
         lines: list[str] = []
-        if isinstance(played, Play) and table is not None and owner is not None \
-                and owner != seat and is_chop(played, table):
-            lines.append(chop_words(Chop(seat, owner, table, played, 0), self.names, self.lang,
-                                    you) + ".")
         for place in range(placed, len(game.finish_order)):
             out = game.finish_order[place]
             if not game.hand(out):  # out of cards (the last left holding cards is not "out")
@@ -574,7 +599,7 @@ class Controller:
         state = next(s for s in iter_states(self.game) if len(s.history) == length).copy()
         self.session.games[-1] = state
         hand = self.hand_number
-        for notes in (self._breaks, self._callouts):
+        for notes in (self._breaks, self._callouts, self._chops):
             for key in [k for k in notes if k[0] == hand and k[1] > length]:
                 del notes[key]
         self._view = None

@@ -29,7 +29,7 @@ from ..rules_text import explain_text
 from ..shapes import Play
 from .felt import FeltSeat, felt_lines
 from .sorting import by_combination, by_rank
-from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text
+from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text, symbols
 
 MIN_SIZE = (80, 24)  # the smallest window the game is drawn in: 8 seats fit at 80x24
 
@@ -666,19 +666,22 @@ class TienLenApp(App[Path | None]):
                                   None if play is None else play.cards, seat == waiting,
                                   view.table is not None and seat == view.table_seat))
         trick: tuple[Card, ...] = ()
+        chop = None
         if view.phase in ("claim", "trade", "return"):
             caption = self.t(f"tui.table.before.{view.phase}")
         elif view.is_over:
             caption = self.t("tui.table.over")
         elif view.table is not None and view.table_seat is not None:
-            caption = self.t("tui.felt.played", name=c.names[view.table_seat])
+            chop = c.chop_moment()
+            caption = symbols(chop) if chop else \
+                self.t("tui.felt.played", name=c.names[view.table_seat])
             trick = tuple(view.table.cards)
         else:
             leader = view.turn or 0
             caption = self.t("tui.felt.lead_you") if leader == c.you_seat() else \
                 self.t("tui.felt.lead", name=c.names[leader])
         return felt_lines(seats, trick, caption, width, height, self.four_colour,
-                          self.t("move.pass"))
+                          self.t("move.pass"), moment=chop is not None)
 
     def _player_lines(self, room: int) -> list[Text]:
         """The session so far, a row per player: units, first places, the last places."""

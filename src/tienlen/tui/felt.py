@@ -219,15 +219,17 @@ def _trick(grid: _Grid, y: int, x: int, width: int, cards: Sequence[Card], form:
 
 
 def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, width: int,
-               height: int, four: bool = False, passed_word: str = "pass") -> list[Text]:
+               height: int, four: bool = False, passed_word: str = "pass",
+               moment: bool = False) -> list[Text]:
     """The felt in ``width`` x ``height`` cells: seat 0 (you) at the bottom, the others
-    around, the ``trick`` in the middle under its ``caption`` (large cards where they fit).
+    around, the ``trick`` in the middle under its ``caption`` (large cards where they fit;
+    ``moment``: the caption is news, a chop: in colour, on as many lines as it needs).
     A window taller than :data:`TABLE_ROWS` has the table in the middle of it, the seats
     around the trick rather than at the window's edges."""
     width, height = max(width, 20), max(height, 6)
     if height > TABLE_ROWS:
         above = (height - TABLE_ROWS) // 2
-        table = felt_lines(seats, trick, caption, width, TABLE_ROWS, four, passed_word)
+        table = felt_lines(seats, trick, caption, width, TABLE_ROWS, four, passed_word, moment)
         blank = [Text(" " * width) for _ in range(height)]
         return blank[:above] + table + blank[above + TABLE_ROWS:]
     grid = _Grid(width, height)
@@ -257,12 +259,17 @@ def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, w
     inner_x = side if left else 0
     inner_w = width - (side if left else 0) - (side if right else 0)
     rows = range(2, height - 2)
-    words = textwrap.wrap(caption, max(inner_w, 8))[:2] or [""]
-    form, tall = trick_size(trick, inner_w, len(rows) - len(words))
+    words = textwrap.wrap(caption, max(inner_w, 8)) or [""]
+    form, tall = trick_size(trick, inner_w, len(rows) - min(2, len(words)))
+    room = max(1, len(rows) - tall) if moment else 2
+    if len(words) > room:  # cut, and said so
+        words = words[:room]
+        words[-1] = words[-1][:max(0, inner_w - 1)].rstrip() + "…"
     block = len(words) + tall
     y = rows.start + max(0, (len(rows) - block) // 2)
     for line in words:
-        grid.put(y, inner_x + max(0, (inner_w - len(line)) // 2), line[:inner_w], "bold")
+        grid.put(y, inner_x + max(0, (inner_w - len(line)) // 2), line[:inner_w],
+                 "bold yellow" if moment else "bold")
         y += 1
     _trick(grid, y, inner_x, inner_w, trick, form, four)
     return grid.lines()
