@@ -926,15 +926,17 @@ def test_the_replay_says_chop_payments_and_lists_every_payment_at_the_end() -> N
     async def watch(pilot: Pilot[Any]) -> None:
         for _ in range(chop.at):
             await pilot.press("right")
-        table = shown(replay, "#table")
+        table = shown(replay, "#table")  # (the moves beside the felt: long lines wrapped)
+        said = " ".join(" ".join(row.strip("│╭╮╰╯─ ").split()) for row in table.splitlines())
         assert f"{game.names[chop.payer]} pays {game.names[chop.payee]} {chop.units} units: chop" \
-            in table
+            in said
         await pilot.press("end")
         table = shown(replay, "#table")
-        assert "Payments (each player's sum is their units this hand):" in table
+        said = " ".join(" ".join(row.strip("│╭╮╰╯─ ").split()) for row in table.splitlines())
+        assert "Payments (each player's sum is their units this hand):" in said
         assert table.count("│   · ") == len(game.payments)
 
-    drive(replay, watch)
+    drive(replay, watch, size=(120, 40))  # every payment in sight beside the felt
 
 
 @pytest.mark.parametrize(("lang", "offer", "answer"), [
@@ -953,3 +955,25 @@ def test_the_log_says_a_trade_between_others_by_its_count_in_the_games_language(
     named = [text.replace("SEAT1", c.names[1]).replace("SEAT2", c.names[2])
              for text in (offer, answer)]
     assert said == named  # the cards stay hidden from the human, their number said
+
+
+def test_the_replay_draws_the_hand_on_the_felt_stepping_forwards_and_back() -> None:
+    session = Session(PAGAT, 4, seed=5)
+    play_out(session.game, [get_bot("greedy", seed=s) for s in range(4)])
+    game = session.games[0]
+    replay = ReplayApp(session, "game.toml")
+    seat, first = game.history[0]
+    assert isinstance(first, Play) and first.cards
+
+    async def watch(pilot: Pilot[Any]) -> None:
+        felt = shown(replay, "#felt")
+        assert f"{game.names[seat]} leads" in felt and "played" not in felt
+        await pilot.press("right")
+        felt = shown(replay, "#felt")
+        assert f"{game.names[seat]} played" in felt  # the trick, under its caption
+        assert all(card_face(card) in felt for card in first.cards)
+        assert f"★{game.names[seat]} ·{13 - len(first.cards)}" in felt  # its play is to beat
+        await pilot.press("left")
+        assert "played" not in shown(replay, "#felt")
+
+    drive(replay, watch, size=(120, 40))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,6 +27,7 @@ from ..play.controller import HUMAN, Controller, place_word, records_dir
 from ..play.settings import PACES, PlaySettings, save_settings
 from ..rules_text import explain_text
 from ..shapes import Play
+from ..view import View
 from .felt import FeltSeat, felt_lines
 from .sorting import by_combination, by_rank
 from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text, symbols
@@ -61,6 +62,42 @@ def localise_bindings(node: Any, lang: str) -> None:
             dataclasses.replace(b, description=words.get(
                 "tui.key." + b.description.lower().replace(" ", "_"), b.description))
             for b in items]
+
+
+def table_felt(view: View, names: Sequence[str], plays: Mapping[int, Play],
+               totals: Sequence[int], waiting: int | None, width: int, height: int,
+               lang: str = "en", four: bool = False, you: int | None = None,
+               chop: str | None = None) -> list[Text]:
+    """The felt of a hand as ``view`` shows it (the game's and the replay's): each seat with its
+    count, passed mark or place, ``totals`` and its last play of the round (``plays``), the one
+    ``waiting`` marked; the trick under its caption (``chop``: the chop it made, in words, a
+    moment of its own; ``you``: the seat said "you")."""
+    seats = []
+    for seat in range(len(names)):
+        if seat in view.finish_order:
+            status = place_word(view.finish_order.index(seat), len(names), lang)
+        elif view.passed[seat]:
+            status = t("tui.passed", lang)
+        else:
+            status = ""
+        play = plays.get(seat)
+        seats.append(FeltSeat(names[seat], view.counts[seat], status, totals[seat],
+                              None if play is None else play.cards, seat == waiting,
+                              view.table is not None and seat == view.table_seat))
+    trick: tuple[Card, ...] = ()
+    if view.phase in ("claim", "trade", "return"):
+        caption = t(f"tui.table.before.{view.phase}", lang)
+    elif view.is_over:
+        caption, chop = t("tui.table.over", lang), None
+    elif view.table is not None and view.table_seat is not None:
+        caption = symbols(chop) if chop else t("tui.felt.played", lang, name=names[view.table_seat])
+        trick = tuple(view.table.cards)
+    else:
+        leader = view.turn or 0
+        caption = t("tui.felt.lead_you", lang) if leader == you else \
+            t("tui.felt.lead", lang, name=names[leader])
+    return felt_lines(seats, trick, caption, width, height, four, t("move.pass", lang),
+                      moment=chop is not None)
 
 
 class RulesScreen(ModalScreen[None]):
@@ -650,38 +687,9 @@ class TienLenApp(App[Path | None]):
         """The seats around the trick (:mod:`tienlen.tui.felt`)."""
         c = self.controller
         view = c.view()
-        totals = c.totals()
-        waiting = c.waiting_for()
-        plays = c.round_plays()
-        seats = []
-        for seat in range(c.players):
-            if seat in view.finish_order:
-                status = place_word(view.finish_order.index(seat), c.players, self.lang)
-            elif view.passed[seat]:
-                status = self.t("tui.passed")
-            else:
-                status = ""
-            play = plays.get(seat)
-            seats.append(FeltSeat(c.names[seat], view.counts[seat], status, totals[seat],
-                                  None if play is None else play.cards, seat == waiting,
-                                  view.table is not None and seat == view.table_seat))
-        trick: tuple[Card, ...] = ()
-        chop = None
-        if view.phase in ("claim", "trade", "return"):
-            caption = self.t(f"tui.table.before.{view.phase}")
-        elif view.is_over:
-            caption = self.t("tui.table.over")
-        elif view.table is not None and view.table_seat is not None:
-            chop = c.chop_moment()
-            caption = symbols(chop) if chop else \
-                self.t("tui.felt.played", name=c.names[view.table_seat])
-            trick = tuple(view.table.cards)
-        else:
-            leader = view.turn or 0
-            caption = self.t("tui.felt.lead_you") if leader == c.you_seat() else \
-                self.t("tui.felt.lead", name=c.names[leader])
-        return felt_lines(seats, trick, caption, width, height, self.four_colour,
-                          self.t("move.pass"), moment=chop is not None)
+        chop = c.chop_moment() if view.table is not None and not view.is_over else None
+        return table_felt(view, c.names, c.round_plays(), c.totals(), c.waiting_for(), width,
+                          height, self.lang, self.four_colour, you=c.you_seat(), chop=chop)
 
     def _player_lines(self, room: int) -> list[Text]:
         """The session so far, a row per player: units, first places, the last places."""

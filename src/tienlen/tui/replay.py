@@ -15,6 +15,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
 from textual.widgets import Footer, Static
 
 from ..game import Game
@@ -22,14 +23,17 @@ from ..i18n import display_name, rules_name, t
 from ..paywords import payment_line, short_line
 from ..play.controller import action_words, place_word
 from ..session import Session
+from ..shapes import Play
 from ..stepping import states as replay_states
-from .app import localise_bindings
+from .app import localise_bindings, table_felt
 from .widgets import InfoPanel, cards_text, move_text
 
 CSS = """
 Screen { layout: vertical; }
 #title { height: 1; background: $primary-background; padding: 0 1; }
-#table { height: 1fr; border: round $secondary; padding: 0 1; }
+#top { height: 1fr; }
+#felt { width: 3fr; height: 100%; border: round $secondary; padding: 0 1; }
+#table { width: 2fr; height: 100%; border: round $secondary; padding: 0 1; }
 #seats { height: auto; max-height: 12; border: round $accent; padding: 0 1; }
 #result { height: 2; padding: 0 1; }
 """
@@ -63,9 +67,13 @@ class ReplayApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="title")
-        table = InfoPanel(id="table")
-        table.border_title = t("tui.panel.table", self.lang)
-        yield table
+        with Horizontal(id="top"):  # the felt as the game draws it, the moves beside it
+            felt = InfoPanel(id="felt")
+            felt.border_title = t("tui.panel.table", self.lang)
+            yield felt
+            table = InfoPanel(id="table")
+            table.border_title = t("tui.panel.log", self.lang)
+            yield table
         seats = InfoPanel(id="seats")
         seats.border_title = t("replay.hands", self.lang)
         yield seats
@@ -99,6 +107,11 @@ class ReplayApp(App[None]):
     def refresh_screen(self) -> None:
         game = self.state
         names = [display_name(n, self.lang) for n in game.names]
+        felt = self.query_one("#felt", InfoPanel)
+        totals = game.scores if game.is_over else [0] * game.players
+        felt.show(table_felt(game.view(0), names, round_plays(self.hands[self.hand], self.step),
+                             totals, game.turn, felt.content_size.width or 44,
+                             felt.content_size.height or 14, self.lang))
         steps = len(self.hands[self.hand]) - 1
         title = Text(t("replay.title", self.lang, hand=self.hand + 1, hands=len(self.hands),
                        step=self.step, steps=steps, rules=rules_name(game.rules.name, self.lang),
@@ -122,19 +135,23 @@ class ReplayApp(App[None]):
         history = game.history
         room = self.query_one("#table", InfoPanel).content_size.height or 8
         entries: list[Text] = []
+        width = max(12, (self.query_one("#table", InfoPanel).content_size.width or 40) - 1)
         for number, (seat, move) in enumerate(history, 1):
             line = Text(f"{number:>3}. {names[seat]}: ", no_wrap=True)
             line.append_text(move_text(action_words(move, names, lang=self.lang)))
             if number == len(history):
                 line.stylize("bold")
             entries.append(line)
-            entries += [move_text(f"     {short_line(p, names, self.lang)}", "italic yellow")
-                        for p in game.payments if p.kind == "chop" and p.at == number]
-        if game.is_over and game.payments:  # every payment, itemised
-            entries.append(Text(t("plain.payments", self.lang), style="bold"))
-            width = max(30, self.query_one("#table", InfoPanel).content_size.width - 4)
             for p in game.payments:
-                rows = textwrap.wrap(payment_line(p, names, self.lang), width,
+                if p.kind == "chop" and p.at == number:  # wrapped: the panel is half the screen
+                    entries += [move_text(row, "italic yellow") for row in textwrap.wrap(
+                        short_line(p, names, self.lang), width, initial_indent="     ",
+                        subsequent_indent="       ")]
+        if game.is_over and game.payments:  # every payment, itemised
+            entries += [Text(row, style="bold")
+                        for row in textwrap.wrap(t("plain.payments", self.lang), width)]
+            for p in game.payments:
+                rows = textwrap.wrap(payment_line(p, names, self.lang), width - 3,
                                      subsequent_indent="      ")
                 entries += [move_text(f"  · {row}" if not i else row) for i, row in enumerate(rows)]
         lines += entries[-(room - len(lines)):] if room > len(lines) else []
@@ -158,3 +175,16 @@ class ReplayApp(App[None]):
             units = ", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(game.scores))
             result = t("replay.result", self.lang, order=order, units=units)
         self.query_one("#result", Static).update(result)
+
+
+def round_plays(states: list[Game], step: int) -> dict[int, Play]:
+    """Each seat's last play or pass of the round in progress after ``step`` actions of a hand
+    (``states``: the hand after each of its actions)."""
+    plays: dict[int, Play] = {}
+    for k in range(1, step + 1):
+        seat, move = states[k].history[-1]
+        if isinstance(move, Play):
+            plays[seat] = move
+        if states[k - 1].table is not None and states[k].table is None:  # the round ended
+            plays = {}
+    return plays
