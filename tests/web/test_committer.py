@@ -36,8 +36,9 @@ class Store:
         self.said = said
         self.batches: list[list[Write]] = []
         self.refuse: set[str] = set()
+        self.ownership = None  # no leases: nothing fenced
 
-    def append_many(self, writes: list[Write]) -> set[str]:
+    def append_many(self, writes: list[Write], epochs: Any = None) -> set[str]:
         names = " ".join(w.table_id for w in writes)
         if self.refuse & {w.table_id for w in writes}:
             self.said.append(f"refused {names}")
@@ -169,10 +170,10 @@ class SlowStore(Store):
         super().__init__(said)
         self.answer = threading.Event()
 
-    def append_many(self, writes: list[Write]) -> set[str]:
+    def append_many(self, writes: list[Write], epochs: Any = None) -> set[str]:
         self.said.append("storing " + " ".join(w.table_id for w in writes))
         assert self.answer.wait(60), "the test never let the database answer"
-        return super().append_many(writes)
+        return super().append_many(writes, epochs)
 
 
 async def until(done: Callable[[], bool], seconds: float = 30.0) -> None:
@@ -228,7 +229,7 @@ def test_a_batch_that_fails_on_its_thread_rebuilds_each_of_its_tables() -> None:
     async def main() -> list[str]:
         committer, store, (a, b), said = offloaded("a", "b")
 
-        def broken(writes: list[Write]) -> set[str]:
+        def broken(writes: list[Write], epochs: Any = None) -> set[str]:
             said.append("storing")
             raise RuntimeError("the driver fell over")
 
@@ -311,10 +312,10 @@ def test_a_refused_move_leaves_the_table_as_stored_and_tells_its_player(
     minh, minh_page = seated(lobby, "minh")
     stored = repo.append_many
 
-    def refuse_ann(writes: list[Write]) -> set[str]:
+    def refuse_ann(writes: list[Write], epochs: Any = None) -> set[str]:
         if any(w.table_id == ann.id for w in writes):
             raise StorageError("the disk is full")
-        return stored(writes)
+        return stored(writes, epochs)
 
     monkeypatch.setattr(repo, "append_many", refuse_ann)
     before = (ann.version, len(ann.game.history), list(ann.game.hand(0)))  # type: ignore[union-attr]

@@ -24,8 +24,8 @@ def test_bot_moves_are_stored_before_they_are_shown_and_batched_across_tables(
     real = repo.append_many
     lock = threading.Lock()
 
-    def counting(writes: list[Write]) -> set[str]:
-        fenced = real(writes)
+    def counting(writes: list[Write], epochs: Any = None) -> set[str]:
+        fenced = real(writes, epochs)
         with lock:
             batches.append(len({w.table_id for w in writes}))
             for w in writes:

@@ -201,3 +201,28 @@ def test_ownership_alone_names_processes_apart() -> None:
         assert Ownership(repo.engine).owner != Ownership(repo.engine).owner
     finally:
         repo.close()
+
+
+def test_a_batch_staged_before_its_table_was_let_go_and_taken_again_is_fenced(
+        two: tuple[Process, Process, ManualTime]) -> None:
+    """On a database server a batch is stored on the committer's thread, after the pass that
+    staged it. Meanwhile the same process may let the table go (its lease lapsed) and take it
+    again from what is stored, under a new epoch: the old room's batch must not be written on
+    top of the new room's table, and the new room must not be let go for it."""
+    a, _, time = two
+    ann, ann_page = seated(a.lobby, "ann")
+    play_first(ann, ann_page)  # a move, staged; the pass's batch waits for the database
+    a.lobby.committer._due.pop(ann, None)
+    staged = ann.step()
+    assert staged
+    epochs = a.lobby.ownership.epochs({ann.id})  # as the batch was sent
+    logged = len(a.repo.log(ann.id))
+    a.lobby._lost(ann.id)  # the lease round found it lost...
+    time.now += LEASE_SECONDS + 1
+    again = a.lobby.adopt(ann.id)  # ...and a page brought it back: a new room, a new epoch
+    assert again is not None and again is not ann
+    outcome = a.lobby.committer.store([(ann, staged)], epochs)  # the old batch lands
+    assert outcome.fenced == {ann.id} and len(a.repo.log(ann.id)) == logged
+    a.lobby.committer.publish([(ann, staged)], outcome)
+    assert a.lobby.get(ann.id) is again  # the new room stays; the old one is let go
+    assert a.lobby.ownership.held.get(ann.id) == 2

@@ -31,7 +31,7 @@ from ..room.ladder import check_level
 from ..room.protocol import BotLevel
 from ..room.room import Room
 from ..storage import StorageError
-from ..table.committer import Committer
+from ..table.committer import Committer, Table
 from ..table.state import AWAY_BOT, MIN_GRACE, TableState
 from ..tablelog.leases import RENEW_EVERY, Fenced, Ownership
 from ..tablelog.repository import Repository
@@ -139,7 +139,7 @@ class Lobby:
         # a database server's writes are stored on the committer's thread (committer.py)
         self.committer = Committer(repo, pool=BotPool(self.limits.bot_workers), time=time,
                                    offload=repo.dialect != "sqlite")
-        self.committer.on_lost = lambda table: self._lost(table.id)
+        self.committer.on_lost = self._fenced
         self.rooms: dict[str, Room] = {}
         # the open tables each creator (player key) and each address made: a table counts while
         # its creator still hosts it (TableState.creator is cleared when the creator leaves)
@@ -226,6 +226,12 @@ class Lobby:
             self.ownership.release(list(self.rooms))
         except StorageError as exc:  # they run out on their own
             log.warning("the tables' leases could not be handed over: %s", exc)
+
+    def _fenced(self, table: Table) -> None:
+        """A room's writes were fenced (committer.py): let it go, unless the table is served
+        here by another room now (taken again since that batch was staged)."""
+        if self.rooms.get(table.id) is table:
+            self._lost(table.id)
 
     def _lost(self, table_id: str) -> None:
         """Another process serves ``table_id`` now: forgotten here (its connections go to

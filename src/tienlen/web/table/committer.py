@@ -34,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
@@ -171,7 +171,11 @@ class Committer:
         """Store ``read``'s writes on the committer's thread; published on ``loop`` when they
         land."""
         assert self._storer is not None
-        batch = self._storer.submit(self.store, read)
+        # the leases' epochs now, as the writes were staged: a lease lost and taken again
+        # before the batch is stored has a new one, and the batch is fenced
+        ownership = self.repo.ownership
+        epochs = None if ownership is None else ownership.epochs({t.id for t, _ in read})
+        batch = self._storer.submit(self.store, read, epochs)
         self._landing = (batch, read)
         batch.add_done_callback(lambda _: loop.call_soon_threadsafe(self._land, batch))
 
@@ -229,21 +233,22 @@ class Committer:
         """Store the tables' writes and publish them (:meth:`store`, then :meth:`publish`)."""
         self.publish(read, self.store(read))
 
-    def store(self, read: Read) -> Outcome:
+    def store(self, read: Read, epochs: Mapping[str, int | None] | None = None) -> Outcome:
         """Store the tables' writes (one transaction; each table alone if it is refused): what
-        was refused, and the tables fenced (another process holds their lease now: their writes
-        are left out). Touches nothing but the database (it may run on the committer's thread)."""
+        was refused, and the tables fenced (another process holds their lease now, or this one
+        took it again since ``epochs``, those they were staged under: their writes are left
+        out). Touches nothing but the database (it may run on the committer's thread)."""
         outcome = Outcome()
         writes = [w for _, ws in read for w in ws]
         if not writes:
             return outcome
         try:
-            outcome.fenced = self.repo.append_many(writes)
+            outcome.fenced = self.repo.append_many(writes, epochs)
         except StorageError:
             for table, ws in read:  # who was refused? each alone, the others stored
                 if ws:
                     try:
-                        outcome.fenced |= self.repo.append_many(ws)
+                        outcome.fenced |= self.repo.append_many(ws, epochs)
                     except StorageError as exc:
                         outcome.refused[table] = exc
         return outcome

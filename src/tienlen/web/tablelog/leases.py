@@ -143,16 +143,26 @@ class Ownership:
         return lost
 
     # ------------------------------------------------------------------ checking writes
-    def fenced(self, conn: Connection, table_ids: Collection[str]) -> set[str]:
+    def epochs(self, table_ids: Collection[str]) -> dict[str, int | None]:
+        """The epochs held now of ``table_ids`` (None: not held): what a batch staged now is
+        checked against when it is stored later, on another thread (committer.py). A lease
+        lost and taken again meanwhile has a new epoch, and the batch staged under the old one
+        is fenced."""
+        return {t: self.held.get(t) for t in table_ids}
+
+    def fenced(self, conn: Connection, table_ids: Collection[str],
+               epochs: Mapping[str, int | None] | None = None) -> set[str]:
         """Of ``table_ids``, those this process may not write now (their lease is another's,
-        or is not held here), read in ``conn``'s transaction with their leases locked until it
+        or is not held here; ``epochs``: the epochs the writes were staged under, by default
+        those held now), read in ``conn``'s transaction with their leases locked until it
         ends (``FOR UPDATE``: a take-over waits for it)."""
         wanted = sorted(set(table_ids))
         if not wanted:
             return set()
         rows = conn.execute(_HELD, {"ids": wanted}).all()
         found: Mapping[str, int] = {table_id: int(epoch) for table_id, epoch in rows}
-        held = self.held  # read on the committer's thread too: one lookup a table
+        held = self.held if epochs is None else epochs  # (one lookup a table: read on the
+        # committer's thread too)
         return {t for t in wanted if (epoch := held.get(t)) is None or found.get(t) != epoch}
 
     def check(self, conn: Connection, table_id: str) -> None:

@@ -7,7 +7,7 @@ stored in the same transaction as the hand's record.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -166,10 +166,12 @@ class Repository:
         if self.append_many([Write(table_id, entry, seat, record, snapshot, host, ended)]):
             raise Fenced(f"table {table_id!r} is served by another process now")
 
-    def append_many(self, writes: list[Write]) -> set[str]:
+    def append_many(self, writes: list[Write],
+                    epochs: Mapping[str, int | None] | None = None) -> set[str]:
         """Store many log entries (of many tables) in one transaction: all of them or none,
         but the writes of the tables this process may no longer write (their lease is
-        another's: :attr:`ownership`), which are left out: their ids are returned.
+        another's: :attr:`ownership`; ``epochs``: the leases' epochs they were staged under,
+        by default those held now), which are left out: their ids are returned.
         The server's hottest write: the log rows go in one executemany of the insert compiled
         once to the driver's SQL, on a connection kept for these writes."""
         if not writes:
@@ -179,7 +181,7 @@ class Repository:
             conn = self._log_connection()
             with conn.begin():
                 fenced = set() if self.ownership is None else \
-                    self.ownership.fenced(conn, {w.table_id for w in writes})
+                    self.ownership.fenced(conn, {w.table_id for w in writes}, epochs)
                 if fenced:
                     writes = [w for w in writes if w.table_id not in fenced]
                     if not writes:
