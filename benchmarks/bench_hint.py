@@ -4,10 +4,11 @@
 
 The positions: seat 0's decisions with a choice (the play phase, its turn, more than one legal
 action) in hands dealt from ``--seed`` on and played by four ``heuristic`` bots, the first
-``--positions`` of them. On each, two hints are asked, each seeded with the position's number:
+``--positions`` of them. On each, two hints are asked:
 
-- ``hint``: :func:`tienlen.hints.suggest` (the default search bot at its default budget),
-- ``old``: the terminal's former hint (``search`` with ``worlds=8``, ``seconds=0.25``),
+- ``hint``: :func:`tienlen.hints.suggest` (the coach's best move, :func:`tienlen.coach.appraise`),
+- ``old``: the former hint (the default ``search`` bot at its default budget, seeded with the
+  position's number),
 
 and both are compared with the default search bot at four times its budget (``steps`` and
 ``worlds``, seeded apart): over every position, and over those where that reference does not
@@ -72,9 +73,8 @@ def timed(ask: Callable[[View, int], Move], views: list[View]) -> tuple[list[Mov
 
 def run(path: str, views: list[View]) -> None:
     steps, worlds = (FAST_STEPS, FAST_WORLDS) if path == "fast" else (PURE_STEPS, PURE_WORLDS)
-    hint, hint_times = timed(lambda v, i: suggest(v, seed=i).move, views)
-    old, old_times = timed(lambda v, i: get_bot("search", seed=i, worlds=8, seconds=0.25).choose(v),
-                           views)
+    hint, hint_times = timed(lambda v, i: suggest(v).move, views)
+    old, old_times = timed(lambda v, i: get_bot("search", seed=i).choose(v), views)
     strong, strong_times = timed(lambda v, i: get_bot("search", seed=10_000 + i, steps=4 * steps,
                                                       worlds=4 * worlds).choose(v), views)
     plain = [get_bot("heuristic", seed=i).choose(v) for i, v in enumerate(views)]
@@ -83,8 +83,8 @@ def run(path: str, views: list[View]) -> None:
     print(f"{path} path, {n} positions; the reference: search:steps={4 * steps}:worlds={4 * worlds}, "
           f"{sum(strong_times) / n:.3f} s of CPU per decision; it differs from the heuristic's "
           f"choice on {len(hard)}")
-    for label, moves, times in (("hint (search, default budget)", hint, hint_times),
-                                ("old terminal hint (search:worlds=8:seconds=0.25)", old, old_times)):
+    for label, moves, times in (("hint (the coach's best)", hint, hint_times),
+                                ("former hint (search, default budget)", old, old_times)):
         print(f"  {label}: mean {sum(times) / n:.3f} s of CPU per hint, worst {max(times):.3f} s; "
               f"agrees with the reference on {agreement(moves, strong, range(n))}, "
               f"on those {len(hard)}: {agreement(moves, strong, hard)}")

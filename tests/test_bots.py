@@ -436,13 +436,13 @@ def test_search_on_the_pure_path_plays_out_every_world_its_budget_allows(monkeyp
 
     monkeypatch.setenv("TIENLEN_PURE", "1")
     played: list[int] = []
-    real = search._played_out
+    real = search.played_out
 
     def counted(deal, move, seat):
         played.append(1)
         return real(deal, move, seat)
 
-    monkeypatch.setattr(search, "_played_out", counted)
+    monkeypatch.setattr(search, "played_out", counted)
     game = Game.deal(Rules.preset("pagat"), 4, seed=3)
     while len(game.view(game.turn).legal) < 3:
         game.play(game.legal_plays()[0])

@@ -781,20 +781,23 @@ def test_plain_quitting_without_saving_says_so() -> None:
 REVIEW_RECORD = Path(__file__).parent / "data" / "review_blunder.toml"
 
 
-def test_review_says_each_decision_its_estimate_search_s_best_and_the_mark(
+def test_review_says_each_decision_its_estimate_the_coachs_best_and_the_grade(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "review", str(REVIEW_RECORD), "--seat", "0")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("Hand 1 of 1 (Pagat), reviewed for Player 1 (seat 0)")
-    at = lines.index(next(line for line in lines if line.startswith("4. 2c: first ")))
-    best = re.match(r"    search's best, ([^:]+): first ", lines[at + 1])
+    assert lines[0].startswith("Hand 1 of 1 (Pagat), reviewed for Player 1 (seat 0): judged by "
+                               "the units the rules pay")
+    at = lines.index(next(line for line in lines if line.startswith("4. 2c: units ")))
+    best = re.match(r"    the coach's best, ([^:]+): units ", lines[at + 1])
     assert best and "2" not in best[1]  # a move that keeps the pair of twos
-    assert lines[at + 2] == "    ✗ a loss: the two intervals do not overlap"
+    assert re.match(r"    ✗+ a (mistake|blunder): \d\.\d\d units below the best \[\d\.\d\d, ",
+                    lines[at + 2]), lines[at + 2]
     assert lines[at + 3].startswith("    cards: Player 1: 4c 8s")  # every hand, as recorded
     assert "6. pass: forced (the only legal move), not evaluated" in lines
-    assert re.match(r"(1 loss|\d losses) marked among 7 decisions evaluated; finish: Player 2, "
-                    r"Player 1; units: Player 1 -1, Player 2 \+1$", lines[-1])
+    assert re.match(r"7 decisions appraised: \d good, \d inaccurac(y|ies), \d mistakes?, "
+                    r"\d blunders?; \d the hint's moves?; finish: Player 2, "
+                    r"Player 1; units: Player 1 -1, Player 2 \+1$", lines[-1]), lines[-1]
 
 
 def test_review_json_and_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
@@ -803,7 +806,7 @@ def test_review_json_and_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     blunder = next(d for d in data["decisions"] if d["number"] == 4)
     assert blunder["move"] == "2c" and blunder["loss"] and "2" not in blunder["best"]["move"]
-    assert blunder["played"]["first_ci"][1] < blunder["best"]["first_ci"][0]
+    assert blunder["cost"]["ci"][0] > 0 and blunder["grade"] in ("mistake", "blunder")
     assert next(d for d in data["decisions"] if d["number"] == 6)["kind"] == "forced"
     code, out, _ = run(capsys, "review", str(REVIEW_RECORD), "--lang", "vi")
     assert code == 0 and "xem lại cho Player 1" in out and "bắt buộc" in out
@@ -864,5 +867,6 @@ def test_review_of_a_session_s_hand_says_a_claim_is_not_evaluated(
     lines = out.splitlines()
     assert lines[0].startswith("Hand 2 of 2 (Cardrules), reviewed for Player 4 (seat 3)")
     assert lines[1] == ("1. claim four_twos: outside the play (an exchange, a trade or a claim), "
-                        "which search does not evaluate")
-    assert lines[-1].startswith("0 losses marked among 0 decisions evaluated")
+                        "which the coach does not appraise")
+    assert lines[-1].startswith("0 decisions appraised: 0 good, 0 inaccuracies, 0 mistakes, "
+                                "0 blunders; 0 the hint's moves;")

@@ -9,10 +9,28 @@ from typing import Any
 import pytest
 
 from tienlen import Game, Rules, fast
+from tienlen.bots import get_bot
 from tienlen.bots.search import SearchBot, unsearched
+from tienlen.coach import (
+    DEALS_PURE,
+    THRESHOLDS,
+    Appraisal,
+    Estimate,
+    appraise,
+    budget,
+    rewards_first,
+)
 from tienlen.errors import TienLenError
+from tienlen.hints import suggest
 from tienlen.record import load_game
-from tienlen.review import Review, decision_numbers, review_record
+from tienlen.review import (
+    Review,
+    decision_numbers,
+    review_game,
+    review_json,
+    review_record,
+    review_text,
+)
 from tienlen.shapes import Play
 from tienlen.stepping import states
 
@@ -36,54 +54,110 @@ def _before(number: int) -> Game:
     return states(game)[number - 1]
 
 
-# ---------------------------------------------------------------------- the estimates
-def test_every_candidate_is_estimated_on_the_same_deals_with_the_move_added() -> None:
+# ---------------------------------------------------------------------- the coach's appraisal
+def test_every_candidate_is_played_on_the_same_deals_with_the_move_added() -> None:
     view = _before(4).view(0)
-    others = [m for m in view.legal if isinstance(m, Play) and m.keys]
-    extra = others[-1]
-    estimates = SearchBot(seed=1).estimates(view, [extra], fast=False)
-    assert extra in [e.move for e in estimates]
-    assert len({e.deals for e in estimates}) == 1  # common random numbers: every deal for all
-    for e in estimates:
+    extra = [m for m in view.legal if isinstance(m, Play) and m.keys][-1]
+    appraisal = appraise(view, [extra], fast=False)
+    assert appraisal.estimates[-1].move == extra or extra in [e.move for e in appraisal.estimates]
+    assert {e.deals for e in appraisal.estimates} == {budget(view, compiled=False)}
+    assert all(len(v) == appraisal.deals for v in appraisal.values)  # a value per deal each
+    for e in appraisal.estimates:
         assert e.first_ci[0] <= e.first <= e.first_ci[1]
         assert e.units_ci[0] <= e.units <= e.units_ci[1]
+    assert appraisal.best.units == max(e.units for e in appraisal.estimates)
 
 
-def test_the_deals_stop_once_every_first_place_interval_is_within_three_points() -> None:
-    game = _before(4)
-    estimates = SearchBot(seed=1).estimates(game.view(game.turn), fast=False)
-    deals = estimates[0].deals
-    assert deals < 2000  # it stopped before the cap
-    assert all((e.first_ci[1] - e.first_ci[0]) / 2 <= 0.03 for e in estimates)
-    capped = SearchBot(seed=1).estimates(game.view(game.turn), fast=False, deals=120)
-    assert capped[0].deals == 120
-    assert any((e.first_ci[1] - e.first_ci[0]) / 2 > 0.03 for e in capped)
-
-
-def test_only_the_moves_given_are_estimated_when_asked() -> None:
+def test_a_move_added_changes_nothing_else_so_the_hint_is_the_reviews_best() -> None:
+    """The hint is the appraisal without the move made, the review the appraisal with it: the
+    same position draws the same deals, so every other candidate's figures are the same."""
     view = _before(4).view(0)
-    played = next(m for m in view.legal if str(m) == "2c")
-    estimates = SearchBot(seed=2).estimates(view, [played], only=True, deals=150)
-    assert [str(e.move) for e in estimates] == ["2c"] and estimates[0].deals == 150
+    alone = appraise(view, fast=False)
+    outside = [m for m in view.legal if m not in [e.move for e in alone.estimates]]
+    assert outside, "a legal move outside search's candidates"
+    added = appraise(view, [outside[0]], fast=False)
+    assert added.estimates[:-1] == alone.estimates
+    assert added.values[:-1] == alone.values
+    assert appraise(view, fast=False) == alone  # and again: the same deals
+    if added.best.move == alone.best.move:
+        assert added.cost(alone.best.move).grade == "good"
+
+
+def test_the_budget_plays_more_deals_as_the_hand_shortens() -> None:
+    game = _opening()
+    early = budget(game.view(game.turn), compiled=False)
+    late_game = _before(12)
+    late = budget(late_game.view(late_game.turn), compiled=False)
+    assert early < late <= DEALS_PURE[1]
+    assert budget(game.view(game.turn), compiled=True) > early  # the compiled path affords more
+    assert appraise(game.view(game.turn), fast=False, deals=40).deals == 40
 
 
 @pytest.mark.skipif(not fast.enabled(Rules.preset("pagat")), reason="the fast extra")
-def test_the_fast_path_estimates_as_the_pure_one() -> None:
+def test_the_fast_path_appraises_as_the_pure_one() -> None:
     game = _opening()
     view = game.view(game.turn)
-    pure = SearchBot(seed=4).estimates(view, fast=False, deals=200)
-    compiled = SearchBot(seed=4).estimates(view, fast=True, deals=200)
-    assert [(str(e.move), e.first, e.units) for e in pure] == \
-        [(str(e.move), e.first, e.units) for e in compiled]
+    pure = appraise(view, fast=False, deals=200)
+    compiled = appraise(view, fast=True, deals=200)
+    assert pure.estimates == compiled.estimates
 
 
-def test_a_decision_search_does_not_evaluate_is_refused_in_words() -> None:
+def test_a_decision_the_coach_does_not_appraise_is_refused_in_words() -> None:
     game = _opening()
     waiting = (game.turn + 1) % 4
     view = game.view(waiting)
     assert unsearched(view) in ("out_of_turn", "forced")
-    with pytest.raises(TienLenError, match="does not evaluate"):
-        SearchBot(seed=0).estimates(view)
+    with pytest.raises(TienLenError, match="does not appraise"):
+        appraise(view)
+    with pytest.raises(TienLenError, match="is not a legal move here"):
+        appraise(game.view(game.turn), [Play.parse("3s 3c 3d 3h")])
+
+
+def _judged(gaps: list[float], stake: int = 1, judged_by: str = "units") -> str:
+    """The grade of a move that brings ``gaps`` less than the best on each deal."""
+    best = Estimate(Play.parse("3s"), 0.5, (0.4, 0.6), 1.0, (0.9, 1.1), len(gaps))
+    other = Estimate(Play.parse("4s"), 0.5, (0.4, 0.6), 0.5, (0.4, 0.6), len(gaps))
+    values = (tuple(1.0 for _ in gaps), tuple(1.0 - g for g in gaps))
+    return Appraisal(judged_by, stake, (best, other), values, best).cost(other.move).grade
+
+
+def test_a_cost_is_graded_by_the_thresholds_in_stakes_and_only_beyond_the_noise() -> None:
+    steady = [0.0, 0.1] * 200  # what a move costs on each deal: the mean, with a little spread
+    assert _judged(steady) == "good"  # 0.05 units: below an inaccuracy
+    assert _judged([g + 0.15 for g in steady]) == "inaccuracy"
+    assert _judged([g + 0.5 for g in steady]) == "mistake"
+    assert _judged([g + 1.5 for g in steady]) == "blunder"
+    assert _judged([g + 1.5 for g in steady], stake=10) == "inaccuracy"  # 1.55 of 10 a stake
+    assert _judged([4.0, -4.0] * 5 + [2.0]) == "good"  # a mean of 0.18, but noise
+    assert _judged([g + 0.1 for g in steady], judged_by="first") == "mistake"  # 15 points
+    assert THRESHOLDS["units"] == tuple(sorted(THRESHOLDS["units"]))
+
+
+def test_the_review_judges_by_what_the_rules_pay_and_shows_first_place_where_it_pays() -> None:
+    assert not rewards_first(Rules.preset("pagat"))  # only the last player pays
+    assert rewards_first(Rules.preset("kenneth-lu"))  # the winner is paid by the cards left
+    assert rewards_first(Rules.preset("mien-nam"))  # the places' points, first the most
+    assert rewards_first(Rules.preset("pagat").replace(scoring="none"))
+
+
+def test_a_pagat_decision_after_someone_is_out_is_still_judged_by_its_units() -> None:
+    """Once a player is out, nobody at a pagat table can go out first any more, but the
+    last place still pays: the appraisal tells the moves apart by their units."""
+    for seed in range(40):
+        game = Game.deal(Rules.preset("pagat"), 4, seed=seed)
+        bot = get_bot("heuristic", seed=seed)
+        while not game.is_over:
+            view = game.view(game.turn)
+            if game.finish_order and unsearched(view) is None and len(view.legal) >= 3:
+                appraisal = appraise(view, fast=False, deals=60)
+                if len({e.units for e in appraisal.estimates}) > 1:
+                    assert all(e.first == 0.0 for e in appraisal.estimates)
+                    assert appraisal.judged_by == "units"
+                    worst = min(appraisal.estimates, key=lambda e: e.units)
+                    assert appraisal.cost(worst.move).mean > 0
+                    return
+            game.play(bot.choose(view))
+    raise AssertionError("no such position in 40 hands")
 
 
 # ---------------------------------------------------------------------- the review
@@ -98,28 +172,73 @@ def test_a_two_broken_for_nothing_in_an_easy_win_is_marked_and_a_forced_pass_is_
     review = blunder_review
     by_number = {d.number: d for d in review.decisions}
     blunder = by_number[4]  # 2c, out of the pair of twos, on a lead seat 0 was winning
-    assert str(blunder.move) == "2c" and blunder.loss
-    assert blunder.best is not None and blunder.played is not None
+    assert str(blunder.move) == "2c" and blunder.loss and not blunder.hinted
+    assert blunder.best is not None and blunder.played is not None and blunder.cost is not None
     assert str(blunder.best.move) != "2c"
-    assert blunder.played.first_ci[1] < blunder.best.first_ci[0]
+    assert blunder.grade in ("mistake", "blunder") and blunder.cost.ci[0] > 0
+    assert blunder.cost.mean == pytest.approx(blunder.best.units - blunder.played.units)
     forced = by_number[6]  # a pass: nothing beats the three pairs
     assert forced.kind == "forced" and not forced.loss and forced.played is None
+    assert forced.grade is None and not forced.hinted
     assert all(d.played is None or d.played.deals == d.best.deals  # type: ignore[union-attr]
                for d in review.decisions)
     # the record holds every hand: each decision shows both seats' cards
     assert [len(h) for h in by_number[2].hands] == [13, 11]
+    assert review.judged_by == "units" and not review.first_shown
 
 
-def test_the_best_move_played_is_never_marked(blunder_review: Review) -> None:
+def test_the_best_move_played_is_the_hints_and_never_marked(blunder_review: Review) -> None:
     review = blunder_review
-    for d in review.decisions:
-        if d.played is not None and d.best is not None and d.played.move == d.best.move:
-            assert not d.loss
+    best = [d for d in review.decisions if d.best is not None and d.move == d.best.move]
+    assert best
+    for d in best:
+        assert d.hinted and d.grade == "good" and d.cost is not None and d.cost.mean == 0
+        view = states(load_game(BLUNDER, Game))[d.number - 1].view(0)
+        assert suggest(view, fast=False).move == d.move
+
+
+def _hinted_hand(preset: str, seed: int) -> Game:
+    """A 4-player hand where seat 0 plays the hint at every decision, the others the
+    heuristic."""
+    game = Game.deal(Rules.preset(preset), 4, seed=seed)
+    bot = get_bot("heuristic", seed=seed)
+    while not game.is_over:
+        view = game.view(game.turn)
+        game.play(suggest(view).move if game.turn == 0 else bot.choose(view))
+    return game
+
+
+@pytest.mark.parametrize("preset", ["pagat", "mien-nam"])
+def test_no_move_the_hint_gave_is_called_a_mistake(preset: str) -> None:
+    game = _hinted_hand(preset, seed=7)
+    review = review_game(game, 0)
+    appraised = [d for d in review.decisions if d.cost is not None]
+    assert appraised
+    for d in appraised:
+        assert d.hinted and d.grade == "good" and not d.loss, d
+    text = review_text(review)
+    assert "★ the coach's best move: the hint's move here" in text
+    assert f"{len(appraised)} the hint's move" in text
+
+
+def test_the_review_in_words_grades_each_decision_and_counts_the_grades(
+        blunder_review: Review) -> None:
+    text = review_text(blunder_review)
+    assert "judged by the units the rules pay" in text
+    assert re.search(r"^4\. 2c: units [+-]\d\.\d\d \[", text, re.MULTILINE)
+    assert re.search(r"^    ✗+ a (mistake|blunder): \d\.\d\d units below the best \[", text,
+                     re.MULTILINE)
+    assert re.search(r"\d+ decisions appraised: \d+ good, \d+ inaccurac(y|ies), "
+                     r"\d+ mistakes?, \d+ blunders?; \d+ the hint's moves?;", text)
+    data = review_json(blunder_review)
+    four = next(d for d in data["decisions"] if d["number"] == 4)
+    assert four["grade"] in ("mistake", "blunder") and four["loss"] and not four["hinted"]
+    assert four["cost"]["ci"][0] > 0 and data["judged_by"] == "units"
 
 
 def test_a_review_made_a_decision_at_a_time_is_the_review_made_whole() -> None:
     """The web makes a review in the bot pool a decision at a time (so that the tables' bots
-    are not kept waiting for a whole review): each decision has its own seed, so the parts
+    are not kept waiting for a whole review): each position draws its own deals, so the parts
     are the whole."""
     whole = review_record(BLUNDER, seat=0, deals=300)
     game = load_game(BLUNDER, Game)
@@ -172,14 +291,15 @@ def test_the_terminal_opens_the_review_from_the_results_and_steps_through_it() -
         shown = text()
         assert "Review · hand 1 of 1 · Pagat · Player 1" in shown  # the record's names
         assert "Decision 1 of 8 · #2" in shown
-        assert re.search(r"You played +5♠ 5♣\n +first place \d", shown), shown
-        assert re.search(r"Search's best +\S", shown)
+        assert re.search(r"You played +5♠ 5♣\n +units [+-]\d", shown), shown
+        assert re.search(r"The coach's best +\S", shown)
+        assert "★ The hint's move: the coach's best here" in shown
         await pilot.press("right")
         await pilot.pause()
         shown = text()
         assert "Decision 2 of 8 · #4" in shown
-        assert re.search(r"You played +2♣\n +first place \d", shown)
-        assert "✗ A loss: the two intervals do not overlap" in shown
+        assert re.search(r"You played +2♣\n +units [+-]\d", shown)
+        assert re.search(r"✗ A mistake: \d\.\d\d units below the best \[", shown), shown
         # every seat's cards at that moment, with their suits
         assert re.search(r"^Player 1 +[0-9JQKA♠♣♦♥ ]+$", shown, re.MULTILINE)
         await pilot.press("right")

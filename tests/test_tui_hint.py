@@ -21,28 +21,22 @@ from tienlen.view import View
 from tui_pilot import PAGAT, controller_with, drive, info, position
 
 
-def test_the_hint_asks_the_default_search_bot_with_your_view(
+def test_the_hint_is_the_coachs_best_move_from_your_view(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[tuple[str, dict[str, Any], View]] = []
+    asked: list[View] = []
+    real = hints.appraise
 
-    class Spy:
-        name = "spy"
+    def spy(view: View, **options: Any) -> Any:
+        asked.append(view)
+        return real(view, **{**options, "deals": 8})
 
-        def __init__(self, name: str, kwargs: dict[str, Any]) -> None:
-            self.bot = (name, kwargs)
-
-        def choose(self, view: View) -> Any:
-            asked.append((*self.bot, view))
-            return view.legal[-1]
-
-    monkeypatch.setattr(hints, "get_bot", lambda name, **kw: Spy(name, kw))
+    monkeypatch.setattr(hints, "appraise", spy)
     c = Controller(PAGAT, 4, seed=5, name="Ana")
     c.run_bots()
     hint = c.suggest()
-    (name, kwargs, view), = asked
-    assert name == "search" and kwargs == {"seed": c.hint_seed}  # its default budget
+    view, = asked
     assert view == c.game.view(HUMAN)  # what Ana may know, nothing more
-    assert hint.move == view.legal[-1] and c.reason_words(hint)
+    assert hint.move == real(view, deals=8).best.move and c.reason_words(hint)
 
 
 @pytest.fixture
@@ -50,9 +44,9 @@ def go(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
     """The hint's search held until the test sets this event."""
     held = threading.Event()
 
-    def slow(view: View, seed: int | None = None) -> hints.Hint:
+    def slow(view: View, fast: bool | None = None) -> hints.Hint:
         assert held.wait(30)
-        return hints.suggest(view, seed)
+        return hints.suggest(view, fast)
 
     monkeypatch.setattr(controller_module, "suggest", slow)
     return held
@@ -81,7 +75,7 @@ def test_the_screen_answers_while_the_hint_thinks_then_shows_it_with_its_reason(
         view = c.view()
         move = Play.from_cards([view.hand[i] for i in sorted(app.selected)], PAGAT) \
             if app.selected else Play.parse("pass")
-        hint = hints.suggest(view, c.hint_seed)
+        hint = hints.suggest(view)
         assert move == hint.move
         assert said.split(" — ", 1)[1].split()[0] == c.reason_words(hint).split()[0]
 
@@ -128,6 +122,40 @@ def test_the_fast_engine_is_prepared_at_start_up_with_a_line(
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not app.preparing and "The fast engine is ready" in info(app)
+
+    drive(app, script)
+
+
+def test_a_hint_asked_while_the_fast_engine_is_prepared_comes_from_the_pure_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    go = threading.Event()
+    asked: list[bool | None] = []
+
+    def pure(view: View, fast: bool | None = None) -> hints.Hint:
+        asked.append(fast)
+        return hints.Hint(view.legal[0], hints.Reason("hint.search"))
+
+    monkeypatch.setattr(controller_module, "suggest", pure)
+    c = Controller(PAGAT, 4, seed=5, name="Ana")
+    monkeypatch.setattr(c, "fast_engine", lambda: True)
+    monkeypatch.setattr(c, "prepare", lambda: go.wait(30))
+    app = TienLenApp(c, delay=0, prepare=True)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert app.preparing
+        await pilot.press("h")
+        for _ in range(600):  # the hint, while the preparation is held
+            if "Hint: " in info(app):
+                break
+            await pilot.pause(0.05)
+        assert asked == [False] and "Hint: " in info(app)  # it did not wait for the engine
+        assert app.preparing
+        go.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("escape", "h")
+        await app.workers.wait_for_complete()
+        assert asked[-1] is None  # the compiled engine, where the rules allow it
 
     drive(app, script)
 

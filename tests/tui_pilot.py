@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from tienlen import Game, Rules, hints
+from tienlen import Game, Rules, coach
 from tienlen.play.controller import Controller
 
 PAGAT = Rules.preset("pagat")
@@ -23,17 +23,11 @@ MIEN_NAM = Rules.preset("mien-nam")
 
 
 def quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The hint's search at a small budget, for tests that play hands out by hints and judge
-    something else (the screen, the log, the results): the same search from the seat's view, a
-    hundredth of its work. The hint at its real budget is tests/test_hints.py's."""
-    real = hints.get_bot
-
-    def small(name: str, seed: int | None = None, **budget: Any) -> Any:
-        if name == hints.HINT_BOT and not budget:
-            budget = {"steps": 300, "worlds": 8}
-        return real(name, seed=seed, **budget)
-
-    monkeypatch.setattr(hints, "get_bot", small)
+    """The coach's appraisal on a few deals, for tests that play hands out by hints and judge
+    something else (the screen, the log, the results): the same appraisal from the seat's view,
+    a small share of its work. The hint at its real budget is tests/test_hints.py's."""
+    monkeypatch.setattr(coach, "DEALS_PURE", (8, 16))
+    monkeypatch.setattr(coach, "DEALS_COMPILED", (8, 16))
 
 
 def controller_with(game: Game, bots: str = "heuristic") -> Controller:

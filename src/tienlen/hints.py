@@ -1,8 +1,12 @@
-"""A hint for a seat: the default search bot's choice from the seat's view, with a reason.
+"""A hint for a seat: the coach's best move from the seat's view, with a reason.
 
-:func:`suggest` asks the ``search`` bot at its default budget (:data:`HINT_BOT`) for the
-seat's move; it sees only the :class:`~tienlen.view.View` (the seat's hand, the others'
-counts, what was played), so a hint never depends on a hidden card. :func:`reason_for` says
+:func:`suggest` plays the best move of the coach's appraisal of the position
+(:func:`tienlen.coach.appraise`: search's candidates on the same sampled deals, judged by what
+the rules pay), the very appraisal the review of the same position makes, so the review never
+calls a hint's move a mistake. A decision the coach does not appraise (an out-of-turn chop
+offer, a trade, a phase other than the play) gets the ``heuristic`` bot's move. It sees only the
+:class:`~tienlen.view.View` (the seat's hand, the others' counts, what was played), so a hint
+never depends on a hidden card. :func:`reason_for` says
 why in a player's terms, from the difference the move makes to the hand's plan
 (:func:`tienlen.bots.split.best_split`: the fewest combinations the hand splits into) and from
 the plays it was chosen over: "keeps your run of 5 cards", "holds back a pair of twos",
@@ -19,9 +23,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from .actions import Move
-from .bots import get_bot
+from .bots.heuristic import HeuristicBot
+from .bots.search import unsearched
 from .bots.split import Counts, Group, best_split, counts_of
 from .cards import ACE, CODE_TO_KEY, TWO, Card
+from .coach import appraise
 from .explain import shape_noun
 from .i18n import Msg, msg, render, tn
 from .shapes import Play
@@ -30,9 +36,7 @@ if TYPE_CHECKING:
     from .rules import Rules
     from .view import View
 
-HINT_BOT: Final = "search"  # the default search bot at its default budget
-
-__all__ = ["HINT_BOT", "Hint", "Reason", "prepare", "reason_for", "reason_words", "suggest"]
+__all__ = ["Hint", "Reason", "prepare", "reason_for", "reason_words", "suggest"]
 
 
 @dataclass(frozen=True)
@@ -50,10 +54,15 @@ class Hint:
     reason: Reason
 
 
-def suggest(view: View, seed: int | None = None) -> Hint:
-    """The default search bot's move from ``view`` (seeded: the same hint for the same view),
-    with its reason."""
-    move = get_bot(HINT_BOT, seed=seed).choose(view)
+def suggest(view: View, fast: bool | None = None) -> Hint:
+    """The coach's move from ``view`` (the same hint for the same view, in any process), with
+    its reason; ``fast``: as for :func:`tienlen.coach.appraise`."""
+    if len(view.legal) == 1:
+        move = view.legal[0]
+    elif unsearched(view) is not None:
+        move = HeuristicBot(seed=0).choose(view)
+    else:
+        move = appraise(view, fast=fast).best.move
     return Hint(move, reason_for(view, move))
 
 
@@ -216,8 +225,8 @@ def prepare(rules: Rules) -> bool:
         if game.is_over:
             break
         seat = game.turn
-        if game.phase == "play" and seat is not None and len(game.view(seat).legal) > 1:
-            get_bot(HINT_BOT, seed=0, steps=200, worlds=4).choose(game.view(seat))
+        if seat is not None and unsearched(game.view(seat)) is None:
+            appraise(game.view(seat), deals=4)
             return True
         game.play(game.legal_plays()[0])
     fast.load()

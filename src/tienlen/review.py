@@ -1,29 +1,29 @@
-"""A finished hand reviewed for one seat: each of its decisions, with what the search bot
-expects after the move made and after its own best move (``tienlen review RECORD``).
+"""A finished hand reviewed for one seat: each of its decisions, graded by the coach.
 
-For each decision of the seat the review asks search (:meth:`SearchBot.estimates
-<tienlen.bots.search.SearchBot.estimates>`) from the seat's view at that moment, the move made
-added to search's candidates, every candidate played out on the same sampled deals: a first
-look on a few deals finds search's best; that move and the move made are then played out
-together on fresh deals until their intervals are within the target width: the chance of
-going out first and the units, with their 95% intervals. A decision is marked a loss only
-where the interval of the move made and that of search's best move do not overlap: first
-place, or the units where the rules pay for more than the finish order (search's ``rules``
-objective). A forced move (one legal move) is neither evaluated nor marked; the decisions
-search does not evaluate (an out-of-turn chop offer, a phase other than the play, a hand with
-trades) are listed with the reason. The record holds every dealt hand, so each decision carries
-every seat's cards at that moment.
+For each decision of the seat the review makes the coach's appraisal of the position
+(:func:`tienlen.coach.appraise`) with the move made added to search's candidates: every
+candidate played out on the same sampled deals, judged by what the rules pay (the expected
+units; the chance of going out first where the rules pay nothing), the deals drawn from the
+position itself. The hint (:func:`tienlen.hints.suggest`) is that appraisal's best move, so a
+move the hint gave is the review's best and is never called a mistake; the review marks such a
+move (``hinted``). Each decision says what the move made cost against the best, with its 95%
+interval, and its grade: good, inaccuracy, mistake or blunder (:data:`tienlen.coach.GRADES`).
+A forced move (one legal move) is neither appraised nor graded; the decisions the coach does
+not appraise (an out-of-turn chop offer, a phase other than the play, a hand with trades) are
+listed with the reason. The record holds every dealt hand, so each decision carries every
+seat's cards at that moment.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
 from .actions import Move
-from .bots.search import Estimate, SearchBot, scores_units, unsearched
+from .bots.search import unsearched
 from .cards import Card
+from .coach import GRADES, Cost, Estimate, appraise, rewards_first
 from .errors import ArgumentError, RecordError, error
 from .game import Game
 from .i18n import display_name, rules_name, t, tn
@@ -31,16 +31,17 @@ from .record import load_hands
 from .shapes import Play
 from .stepping import iter_states
 
-# what a decision is: search's estimates, or why there are none
+# what a decision is: appraised, or why it is not
 EVALUATED = "evaluated"
 KINDS = ("evaluated", "forced", "phase", "out_of_turn", "trades")
+MARKED = GRADES[2:]  # the grades the review counts against the player: mistake, blunder
 
 
 @dataclass(frozen=True)
 class Decision:
     """One of the seat's decisions: the move made (``number``: its place in the hand's
-    history, from 1), and either search's estimates after it and after search's best move, or
-    the reason there are none (``kind``)."""
+    history, from 1), and either the coach's estimates after it and after the best move, with
+    what it cost and its grade, or the reason there are none (``kind``)."""
 
     number: int
     move: Move
@@ -49,51 +50,66 @@ class Decision:
     table: Play | None  # the play to beat, if any
     played: Estimate | None = None
     best: Estimate | None = None
-    loss: bool = False  # the two intervals do not overlap, the move made below
+    cost: Cost | None = None
+
+    @property
+    def grade(self) -> str | None:
+        """good, inaccuracy, mistake or blunder (None: not appraised)."""
+        return None if self.cost is None else self.cost.grade
+
+    @property
+    def hinted(self) -> bool:
+        """The move made is the coach's best: the move the hint gives here."""
+        return self.best is not None and self.best.move == self.move
+
+    @property
+    def loss(self) -> bool:
+        """A mistake or a blunder."""
+        return self.grade in MARKED
 
 
 @dataclass(frozen=True)
 class Review:
-    """A hand's decisions of one seat, reviewed; ``units``: judged by the units (else by the
-    chance of going out first)."""
+    """A hand's decisions of one seat, reviewed; ``judged_by``: ``units`` (what the rules pay)
+    or ``first`` (the chance of going out first, where the rules pay nothing);
+    ``first_shown``: the rules reward going out first, so its chance is shown beside."""
 
     seat: int
     hand: int  # the hand's number in its record, from 1
     hands: int  # the hands in the record
     names: tuple[str, ...]
     rules: str
-    units: bool
+    judged_by: str
+    first_shown: bool
     decisions: tuple[Decision, ...]
     finish_order: tuple[int, ...]
     scores: tuple[int, ...]
 
     @property
     def losses(self) -> list[Decision]:
+        """The mistakes and blunders."""
         return [d for d in self.decisions if d.loss]
+
+    def graded(self, grade: str) -> list[Decision]:
+        return [d for d in self.decisions if d.grade == grade]
 
 
 Progress = Callable[[int, int], None]  # (decisions reviewed, decisions in all)
 
 
-def review_game(game: Game, seat: int, *, hand: int = 1, hands: int = 1, seed: int = 0,
-                fast: bool | None = None, target: float | None = None,
-                deals: int | None = None, progress: Progress | None = None,
+def review_game(game: Game, seat: int, *, hand: int = 1, hands: int = 1,
+                fast: bool | None = None, deals: int | None = None,
+                progress: Progress | None = None,
                 numbers: Collection[int] | None = None) -> Review:
-    """Review ``seat``'s decisions in the finished ``game`` (see the module text). ``seed``
-    makes the review reproducible (each decision is searched with a seed of its own, so a
-    decision's figures do not depend on the others); ``fast``, ``target`` and ``deals``: as
-    for :meth:`SearchBot.estimates <tienlen.bots.search.SearchBot.estimates>` (None: its
-    defaults); ``progress`` is told after each decision; ``numbers``: only the decisions of
-    these numbers (:func:`decision_numbers`; a review made a few decisions at a time, as the
-    web's is, is the same as one made whole)."""
+    """Review ``seat``'s decisions in the finished ``game`` (see the module text). ``fast``
+    and ``deals``: as for :func:`tienlen.coach.appraise` (None: its defaults; a review with
+    other ``deals`` than the hint's no longer sees the hint's deals); ``progress`` is told
+    after each decision; ``numbers``: only the decisions of these numbers
+    (:func:`decision_numbers`; a review made a few decisions at a time, as the web's is, is the
+    same as one made whole: each position draws its own deals)."""
     mine = {n for n in decision_numbers(game, seat) if numbers is None or n in numbers}
     if not game.is_over:
         raise error(ArgumentError, "review.err.unfinished", n=hand)
-    options: dict[str, Any] = {"fast": fast}
-    if target is not None:
-        options["target"] = target
-    if deals is not None:
-        options["deals"] = deals
     states = iter_states(game)
     state = next(states)
     out: list[Decision] = []
@@ -106,14 +122,16 @@ def review_game(game: Game, seat: int, *, hand: int = 1, hands: int = 1, seed: i
             if why is not None:
                 out.append(Decision(number, move, why, hands_now, view.table))
             else:
-                bot = SearchBot(seed=seed * 1_000_003 + number)
-                out.append(_judged(bot, view, move, number, hands_now, options))
+                appraisal = appraise(view, [move], fast=fast, deals=deals)
+                out.append(Decision(number, move, EVALUATED, hands_now, view.table,
+                                    appraisal.of(move), appraisal.best, appraisal.cost(move)))
             if progress is not None:
                 progress(len(out), len(mine))
         state = next(states)
-    return Review(seat, hand, hands, tuple(game.names), game.rules.name,
-                  scores_units(game.view(seat)), tuple(out), tuple(game.finish_order),
-                  tuple(game.scores))
+    rules = game.rules
+    return Review(seat, hand, hands, tuple(game.names), rules.name,
+                  "first" if rules.scoring == "none" else "units", rewards_first(rules),
+                  tuple(out), tuple(game.finish_order), tuple(game.scores))
 
 
 def decision_numbers(game: Game, seat: int) -> list[int]:
@@ -126,34 +144,6 @@ def decision_numbers(game: Game, seat: int) -> list[int]:
     dealt = len(next(iter_states(game)).history)
     return [number for number, (actor, _) in enumerate(game.history, 1)
             if actor == seat and number > dealt]
-
-
-SCREEN_DEALS = 100  # the first look at every candidate: deals each
-
-
-def _judged(bot: SearchBot, view: Any, move: Move, number: int,
-            hands: tuple[tuple[Card, ...], ...], options: dict[str, Any]) -> Decision:
-    """A decision search evaluates: the move made against search's best. Every candidate is
-    looked at first on a few deals (:data:`SCREEN_DEALS`); the leader and the move made are
-    then estimated together, on deals of their own, to the target width (the cost of a
-    review is the deals of those two, not of every candidate)."""
-    units = scores_units(view)
-    screen = bot.estimates(view, [move], **{**options, "deals": min(
-        SCREEN_DEALS, options.get("deals") or SCREEN_DEALS)})
-    leader = best_of(screen, units).move
-    estimates = bot.estimates(view, [leader] if leader == move else [leader, move], only=True,
-                              **options)
-    best = best_of(estimates, units)
-    played = next(e for e in estimates if e.move == move)
-    worse = (played.units < best.units) if units else (played.first < best.first)
-    loss = played is not best and worse and not played.overlaps(best, units)
-    return Decision(number, move, EVALUATED, hands, view.table, played, best, loss)
-
-
-def best_of(estimates: Sequence[Estimate], units: bool = False) -> Estimate:
-    """Search's best move among ``estimates``: the highest first-place chance (or mean units),
-    the earlier candidate on a tie (the heuristic's own choice first)."""
-    return max(estimates, key=lambda e: e.units if units else e.first)
 
 
 def record_hand(text: str, hand: int | None = None) -> tuple[Game, int, int]:
@@ -185,18 +175,27 @@ def estimate_json(estimate: Estimate | None) -> dict[str, Any] | None:
             "units_ci": [round(x, 3) for x in estimate.units_ci], "deals": estimate.deals}
 
 
+def cost_json(cost: Cost | None) -> dict[str, Any] | None:
+    """A decision's cost as JSON: its mean, its 95% interval and its grade."""
+    if cost is None:
+        return None
+    return {"mean": round(cost.mean, 4), "ci": [round(x, 4) for x in cost.ci],
+            "grade": cost.grade}
+
+
 def review_json(review: Review) -> dict[str, Any]:
     """A review as JSON (``tienlen review --json``, the web's review; docs/api.md)."""
     return {
         "seat": review.seat, "hand": review.hand, "hands": review.hands,
         "names": list(review.names), "rules": review.rules,
-        "judged_by": "units" if review.units else "first",
+        "judged_by": review.judged_by, "first_shown": review.first_shown,
         "finish_order": list(review.finish_order), "scores": list(review.scores),
         "decisions": [{
             "number": d.number, "move": str(d.move), "kind": d.kind,
             "table": None if d.table is None else str(d.table),
             "hands": [" ".join(str(c) for c in h) for h in d.hands],
-            "played": estimate_json(d.played), "best": estimate_json(d.best), "loss": d.loss,
+            "played": estimate_json(d.played), "best": estimate_json(d.best),
+            "cost": cost_json(d.cost), "grade": d.grade, "hinted": d.hinted, "loss": d.loss,
         } for d in review.decisions],
     }
 
@@ -208,31 +207,44 @@ def move_words(move: Move, lang: str = "en") -> str:
     return str(move)
 
 
-def estimate_words(estimate: Estimate, lang: str = "en") -> str:
-    """An estimate in a line: first-place chance and units, each with its interval."""
-    return t("review.estimate", lang, first=f"{estimate.first:.1%}",
+def estimate_words(review: Review, estimate: Estimate, lang: str = "en") -> str:
+    """An estimate in a line: the units with their interval, and the first-place chance with
+    its own where the rules reward it (that alone where the rules pay nothing)."""
+    key = "review.estimate_only_first" if review.judged_by == "first" else \
+        "review.estimate_first" if review.first_shown else "review.estimate"
+    return t(key, lang, first=f"{estimate.first:.1%}",
              first_low=f"{estimate.first_ci[0]:.1%}", first_high=f"{estimate.first_ci[1]:.1%}",
              units=f"{estimate.units:+.2f}", units_low=f"{estimate.units_ci[0]:+.2f}",
              units_high=f"{estimate.units_ci[1]:+.2f}", deals=estimate.deals)
 
 
+def cost_figures(review: Review, cost: Cost, lang: str = "en") -> dict[str, str]:
+    """A cost's figures as a review says them: ``cost`` (with its unit), ``low``, ``high``."""
+    if review.judged_by == "first":
+        return {"cost": t("review.cost.first", lang, n=f"{cost.mean * 100:.1f}"),
+                "low": f"{cost.ci[0] * 100:.1f}", "high": f"{cost.ci[1] * 100:.1f}"}
+    return {"cost": t("review.cost.units", lang, n=f"{cost.mean:.2f}"),
+            "low": f"{cost.ci[0]:.2f}", "high": f"{cost.ci[1]:.2f}"}
+
+
 def decision_lines(review: Review, decision: Decision, lang: str = "en",
                    cards: bool = True) -> list[str]:
-    """One decision in words: the move and its estimate, search's best and its estimate, the
-    mark; or why it was not evaluated; with ``cards``, every seat's cards at that moment."""
+    """One decision in words: the move and its estimate, the coach's best and its estimate,
+    the grade and the cost; or why it was not appraised; with ``cards``, every seat's cards at
+    that moment."""
     move = move_words(decision.move, lang)
-    if decision.played is None or decision.best is None:
+    if decision.played is None or decision.best is None or decision.cost is None:
         lines = [t(f"review.kind.{decision.kind}", lang, number=decision.number, move=move)]
     else:
         lines = [t("review.line", lang, number=decision.number, move=move,
-                   estimate=estimate_words(decision.played, lang))]
-        if decision.best is decision.played:
+                   estimate=estimate_words(review, decision.played, lang))]
+        if decision.hinted:
             lines.append(t("review.best_same", lang))
         else:
             lines.append(t("review.best", lang, move=move_words(decision.best.move, lang),
-                           estimate=estimate_words(decision.best, lang)))
-        if decision.loss:
-            lines.append(t("review.loss", lang))
+                           estimate=estimate_words(review, decision.best, lang)))
+            lines.append(t(f"review.grade.{decision.cost.grade}", lang,
+                           **cost_figures(review, decision.cost, lang)))
     if cards:
         names = [display_name(n, lang) for n in review.names]
         lines.append(t("review.cards", lang, hands="; ".join(
@@ -245,14 +257,21 @@ def review_title(review: Review, lang: str = "en") -> str:
     return t("review.title", lang, hand=review.hand, hands=review.hands,
              rules=rules_name(review.rules, lang),
              name=display_name(review.names[review.seat], lang), seat=review.seat,
-             judged=t(f"review.judged.{'units' if review.units else 'first'}", lang))
+             judged=t(f"review.judged.{review.judged_by}", lang))
+
+
+def grade_counts(review: Review, lang: str = "en") -> str:
+    """How many appraised decisions had each grade, in words: "5 good, 1 inaccuracy, …"."""
+    return ", ".join(tn(f"review.graded.{grade}", len(review.graded(grade)), lang)
+                     for grade in GRADES)
 
 
 def review_summary(review: Review, lang: str = "en") -> str:
     names = [display_name(n, lang) for n in review.names]
     evaluated = sum(1 for d in review.decisions if d.played is not None)
-    return t("review.summary", lang, losses=tn("review.losses", len(review.losses), lang),
-             evaluated=tn("review.decisions", evaluated, lang),
+    return t("review.summary", lang, evaluated=tn("review.decisions", evaluated, lang),
+             grades=grade_counts(review, lang),
+             hinted=tn("review.hinted", sum(d.hinted for d in review.decisions), lang),
              order=", ".join(names[s] for s in review.finish_order),
              units=", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(review.scores)))
 

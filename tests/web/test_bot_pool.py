@@ -23,8 +23,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tienlen import Game, Rules
-from tienlen.bots import get_bot
 from tienlen.cli import build_parser, main
+from tienlen.coach import appraise
 from tienlen.hints import reason_words, suggest
 from tienlen.view import View
 from tienlen.web.limits import Limits
@@ -241,10 +241,10 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
         await until(lambda: any('"hint"' in b for b in out.bodies[sent:]))
         hint = json.loads(next(b for b in out.bodies[sent:] if '"hint"' in b))
         assert hint["move"] in [str(m) for m in room.game.legal_plays(0)]
-        # the default search bot's move from the seat's view, and why, in Ann's language
+        # the coach's best move from the seat's view, and why, in Ann's language
         view = args[0]
-        expected = suggest(view, seed=args[1])
-        assert hint["move"] == str(expected.move) == str(get_bot("search", seed=args[1]).choose(view))
+        expected = suggest(view)
+        assert hint["move"] == str(expected.move) == str(appraise(view).best.move)
         assert hint["reason"] == reason_words(expected.reason, "en")
         room.stop()
         lobby.committer.pool.close()
@@ -311,9 +311,9 @@ def test_a_bots_decision_waits_for_two_hints_at_most() -> None:
     async def play() -> None:
         pool = BotPool(1, executor=lambda: held)
         view = Game.deal(Rules.preset("pagat"), 2, seed=1).view(0)
-        pool.hint(view, 1)  # running
+        pool.hint(view)  # running
         decision = pool.decide(("t", 1, "search", 1), view)
-        hints = [pool.hint(view, n) for n in range(2, 6)]
+        hints = [pool.hint(view) for _ in range(2, 6)]
         started = []
         for _ in range(6):
             await until(lambda: bool(held.jobs))
@@ -340,10 +340,10 @@ def test_a_replay_waits_behind_the_hints_and_the_bots_decisions() -> None:
     async def play() -> None:
         pool = BotPool(1, executor=lambda: held)
         view = Game.deal(Rules.preset("pagat"), 2, seed=1).view(0)
-        pool.hint(view, 1)  # running
+        pool.hint(view)  # running
         replayed = asyncio.ensure_future(pool.run(replay, "hand 1"))
         await asyncio.sleep(0)
-        later = [pool.hint(view, 2), pool.decide(("t", 1, "search", 1), view)]
+        later = [pool.hint(view), pool.decide(("t", 1, "search", 1), view)]
         started = []
         for _ in range(4):
             await until(lambda: bool(held.jobs))

@@ -1,6 +1,6 @@
 """In real headless Chromium: at the end of a hand "Review" shows "working…" while the server's
 bot pool reviews the hand, then steps forwards and back through the player's own decisions, each
-with its estimate, search's best and the mark, every hand shown as the record holds it."""
+with its estimate, the coach's best and the grade, every hand shown as the record holds it."""
 
 from __future__ import annotations
 
@@ -36,9 +36,11 @@ def test_review_steps_through_your_decisions_after_the_hand(browser: Browser,
         page.keyboard.press("ArrowLeft")
         expect(step).to_have_text(re.compile(rf"^Decision 1 of {total}: "))
     mark = page.get_by_test_id("review-mark").inner_text()
-    assert mark.startswith(("✗ A loss", "No loss", "Forced", "Not evaluated"))
+    assert mark.startswith(("★ The hint's move", "✓ Good: ", "?! An inaccuracy: ", "✗ A mistake: ",
+                            "✗✗ A blunder: ", "Forced", "Not appraised")), mark
     summary = page.get_by_test_id("review-summary").inner_text()
-    assert re.fullmatch(r"(1 loss|\d+ losses) among (1 decision|\d+ decisions) evaluated", summary)
+    assert re.fullmatch(r"(1 decision|\d+ decisions) appraised: \d+ good, \d+ inaccurac(y|ies), "
+                        r"\d+ mistakes?, \d+ blunders? · \d+ the hint's moves?", summary), summary
     if AXE.exists():  # axe-core judges the open review
         audit = Audit()
         audit.check(page, "review")

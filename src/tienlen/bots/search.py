@@ -31,18 +31,15 @@ without it nothing changes.
 
 from __future__ import annotations
 
-import math
 import random
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from ..actions import TRADE_KINDS, Action, Hidden
 from ..cards import ACE, CODE_TO_KEY, TWO
 from ..errors import ArgumentError, error
 from ..game import Game
-from ..i18n import msg
 from ..shapes import Play
 from .fast_inference import FastHistory
 from .fast_inference import usable as fast_history_usable
@@ -56,15 +53,11 @@ from .split import counts_of, groups_after
 if TYPE_CHECKING:
     from ..actions import Move
     from ..view import View
+    from .features import MLP
 
 PURE_STEPS: Final = 3000  # the default budget on the pure engine (FAST_*: on the fast path)
 PURE_WORLDS: Final = 200
 PURE_INFERENCE: Final = 0.0
-TARGET: Final = 0.03  # estimates: the first-place intervals' half-width to reach (3 points)
-MIN_DEALS: Final = 100  # estimates: the deals played before the intervals are judged
-MAX_DEALS: Final = 2000  # estimates: the cap
-BATCH: Final = 50  # estimates: the intervals are judged every this many deals
-Z95: Final = 1.959964  # the normal quantile of a two-sided 95% interval
 
 
 class SearchBot:
@@ -147,14 +140,14 @@ class SearchBot:
             elif inference:
                 break  # every deal found is played
             else:
-                deal = _blind_deal(history, self._rng)
+                deal = blind_deal(history, self._rng)
                 if deal is None:
                     continue  # a deal the history rules out: the next one
             assert deal is not None
             if fast is not None:
                 spent += fast.play(deal, totals)
             for i, move in enumerate(candidates if fast is None else ()):
-                trial, simulated = _played_out(deal, move, view.seat)
+                trial, simulated = played_out(deal, move, view.seat)
                 spent += simulated
                 totals[i] += objective(trial, view.seat)
             done += 1
@@ -167,92 +160,46 @@ class SearchBot:
             best = 0  # not clearly better than the heuristic's own choice: keep that
         return candidates[best]
 
-    def estimates(self, view: View, moves: Sequence[Move] = (), *, target: float = TARGET,
-                  deals: int = MAX_DEALS, least: int = MIN_DEALS,
-                  fast: bool | None = None, only: bool = False) -> list[Estimate]:
-        """What search expects after each of its candidates, and after each of ``moves`` added
-        as candidates (a player's move), all played out on the same sampled deals (common
-        random numbers): each one's first-place chance and units, with their 95% intervals.
-
-        Deals are sampled blind (consistent with the view, as by default on the pure path) in
-        batches until every first-place interval is within ``target`` either side (and at
-        least ``least`` deals were played), or ``deals`` were played. ``fast``: the compiled
-        rollouts (None: wherever :func:`tienlen.fast.enabled` allows them). For a view that
-        search does not evaluate (:func:`unsearched`) it raises :class:`ArgumentError`.
-        ``only``: ``moves`` alone are estimated, not search's candidates (a second look at a
-        few of them, on deals of their own)."""
-        why = unsearched(view)
-        if why is not None:
-            raise error(ArgumentError, "review.err.unsearched", why=msg(f"review.why.{why}"))
-        candidates = [] if only else self._candidates(view)
-        for move in moves:
-            if move not in view.legal:
-                raise error(ArgumentError, "review.err.not_legal", move=str(move))
-            if move not in candidates:
-                candidates.append(move)
-        compiled = usable(view.rules, "units") and fast is not False
-        rollouts = FastRollouts(view.rules, view.seat, view.players, candidates, 0.0) \
-            if compiled else None
-        history = (FastHistory(view) if rollouts is not None and fast_history_usable(view)
-                   else History(view))
-        tallies = [_Tally() for _ in candidates]
-        done = tries = 0
-        while done < deals and tries < deals * 4:
-            tries += 1
-            deal = _blind_deal(history, self._rng)
-            if deal is None:
-                continue  # a deal the history rules out: the next one
-            if rollouts is not None:
-                rollouts.play(deal, [0.0] * len(candidates))
-                for tally, place, units in zip(tallies, rollouts.places, rollouts.won,
-                                               strict=True):
-                    tally.add(int(place) == 0, float(units))
-            else:
-                for tally, move in zip(tallies, candidates, strict=True):
-                    trial, _ = _played_out(deal, move, view.seat)
-                    finish = trial.finish_order
-                    tally.add(bool(finish) and finish[0] == view.seat,
-                              float(trial.scores[view.seat]))
-            done += 1
-            if done >= least and done % BATCH == 0 and all(
-                    t.first_half() <= target for t in tallies):
-                break
-        return [t.estimate(move) for t, move in zip(tallies, candidates, strict=True)]
-
     def _candidates(self, view: View) -> list[Move]:
-        """Diverse options: the heuristic's choice, a pass when allowed, then for each kind of
-        combination its cleanest low play, then each kind's strongest play."""
-        first = decide(situation_of(view))
-        plays = [m for m in view.legal if isinstance(m, Play)]
-        rules = view.rules
-        run_top = TWO if rules.twos_in_runs else ACE
-        chain_top = TWO if rules.twos_in_chains else ACE
-        to_key = CODE_TO_KEY[rules.suit_order]
-        counts = counts_of([to_key[c.code] for c in view.hand])
-        ranked = sorted((p for p in plays if p.keys),
-                        key=lambda p: (groups_after(counts, p.keys, run_top, chain_top),
-                                       p.keys[-1] >> 2, -len(p.keys)))
-        lowest: dict[tuple[str | None, int], Play] = {}
-        strongest: dict[tuple[str | None, int], Play] = {}
-        for p in ranked:
-            kind = (p.shape, len(p.keys))
-            lowest.setdefault(kind, p)
-            if kind not in strongest or p.keys[-1] > strongest[kind].keys[-1]:
-                strongest[kind] = p
-        out: list[Move] = [first]
-        if self._net is not None and len(plays) > 1:
-            for p in ranked_plays(view, plays, self._net):
-                if len(out) > self.learned or len(out) >= self.candidates:
-                    break
-                if p not in out:
-                    out.append(p)
-        for p in [*(q for q in plays if not q.keys), *lowest.values(), *strongest.values(),
-                  *ranked]:
-            if len(out) >= self.candidates:
+        return candidates_for(view, self.candidates, self._net, self.learned)
+
+
+def candidates_for(view: View, count: int = 6, net: MLP | None = None,
+                   learned: int = 0) -> list[Move]:
+    """Search's candidates at a decision, ``count`` at most: the heuristic's choice, with
+    ``net`` its ``learned`` best plays by the learned network, a pass when allowed, then for
+    each kind of combination its cleanest low play, then each kind's strongest play."""
+    first = decide(situation_of(view))
+    plays = [m for m in view.legal if isinstance(m, Play)]
+    rules = view.rules
+    run_top = TWO if rules.twos_in_runs else ACE
+    chain_top = TWO if rules.twos_in_chains else ACE
+    to_key = CODE_TO_KEY[rules.suit_order]
+    counts = counts_of([to_key[c.code] for c in view.hand])
+    ranked = sorted((p for p in plays if p.keys),
+                    key=lambda p: (groups_after(counts, p.keys, run_top, chain_top),
+                                   p.keys[-1] >> 2, -len(p.keys)))
+    lowest: dict[tuple[str | None, int], Play] = {}
+    strongest: dict[tuple[str | None, int], Play] = {}
+    for p in ranked:
+        kind = (p.shape, len(p.keys))
+        lowest.setdefault(kind, p)
+        if kind not in strongest or p.keys[-1] > strongest[kind].keys[-1]:
+            strongest[kind] = p
+    out: list[Move] = [first]
+    if net is not None and len(plays) > 1:
+        for p in ranked_plays(view, plays, net):
+            if len(out) > learned or len(out) >= count:
                 break
             if p not in out:
                 out.append(p)
-        return out
+    for p in [*(q for q in plays if not q.keys), *lowest.values(), *strongest.values(),
+              *ranked]:
+        if len(out) >= count:
+            break
+        if p not in out:
+            out.append(p)
+    return out
 
 
 def unsearched(view: View) -> str | None:
@@ -278,75 +225,19 @@ def scores_units(view: View) -> bool:
     return _objective_for("rules", view) == "units"
 
 
-def _blind_deal(history: History, rng: random.Random) -> Deal | None:
+def blind_deal(history: History, rng: random.Random) -> Deal | None:
     """A blind deal of the unseen cards with the history replayed on it (None: the history
     rules it out)."""
     deal, _ = history.replay(history.random_deal(rng), judge=False)
     return deal
 
 
-def _played_out(deal: Deal, move: Move, seat: int) -> tuple[Game, int]:
+def played_out(deal: Deal, move: Move, seat: int) -> tuple[Game, int]:
     """``move`` made by ``seat`` on a copy of the deal, played out to the end with the heuristic
     everywhere: the finished game, and the steps simulated."""
     trial = deal.game.copy()
     trial.push(move, seat)
     return trial, playout(trial, deal.aside) + 1
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """What search expects after one move, over ``deals`` sampled deals: the chance of going
-    out first (``first``, 0 to 1) and the units won or paid (``units``), each with its 95%
-    interval (``first_ci``: Wilson's score interval; ``units_ci``: the normal one)."""
-
-    move: Move
-    first: float
-    first_ci: tuple[float, float]
-    units: float
-    units_ci: tuple[float, float]
-    deals: int
-
-    def overlaps(self, other: Estimate, units: bool = False) -> bool:
-        """Whether the two estimates' intervals (first place, or ``units``) overlap: the
-        difference between them may be noise."""
-        a, b = (self.units_ci, other.units_ci) if units else (self.first_ci, other.first_ci)
-        return a[0] <= b[1] and b[0] <= a[1]
-
-
-class _Tally:
-    """One candidate's results over the deals played so far."""
-
-    __slots__ = ("firsts", "n", "squares", "total")
-
-    def __init__(self) -> None:
-        self.n = self.firsts = 0
-        self.total = self.squares = 0.0
-
-    def add(self, first: bool, units: float) -> None:
-        self.n += 1
-        self.firsts += first
-        self.total += units
-        self.squares += units * units
-
-    def first_interval(self) -> tuple[float, float]:
-        n, p = self.n, self.firsts / self.n
-        centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
-        half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
-
-    def first_half(self) -> float:
-        low, high = self.first_interval()
-        return (high - low) / 2
-
-    def estimate(self, move: Move) -> Estimate:
-        n = self.n
-        if not n:
-            return Estimate(move, 0.0, (0.0, 1.0), 0.0, (-math.inf, math.inf), 0)
-        mean = self.total / n
-        spread = math.sqrt(max(0.0, self.squares / n - mean * mean) / max(1, n - 1)) * Z95 \
-            if n > 1 else math.inf
-        return Estimate(move, self.firsts / n, self.first_interval(), mean,
-                        (mean - spread, mean + spread), n)
 
 
 def _by_place(weight: float) -> Callable[[Game, int], float]:

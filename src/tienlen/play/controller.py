@@ -151,7 +151,6 @@ class Controller:
             seat: BotSpec(spec).make(base + seat, 5.0)
             for seat, spec in enumerate(self.specs, 1)
         }
-        self.hint_seed = base  # the hints' searches are seeded: the same hint for the same view
         self._turns: Turns | None = None  # who is asked, and the chops let go (this hand)
         # (hand number, history length) after a move that ended a round -> (winner, leader)
         self._breaks: dict[tuple[int, int], tuple[int, int | None]] = {}
@@ -496,11 +495,12 @@ class Controller:
         assert asked is not None
         return view_for_decision(self.game, asked)
 
-    def suggest(self, view: View | None = None) -> Hint:
-        """The hint for the human: the default search bot's move from the human's view
-        (:func:`tienlen.hints.suggest`), with its reason. Safe to call from another thread
-        with a ``view`` taken before (:meth:`hint_view`)."""
-        return suggest(self.hint_view() if view is None else view, seed=self.hint_seed)
+    def suggest(self, view: View | None = None, fast: bool | None = None) -> Hint:
+        """The hint for the human: the coach's best move from the human's view
+        (:func:`tienlen.hints.suggest`; ``fast=False``: on the pure engine, while the compiled
+        one is being prepared), with its reason. Safe to call from another thread with a
+        ``view`` taken before (:meth:`hint_view`)."""
+        return suggest(self.hint_view() if view is None else view, fast=fast)
 
     def hint(self) -> Move:
         """The hint's move alone."""

@@ -814,7 +814,7 @@ class TienLenApp(App[Path | None]):
         self._advance()
 
     def action_hint(self) -> None:
-        """h: the default search bot's move for you, computed in a thread (the screen keeps
+        """h: the coach's best move for you, computed in a thread (the screen keeps
         answering meanwhile, a "thinking" mark in the message line), shown with its reason."""
         c = self.controller
         try:
@@ -829,9 +829,10 @@ class TienLenApp(App[Path | None]):
         self._hint_for = key
         self._say(self.t("tui.hint.thinking"), "dim italic")
         self.refresh_screen()
+        fast = False if self.preparing else None  # not waiting for the compiled engine
 
         def think() -> None:
-            hint = c.suggest(view)
+            hint = c.suggest(view, fast)
             self.call_from_thread(self._hint_ready, key, hint)
 
         self.run_worker(think, thread=True, group="hint", exit_on_error=False)

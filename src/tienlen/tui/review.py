@@ -1,6 +1,6 @@
 """The review of the hand just played, opened from the results (v): each of the player's
-decisions with the search bot's estimates after it and after search's best move (see
-:mod:`tienlen.review`), stepped forwards and back with ← →.
+decisions graded by the coach, with its estimates after the move made and after the coach's
+best move (see :mod:`tienlen.review`), stepped forwards and back with ← →.
 
 The review is made in a worker thread, so the screen stays responsive; until it is made the
 screen says how many decisions are reviewed so far.
@@ -18,11 +18,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..actions import Move
-from ..bots.search import Estimate
+from ..coach import Estimate
 from ..errors import TienLenError
 from ..game import Game
 from ..i18n import display_name, rules_name, t
-from ..review import Decision, Review, move_words, review_game, review_summary
+from ..review import Decision, Review, cost_figures, move_words, review_game, review_summary
 from .widgets import cards_text, move_text
 
 
@@ -98,8 +98,8 @@ class ReviewScreen(ModalScreen[None]):
         self.show()
 
     def show(self) -> None:
-        """The decision at ``index``: what was on the table, the move made and search's best
-        with their estimates, the mark, and every seat's cards then (cards with their suits, as
+        """The decision at ``index``: what was on the table, the move made and the coach's best
+        with their estimates, the grade, and every seat's cards then (cards with their suits, as
         on the table)."""
         review = self.review
         if review is None:
@@ -110,7 +110,7 @@ class ReviewScreen(ModalScreen[None]):
                         rules=rules_name(review.rules, lang), name=names[review.seat]),
                       style="bold"),
                  Text(t("review.tui.judged", lang, judged=t(
-                     f"review.judged.{'units' if review.units else 'first'}", lang)), style="dim")]
+                     f"review.judged.{review.judged_by}", lang)), style="dim")]
         if review.decisions:
             d = review.decisions[self.index]
             lines += self._decision(review, d, names)
@@ -134,16 +134,18 @@ class ReviewScreen(ModalScreen[None]):
             row.append_text(move_text(move_words(move, lang), "bold", four))
             return row
 
-        if d.played is not None and d.best is not None:
+        if d.played is not None and d.best is not None and d.cost is not None:
             for label, est in ((t("review.web.you", lang), d.played),
                                (t("review.web.search", lang), d.best)):
                 lines.append(move_row(label, est.move))
-                lines.append(Text(" " * (width + 2) + _figures(est, lang), style="dim"))
+                lines.append(Text(" " * (width + 2) + _figures(review, est, lang), style="dim"))
             deals = " · " + t("review.tui.deals", lang, n=d.played.deals)
-            if d.loss:
-                lines.append(Text("✗ " + t("review.web.loss", lang) + deals, style="bold red"))
+            if d.hinted:
+                lines.append(Text(t("review.web.hinted", lang) + deals, style="bold green"))
             else:
-                lines.append(Text(t("review.web.fine", lang) + deals, style="green"))
+                lines.append(Text(t(f"review.web.grade.{d.cost.grade}", lang,
+                                    **cost_figures(review, d.cost, lang)) + deals,
+                                  style=_GRADE_STYLES[d.cost.grade]))
         else:
             lines.append(move_row(t("review.web.you", lang), d.move))
             lines.append(Text(t("review.web.forced", lang) if d.kind == "forced" else
@@ -173,11 +175,17 @@ class ReviewScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def _figures(estimate: Estimate, lang: str) -> str:
-    """An estimate's figures in a line: the first-place chance and the units, each with its
-    95% interval."""
+_GRADE_STYLES = {"good": "green", "inaccuracy": "yellow", "mistake": "bold red",
+                 "blunder": "bold reverse red"}
+
+
+def _figures(review: Review, estimate: Estimate, lang: str) -> str:
+    """An estimate's figures in a line: the units with their 95% interval, and the chance of
+    going out first with its own where the rules reward it (alone where they pay nothing)."""
     first = t("review.web.first", lang, first=f"{estimate.first:.1%}",
               low=f"{estimate.first_ci[0]:.1%}", high=f"{estimate.first_ci[1]:.1%}")
     units = t("review.web.units", lang, units=f"{estimate.units:+.2f}",
               low=f"{estimate.units_ci[0]:+.2f}", high=f"{estimate.units_ci[1]:+.2f}")
-    return f"{first}, {units}"
+    if review.judged_by == "first":
+        return first
+    return f"{units}, {first}" if review.first_shown else units

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -570,7 +569,7 @@ class Room:
 
     def hint(self, client: Client, seat: int, ref: int) -> None:
         """Send ``client`` a hint for ``seat``, chosen in the bot pool (off the event loop): the
-        default search bot's move from the seat's view, with its reason in the client's
+        coach's best move from the seat's view, with its reason in the client's
         language (tienlen.hints); for a state the table has left meanwhile, a stale refusal
         instead. One hint at a time for a seat, however many connections it has: a second ask
         while one is being chosen is refused; and so many in a while per player, over all its
@@ -581,7 +580,7 @@ class Room:
         client.limit("hint")
         version = self.version
         loop = asyncio.get_running_loop()
-        answer = self.committer.pool.hint(view, secrets.randbits(64))
+        answer = self.committer.pool.hint(view)
         self._hinting.add(seat)
 
         def done(answer: Future[hints.Hint]) -> None:

@@ -125,10 +125,10 @@ def decide(key: tuple[str, int, str, int], view: View) -> Move:
     return bot.choose(view)
 
 
-def hint(view: View, seed: int) -> Hint:
-    """The hint for ``view`` (:func:`tienlen.hints.suggest`: the default search bot's move from
-    the seat's view, with its reason), in a worker."""
-    return suggest(view, seed)
+def hint(view: View) -> Hint:
+    """The hint for ``view`` (:func:`tienlen.hints.suggest`: the coach's best move from the
+    seat's view, with its reason), in a worker."""
+    return suggest(view)
 
 
 ReviewHead = tuple[dict[str, Any] | None, list[int], Msg | None]
@@ -319,9 +319,9 @@ class BotPool:
         """The bot ``key``'s move for ``view``, once a worker has made it."""
         return self._submit(self._queue, decide, key, view)
 
-    def hint(self, view: View, seed: int) -> Future[Hint]:
+    def hint(self, view: View) -> Future[Hint]:
         """A hint for ``view``, ahead of every bot's decision in the queue."""
-        return self._submit(self._hints, hint, view, seed)
+        return self._submit(self._hints, hint, view)
 
     def review_head(self, text: str, seat: int) -> Future[ReviewHead]:
         """The start of a finished hand's review for ``seat`` (:func:`review_head`)."""

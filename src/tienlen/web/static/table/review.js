@@ -1,5 +1,6 @@
-// A finished hand reviewed (the end panel's "Review"): each of a seat's decisions with what the
-// search bot expects after it and after its own best move, stepped forwards and back. The server
+// A finished hand reviewed (the end panel's "Review"): each of a seat's decisions graded by the
+// coach (good, inaccuracy, mistake, blunder: what it cost against the coach's best, in the units
+// the rules pay), the hint's own moves starred, stepped forwards and back. The server
 // makes the review in its bot pool (GET /api/tables/{id}/records/{n}/review): "working…" until
 // then. A seated player reviews their own seat (its token sent); a spectator of a public table
 // chooses a seat.
@@ -11,9 +12,31 @@ import { api, HttpError, tokenKey } from "../lib/net.js";
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const signed = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
 
-function estimateWords(e) {
-  return `${t("review.web.first", { first: pct(e.first), low: pct(e.first_ci[0]), high: pct(e.first_ci[1]) })}, `
-    + t("review.web.units", { units: signed(e.units), low: signed(e.units_ci[0]), high: signed(e.units_ci[1]) });
+const GRADES = ["good", "inaccuracy", "mistake", "blunder"];
+
+/** An estimate's figures: the units, and the chance of going out first where the rules reward
+ * it (that alone where they pay nothing), each with its 95% interval. */
+function estimateWords(e, data) {
+  const first = t("review.web.first", { first: pct(e.first), low: pct(e.first_ci[0]), high: pct(e.first_ci[1]) });
+  const units = t("review.web.units", { units: signed(e.units), low: signed(e.units_ci[0]), high: signed(e.units_ci[1]) });
+  if (data.judged_by === "first") return first;
+  return data.first_shown ? `${units}, ${first}` : units;
+}
+
+/** What a move cost against the coach's best, with its interval, as the grade's line says it. */
+function costWords(cost, data) {
+  if (data.judged_by === "first") {
+    const pts = (x) => (100 * x).toFixed(1);
+    return { cost: t("review.cost.first", { n: pts(cost.mean) }), low: pts(cost.ci[0]), high: pts(cost.ci[1]) };
+  }
+  return { cost: t("review.cost.units", { n: cost.mean.toFixed(2) }), low: cost.ci[0].toFixed(2), high: cost.ci[1].toFixed(2) };
+}
+
+/** The decision's mark: the hint's move starred, else its grade and what it cost. */
+function gradeMark(d, data) {
+  if (d.hinted) return h("p.review-grade.review-hinted", { testid: "review-mark", text: t("review.web.hinted") });
+  return h(`p.review-grade.review-${d.cost.grade}`, { testid: "review-mark", "data-grade": d.cost.grade,
+    text: t(`review.web.grade.${d.cost.grade}`, costWords(d.cost, data)) });
 }
 
 const moveWords = (move) => (move === "pass" ? t("move.pass") : move);
@@ -21,15 +44,16 @@ const moveWords = (move) => (move === "pass" ? t("move.pass") : move);
 /** A move as cards (a pass in words). */
 const moveCards = (move) => (move === "pass" ? h("span.review-pass", { text: t("move.pass") }) : cardsRow(move, "hist"));
 
-/** One line of the comparison: who (you, search), the move as cards, the first-place chance as
- * a bar with its 95% interval drawn across it, and the figures in words (for every reader). */
-function estimateRow(testid, label, move, e, byUnits) {
-  const bar = h("span.review-bar", { "aria-hidden": "true" },
+/** One line of the comparison: who (you, the coach), the move as cards, the first-place chance
+ * as a bar with its 95% interval drawn across it where the rules reward going out first, and
+ * the figures in words (for every reader). */
+function estimateRow(testid, label, move, e, data) {
+  const bar = data.first_shown || data.judged_by === "first" ? h("span.review-bar", { "aria-hidden": "true" },
     h("span.review-fill", { style: `width: ${(100 * e.first).toFixed(1)}%` }),
-    h("span.review-ci", { style: `left: ${(100 * e.first_ci[0]).toFixed(1)}%; width: ${(100 * (e.first_ci[1] - e.first_ci[0])).toFixed(1)}%` }));
-  return h(`div.review-row${byUnits ? ".by-units" : ""}`, { testid },
+    h("span.review-ci", { style: `left: ${(100 * e.first_ci[0]).toFixed(1)}%; width: ${(100 * (e.first_ci[1] - e.first_ci[0])).toFixed(1)}%` })) : h("span");
+  return h("div.review-row", { testid },
     h("span.review-who", { text: label }), moveCards(move), bar,
-    h("span.review-figures", { text: estimateWords(e) }));
+    h("span.review-figures", { text: estimateWords(e, data) }));
 }
 
 async function fetchReview(tableId, seat, me) {
@@ -80,7 +104,8 @@ export function openReview(box, tableId, names, me) {
     const next = h("button.small", { type: "button", testid: "review-next", text: "→", "aria-label": t("review.web.next"), onclick: () => go(1) });
     const close = h("button.small", { type: "button", testid: "review-close", text: "×", "aria-label": t("review.web.close"), onclick: () => { panel.hidden = true; } });
     const evaluated = decisions.filter((d) => d.played).length;
-    const losses = decisions.filter((d) => d.loss).length;
+    const graded = GRADES.map((g) => tn(`review.graded.${g}`, decisions.filter((d) => d.grade === g).length)).join(", ");
+    const hinted = decisions.filter((d) => d.hinted).length;
     const chooser = me === null ? h("select", { testid: "review-seat", "aria-label": t("web.end.player"), onchange: (ev) => { seat = Number(ev.target.value); load(); } },
       names.map((n, s) => h("option", { value: String(s), text: n, selected: s === seat }))) : null;
     const render = () => {
@@ -91,10 +116,9 @@ export function openReview(box, tableId, names, me) {
       step.textContent = `${t("review.web.step", { i: i + 1, n: decisions.length })}: ${t("review.web.played", { move: moveWords(d.move) })}`;
       const lines = [];
       if (d.played) {
-        const byUnits = data.judged_by === "units";
-        lines.push(estimateRow("review-played", me === null ? data.names[data.seat] : t("review.web.you"), d.move, d.played, byUnits));
-        lines.push(estimateRow("review-best", t("review.web.search"), d.best.move, d.best, byUnits));
-        lines.push(h(`p.${d.loss ? "review-loss" : "review-fine"}`, { testid: "review-mark", text: d.loss ? `✗ ${t("review.web.loss")}` : t("review.web.fine") }));
+        lines.push(estimateRow("review-played", me === null ? data.names[data.seat] : t("review.web.you"), d.move, d.played, data));
+        lines.push(estimateRow("review-best", t("review.web.search"), d.best.move, d.best, data));
+        lines.push(gradeMark(d, data));
       } else {
         lines.push(h("p.review-fine", { testid: "review-mark", text: d.kind === "forced" ? t("review.web.forced") : t("review.web.unsearched", { why: t(`review.why.${d.kind}`) }) }));
       }
@@ -110,7 +134,7 @@ export function openReview(box, tableId, names, me) {
       if (ev.key === "Escape") panel.hidden = true;
     };
     panel.replaceChildren(h("h3", { id: "review-title", text: `${t("review.web.title")}: ${data.names[data.seat]}` }),
-      h("p.muted", { testid: "review-summary", text: t("review.web.summary", { losses: tn("review.losses", losses), evaluated: tn("review.decisions", evaluated) }) }),
+      h("p.muted", { testid: "review-summary", text: t("review.web.summary", { evaluated: tn("review.decisions", evaluated), grades: graded, hinted: tn("review.hinted", hinted) }) }),
       chooser || "", h("div.review-nav", {}, prev, step, next, close), body);
     render();
     next.focus();
