@@ -135,17 +135,19 @@ class ReviewScreen(ModalScreen[None]):
             return row
 
         if d.played is not None and d.best is not None and d.cost is not None:
-            for label, est in ((t("review.web.you", lang), d.played),
-                               (t("review.web.search", lang), d.best)):
-                lines.append(move_row(label, est.move))
-                lines.append(Text(" " * (width + 2) + _figures(review, est, lang), style="dim"))
             deals = " · " + t("review.tui.deals", lang, n=d.played.deals)
-            if d.hinted:
+            if d.hinted:  # the verdict first, then the figures behind it
                 lines.append(Text(t("review.web.hinted", lang) + deals, style="bold green"))
             else:
                 lines.append(Text(t(f"review.web.grade.{d.cost.grade}", lang,
                                     **cost_figures(review, d.cost, lang)) + deals,
                                   style=_GRADE_STYLES[d.cost.grade]))
+            rows = [(t("review.web.you", lang), d.played)]
+            if not d.hinted:
+                rows.append((t("review.web.search", lang), d.best))
+            for label, est in rows:
+                lines.append(move_row(label, est.move))
+                lines.append(Text(" " * (width + 2) + _figures(review, est, lang), style="dim"))
         else:
             lines.append(move_row(t("review.web.you", lang), d.move))
             lines.append(Text(t("review.web.forced", lang) if d.kind == "forced" else

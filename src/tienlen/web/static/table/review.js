@@ -104,7 +104,8 @@ export function openReview(box, tableId, names, me) {
     const next = h("button.small", { type: "button", testid: "review-next", text: "→", "aria-label": t("review.web.next"), onclick: () => go(1) });
     const close = h("button.small", { type: "button", testid: "review-close", text: "×", "aria-label": t("review.web.close"), onclick: () => { panel.hidden = true; } });
     const evaluated = decisions.filter((d) => d.played).length;
-    const graded = GRADES.map((g) => tn(`review.graded.${g}`, decisions.filter((d) => d.grade === g).length)).join(", ");
+    const graded = GRADES.map((g) => [g, decisions.filter((d) => d.grade === g).length])
+      .filter(([g, n]) => n > 0 || g === "good").map(([g, n]) => tn(`review.graded.${g}`, n)).join(", ");
     const hinted = decisions.filter((d) => d.hinted).length;
     const chooser = me === null ? h("select", { testid: "review-seat", "aria-label": t("web.end.player"), onchange: (ev) => { seat = Number(ev.target.value); load(); } },
       names.map((n, s) => h("option", { value: String(s), text: n, selected: s === seat }))) : null;
@@ -116,9 +117,9 @@ export function openReview(box, tableId, names, me) {
       step.textContent = `${t("review.web.step", { i: i + 1, n: decisions.length })}: ${t("review.web.played", { move: moveWords(d.move) })}`;
       const lines = [];
       if (d.played) {
+        lines.push(gradeMark(d, data));  // the verdict first, then the figures behind it
         lines.push(estimateRow("review-played", me === null ? data.names[data.seat] : t("review.web.you"), d.move, d.played, data));
-        lines.push(estimateRow("review-best", t("review.web.search"), d.best.move, d.best, data));
-        lines.push(gradeMark(d, data));
+        if (!d.hinted) lines.push(estimateRow("review-best", t("review.web.search"), d.best.move, d.best, data));
       } else {
         lines.push(h("p.review-fine", { testid: "review-mark", text: d.kind === "forced" ? t("review.web.forced") : t("review.web.unsearched", { why: t(`review.why.${d.kind}`) }) }));
       }
