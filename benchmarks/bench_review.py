@@ -31,17 +31,22 @@ from tienlen.view import View
 
 
 class HintFollower:
-    """A player who plays the hint at every decision."""
+    """A player who plays the hint at every decision (on the path given: the hint a player on
+    that path is given)."""
 
     name = "hint"
 
+    def __init__(self, fast: bool) -> None:
+        self.fast = fast
+
     def choose(self, view: View) -> Move:
-        return suggest(view).move
+        return suggest(view, fast=self.fast).move
 
 
-def hand(rules: Rules, seed: int, players: int = 4, hinted: int | None = None) -> Game:
+def hand(rules: Rules, seed: int, players: int = 4, hinted: int | None = None,
+         fast: bool = True) -> Game:
     game = Game.deal(rules, players, seed)
-    bots = [HintFollower() if s == hinted else get_bot("heuristic", seed=seed)
+    bots = [HintFollower(fast) if s == hinted else get_bot("heuristic", seed=seed)
             for s in range(players)]
     play_out(game, bots)  # type: ignore[arg-type]
     return game
@@ -79,8 +84,8 @@ def main() -> None:
           + " ".join(f"{g:>10}" for g in GRADES) + f" {'CPU s':>7} {'deals':>6}")
     for path in paths:
         compiled = path == "fast"
-        games = [hand(rules, args.seed + h, args.players, args.seat if args.hinted else None)
-                 for h in range(args.hands)]  # on this path: the hint as this path gives it
+        games = [hand(rules, args.seed + h, args.players, args.seat if args.hinted else None,
+                      compiled) for h in range(args.hands)]  # the hint as this path gives it
         seconds: list[float] = []
         costs: list[float] = []
         totals = dict.fromkeys(GRADES, 0)

@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 from tienlen import parse_cards
 from tienlen.play.controller import Controller
 from tienlen.tui.app import TienLenApp
+from tienlen.tui.widgets import CardView
 from tui_pilot import MIEN_NAM, PAGAT, controller_with, drive, position, rows
 
 
@@ -189,3 +190,33 @@ def test_a_chop_paid_at_once_says_the_payment_in_its_moment() -> None:
                                "Ana pays Bot 1 2 units")
     c.take_back()  # taken back: no moment left over
     assert c.chop_moment() is None
+
+
+@pytest.mark.parametrize(("size", "boxed"), [((80, 24), False), ((100, 30), False),
+                                             ((160, 50), True)])
+def test_a_large_window_draws_your_hand_in_boxed_cards(size: tuple[int, int],
+                                                       boxed: bool) -> None:
+    c = Controller(MIEN_NAM, 4, seed=3, name="Ana")
+    app = TienLenApp(c, delay=0)
+
+    def cards() -> list[list[str]]:
+        return [[row.rstrip() for row in rows(card)] for card in app.query(CardView)
+                if card.display]
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        held = len(c.game.hand(0))
+        assert len(cards()) == held
+        for card in cards():
+            assert (card[0] == "╭───╮" or card[1] == "╭───╮") is boxed, card
+        assert app.query_one("#hand").outer_size.height == (7 if boxed else 5)
+        await pilot.press("a")  # the first card raised a row, in its box
+        await pilot.pause()
+        first, *rest = cards()
+        if boxed:
+            assert first[0] == "╭───╮" and all(card[1] == "╭───╮" for card in rest)
+            assert first[-1].strip() == "a" and first[1].startswith("│")
+        felt = rows(app.query_one("#felt"))
+        assert any("Ana" in row for row in felt)  # the felt keeps your seat in sight
+
+    drive(app, script, size=size)

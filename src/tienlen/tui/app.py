@@ -30,7 +30,16 @@ from ..shapes import Play
 from ..view import View
 from .felt import FeltSeat, felt_lines
 from .sorting import by_combination, by_rank
-from .widgets import CARD_LETTERS, CardView, HandView, InfoPanel, cards_text, move_text, symbols
+from .widgets import (
+    BIG_HAND_HEIGHT,
+    CARD_LETTERS,
+    CardView,
+    HandView,
+    InfoPanel,
+    cards_text,
+    move_text,
+    symbols,
+)
 
 MIN_SIZE = (80, 24)  # the smallest window the game is drawn in: 8 seats fit at 80x24
 
@@ -519,7 +528,8 @@ class TienLenApp(App[Path | None]):
         positions = {i for i, h in enumerate(self._order) if h in self.selected}
         hand_view = self.query_one(HandView)
         hand_view.show(shown, positions, self.cursor, self._groups,
-                       [self._letters[i] for i in self._order], self.four_colour)
+                       [self._letters[i] for i in self._order], self.four_colour,
+                       big=self.size.height >= BIG_HAND_HEIGHT)
         hand_view.border_title = self.t("tui.hand_title.combination" if self.by_combination
                                         else "tui.hand_title.rank", n=len(hand))
 

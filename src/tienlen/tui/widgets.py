@@ -71,6 +71,12 @@ def symbols(text: str) -> str:
 
 
 
+HAND_ROWS = 5  # the hand's panel: its border, a row to raise a card, the card, its letter
+BIG_HAND_ROWS = 7  # with each card in a box of three rows (a large window)
+BIG_HAND_CARD = 6  # the columns of a boxed card in the hand, and the gap after it
+BIG_HAND_HEIGHT = 40  # the least window height that draws the hand's cards in boxes
+
+
 class CardView(Static):
     """One card of the hand: raised when selected, its letter underneath."""
 
@@ -84,12 +90,22 @@ class CardView(Static):
         self.position = position
 
     def show(self, card: Card, letter: str, selected: bool, cursor: bool, shade: bool,
-             narrow: bool = False, four: bool = False) -> None:
+             narrow: bool = False, four: bool = False, big: bool = False) -> None:
+        """The card raised a row when ``selected``, its letter below (reversed at the cursor);
+        ``big``: drawn in a box of three rows, as the felt's large cards (a large window)."""
         background = "grey70" if shade else "white"
         face = Text(f"{card_face(card, narrow):>3}", style=card_style(card, background, four))
-        blank = Text("   ")
-        mark = Text(f" {letter} ", style="reverse bold" if cursor else "dim")
-        lines = [face, blank] if selected else [blank, face]
+        if big:
+            edge = "grey70" if shade else "white"
+            middle = Text("│", style=edge).append_text(face).append("│", style=edge)
+            card_rows = [Text("╭───╮", style=edge), middle, Text("╰───╯", style=edge)]
+            blank = Text("     ")
+            mark = Text(f"  {letter}  ", style="reverse bold" if cursor else "dim")
+        else:
+            card_rows = [face]
+            blank = Text("   ")
+            mark = Text(f" {letter} ", style="reverse bold" if cursor else "dim")
+        lines = [*card_rows, blank] if selected else [blank, *card_rows]
         self.update(Text("\n").join([*lines, mark]))
 
     def on_click(self) -> None:
@@ -105,14 +121,18 @@ class HandView(Horizontal):
 
     def show(self, cards: Sequence[Card], selected: set[int], cursor: int,
              groups: Sequence[int], letters: Sequence[str] | None = None,
-             four: bool = False) -> None:
+             four: bool = False, big: bool = False) -> None:
         """``cards`` in display order; ``selected`` and ``cursor`` are display positions;
         ``letters``: the letter that picks each card (default a, b, c, … in order); a new
-        group (``groups``) starts after a gap where the row has room for the gaps."""
+        group (``groups``) starts after a gap where the row has room for the gaps. ``big``
+        (a large window): each card in a box (:data:`BIG_HAND_CARD` columns), where the row
+        holds them all."""
         room = self.content_size.width or 76
-        narrow = len(cards) * 4 > room + 1  # the last card needs no space after it
+        big = big and len(cards) * BIG_HAND_CARD <= room + 1
+        self.styles.height = BIG_HAND_ROWS if big else HAND_ROWS
+        narrow = not big and len(cards) * 4 > room + 1  # the last card needs no space after it
         starts = [i for i in range(1, len(cards)) if groups[i] != groups[i - 1]]
-        width = 3 if narrow else 4
+        width = BIG_HAND_CARD if big else 3 if narrow else 4
         gaps = len(cards) * width - (0 if narrow else 1) + 2 * len(starts) <= room
         shade = False
         for i, view in enumerate(self.query(CardView)):
@@ -123,8 +143,9 @@ class HandView(Horizontal):
                     letter = letters[i]
                 else:
                     letter = CARD_LETTERS[i] if i < len(CARD_LETTERS) else " "
-                view.show(cards[i], letter, i in selected, i == cursor, shade, narrow, four)
+                view.show(cards[i], letter, i in selected, i == cursor, shade, narrow, four, big)
                 view.styles.width = width
+                view.styles.height = 5 if big else 3
                 view.styles.margin = (0, 0, 0, 2 if gaps and i in starts else 0)
                 view.display = True
             else:

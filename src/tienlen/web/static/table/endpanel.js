@@ -105,13 +105,17 @@ function reviewButton(box, names, me, hand) {
 }
 
 /** Where the panel must scroll (a small screen, many payments): a fade and "more below" say
- * so until the end is reached. */
+ * so until the end is reached. Judged again whenever it scrolls or the box or what it holds
+ * changes size (the panel's entrance, the cards' rows filled in after the first frame). */
 function moreBelow(scroll) {
   if (!scroll) return;
   const mark = () => scroll.classList.toggle("more", scroll.scrollHeight - scroll.scrollTop - scroll.clientHeight > 4);
   if (!scroll.dataset.watched) {
     scroll.dataset.watched = "1";
     scroll.addEventListener("scroll", mark, { passive: true });
+    const resized = new ResizeObserver(mark);
+    resized.observe(scroll);
+    for (const part of scroll.children) resized.observe(part);  // the table, the payments
   }
   requestAnimationFrame(mark);
 }
