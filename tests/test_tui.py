@@ -921,6 +921,10 @@ def test_the_replay_says_chop_payments_and_lists_every_payment_at_the_end() -> N
     play_out(session.game, [get_bot("greedy", seed=s) for s in range(4)])
     game = session.games[0]
     [chop] = [p for p in game.payments if p.kind == "chop"]
+    steps = replay_states(game)
+    bombed = next(k for k in range(1, len(steps)) if steps[k].table_seat == chop.payee
+                  and steps[k].history[-1][0] == chop.payee
+                  and steps[k - 1].table is not None and steps[k - 1].table_seat == chop.payer)
     replay = ReplayApp(session, "game.toml")
 
     async def watch(pilot: Pilot[Any]) -> None:
@@ -930,6 +934,15 @@ def test_the_replay_says_chop_payments_and_lists_every_payment_at_the_end() -> N
         said = " ".join(" ".join(row.strip("│╭╮╰╯─ ").split()) for row in table.splitlines())
         assert f"{game.names[chop.payer]} pays {game.names[chop.payee]} {chop.units} units: chop" \
             in said
+        await pilot.press("home")
+        for _ in range(bombed):
+            await pilot.press("right")
+        felt = " ".join(" ".join(row.strip("│╭╮╰╯─ ").split())
+                        for row in shown(replay, "#felt").splitlines())
+        # the chop is a moment on the felt, as in the game (paid here when the round ends)
+        assert f"{game.names[chop.payee]} chopped {game.names[chop.payer]}'s" in felt, felt
+        await pilot.press("left")
+        assert "chopped" not in shown(replay, "#felt")
         await pilot.press("end")
         table = shown(replay, "#table")
         said = " ".join(" ".join(row.strip("│╭╮╰╯─ ").split()) for row in table.splitlines())

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from .actions import Move
+from .bots import get_bot
 from .bots.heuristic import HeuristicBot
 from .bots.search import unsearched
 from .bots.split import Counts, Group, best_split, counts_of
@@ -213,8 +214,8 @@ def reason_words(reason: Reason, lang: str) -> str:
 # ---------------------------------------------------------------------- start-up
 def prepare(rules: Rules) -> bool:
     """With the fast extra installed and supporting ``rules``: compile (or load from numba's
-    cache) the kernels the hint's search runs on, with one tiny search now, and return True;
-    otherwise return False at once."""
+    cache) the kernels the coach's appraisal and the search bot run on, with one tiny
+    appraisal and one tiny search now, and return True; otherwise return False at once."""
     from . import fast
     from .game import Game
 
@@ -226,7 +227,8 @@ def prepare(rules: Rules) -> bool:
             break
         seat = game.turn
         if seat is not None and unsearched(game.view(seat)) is None:
-            appraise(game.view(seat), deals=4)
+            appraise(game.view(seat), deals=4)  # the coach's kernels
+            get_bot("search", seed=0, steps=200, worlds=4).choose(game.view(seat))  # inference's
             return True
         game.play(game.legal_plays()[0])
     fast.load()

@@ -47,6 +47,22 @@ from ..turns import asked as asked_now
 from ..view import View
 
 HUMAN = 0
+def chop_said(seat: int, played: Move, table: Play | None, owner: int | None,
+              names: Sequence[str], lang: str = "en", you: int | None = None) -> str | None:
+    """The chop ``seat``'s action ``played`` made, in words (``table``, ``owner``: what was on
+    the table before it; ``you``: the seat said "you"), or None when it was no chop."""
+    if isinstance(played, Play) and table is not None and owner is not None \
+            and owner != seat and is_chop(played, table):
+        return chop_words(Chop(seat, owner, table, played, 0), names, lang, you)
+    return None
+
+
+def chop_moment_words(chop: str, paid: Sequence[Payment], names: Sequence[str],
+                      lang: str = "en", you: int | None = None) -> str:
+    """A chop's moment in a line, as the felt's caption says it: the chop and what it paid."""
+    return " · ".join([chop, *(pays_words(p, names, lang, you) for p in paid)])
+
+
 def action_words(move: Move | Hidden, names: Sequence[str], you: int | None = None,
                  lang: str = "en") -> str:
     """A move as the log says it, from its typed fields: a play stays its cards, a pass and an
@@ -362,12 +378,8 @@ class Controller:
     def _chop_words(self, seat: int, table: Play | None, owner: int | None) -> str | None:
         """The chop the action ``seat`` just made, in words (``table``, ``owner``: what was on
         the table before it), or None when it was no chop."""
-        played = self.game.history[-1][1]
-        if isinstance(played, Play) and table is not None and owner is not None \
-                and owner != seat and is_chop(played, table):
-            return chop_words(Chop(seat, owner, table, played, 0), self.names, self.lang,
-                              self.you_seat())
-        return None
+        return chop_said(seat, self.game.history[-1][1], table, owner, self.names, self.lang,
+                         self.you_seat())
 
     def chop_moment(self) -> str | None:
         """When the play on the table chopped another: the chop and what it paid, in words
@@ -381,8 +393,7 @@ class Controller:
         if words is None:
             return None
         paid = self._chop_payments().get(at or 0, [])
-        return " · ".join([words, *(pays_words(p, self.names, self.lang, self.you_seat())
-                                    for p in paid)])
+        return chop_moment_words(words, paid, self.names, self.lang, self.you_seat())
 
     def _called_out(self, seat: int, placed: int) -> list[str]:
         """What the action ``seat`` just made brought about besides a chop, in sentences: each

@@ -21,7 +21,7 @@ from textual.widgets import Footer, Static
 from ..game import Game
 from ..i18n import display_name, rules_name, t
 from ..paywords import payment_line, short_line
-from ..play.controller import action_words, place_word
+from ..play.controller import action_words, chop_moment_words, chop_said, place_word
 from ..session import Session
 from ..shapes import Play
 from ..stepping import states as replay_states
@@ -111,7 +111,9 @@ class ReplayApp(App[None]):
         totals = game.scores if game.is_over else [0] * game.players
         felt.show(table_felt(game.view(0), names, round_plays(self.hands[self.hand], self.step),
                              totals, game.turn, felt.content_size.width or 44,
-                             felt.content_size.height or 14, self.lang))
+                             felt.content_size.height or 14, self.lang,
+                             chop=chop_moment(self.hands[self.hand], self.step, names,
+                                              self.lang)))
         steps = len(self.hands[self.hand]) - 1
         title = Text(t("replay.title", self.lang, hand=self.hand + 1, hands=len(self.hands),
                        step=self.step, steps=steps, rules=rules_name(game.rules.name, self.lang),
@@ -175,6 +177,27 @@ class ReplayApp(App[None]):
             units = ", ".join(f"{names[s]} {u:+d}" for s, u in enumerate(game.scores))
             result = t("replay.result", self.lang, order=order, units=units)
         self.query_one("#result", Static).update(result)
+
+
+def chop_moment(states: list[Game], step: int, names: list[str],
+                lang: str = "en") -> str | None:
+    """When the play on the table after ``step`` actions chopped another: the chop and what it
+    paid, in words (the felt's caption, a moment of its own, as in the game); None otherwise."""
+    game = states[step]
+    if game.table is None or game.table_seat is None:
+        return None
+    made = next((k for k in range(step, 0, -1)
+                 if states[k].history[-1] == (game.table_seat, game.table)), None)
+    if made is None:
+        return None
+    before = states[made - 1]
+    owner = before.table_seat if before.table is not None else None
+    words = chop_said(game.table_seat, game.table, before.table, owner, names, lang)
+    if words is None:
+        return None
+    at = len(states[made].history)
+    paid = [p for p in game.payments if p.kind == "chop" and p.at == at]
+    return chop_moment_words(words, paid, names, lang)
 
 
 def round_plays(states: list[Game], step: int) -> dict[int, Play]:
