@@ -23,6 +23,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from tienlen import Game, Rules
+from tienlen.bots.search import unsearched
 from tienlen.cli import build_parser, main
 from tienlen.coach import appraise
 from tienlen.hints import reason_words, suggest
@@ -241,10 +242,12 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
         await until(lambda: any('"hint"' in b for b in out.bodies[sent:]))
         hint = json.loads(next(b for b in out.bodies[sent:] if '"hint"' in b))
         assert hint["move"] in [str(m) for m in room.game.legal_plays(0)]
-        # the coach's best move from the seat's view, and why, in Ann's language
+        # the hint from the seat's view (the coach's best move, or the only one), and why, in
+        # Ann's language
         view = args[0]
         expected = suggest(view)
-        assert hint["move"] == str(expected.move) == str(appraise(view).best.move)
+        assert hint["move"] == str(expected.move)
+        assert unsearched(view) is not None or expected.move == appraise(view).best.move
         assert hint["reason"] == reason_words(expected.reason, "en")
         room.stop()
         lobby.committer.pool.close()

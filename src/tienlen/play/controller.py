@@ -47,6 +47,8 @@ from ..turns import asked as asked_now
 from ..view import View
 
 HUMAN = 0
+
+
 def chop_said(seat: int, played: Move, table: Play | None, owner: int | None,
               names: Sequence[str], lang: str = "en", you: int | None = None) -> str | None:
     """The chop ``seat``'s action ``played`` made, in words (``table``, ``owner``: what was on

@@ -69,8 +69,6 @@ def symbols(text: str) -> str:
     return move_text(text).plain
 
 
-
-
 HAND_ROWS = 5  # the hand's panel: its border, a row to raise a card, the card, its letter
 BIG_HAND_ROWS = 7  # with each card in a box of three rows (a large window)
 BIG_HAND_CARD = 6  # the columns of a boxed card in the hand, and the gap after it
