@@ -105,12 +105,7 @@ class Appraisal:
         mine = self.values[self._index(move)]
         if move == self.best.move:
             return Cost(0.0, (0.0, 0.0), GRADES[0])
-        gaps = [b - m for b, m in zip(best, mine, strict=True)]
-        n = len(gaps)
-        mean = sum(gaps) / n
-        spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1) / n) * Z95 \
-            if n > 1 else math.inf
-        low, high = mean - spread, mean + spread
+        mean, (low, high) = _mean_interval([b - m for b, m in zip(best, mine, strict=True)])
         grade = GRADES[0]
         if low > 0:  # the best is better beyond the noise: graded by how much
             scale = self.stake if self.judged_by == "units" else 1
@@ -214,12 +209,19 @@ def _estimate(move: Move, units: Sequence[float], firsts: Sequence[float]) -> Es
     n = len(units)
     if not n:
         return Estimate(move, 0.0, (0.0, 1.0), 0.0, (-math.inf, math.inf), 0)
-    mean = sum(units) / n
-    spread = math.sqrt(sum((u - mean) ** 2 for u in units) / max(1, n - 1) / n) * Z95 \
-        if n > 1 else math.inf
+    mean, units_ci = _mean_interval(units)
     p = sum(firsts) / n
     z2 = Z95 * Z95
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     return Estimate(move, p, (max(0.0, centre - half), min(1.0, centre + half)), mean,
-                    (mean - spread, mean + spread), n)
+                    units_ci, n)
+
+
+def _mean_interval(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """The mean of ``values`` (one or more) and its normal 95% interval (unbounded from one)."""
+    n = len(values)
+    mean = sum(values) / n
+    spread = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n) * Z95 \
+        if n > 1 else math.inf
+    return mean, (mean - spread, mean + spread)
