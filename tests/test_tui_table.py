@@ -136,11 +136,17 @@ def test_the_longest_trick_is_drawn_whole_in_the_middle_and_no_seat_is_overdrawn
         await pilot.pause()
         felt = rows(app.query_one("#felt"))
         text = "\n".join(felt)
+        backs = size == (160, 50)  # a tall window: each hand face down below its name
         for seat in range(1, players):  # each seat whole: its name and count, then its row
-            label = f"Bot {seat} ·{3 if seat > 1 else 1}"
+            count = 3 if seat > 1 else 1
+            label = f"Bot {seat} ·{count}"
             assert text.count(label) == 1, (label, text)
             y, x = where(felt, label)
-            below = felt[y + 1][x:]
+            if backs:  # the hand's backs, whole: an edge per card, the last one's back
+                fan = [row[x:x + count + 4] for row in felt[y + 1:y + 4]]
+                assert fan == ["╭" * (count - 1) + "╭───╮", "│" * count + "░░░│",
+                               "╰" * (count - 1) + "╰───╯"], (label, text)
+            below = felt[y + (4 if backs else 1)][x:]
             assert below.lstrip().startswith(faces[0] if seat == 1 else "+0"), (label, text)
         ana = where(felt, "Ana ·")
         assert felt[ana[0] + 1][ana[1]:].lstrip().startswith("+0")

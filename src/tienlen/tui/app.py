@@ -34,6 +34,7 @@ from .widgets import (
     BIG_HAND_HEIGHT,
     CARD_LETTERS,
     CardView,
+    FeltPanel,
     HandView,
     InfoPanel,
     cards_text,
@@ -317,7 +318,7 @@ class TienLenApp(App[Path | None]):
                        id="too-small")
         yield Static(id="title")
         with Horizontal(id="top"):
-            felt = InfoPanel(id="felt")
+            felt = FeltPanel(self._felt_lines, id="felt")
             felt.border_title = self.t("tui.panel.table")
             yield felt
             log = InfoPanel(id="table")
@@ -545,9 +546,7 @@ class TienLenApp(App[Path | None]):
         self.query_one("#title", Static).update(Text(title, no_wrap=True, overflow="ellipsis"))
         self.query_one("#table", InfoPanel).show(self._table_lines())
         self.call_after_refresh(self._fit_table)
-        felt = self.query_one("#felt", InfoPanel)
-        felt.show(self._felt_lines(felt.content_size.width or 44,
-                                   felt.content_size.height or 11))
+        self.query_one("#felt", FeltPanel).redraw()
 
         decision = c.decision()
         prompt: Text

@@ -1,6 +1,7 @@
 """The table as the terminal draws it: the seats around the trick (each with its count, its
 passed mark or place, its units and its last play of the round; who is waited for and whose
-play is to beat), the trick in large cards in the middle, you at the bottom.
+play is to beat), the trick in large cards in the middle, you at the bottom. A tall window
+draws each other seat's hand as a fan of card backs.
 
 >>> from tienlen import parse_cards
 >>> seats = [FeltSeat("You", 2, "", 0, None, True, False),
@@ -27,6 +28,10 @@ HUGE_CARD = 7  # the columns of a card in a large window (five rows: the rank, t
 BIG_CARD = 5  # the columns of a large card: ╭───╮ │10♥│ ╰───╯
 FAN_STEP = 4  # the columns each card of a fan of large cards shows (the next one overlaps it)
 TABLE_ROWS = 24  # the most rows the seats spread over: a taller window has blank felt around
+BACKS_ROWS = 26  # a felt this tall draws the other seats' hands as fans of card backs
+BACKS_TABLE_ROWS = 32  # the most rows a table with fans spreads over
+BACK_STYLE = "bold blue"
+SEAT_ROWS = {False: 2, True: 5}  # the rows a seat takes, without and with its fan of backs
 
 
 @dataclass(frozen=True)
@@ -92,9 +97,10 @@ def _cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool) -> in
 
 
 def _seat(grid: _Grid, y: int, x: int, seat: FeltSeat, width: int, four: bool,
-          passed_word: str) -> None:
+          passed_word: str, backs: bool = False) -> None:
     """A seat in two rows: the mark, the name and the count of cards; the units, then the
-    place or passed mark, or the seat's last play of the round."""
+    place or passed mark, or the seat's last play of the round. ``backs``: its hand face down
+    between the two (:data:`SEAT_ROWS` ``[True]`` rows in all)."""
     mark = TURN_MARK if seat.turn else LEAD_MARK if seat.leads else " "
     tail = f" ·{seat.count}"
     room = max(3, width - 1 - len(tail))
@@ -107,6 +113,9 @@ def _seat(grid: _Grid, y: int, x: int, seat: FeltSeat, width: int, four: bool,
     cards = _cards_width(seat.last or ())
     if cards > width - 1 - len(units) and not seat.status:
         units = ""  # the play first: the units are in the results too
+    if backs:
+        _backs(grid, y + 1, x + 1, seat.count, width - 1, dim=bool(seat.status))
+        y += SEAT_ROWS[True] - 2
     at = grid.put(y + 1, x + 1, units, "green" if seat.units > 0 else
                   "red" if seat.units < 0 else "dim")
     room = x + width - at
@@ -122,6 +131,20 @@ def _seat(grid: _Grid, y: int, x: int, seat: FeltSeat, width: int, four: bool,
             at = grid.put(y + 1, at, card_face(first), card_style(first, four=four))
             at = grid.put(y + 1, at, "…", "dim")
             grid.put(y + 1, at, card_face(last), card_style(last, four=four))
+
+
+def _backs(grid: _Grid, y: int, x: int, count: int, width: int, dim: bool) -> None:
+    """A hand of ``count`` cards face down in three rows: each card's edge, the last one
+    whole (at most ``width`` columns: fewer edges)."""
+    if count <= 0:
+        return
+    edges = min(count - 1, max(0, width - BIG_CARD))
+    edge = "dim" if dim else "white"
+    grid.put(y, x, "╭" * edges + "╭───╮", edge)
+    grid.put(y + 1, x, "│" * edges + "│", edge)
+    grid.put(y + 1, x + edges + 1, "░░░", "dim blue" if dim else BACK_STYLE)
+    grid.put(y + 1, x + edges + 4, "│", edge)
+    grid.put(y + 2, x, "╰" * edges + "╰───╯", edge)
 
 
 def _big_cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool,
@@ -227,11 +250,13 @@ def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, w
     A window taller than :data:`TABLE_ROWS` has the table in the middle of it, the seats
     around the trick rather than at the window's edges."""
     width, height = max(width, 20), max(height, 6)
-    if height > TABLE_ROWS:
-        above = (height - TABLE_ROWS) // 2
-        table = felt_lines(seats, trick, caption, width, TABLE_ROWS, four, passed_word, moment)
+    backs = height >= BACKS_ROWS
+    table_rows = BACKS_TABLE_ROWS if backs else TABLE_ROWS
+    if height > table_rows:
+        above = (height - table_rows) // 2
+        table = felt_lines(seats, trick, caption, width, table_rows, four, passed_word, moment)
         blank = [Text(" " * width) for _ in range(height)]
-        return blank[:above] + table + blank[above + TABLE_ROWS:]
+        return blank[:above] + table + blank[above + table_rows:]
     grid = _Grid(width, height)
     where = slots(len(seats) - 1)
     top = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "T"]
@@ -239,26 +264,27 @@ def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, w
     right = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "R"]
     longest = max((len(s.name) + len(f" ·{s.count}") + 1 for s in seats[1:]), default=10)
     side = max(10, min(longest, width // 3), min(18, width // 3))  # your seat has the bottom
+    tall = SEAT_ROWS[backs]
     cell = width // max(1, len(top))
     for n, seat in enumerate(top):
         x = n * cell + max(0, (cell - side) // 2)
-        _seat(grid, 0, x, seats[seat], min(cell, side + 4), four, passed_word)
-    band = range(2, height - 2)  # between the top seats and yours
+        _seat(grid, 0, x, seats[seat], min(cell, side + 4), four, passed_word, backs)
+    band = range(tall, height - 2)  # between the top seats and yours
     for stack, x in ((left[::-1], 0), (right, width - side)):
-        spare = len(band) - 2 * len(stack)
+        spare = len(band) - tall * len(stack)
         gap = 1 if spare >= len(stack) + 1 else 0
         y = band.start + max(0, (spare - gap * (len(stack) - 1)) // 2)
         for seat in stack:
-            if y + 1 < band.stop + 1:
-                _seat(grid, y, x, seats[seat], side, four, passed_word)
-            y += 2 + gap
+            if y + tall - 1 < band.stop + 1:
+                _seat(grid, y, x, seats[seat], side, four, passed_word, backs)
+            y += tall + gap
     you = seats[0]
     mine = min(width, max(side + 4, len(you.name) + len(f" ·{you.count}") + 1))
     _seat(grid, height - 2, (width - mine) // 2, you, mine, four, passed_word)
     # the middle: the caption, then the trick, between the side seats
     inner_x = side if left else 0
     inner_w = width - (side if left else 0) - (side if right else 0)
-    rows = range(2, height - 2)
+    rows = range(tall, height - 2)
     words = textwrap.wrap(caption, max(inner_w, 8)) or [""]
     form, tall = trick_size(trick, inner_w, len(rows) - min(2, len(words)))
     room = max(1, len(rows) - tall) if moment else 2

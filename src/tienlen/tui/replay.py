@@ -26,7 +26,7 @@ from ..session import Session
 from ..shapes import Play
 from ..stepping import states as replay_states
 from .app import localise_bindings, table_felt
-from .widgets import InfoPanel, cards_text, move_text
+from .widgets import FeltPanel, InfoPanel, cards_text, move_text
 
 CSS = """
 Screen { layout: vertical; }
@@ -68,7 +68,7 @@ class ReplayApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         with Horizontal(id="top"):  # the felt as the game draws it, the moves beside it
-            felt = InfoPanel(id="felt")
+            felt = FeltPanel(self._felt_lines, id="felt")
             felt.border_title = t("tui.panel.table", self.lang)
             yield felt
             table = InfoPanel(id="table")
@@ -104,16 +104,19 @@ class ReplayApp(App[None]):
         self.step = (len(self.hands[self.hand]) - 1) if end else 0
         self.refresh_screen()
 
+    def _felt_lines(self, width: int, height: int) -> list[Text]:
+        """The felt at this step, as the game draws it."""
+        game = self.state
+        names = [display_name(n, self.lang) for n in game.names]
+        totals = game.scores if game.is_over else [0] * game.players
+        return table_felt(game.view(0), names, round_plays(self.hands[self.hand], self.step),
+                          totals, game.turn, width, height, self.lang,
+                          chop=chop_moment(self.hands[self.hand], self.step, names, self.lang))
+
     def refresh_screen(self) -> None:
         game = self.state
         names = [display_name(n, self.lang) for n in game.names]
-        felt = self.query_one("#felt", InfoPanel)
-        totals = game.scores if game.is_over else [0] * game.players
-        felt.show(table_felt(game.view(0), names, round_plays(self.hands[self.hand], self.step),
-                             totals, game.turn, felt.content_size.width or 44,
-                             felt.content_size.height or 14, self.lang,
-                             chop=chop_moment(self.hands[self.hand], self.step, names,
-                                              self.lang)))
+        self.query_one("#felt", FeltPanel).redraw()
         steps = len(self.hands[self.hand]) - 1
         title = Text(t("replay.title", self.lang, hand=self.hand + 1, hands=len(self.hands),
                        step=self.step, steps=steps, rules=rules_name(game.rules.name, self.lang),

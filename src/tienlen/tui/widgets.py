@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.widget import Widget
@@ -161,3 +163,18 @@ class InfoPanel(Static):
         text.no_wrap = True
         text.overflow = "ellipsis"
         self.update(text)
+
+
+class FeltPanel(InfoPanel):
+    """The felt: ``draw(width, height)`` at the panel's own size, drawn again whenever that
+    size changes (the hand's panel takes more rows in a tall window once it is laid out)."""
+
+    def __init__(self, draw: Callable[[int, int], list[Text]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._draw = draw
+
+    def redraw(self) -> None:
+        self.show(self._draw(self.content_size.width or 44, self.content_size.height or 11))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.redraw()
