@@ -874,12 +874,38 @@ def test_a_free_chop_is_offered_out_of_turn_and_made() -> None:
         prompt = " ".join(shown(app, "#prompt").split())
         assert prompt.startswith("Free chop! Chop Bot 1's 2♥ with four or more consecutive pairs:")
         assert prompt.endswith("or p to let it go.")  # all of it in sight
-        assert "Free chop? Ana is asked" in shown(app, "#table")
+        assert "Free chop?" not in shown(app, "#table")  # the prompt says it, once
         assert game.turn == 2  # Bot 2 is to act, not Ana
         chop = "5s 5c 6s 6c 7d 7h 8s 8c"
         await pilot.press(*(letter_of(app, str(card)) for card in parse_cards(chop)))
         await pilot.press("enter")
         assert game.history[1] == (HUMAN, Play.parse(chop))
+
+    drive(app, script)
+
+
+@pytest.mark.parametrize(("rules", "said"), [
+    (MIEN_NAM, "Free chop? Bot 3 is asked…"),
+    (PAGAT.replace(chop_out_of_turn=True, chops=["quad > 2"]), "Bot 3 is asked whether to chop…")])
+def test_a_bot_asked_out_of_turn_is_said_so_in_the_message_line_once(rules: Any,
+                                                                     said: str) -> None:
+    """Bot 1's 2♥ on the table, Bot 2 to act: Bot 3 (holding nothing) is asked first, as every
+    seat the rule names is; the message line says so while it answers, the moves do not."""
+    hands = ["5s 5c 6s 6c 7d 7h 8s 8c Kd", "2h 3c", "4c 9d Qh", "4d Td Kh"]
+    game = position(rules, hands, leader=1, first_hand=False)
+    game.play("2h", seat=1)
+    c = controller_with(game)
+    app = TienLenApp(c, delay=10_000)  # the bots wait for the test
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        assert c.waiting_for() == 3 and game.turn == 2
+        assert " ".join(shown(app, "#prompt").split()) == said
+        assert "asked" not in shown(app, "#table")
+        c.bot_step()  # Bot 3 lets it go: the line moves on (to Ana's chance or to Bot 2)
+        app.refresh_screen()
+        await pilot.pause()
+        assert "Bot 3" not in shown(app, "#prompt")
 
     drive(app, script)
 

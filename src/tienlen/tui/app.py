@@ -558,9 +558,11 @@ class TienLenApp(App[Path | None]):
             if decision.kind == "offer":
                 target = self.target if self.target is not None else decision.other
                 prompt.append(" " + self.t("tui.offer_to", name=c.names[target or 0]), style="bold cyan")
-        else:
-            seat = c.waiting_for()
-            prompt = Text(self.t("tui.thinking", name=c.names[seat or 0]), style="dim")
+        else:  # a bot acts; asked out of turn (every seat the rule names is): said so
+            seat = c.waiting_for() or 0
+            key = "tui.thinking" if seat == game.turn else "tui.thinking_free_chop" \
+                if game.free_chop_offered(seat) else "tui.thinking_may_chop"
+            prompt = Text(self.t(key, name=c.names[seat]), style="dim")
         self.query_one("#prompt", Static).update(prompt)
         self.query_one("#info", Static).update(self.info)
         self.refresh_bindings()
@@ -668,18 +670,10 @@ class TienLenApp(App[Path | None]):
         view = c.view()
         names = c.names
         lines: list[Text | str] = []
-        if view.turn is not None:
-            waiting = c.waiting_for()
-            if view.stacking:
-                turn = Text(self.t("tui.table.turn") + " ")
-                turn.append(names[view.turn], style="bold")
-                lines.append(turn.append(" " + self.t("tui.table.stacking")))
-            if waiting is not None and waiting != view.turn:  # a line of its own: it is news
-                key = "tui.table.free_chop" if c.game.free_chop_offered(waiting) \
-                    else "tui.table.may_chop"
-                if waiting == c.you_seat():
-                    key += "_you"
-                lines.append(Text(self.t(key, name=names[waiting]), style="bold yellow"))
+        if view.turn is not None and view.stacking:
+            turn = Text(self.t("tui.table.turn") + " ")
+            turn.append(names[view.turn], style="bold")
+            lines.append(turn.append(" " + self.t("tui.table.stacking")))
         panel = self.query_one("#table", InfoPanel)
         lines.append(Text("─" * (panel.content_size.width or 30), style="dim"))
         room = self._table_room = self.query_one("#table", InfoPanel).content_size.height or 12
