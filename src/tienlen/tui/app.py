@@ -560,9 +560,9 @@ class TienLenApp(App[Path | None]):
                 prompt.append(" " + self.t("tui.offer_to", name=c.names[target or 0]), style="bold cyan")
         else:  # a bot acts; asked out of turn (every seat the rule names is): said so
             seat = c.waiting_for() or 0
-            key = "tui.thinking" if seat == game.turn else "tui.thinking_free_chop" \
+            said = "tui.thinking" if seat == game.turn else "tui.thinking_free_chop" \
                 if game.free_chop_offered(seat) else "tui.thinking_may_chop"
-            prompt = Text(self.t(key, name=c.names[seat]), style="dim")
+            prompt = Text(self.t(said, name=c.names[seat]), style="dim")
         self.query_one("#prompt", Static).update(prompt)
         self.query_one("#info", Static).update(self.info)
         self.refresh_bindings()
