@@ -77,11 +77,13 @@ event crosses the bus (``tienlen.web.bus``) to it; alone, to the owner. It is me
 state's ``at`` to its receipt, each process's CPU (its own and its bot pool's), Redis's apart.
 A number of processes stops at its first step whose p99 is 100 ms or more, or where a process
 used 90% of a core or more (its event loop can go no faster; --every-step: every step anyway).
-Its tables per server core: the tables of its largest step under the target, over the cores its
-processes used there (their CPU seconds over the window's, summed; not the count of processes:
-on a machine shared with the spectators, Redis, PostgreSQL and other work a process is not given
-a whole core, and the CPU it used is what its tables cost). The target: N processes keep at
-least 0.85 of one process's tables per core. Beside it, at each step both ran, whatever their
+Then --refine (2) more steps for each, each halfway between its most tables that met the target and
+the next step above (200 met, 400 not: 300, then 250 or 350), so that a figure is not read off a
+doubling. Its tables per server core: the tables of its largest step under the target, over the
+cores its processes used there (their CPU seconds over the window's, summed; not the count of
+processes: on a machine shared with the spectators, Redis, PostgreSQL and other work a process is
+not given a whole core, and the CPU it used is what its tables cost). The target: N processes keep
+at least 0.85 of one process's tables per core. Beside it, at each step both ran, whatever their
 p99, each one's CPU per event and their ratio ("events per core kept": the bus's cost at that
 load; tables over cores would flatter a starved room, whose tables play slower than their bot
 delay).
@@ -1130,7 +1132,30 @@ def processes_ladder(args: argparse.Namespace, folder: Path) -> dict[int, list[S
                 going.discard(n)
         if not going:
             break
+    for k in range(args.refine):  # halve each number's gap between its last step met and the next
+        for n in numbers[::-1] if k % 2 else numbers:
+            per = between(steps[n])
+            if per is None:
+                continue
+            step = Step(n, per, runner(room_round(args, n, per, folder)))
+            steps[n].append(step)
+            print(f"  {per} tables per process, {said_processes(n)} ({step.tables} tables), "
+                  f"between two steps: {step.got.line()}; {step.verdict()}")
     return steps
+
+
+def between(steps: list[Step]) -> int | None:
+    """The tables per process halfway between the most that met the target (unsaturated) and
+    the fewest above it that did not; None when no such gap is left wider than an eighth."""
+    met = [s.per_process for s in steps if s.met and not s.saturated]
+    if not met:
+        return None
+    low = max(met)
+    above = [s.per_process for s in steps if s.per_process > low]
+    if not above:
+        return None
+    high = min(above)
+    return (low + high) // 2 if high - low > max(2, low // 8) else None
 
 
 @dataclass
@@ -1623,6 +1648,10 @@ def main() -> None:
     parser.add_argument("--ladder", type=ladder_of, default=ladder_of("25,50,100,200,400,800"),
                         metavar="T,T,...",
                         help="with --processes: the steps, in tables per process")
+    parser.add_argument("--refine", type=int, default=2, metavar="K",
+                        help="with --processes: K more steps for each number of processes, each "
+                             "halfway between its most tables that met the target and the next "
+                             "step (default 2: the ladder's doublings read to a quarter)")
     parser.add_argument("--every-step", action="store_true",
                         help="with --processes: every step of the ladder, even past the target "
                              "(a busy machine's tables per core at each load)")

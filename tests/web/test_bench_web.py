@@ -147,6 +147,24 @@ def test_tables_per_core_is_the_largest_step_under_target_over_the_cores_it_used
     assert b.tables_per_core(two[1:]) == (None, 0.0)
 
 
+def test_the_ladder_is_refined_halfway_between_the_last_step_met_and_the_next() -> None:
+    b = bench()
+
+    def step(per: int, p99: float, cpu: float = 2.0) -> Any:
+        return b.Step(1, per, b.Round(1000, 10.0, cpu, 0.0, [p99] * 100, 0, 0, each_cpu=[cpu]))
+
+    ladder = [step(100, 0.05), step(200, 0.07), step(400, 0.3)]
+    assert b.between(ladder) == 300
+    ladder.append(step(300, 0.2))  # over: between 200 and 300
+    assert b.between(ladder) == 250
+    ladder.append(step(250, 0.08))  # met: between 250 and 300
+    assert b.between(ladder) == 275
+    assert b.between([*ladder, step(275, 0.09), step(287, 0.2)]) is None  # close enough
+    assert b.between([step(100, 0.3)]) is None  # nothing met: nothing to halve
+    assert b.between([step(100, 0.05), step(200, 0.06)]) is None  # nothing over: no gap
+    assert b.between([step(100, 0.05), step(200, 0.06, cpu=9.5), step(400, 0.3)]) == 150
+
+
 def test_the_takeover_is_met_when_every_table_is_held_again_in_time() -> None:
     b = bench()
     quick = [b.Followed(True, 6.5, 6.8), b.Followed(True, 7.5, 7.9)]
