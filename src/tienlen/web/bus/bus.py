@@ -5,7 +5,9 @@ on that one's channel.
 
 What is sent is a small JSON object (:data:`Note`). A process's notes leave in the order they
 were sent, pipelined on one connection by one task (so a connection's events never overtake one
-another), and each sender can learn whether anybody read it (Redis says how many subscribers a
+another); the notes for one channel that wait together leave as one message (a JSON list of
+them: many tables' moves fall on one step of the clock, and a message costs its reader more
+than its size), and each sender can learn whether anybody read it (Redis says how many subscribers a
 message reached: 0 when the process it was for is gone). The reader hands each note to the
 handler of its kind on the event loop. A process also says it is alive (a key that expires
 unless renewed: :meth:`Bus.beat`), so that the others can tell a silent process from a dead one.
@@ -131,14 +133,18 @@ class Bus:
                     batch.append(item)
             if not batch:
                 continue
+            channels: dict[str, list[str]] = {}  # a channel's notes, in order: one message
+            for ch, data, _ in batch:
+                channels.setdefault(ch, []).append(data)
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for ch, data, _ in batch:
-                        pipe.publish(ch, data)
-                    reached = await pipe.execute()
+                    for ch, datas in channels.items():
+                        pipe.publish(ch, datas[0] if len(datas) == 1 else f"[{','.join(datas)}]")
+                    by_channel = dict(zip(channels, await pipe.execute(), strict=True))
             except (RedisError, OSError) as exc:
                 log.warning("the bus could not send %d notes: %s", len(batch), exc)
-                reached = [-1] * len(batch)
+                by_channel = dict.fromkeys(channels, -1)
+            reached = [by_channel[ch] for ch, _, _ in batch]
             self.sent += len(batch)
             for (_, _, done), n in zip(batch, reached, strict=True):
                 if done is not None and not done.done():
@@ -175,10 +181,19 @@ class Bus:
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _dispatch(self, data: bytes | str) -> None:
+        """Hand each note of a message (one note, or a list of a channel's notes sent
+        together) to its kind's handler, in order."""
         try:
-            note = json.loads(data)
+            notes = json.loads(data)
+        except ValueError:
+            notes = None
+        for note in notes if isinstance(notes, list) else [notes]:
+            self._handle(note)
+
+    def _handle(self, note: Any) -> None:
+        try:
             handler = self._handlers.get(note.get("k", ""))
-        except (ValueError, AttributeError):
+        except (AttributeError, TypeError):
             log.warning("the bus read a note it cannot use")
             return
         self.read += 1
