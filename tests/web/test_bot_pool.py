@@ -12,8 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import threading
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -39,6 +38,8 @@ from tienlen.web.services import Offload
 from tienlen.web.workers import botpool
 from tienlen.web.workers.botpool import BotPool
 
+from .waiting import in_a_thread
+
 
 class Held(Executor):
     """A worker that runs nothing until the test lets it (:meth:`release`)."""
@@ -55,24 +56,6 @@ class Held(Executor):
         """Run the oldest job held (its answer goes back as a worker's would)."""
         fn, args, done = self.jobs.pop(0)
         done.set_result(fn(*args))
-
-
-def run(main_: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """``asyncio.run`` in a thread of its own (the browser tests keep a loop in this one)."""
-    failure: list[BaseException] = []
-
-    def go() -> None:
-        try:
-            asyncio.run(main_())
-        except BaseException as exc:
-            failure.append(exc)
-
-    thread = threading.Thread(target=go, daemon=True)
-    thread.start()
-    thread.join(120)
-    if failure:
-        raise failure[0]
-    assert not thread.is_alive(), "the test's coroutine was still running after 120 s"
 
 
 class Outbox:
@@ -163,7 +146,7 @@ def test_a_search_table_waiting_for_its_decision_holds_no_heuristic_table_back()
             room.stop()
         lobby.committer.pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_a_players_move_is_acknowledged_while_a_search_decision_is_being_made() -> None:
@@ -190,7 +173,7 @@ def test_a_players_move_is_acknowledged_while_a_search_decision_is_being_made() 
             r.stop()
         lobby.committer.pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_an_answer_for_a_table_that_moved_on_is_dropped() -> None:
@@ -223,7 +206,7 @@ def test_an_answer_for_a_table_that_moved_on_is_dropped() -> None:
         room.stop()
         lobby.committer.pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
@@ -252,7 +235,7 @@ def test_a_hint_is_chosen_in_the_pool_from_the_players_view() -> None:
         room.stop()
         lobby.committer.pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_one_hint_at_a_time_and_none_for_a_spectator() -> None:
@@ -281,7 +264,7 @@ def test_one_hint_at_a_time_and_none_for_a_spectator() -> None:
         room.stop()
         lobby.committer.pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_one_hint_at_a_time_for_a_seat_however_many_pages_it_has() -> None:
@@ -304,7 +287,7 @@ def test_one_hint_at_a_time_for_a_seat_however_many_pages_it_has() -> None:
         room.stop()
         lobby.committer.pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_a_bots_decision_waits_for_two_hints_at_most() -> None:
@@ -327,7 +310,7 @@ def test_a_bots_decision_waits_for_two_hints_at_most() -> None:
         await until(lambda: decision.done() and all(h.done() for h in hints))
         pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def replay(text: str) -> str:
@@ -356,7 +339,7 @@ def test_a_replay_waits_behind_the_hints_and_the_bots_decisions() -> None:
         assert await replayed == "HAND 1" and all(f.done() for f in later)
         pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_a_client_past_its_replays_at_once_is_refused_429_until_one_is_done() -> None:
@@ -382,7 +365,7 @@ def test_a_client_past_its_replays_at_once_is_refused_429_until_one_is_done() ->
         assert await again == "FOUR"
         offload.pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_a_replay_whose_worker_died_is_made_once_more_on_new_workers() -> None:
@@ -402,7 +385,7 @@ def test_a_replay_whose_worker_died_is_made_once_more_on_new_workers() -> None:
         assert await replayed == "HAND 1"
         pool.close()
 
-    run(play)
+    in_a_thread(play())
 
 
 def test_the_pool_is_sized_by_serve_bot_workers(capsys: pytest.CaptureFixture[str],

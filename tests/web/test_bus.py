@@ -16,6 +16,8 @@ import redis.asyncio as aioredis
 
 from tienlen.web.bus.bus import Bus
 
+from .waiting import in_a_thread
+
 WITHIN = 30.0  # a generous bound for what is awaited
 
 
@@ -55,7 +57,7 @@ def test_notes_sent_together_arrive_in_order_as_one_message_per_process(
         await watch.aclose()  # type: ignore[no-untyped-call]
         await spy.aclose()
 
-    asyncio.run(main())
+    in_a_thread(main())
 
 
 def test_a_note_that_cannot_be_used_is_skipped_and_the_rest_handled() -> None:

@@ -321,7 +321,7 @@ def test_a_check_that_does_not_answer_is_waited_for_a_while_and_never_twice() ->
         assert check._running is not None
         check._running.cancel()
 
-    asyncio.run(probe())
+    in_a_thread(probe())
 
 
 def test_a_log_record_is_one_json_line_with_its_table() -> None:
