@@ -20,6 +20,7 @@ from . import matchmaker
 from .accounts.accounts import Accounts
 from .http import problems
 from .http.bodylimit import BodyLimit
+from .http.compress import PageCompression
 from .http.origin import OriginCheck
 from .limits import Counting, Limits
 from .now import REAL_TIME, Time, Timer
@@ -168,6 +169,7 @@ counted in this process's memory. ``operations``: where /metrics is served and t
     app.state.accounts = Accounts(services.identities, services.clock, limits, services.counting)
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(OriginCheck)
+    app.add_middleware(PageCompression)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     problems.install(app, (pages.router, lobby.router, records.router, players.router,
                            accounts.router, moderation.router, friends.router,

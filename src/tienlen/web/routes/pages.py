@@ -5,6 +5,7 @@ words in each language. The page reads the session cookie's identity from the da
 from __future__ import annotations
 
 import functools
+import hashlib
 from importlib import resources
 from pathlib import Path
 
@@ -87,11 +88,21 @@ def admin_page(request: Request) -> HTMLResponse:
     return page(request)
 
 
+@functools.cache
+def _catalogue(lang: str) -> tuple[str, str]:
+    """A language's catalogue as served, and its entity tag (its content's hash)."""
+    text = catalogue_text(lang)
+    return text, '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
 @router.get("/i18n/{lang}.json", include_in_schema=False)
-def catalogue_file(lang: str) -> Response:
-    """The page's words in one language (the catalogue the server speaks too)."""
+def catalogue_file(lang: str, request: Request) -> Response:
+    """The page's words in one language (the catalogue the server speaks too). The browser
+    keeps it and asks whether it changed (its entity tag): 304, no body, when it did not."""
     if lang not in LANGS:
         raise HTTPException(404, t("err.web.no_language", "en", lang=repr(lang)))
-    return Response(catalogue_text(lang), media_type="application/json",
-                    headers={"Cache-Control": "no-cache"})
-
+    text, tag = _catalogue(lang)
+    headers = {"Cache-Control": "no-cache", "ETag": tag}
+    if tag in request.headers.get("if-none-match", "").replace("W/", "").split(", "):
+        return Response(status_code=304, headers=headers)
+    return Response(text, media_type="application/json", headers=headers)

@@ -1,0 +1,65 @@
+"""What a browser fetches to open the room, and again on its next visit: the page, its files
+and its words are sent compressed; the words are kept by the browser and asked again only
+whether they changed; the API's answers are never compressed (BREACH: see
+``tienlen.web.http.compress``)."""
+
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+import httpx
+
+from .conftest import Server
+
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+def sent(server: Server, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes,
+                                                                                    httpx.Headers]:
+    """The status, the bytes that crossed the wire and the headers of a GET of ``path``."""
+    with httpx.Client(base_url=server.base, timeout=30) as client, \
+            client.stream("GET", path, headers={**GZIP, **(headers or {})}) as response:
+        body = b"".join(response.iter_raw())
+        return response.status_code, body, response.headers
+
+
+@pytest.mark.parametrize("path", ["/", "/static/style.css", "/static/table/table.js",
+                                  "/i18n/en.json", "/i18n/vi.json"])
+def test_the_pages_files_are_sent_compressed(server: Server, path: str) -> None:
+    status, body, headers = sent(server, path)
+    assert status == 200 and headers["content-encoding"] == "gzip"
+    whole = gzip.decompress(body)
+    assert len(body) < len(whole) / 2.5  # text: several times smaller
+    plain = httpx.get(server.base + path, headers={"Accept-Encoding": "identity"}, timeout=30)
+    assert "content-encoding" not in plain.headers and plain.content == whole
+
+
+def test_the_apis_answers_are_never_compressed(server: Server) -> None:
+    status, body, headers = sent(server, "/api/presets/mien-nam")  # some kilobytes of words
+    assert status == 200 and "content-encoding" not in headers and len(body) > 2000
+    assert b"explain" in body
+
+
+def test_the_words_are_kept_and_asked_again_only_whether_they_changed(server: Server) -> None:
+    status, _, headers = sent(server, "/i18n/vi.json")
+    tag = headers["etag"]
+    assert status == 200 and headers["cache-control"] == "no-cache" and tag.startswith('"')
+    again = sent(server, "/i18n/vi.json", {"If-None-Match": tag})
+    assert again[0] == 304 and again[1] == b"" and again[2]["etag"] == tag
+    weak = sent(server, "/i18n/vi.json", {"If-None-Match": f'"other", W/{tag}'})
+    assert weak[0] == 304
+    english = sent(server, "/i18n/en.json", {"If-None-Match": tag})  # another file's tag
+    assert english[0] == 200 and english[2]["etag"] != tag
+    assert sent(server, "/i18n/vi.json", {"If-None-Match": '"stale"'})[0] == 200
+
+
+def test_the_pages_files_are_kept_and_asked_again_only_whether_they_changed(
+        server: Server) -> None:
+    status, _, headers = sent(server, "/static/table/table.js")
+    assert status == 200 and headers.get("etag")
+    again = sent(server, "/static/table/table.js", {"If-None-Match": headers["etag"]})
+    assert again[0] == 304 and again[1] == b""
