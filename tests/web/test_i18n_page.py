@@ -5,6 +5,7 @@ Vietnamese labels, the switch remembered across a reload; screenshots for a pers
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server
 from .test_browser import TABLE, take_turn, wait_turn_or_over
-from .waiting import settled
+from .waiting import keys_shown, settled
 
 SHOTS = os.environ.get("TIENLEN_SHOTS")  # a folder: the pages are photographed there
 
@@ -51,6 +52,7 @@ def test_the_page_speaks_vietnamese_from_accept_language(vi_page: Page, server: 
     page.get_by_test_id("new-table").click()
     expect(page.get_by_test_id("create")).to_have_text("Tạo bàn")
     expect(page.locator("#preset-text")).to_contain_text("Tiến Lên: luật")
+    assert keys_shown(page) == []
     shot(page, "lobby-vi-desktop.png")
 
 
@@ -61,12 +63,13 @@ def test_a_whole_quick_game_with_the_vietnamese_labels(vi_page: Page, server: Se
     page.get_by_role("button", name="Chơi nhanh với máy").click()
     page.wait_for_url("**/t/*")
     card = page.get_by_test_id("card").first
-    expect(card).to_have_accessible_name(__import__("re").compile(r"^quân \S+ \S+$"))
+    expect(card).to_have_accessible_name(re.compile(r"^quân \S+ \S+$"))
     expect(page.get_by_role("button", name="Gợi ý")).to_be_visible()
     expect(page.get_by_test_id("pass")).to_have_text("Bỏ lượt")
     expect(page.get_by_test_id("play")).to_have_text("Đánh")
     expect(page.get_by_role("heading", name="Ván này")).to_be_visible()
     wait_turn_or_over(page)
+    assert keys_shown(page) == []
     shot(page, "table-vi-desktop.png")
     refused = False
     while not wait_turn_or_over(page):
@@ -82,6 +85,7 @@ def test_a_whole_quick_game_with_the_vietnamese_labels(vi_page: Page, server: Se
     expect(page.get_by_test_id("next-hand")).to_have_text("Ván tiếp")
     expect(panel.locator("th").first).to_have_text("Hạng")
     expect(page.get_by_test_id("status")).to_contain_text("Hết ván")
+    assert keys_shown(page) == []
     shot(page, "end-vi-desktop.png")
     page.set_viewport_size({"width": 390, "height": 844})
     settled(page)

@@ -63,3 +63,29 @@ def test_the_pages_files_are_kept_and_asked_again_only_whether_they_changed(
     assert status == 200 and headers.get("etag")
     again = sent(server, "/static/table/table.js", {"If-None-Match": headers["etag"]})
     assert again[0] == 304 and again[1] == b""
+
+
+def test_the_page_is_sent_its_own_words_not_the_terminals() -> None:
+    from tienlen.web.page_words import named_in, page_keys
+
+    script = 'h("p", { text: t("web.room.pass") }); tn("web.hands", n); t(`chat.phrase.${k}`); ' \
+             "t(`rank.${r}`); const x = 'not a key';"
+    named = named_in([script])
+    assert named == {"web.room.pass", "web.hands", "chat.phrase", "rank"}
+    keys = ["web.room.pass", "web.room.passed", "web.hands.one", "web.hands.other", "chat.phrase.gg",
+            "rank.10", "cli.play.help", "tui.key.play", "web"]
+    assert page_keys(keys, named) == ["web.room.pass", "web.hands.one", "web.hands.other",
+                                      "chat.phrase.gg", "rank.10"]
+
+
+def test_the_words_sent_are_the_pages_a_quarter_of_the_catalogue(server: Server) -> None:
+    from tienlen.i18n import catalogue, catalogue_text
+
+    for lang in ("en", "vi"):
+        answer = httpx.get(f"{server.base}/i18n/{lang}.json", timeout=30)
+        words, whole = answer.json(), catalogue(lang)
+        assert words["web.room.pass"] == whole["web.room.pass"]
+        assert "tui.bot_name" in words and "chat.phrase.good_game" in words and "rank.T" in words
+        assert not any(k.startswith(("cli.", "argparse.", "bench.", "tui.key.")) for k in words)
+        assert len(answer.content) < len(catalogue_text(lang).encode()) / 3
+    assert set(httpx.get(f"{server.base}/i18n/vi.json", timeout=30).json()) == set(words)

@@ -16,6 +16,7 @@ from .conftest import Server
 from .test_accessibility import AXE, RUN_AXE
 from .test_browser import TABLE, sit_with_bots
 from .test_rated_hands import owners, play
+from .waiting import keys_shown
 
 
 def rating_shown(page: Page, server: Server) -> str:
@@ -63,6 +64,7 @@ def test_two_players_see_their_ratings_move_on_me_and_on_the_leaderboard(
     expect(board).to_contain_text("Minh")
     assert sorted(guest.get_by_test_id("board-rating").all_inner_texts()) == sorted(
         a.split(" ")[0] for a in after)
+    assert keys_shown(guest) == [] and keys_shown(host) == []  # /leaderboard, /me
     if AXE.is_file():  # no serious or critical finding of axe-core on either page
         for page, path in ((host, "/me"), (guest, "/leaderboard"), (guest, "/p/Nobody")):
             page.goto(server.base + path)

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, expect
 from .conftest import Server
 from .test_accessibility import AXE, Audit
 from .test_browser import practice_hand_played_out
+from .waiting import keys_shown
 
 
 def test_review_steps_through_your_decisions_after_the_hand(browser: Browser,
@@ -43,6 +44,7 @@ def test_review_steps_through_your_decisions_after_the_hand(browser: Browser,
     assert re.fullmatch(r"(1 decision|\d+ decisions) appraised: \d+ good(, [1-9]\d* inaccurac(y|ies))?"
                         r"(, [1-9]\d* mistakes?)?(, [1-9]\d* blunders?)? · \d+ the hint's moves?",
                         summary), summary
+    assert keys_shown(page) == []  # every word of the review sent to the page
     if AXE.exists():  # axe-core judges the open review
         audit = Audit()
         audit.check(page, "review")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tienlen.i18n import catalogue
 from tienlen.web.schema import open_repository
 
 from .conftest import Server
@@ -71,3 +73,25 @@ def closed_practice_table(server: Server) -> str:
     later = time.monotonic() + server.limits.idle_expiry + 1
     assert server.call(lambda: lobby.expire_idle(later)) == [table_id]
     return table_id
+
+
+KEYS = frozenset(catalogue("en"))
+# every text of the page and every label a reader is told, shown now or not
+TEXTS = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) out.push(walk.currentNode.textContent);
+  for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]"))
+    for (const name of ["aria-label", "title", "placeholder"])
+      if (el.hasAttribute(name)) out.push(el.getAttribute(name));
+  return out;
+}"""
+
+
+def keys_shown(page: Page) -> list[str]:
+    """The catalogue's keys the page shows as they are (a word it was not sent: the page is
+    sent only its own words, ``tienlen.web.page_words``)."""
+    texts: list[str] = page.evaluate(TEXTS)
+    return sorted({word for text in texts
+                   for word in re.findall(r"[a-z][a-z0-9_]*(?:\.\w+)+", text)
+                   if word in KEYS})

@@ -12,9 +12,10 @@ from pathlib import Path
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
-from ...i18n import LANGS, catalogue_text, pick_lang, t
+from ...i18n import LANGS, pick_lang, t
 from ..accounts.names import MAX_NAME, RAW_FACTOR, account_key
 from ..accounts.session import give_cookie, give_device, identity_of, new_secret
+from ..page_words import page_catalogue_text
 from ..services import MAX_TABLE_ID, Svc, services_of
 from ..storage import StorageError
 
@@ -90,14 +91,15 @@ def admin_page(request: Request) -> HTMLResponse:
 
 @functools.cache
 def _catalogue(lang: str) -> tuple[str, str]:
-    """A language's catalogue as served, and its entity tag (its content's hash)."""
-    text = catalogue_text(lang)
+    """A language's words as the page is sent them (its own: :mod:`..page_words`), and their
+    entity tag (their hash)."""
+    text = page_catalogue_text(lang, STATIC)
     return text, '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
 @router.get("/i18n/{lang}.json", include_in_schema=False)
 def catalogue_file(lang: str, request: Request) -> Response:
-    """The page's words in one language (the catalogue the server speaks too). The browser
+    """The page's words in one language (its part of the catalogue the server speaks). The browser
     keeps it and asks whether it changed (its entity tag): 304, no body, when it did not."""
     if lang not in LANGS:
         raise HTTPException(404, t("err.web.no_language", "en", lang=repr(lang)))
