@@ -66,7 +66,7 @@ def test_the_pages_files_are_kept_and_asked_again_only_whether_they_changed(
 
 
 def test_the_page_is_sent_its_own_words_not_the_terminals() -> None:
-    from tienlen.web.page_words import named_in, page_keys
+    from tienlen.web.http.page_words import named_in, page_keys
 
     script = 'h("p", { text: t("web.room.pass") }); tn("web.hands", n); t(`chat.phrase.${k}`); ' \
              "t(`rank.${r}`); const x = 'not a key';"

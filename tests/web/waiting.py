@@ -90,7 +90,7 @@ TEXTS = """() => {
 
 def keys_shown(page: Page) -> list[str]:
     """The catalogue's keys the page shows as they are (a word it was not sent: the page is
-    sent only its own words, ``tienlen.web.page_words``)."""
+    sent only its own words, ``tienlen.web.http.page_words``)."""
     texts: list[str] = page.evaluate(TEXTS)
     return sorted({word for text in texts
                    for word in re.findall(r"[a-z][a-z0-9_]*(?:\.\w+)+", text)

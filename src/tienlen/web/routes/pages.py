@@ -15,7 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from ...i18n import LANGS, pick_lang, t
 from ..accounts.names import MAX_NAME, RAW_FACTOR, account_key
 from ..accounts.session import give_cookie, give_device, identity_of, new_secret
-from ..page_words import page_catalogue_text
+from ..http.page_words import page_catalogue_text
 from ..services import MAX_TABLE_ID, Svc, services_of
 from ..storage import StorageError
 
@@ -91,7 +91,7 @@ def admin_page(request: Request) -> HTMLResponse:
 
 @functools.cache
 def _catalogue(lang: str) -> tuple[str, str]:
-    """A language's words as the page is sent them (its own: :mod:`..page_words`), and their
+    """A language's words as the page is sent them (its own: :mod:`..http.page_words`), and their
     entity tag (their hash)."""
     text = page_catalogue_text(lang, STATIC)
     return text, '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'

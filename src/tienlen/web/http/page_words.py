@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..i18n import catalogue
+from ...i18n import catalogue
 
 # a quoted key ("web.room.pass"), or the start of a template naming keys (`chat.phrase.${,
 # `rank.${)
