@@ -89,3 +89,14 @@ def test_the_words_sent_are_the_pages_a_quarter_of_the_catalogue(server: Server)
         assert not any(k.startswith(("cli.", "argparse.", "bench.", "tui.key.")) for k in words)
         assert len(answer.content) < len(catalogue_text(lang).encode()) / 3
     assert set(httpx.get(f"{server.base}/i18n/vi.json", timeout=30).json()) == set(words)
+
+
+def test_a_word_a_language_lacks_is_sent_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tienlen.i18n import catalogue
+    from tienlen.web.http import page_words
+    from tienlen.web.routes.pages import STATIC
+
+    vi = {k: v for k, v in catalogue("vi").items() if k != "web.room.pass"}
+    monkeypatch.setattr(page_words, "catalogue", lambda lang: vi if lang == "vi" else catalogue(lang))
+    words = page_words.page_catalogue("vi", STATIC)
+    assert words["web.room.pass"] == "Pass" and words["web.room.play"] == catalogue("vi")["web.room.play"]

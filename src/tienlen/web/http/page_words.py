@@ -47,8 +47,10 @@ def _named(static: Path) -> frozenset[str]:
 
 
 def page_catalogue(lang: str, static: Path) -> dict[str, str]:
-    """The page's words in ``lang`` (``static``: the page's files)."""
-    words = catalogue(lang)
+    """The page's words in ``lang`` (``static``: the page's files), English where ``lang``
+    has none: the page loads this one file."""
+    english = catalogue("en")
+    words = {**english, **catalogue(lang)}
     return {key: words[key] for key in page_keys(words, _named(static))}
 
 

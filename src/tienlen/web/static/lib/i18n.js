@@ -1,10 +1,9 @@
-// The page's words, from the catalogue of the chosen language (the same files the server uses:
-// /i18n/en.json, /i18n/vi.json). The language: the switch's choice (remembered in localStorage),
+// The page's words in the chosen language: the page's part of the server's catalogue
+// (/i18n/en.json, /i18n/vi.json: only the words the page's files name). The language: the switch's choice (remembered in localStorage),
 // else the browser's (Accept-Language, told by the server; navigator.languages), else English.
 export const LANGS = ["en", "vi"];
 const KEY = "tienlen-lang";
-let messages = {};
-let fallback = {};
+let messages = {};  // the language's words (the server fills in English where it has none)
 export let lang = "en";
 
 function fromList(list) {
@@ -33,15 +32,14 @@ async function load(code) {
 
 export async function init() {
   lang = chooseLang();
-  fallback = await load("en");
-  messages = lang === "en" ? fallback : await load(lang);
+  messages = await load(lang);
   document.documentElement.lang = lang;
   applyStatic(document);
 }
 
 /** A message with its {placeholders} filled: t("end.wins", { name }). */
 export function t(key, params = {}) {
-  const text = messages[key] ?? fallback[key] ?? key;
+  const text = messages[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
@@ -49,12 +47,12 @@ export function t(key, params = {}) {
  * catalogue does not name; and its one line of description ("" when there is none). */
 export function presetName(id) {
   const key = `preset.name.${id}`;
-  return key in messages || key in fallback ? t(key) : id;
+  return key in messages ? t(key) : id;
 }
 
 export function presetLine(id) {
   const key = `preset.desc.${id}`;
-  return key in messages || key in fallback ? t(key) : "";
+  return key in messages ? t(key) : "";
 }
 
 /** A seat's name as shown: a bot's "Bot N" (the name the records keep, in every language) in
