@@ -272,7 +272,10 @@ def test_the_local_directory_lists_as_the_lobby_does(server: Server) -> None:
     lan = server.browser()
     first = made(lan, name="Lan")["id"]
     second = made(lan, name="Lan")["id"]
-    playing = made(lan, name="Lan", players=2, quick=True, seed=3)["id"]
+    quick = made(lan, name="Lan", players=2, quick=True, seed=3)
+    playing = quick["id"]
+    player = lan.ws(playing)  # its player is there (a table nobody plays at is not listed)
+    player.hello(quick["token"])
     hidden = made(lan, name="Lan", private=True)["id"]
     tab = server.browser().ws(second)  # a change: the second is listed first of the open ones
     tab.hello()
@@ -286,6 +289,7 @@ def test_the_local_directory_lists_as_the_lobby_does(server: Server) -> None:
     assert [t["id"] for t in server.get("/api/tables").json()] == by_lobby
     assert hidden not in by_lobby and asked(server, lambda: directory.get(hidden)) is not None
     tab.close()
+    player.close()
 
 
 def test_the_local_directory_says_who_sits_where_as_the_lobby_does(server: Server) -> None:
@@ -315,8 +319,10 @@ def test_the_local_directory_says_who_sits_where_as_the_lobby_does(server: Serve
     assert [t.id for t in asked(server, lambda: directory.seated(owner))] == [table["id"]]
 
 
-def _facts(table_id: str, started: bool, version: int, private: bool = False) -> TableFacts:
-    info = TableInfo(id=table_id, name=table_id, private=private, next_hand_after=0.0,
+def _facts(table_id: str, started: bool, version: int, private: bool = False,
+           paused: bool = False) -> TableFacts:
+    info = TableInfo(id=table_id, name=table_id, private=private, paused=paused,
+                     next_hand_after=0.0,
                      status="playing" if started else "open", rules="pagat", options={},
                      players=2, seats=[], hand_no=0, totals=[], first_places=[], records=0,
                      away_timeout=30.0, turn_timer=0.0)
@@ -331,6 +337,8 @@ def test_the_listing_orders_open_tables_first_the_most_changed_first_and_leaves_
               _facts("o2", False, 7), _facts("p2", True, 30)]
     assert [t.id for t in ordered(tables)] == ["o2", "o1", "p2", "p1"]
     assert [t.id for t in ordered(tables, most=2)] == ["o2", "o1"]
+    gone = _facts("p3", True, 40, paused=True)  # its players left: nothing happens there
+    assert [t.id for t in ordered([*tables, gone])] == ["o2", "o1", "p2", "p1"]
 
 
 def test_a_tables_facts_travel_as_json_whole() -> None:

@@ -15,8 +15,12 @@ from .conftest import Server
 
 def test_a_busy_lobby_shows_open_seats_first_and_the_rest_on_asking(browser: Browser,
                                                                     server: Server) -> None:
-    for n in range(9):  # tables being played (quick games: bots in every other seat)
-        server.browser().post("/api/tables", {"quick": True, "name": f"Bot fan {n}", "rules": "pagat"})
+    players = []
+    for n in range(9):  # tables being played (quick games: bots in every other seat), each
+        made = server.browser().post("/api/tables", {"quick": True, "name": f"Bot fan {n}",
+                                                     "rules": "pagat"}).json()
+        players.append(server.ws(made["id"]))  # with its player there
+        players[-1].hello(made["token"])
     for n in range(4):  # tables waiting for players
         server.browser().post("/api/tables", {"name": f"Host {n}", "players": 4, "table_name": f"Open {n}"})
     page = browser.new_context().new_page()
@@ -35,3 +39,5 @@ def test_a_busy_lobby_shows_open_seats_first_and_the_rest_on_asking(browser: Bro
     page.clock.run_for(10_500)  # the lobby refreshes: the new table is listed, all still shown
     expect(rows).to_have_count(14)
     expect(rows.first.locator(".table-name")).to_have_text("Open 0")
+    for player in players:
+        player.close()

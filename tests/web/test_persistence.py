@@ -97,8 +97,8 @@ def test_a_restart_resumes_every_table_exactly(any_server: Server) -> None:
     me = any_server.ws(table_id)
     me.hello(token)
     play_hint(me)
-    tables = {t["id"]: t for t in any_server.get("/api/tables").json()}
-    assert tables[bots_only]["status"] == "playing"
+    tables = {t: any_server.get(f"/api/tables/{t}").json() for t in (bots_only, open_table["id"])}
+    assert tables[bots_only]["status"] == "playing"  # (paused: nobody watches it)
     assert tables[open_table["id"]]["status"] == "open"
     assert tables[open_table["id"]]["seats"][0]["name"] == "Hoa"
     # the creator of the open table still holds its seat

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from .conftest import Server, WsClient
-from .waiting import stored
+from .waiting import poll, stored
 
 
 def host_table(server: Server, **extra: Any) -> tuple[dict[str, Any], WsClient]:
@@ -194,3 +194,27 @@ def test_the_tables_bot_level_is_every_bots_level(server: Server) -> None:
     assert [s["level"] for s in state["info"]["seats"][1:]] == ["greedy", "random"]
     quick = server.post("/api/tables", {"quick": True, "level": "random", "players": 3}).json()
     assert [s["level"] for s in quick["info"]["seats"]] == ["random"] * 3
+
+
+def test_a_table_its_players_left_leaves_the_lobby_until_one_comes_back(server: Server) -> None:
+    """The lobby lists a table being played only while someone plays it: once its players are
+    gone it is paused ("nobody is here") and nothing happens there."""
+    made, alice = host_table(server)
+    alice.send(type="add_bot")
+    alice.send(type="add_bot")
+    alice.send(type="start")
+    alice.until(lambda m: m["type"] == "state" and m["view"] is not None)
+
+    def listed() -> bool:
+        return made["id"] in [t["id"] for t in server.get("/api/tables").json()]
+
+    assert listed()
+    alice.close()
+    poll(lambda: server.get(f"/api/tables/{made['id']}").json(), lambda t: t["paused"])
+    assert not listed()
+    assert server.get(f"/api/tables/{made['id']}").status_code == 200  # still there, by its link
+    back = server.ws(made["id"])
+    back.hello(made["token"])
+    poll(lambda: server.get(f"/api/tables/{made['id']}").json(), lambda t: not t["paused"])
+    assert listed()
+    back.close()

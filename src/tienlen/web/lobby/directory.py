@@ -155,8 +155,9 @@ def facts_of(room: Room, process: str = "") -> TableFacts:
 
 def ordered(tables: Iterable[TableFacts], most: int = LISTED) -> list[TableFacts]:
     """The public ones of ``tables`` as the lobby lists them (Lobby.listing): open ones first,
-    the most changed first, then the tables being played; at most ``most``."""
-    public = [t for t in tables if not t.private]
+    the most changed first, then the tables being played; at most ``most``. A table paused
+    because nobody is there (its players gone) is not listed: nothing happens at it."""
+    public = [t for t in tables if not t.private and not t.info.paused]
     return sorted(public, key=lambda t: (t.started, -t.version))[:most]
 
 

@@ -481,6 +481,8 @@ class Lobby:
                 if any(s.owner == identity_id for s in room.table.seats)]
 
     def listing(self) -> list[Room]:
-        """Public tables: open ones (with an empty seat) first, then the tables being played."""
-        rooms = [r for r in self.rooms.values() if not r.private]
+        """Public tables: open ones (with an empty seat) first, then the tables being played;
+        not those paused because nobody is there (directory.ordered: the same for another
+        process's tables)."""
+        rooms = [r for r in self.rooms.values() if not r.private and not r.clock.paused]
         return sorted(rooms, key=lambda r: (r.started, -r.version))
