@@ -127,26 +127,28 @@ def my_turn(server: Server, lang: str = "en", **options: Any) -> tuple[str, WsCl
 
 
 @pytest.mark.parametrize("lang", ["en", "vi"])
-def test_the_timer_tells_the_player_and_the_history_marks_its_move(server: Server,
+def test_the_timer_tells_the_player_and_the_history_marks_its_move(sqlite_url: str,
                                                                     lang: str) -> None:
-    _, me, before = my_turn(server, lang, turn_timer=0.3)
-    told = me.until(lambda m: m["type"] == "timed_out")
-    assert told["seat"] == 0
-    words = {"en": ("Time ran out: the timer played {} for you.",
-                    "Time ran out: the timer passed for you."),
-             "vi": ("Hết giờ: đồng hồ đã đánh {} thay bạn.", "Hết giờ: đồng hồ đã bỏ lượt thay bạn.")}
-    played_words, passed_words = words[lang]
-    assert told["reason"] == (passed_words if told["move"] == "pass"
-                              else played_words.format(told["move"]))
-    after = me.until(lambda m: m["type"] == "state" and m["version"] > before["version"])
-    n = len(before["view"]["events"])
-    event = after["view"]["events"][n]
-    assert event["seat"] == 0 and event["timed_out"] is True
-    assert (event.get("cards") or event["kind"]) == told["move"]
-    # only the timer's moves are marked (the bots' are not); on a slow machine the timer may
-    # have played Lan's next turn too before this state was sent
-    marked = [e for e in after["view"]["events"] if e.get("timed_out")]
-    assert marked[0] == event and all(e["seat"] == 0 for e in marked)
+    clock = ServerTime()  # the timer runs out when the test moves the time, once
+    with contextmanager(running)(sqlite_url, clock=clock) as server:
+        _, me, before = my_turn(server, lang, turn_timer=2)
+        server.advance(2)
+        told = me.until(lambda m: m["type"] == "timed_out")
+        assert told["seat"] == 0
+        words = {"en": ("Time ran out: the timer played {} for you.",
+                        "Time ran out: the timer passed for you."),
+                 "vi": ("Hết giờ: đồng hồ đã đánh {} thay bạn.",
+                        "Hết giờ: đồng hồ đã bỏ lượt thay bạn.")}
+        played_words, passed_words = words[lang]
+        assert told["reason"] == (passed_words if told["move"] == "pass"
+                                  else played_words.format(told["move"]))
+        after = me.until(lambda m: m["type"] == "state" and m["version"] > before["version"])
+        n = len(before["view"]["events"])
+        event = after["view"]["events"][n]
+        assert event["seat"] == 0 and event["timed_out"] is True
+        assert (event.get("cards") or event["kind"]) == told["move"]
+        # only the timer's move is marked (the bots' are not)
+        assert [e for e in after["view"]["events"] if e.get("timed_out")] == [event]
 
 
 def test_the_mark_stays_after_a_restart(sqlite_url: str) -> None:
