@@ -30,7 +30,8 @@ FAN_STEP = 4  # the columns each card of a fan of large cards shows (the next on
 TABLE_ROWS = 24  # the most rows the seats spread over: a taller window has blank felt around
 BACKS_ROWS = 26  # a felt this tall draws the other seats' hands as fans of card backs
 BACKS_TABLE_ROWS = 32  # the most rows a table with fans spreads over
-BACK_STYLE = "bold blue"
+CARD_EDGE = "grey50 on white"  # a card is white on the felt: its edge
+BACK_STYLE = "grey85 on blue3"  # the pattern of a card's back
 SEAT_ROWS = {False: 2, True: 5}  # the rows a seat takes, without and with its fan of backs
 
 
@@ -139,10 +140,10 @@ def _backs(grid: _Grid, y: int, x: int, count: int, width: int, dim: bool) -> No
     if count <= 0:
         return
     edges = min(count - 1, max(0, width - BIG_CARD))
-    edge = "dim" if dim else "white"
+    edge = "grey50 on grey85" if dim else CARD_EDGE  # a seat out or passed: greyed
     grid.put(y, x, "╭" * edges + "╭───╮", edge)
     grid.put(y + 1, x, "│" * edges + "│", edge)
-    grid.put(y + 1, x + edges + 1, "░░░", "dim blue" if dim else BACK_STYLE)
+    grid.put(y + 1, x + edges + 1, "░░░", "grey50 on grey85" if dim else BACK_STYLE)
     grid.put(y + 1, x + edges + 4, "│", edge)
     grid.put(y + 2, x, "╰" * edges + "╰───╯", edge)
 
@@ -153,11 +154,11 @@ def _big_cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool,
     before but for its face)."""
     for card in cards:
         style = card_style(card, four=four)
-        grid.put(y, x, "╭───╮", "white")
-        grid.put(y + 1, x, "│", "white")
+        grid.put(y, x, "╭───╮", CARD_EDGE)
+        grid.put(y + 1, x, "│", CARD_EDGE)
         grid.put(y + 1, x + 1, card_face(card).rjust(3), style)
-        grid.put(y + 1, x + 4, "│", "white")
-        grid.put(y + 2, x, "╰───╯", "white")
+        grid.put(y + 1, x + 4, "│", CARD_EDGE)
+        grid.put(y + 2, x, "╰───╯", CARD_EDGE)
         x += step
 
 
@@ -168,12 +169,12 @@ def _huge_cards(grid: _Grid, y: int, x: int, cards: Sequence[Card], four: bool) 
         style = card_style(card, four=four)
         face = card_face(card)
         rank, suit = face[:-1], face[-1]
-        grid.put(y, x, "╭─────╮", "white")
+        grid.put(y, x, "╭─────╮", CARD_EDGE)
         for row, text in enumerate((rank.ljust(5), suit.center(5), rank.rjust(5)), start=1):
-            grid.put(y + row, x, "│", "white")
+            grid.put(y + row, x, "│", CARD_EDGE)
             grid.put(y + row, x + 1, text, style)
-            grid.put(y + row, x + 6, "│", "white")
-        grid.put(y + 4, x, "╰─────╯", "white")
+            grid.put(y + row, x + 6, "│", CARD_EDGE)
+        grid.put(y + 4, x, "╰─────╯", CARD_EDGE)
         x += HUGE_CARD
 
 

@@ -167,7 +167,10 @@ class InfoPanel(Static):
 
 class FeltPanel(InfoPanel):
     """The felt: ``draw(width, height)`` at the panel's own size, drawn again whenever that
-    size changes (the hand's panel takes more rows in a tall window once it is laid out)."""
+    size changes (the hand's panel takes more rows in a tall window once it is laid out). It is
+    green, as a card table is; the cards on it are white (``tui.felt``)."""
+
+    DEFAULT_CSS = "FeltPanel { background: #0f3d27; border-title-color: #9fd3b0; }"
 
     def __init__(self, draw: Callable[[int, int], list[Text]], **kwargs: Any) -> None:
         super().__init__(**kwargs)
