@@ -249,7 +249,8 @@ def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, w
     around, the ``trick`` in the middle under its ``caption`` (large cards where they fit;
     ``moment``: the caption is news, a chop: in colour, on as many lines as it needs).
     A window taller than :data:`TABLE_ROWS` has the table in the middle of it, the seats
-    around the trick rather than at the window's edges."""
+    around the trick rather than at the window's edges; from :data:`BACKS_ROWS` each other
+    seat shows its hand face down, and the table spreads over :data:`BACKS_TABLE_ROWS`."""
     width, height = max(width, 20), max(height, 6)
     backs = height >= BACKS_ROWS
     table_rows = BACKS_TABLE_ROWS if backs else TABLE_ROWS
@@ -265,27 +266,27 @@ def felt_lines(seats: Sequence[FeltSeat], trick: Sequence[Card], caption: str, w
     right = [i for i, s in zip(range(1, len(seats)), where, strict=False) if s == "R"]
     longest = max((len(s.name) + len(f" ·{s.count}") + 1 for s in seats[1:]), default=10)
     side = max(10, min(longest, width // 3), min(18, width // 3))  # your seat has the bottom
-    tall = SEAT_ROWS[backs]
+    seat_rows = SEAT_ROWS[backs]
     cell = width // max(1, len(top))
     for n, seat in enumerate(top):
         x = n * cell + max(0, (cell - side) // 2)
         _seat(grid, 0, x, seats[seat], min(cell, side + 4), four, passed_word, backs)
-    band = range(tall, height - 2)  # between the top seats and yours
+    band = range(seat_rows, height - 2)  # between the top seats and yours
     for stack, x in ((left[::-1], 0), (right, width - side)):
-        spare = len(band) - tall * len(stack)
+        spare = len(band) - seat_rows * len(stack)
         gap = 1 if spare >= len(stack) + 1 else 0
         y = band.start + max(0, (spare - gap * (len(stack) - 1)) // 2)
         for seat in stack:
-            if y + tall - 1 < band.stop + 1:
+            if y + seat_rows - 1 < band.stop + 1:
                 _seat(grid, y, x, seats[seat], side, four, passed_word, backs)
-            y += tall + gap
+            y += seat_rows + gap
     you = seats[0]
     mine = min(width, max(side + 4, len(you.name) + len(f" ·{you.count}") + 1))
     _seat(grid, height - 2, (width - mine) // 2, you, mine, four, passed_word)
     # the middle: the caption, then the trick, between the side seats
     inner_x = side if left else 0
     inner_w = width - (side if left else 0) - (side if right else 0)
-    rows = range(tall, height - 2)
+    rows = range(seat_rows, height - 2)
     words = textwrap.wrap(caption, max(inner_w, 8)) or [""]
     form, tall = trick_size(trick, inner_w, len(rows) - min(2, len(words)))
     room = max(1, len(rows) - tall) if moment else 2
