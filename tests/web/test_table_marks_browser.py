@@ -72,17 +72,19 @@ def test_a_seat_with_one_card_left_is_marked(page: Page, server: Server) -> None
     assert marked[0][2] is None and "one card left" not in marked[2][1]
 
 
-def test_the_first_lead_says_the_card_it_must_hold(page: Page, server: Server) -> None:
+@pytest.mark.parametrize("only", [False, True], ids=["3s among plays", "3s the only lead"])
+def test_the_first_lead_says_the_card_it_must_hold(page: Page, server: Server,
+                                                   only: bool) -> None:
     page.goto(server.base + "/")
-    for seed in range(40):  # a practice deal where Lan, at seat 0, leads the first round
+    for seed in range(200):  # a practice deal where Lan, at seat 0, leads the first round
         made = page.evaluate("""async (seed) => (await fetch("/api/tables", {method: "POST",
             headers: {"Content-Type": "application/json"}, body: JSON.stringify(
             {name: "Lan", players: 4, rules: "pagat", quick: true, seed})})).json()""", seed)
         game = server.app.state.lobby.get(made["id"]).game
-        if game.turn == 0 and len(game.legal_plays(0)) > 1:
-            break
+        if game.turn == 0 and game.table is None and (len(game.legal_plays(0)) == 1) == only:
+            break  # (only: 3♠ alone may be led; it said "lead anything")
     else:
-        pytest.fail("no deal of 40 where seat 0 leads first")
+        pytest.fail("no deal of 200 where seat 0 leads first so")
     page.goto(server.base + f"/t/{made['id']}")
     expect(page.get_by_test_id("status")).to_have_text("Your turn: lead a play with 3♠ in it")
     assert page.evaluate(DIMMED) and "3s" not in page.evaluate(DIMMED)

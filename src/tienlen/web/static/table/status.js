@@ -17,13 +17,17 @@ function promptWords(d, view, names) {
 }
 
 /** Your lead: anything, or (the first lead of some rules) a play that holds the card every
- * legal play holds ("lead with 3♠ in your play"). */
+ * legal play holds ("lead a play with 3♠ in it"), even when that card alone is the only lead.
+ * A lead is free when every card of the hand may be led alone (the legal plays list the
+ * singles first, so a list cut at MAX_LEGAL still says so). */
 function leadWords(view) {
   const held = new Set(view.hand);
   const plays = view.legal.map((m) => m.split(" ")).filter((cards) => cards.every((c) => held.has(c)));
-  if (!plays.length || view.legal.length >= MAX_LEGAL) return t("web.status.your_lead");
+  if (!plays.length) return t("web.status.your_lead");
+  const singles = new Set(plays.filter((p) => p.length === 1).map((p) => p[0]));
+  const free = view.hand.every((c) => singles.has(c));
   const needed = plays[0].filter((c) => plays.every((p) => p.includes(c)));
-  return needed.length && plays.length > 1 ? t("web.status.your_lead_with", { cards: cardsText(needed.join(" ")) }) : t("web.status.your_lead");
+  return needed.length && !free ? t("web.status.your_lead_with", { cards: cardsText(needed.join(" ")) }) : t("web.status.your_lead");
 }
 
 /** The status line for seat ``me`` (null: a spectator) of a hand in play or just over. */
