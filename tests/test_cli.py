@@ -809,7 +809,7 @@ def test_review_json_and_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
     assert blunder["cost"]["ci"][0] > 0 and blunder["grade"] in ("mistake", "blunder")
     assert next(d for d in data["decisions"] if d["number"] == 6)["kind"] == "forced"
     code, out, _ = run(capsys, "review", str(REVIEW_RECORD), "--lang", "vi")
-    assert code == 0 and "xem lại cho Player 1" in out and "bắt buộc" in out
+    assert code == 0 and "phân tích cho Player 1" in out and "bắt buộc" in out
 
 
 @pytest.mark.parametrize(("args", "said"), [
