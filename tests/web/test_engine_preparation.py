@@ -25,7 +25,8 @@ from tienlen import fast
 from tienlen.web.server import engine_text, prepared_text
 from tienlen.web.workers.botpool import BotPool, prepare_compiled, warm
 
-from .test_bot_pool import Held, run
+from .test_bot_pool import Held
+from .waiting import in_a_thread
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "tienlen"
 
@@ -82,7 +83,7 @@ def test_new_workers_load_the_compiled_engine_before_work_and_old_work_still_ans
         made[1][1].release()  # the new worker makes the next
         outcome.append(await asyncio.wrap_future(second))
 
-    run(main)
+    in_a_thread(main())
     assert [compiled for compiled, _ in made] == [False, True]
     assert len(outcome) == 3 and outcome[0] is not None  # seconds, then both answers
     assert outcome[1:] == [True, True]  # the stand-in runs in this process: both answered
@@ -102,7 +103,7 @@ def test_a_failed_preparation_leaves_the_pure_engine_and_says_so() -> None:
         assert pool.engine == "pure"
         assert not pool.prepare(outcome.append)  # nothing to prepare any more
 
-    run(main)
+    in_a_thread(main())
     assert outcome == [None]
     assert "pure engine" in prepared_text(None)
     assert "ready (63 s)" in prepared_text(62.6)
@@ -230,4 +231,4 @@ def test_closing_the_pool_ends_a_compilation_under_way() -> None:
         assert not any(p.is_alive() for p in processes)
         assert pool.engine == "preparing" and pool._executor is None
 
-    run(main)
+    in_a_thread(main())

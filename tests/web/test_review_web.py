@@ -17,8 +17,8 @@ import pytest
 pytest.importorskip("fastapi")
 
 from .conftest import Server
-from .test_bot_pool import run
 from .test_rated_hands import browser, play
+from .waiting import in_a_thread
 
 
 def finished_table(server: Server, **spec: Any) -> tuple[str, str]:
@@ -162,4 +162,4 @@ def test_past_the_limit_in_all_a_new_review_is_refused_and_a_shared_one_is_not()
             with pytest.raises(asyncio.CancelledError):
                 await task
 
-    run(main)  # in a thread of its own: the browser tests keep a loop in this one
+    in_a_thread(main())  # the browser tests keep a loop in this thread
