@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,15 +34,11 @@ from typing import Any
 import httpx
 from playwright.sync_api import Page, sync_playwright
 
+from bench_web import checkout, free_port  # (this folder: the room's benchmark)
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_TARGET, WARM_TARGET = 120_000, 20_000
 STEPS = ("first load", "to the table", "warm table")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextlib.contextmanager
@@ -124,19 +119,6 @@ def weigh(base: str, chromium: str, lang: str) -> dict[str, tuple[int, int]]:
         got["warm table"] = received.take()
         browser.close()
     return got
-
-
-@contextlib.contextmanager
-def checkout(rev: str) -> Iterator[Path]:
-    """Git revision ``rev`` in a temporary folder: its ``src``."""
-    folder = Path(tempfile.mkdtemp(prefix="tienlen-against-")) / "tree"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), rev],
-                   check=True, capture_output=True)
-    try:
-        yield folder / "src"
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)],
-                       check=False, capture_output=True)
 
 
 def kb(n: int) -> str:
