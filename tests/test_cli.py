@@ -786,7 +786,7 @@ def test_review_says_each_decision_its_estimate_the_coachs_best_and_the_grade(
     code, out, err = run(capsys, "review", str(REVIEW_RECORD), "--seat", "0")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("Hand 1 of 1 (Pagat), reviewed for Player 1 (seat 0): judged by "
+    assert lines[0].startswith("Hand 1 of 1 (pagat.com), reviewed for Player 1 (seat 0): judged by "
                                "the units the rules pay")
     at = lines.index(next(line for line in lines if line.startswith("4. 2c: units ")))
     best = re.match(r"    the coach's best, ([^:]+): units ", lines[at + 1])
@@ -865,7 +865,7 @@ def test_review_of_a_session_s_hand_says_a_claim_is_not_evaluated(
     code, out, err = run(capsys, "review", str(path), "--seat", "3", "--hand", "2")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[0].startswith("Hand 2 of 2 (Cardrules), reviewed for Player 4 (seat 3)")
+    assert lines[0].startswith("Hand 2 of 2 (cardrules.com), reviewed for Player 4 (seat 3)")
     assert lines[1] == ("1. claim four_twos: outside the play (an exchange, a trade or a claim), "
                         "which the coach does not appraise")
     assert lines[-1].startswith("0 decisions appraised: 0 good, 0 inaccuracies, 0 mistakes, "

@@ -289,7 +289,7 @@ def test_the_terminal_opens_the_review_from_the_results_and_steps_through_it() -
             await pilot.pause(0.05)
         await pilot.pause()
         shown = text()
-        assert "Review · hand 1 of 1 · Pagat · Player 1" in shown  # the record's names
+        assert "Review · hand 1 of 1 · pagat.com · Player 1" in shown  # the record's names
         assert "Decision 1 of 8 · #2" in shown
         assert re.search(r"You played +5♠ 5♣\n +units [+-]\d", shown), shown
         assert "★ The hint's move: the coach's best here" in shown

@@ -256,7 +256,7 @@ def test_the_screen_fits_80x24() -> None:
         players = shown(app, "#felt")
         for name in ("Ana", "Bot 1", "Bot 2", "Bot 3"):
             assert name in players
-        assert "Pagat rules" in shown(app, "#title")
+        assert "pagat.com rules" in shown(app, "#title")
         keys = await footer(pilot, app)
         assert all(key.region.right <= 80 for key in footer_keys(app))  # every key in sight
         for word in ("Select", "Play", "Pass", "Hint", "Sort", "Rules", "Next", "Quit"):

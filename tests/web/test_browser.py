@@ -46,9 +46,12 @@ def hand_cards(page: Page) -> list[str]:
     return [c.get_attribute("data-card") or "" for c in page.get_by_test_id("card").all()]
 
 
-def quick_game(page: Page, server: Server, name: str = "Lan") -> None:
+def quick_game(page: Page, server: Server, name: str = "Lan", rules: str = "pagat") -> None:
+    """Lan's quick game against bots from the lobby, on ``rules`` (pagat's by default: no
+    instant win ends a random deal before it is played)."""
     page.goto(server.base + "/")
     page.get_by_test_id("name").fill(name)
+    page.get_by_test_id("quick-rules").select_option(rules)
     page.get_by_test_id("quick-game").click()
     page.wait_for_url("**/t/*")
     expect(page.get_by_test_id("card").first).to_be_visible()

@@ -124,6 +124,7 @@ def test_the_lobby_on_a_phone_in_vietnamese(browser: Browser, server: Server) ->
         overflow = page.evaluate(
             "document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 0
+        page.get_by_test_id("quick-rules").select_option("pagat")
         page.get_by_test_id("quick-game").click()
         page.wait_for_url("**/t/*")
         wait_turn_or_over(page)

@@ -41,6 +41,7 @@ def test_a_hand_is_dealt_swept_and_its_first_place_celebrated(page: Page, server
     page.add_init_script(f"({WATCH})()")
     page.goto(server.base + "/")
     page.get_by_test_id("name").fill("Lan")
+    page.get_by_test_id("quick-rules").select_option("pagat")
     page.get_by_test_id("quick-game").click()
     page.wait_for_function(f"() => {TABLE} && {TABLE}.state && {TABLE}.state.view")
     seen = play_out(page)

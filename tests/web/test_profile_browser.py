@@ -10,7 +10,7 @@ pytest.importorskip("playwright")
 
 from playwright.sync_api import Browser, Page, expect
 
-from tienlen.web.ratings.ratings import Rating
+from tienlen.web.ratings.ratings import Rating, shown
 
 from .conftest import Server
 from .test_accessibility import AXE, RUN_AXE
@@ -20,7 +20,7 @@ from .waiting import keys_shown
 
 
 def rating_shown(page: Page, server: Server) -> str:
-    """The southern rating (mu - 3 sigma) and its rated hands, as the player's /me shows them."""
+    """The southern rating and its rated hands, as the player's /me shows them."""
     page.goto(server.base + "/me")
     card = page.get_by_test_id("rating-southern")
     expect(card).to_be_visible()
@@ -43,15 +43,20 @@ def test_two_players_see_their_ratings_move_on_me_and_on_the_leaderboard(
     for player, mu in ((lan, 27.0), (minh, 26.0)):  # 19 rated hands before this one
         ratings.put(player, "southern", Rating(mu, 1.5, 19, 5))
     before = [rating_shown(page, server) for page in (host, guest)]
-    assert before == [f"{mu - 4.5:.1f} after 19" for mu in (27.0, 26.0)]
+    assert before == [f"{shown(mu)}? after 19" for mu in (27.0, 26.0)]  # provisional: "?"
     expect(host.get_by_test_id("provisional")).to_be_visible()  # 19 of 20: still provisional
     host.goto(server.base + f"/t/{made['id']}")
     host.get_by_test_id("start").click()  # (a deal an instant win ends is rated at once)
     host.wait_for_function(f"() => {TABLE} && {TABLE}.state && {TABLE}.state.view !== null")
     play(server, made["id"])
-    after = [rating_shown(page, server) for page in (host, guest)]
     now = [ratings.get(player, "southern") for player in (lan, minh)]
-    assert after == [f"{r.conservative:.1f} after 20" for r in now]
+    # the end of the hand says how it moved Lan's rating, in the same number
+    moved = now[0].shown - shown(27.0)
+    change = f"+{moved}" if moved > 0 else f"\u2212{-moved}" if moved < 0 else "0"
+    expect(host.get_by_test_id("end-rating")).to_have_text(
+        f"Your rating: {now[0].shown} ({change})")
+    after = [rating_shown(page, server) for page in (host, guest)]
+    assert after == [f"{r.shown} after 20" for r in now]
     expect(host.get_by_test_id("provisional")).to_have_count(0)
     expect(host.get_by_test_id("hands-played")).to_have_text("1")
     expect(host.get_by_test_id("recent-hands")).to_contain_text("Minh")

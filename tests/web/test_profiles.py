@@ -14,7 +14,7 @@ from sqlalchemy import update
 
 from tienlen.web.accounts.names import account_key, confusable_key
 from tienlen.web.accounts.rows import IdentityRow
-from tienlen.web.ratings.ratings import Rating
+from tienlen.web.ratings.ratings import Rating, shown, shown_spread
 
 from .conftest import Server, Visitor
 from .test_rated_hands import IN_PLAY, browser, owners, play, sat_down, two_people
@@ -63,6 +63,29 @@ def test_a_profile_shows_ratings_curve_totals_and_the_last_hands(server: Server)
     server.app.state.services.repo.close_table(table_id, 1.0)
     [closed] = server.visitor().get("/api/players/lan").json()["recent"]
     assert closed["replay"] is None and server.get(closed["record"]).status_code == 200
+
+
+def test_the_end_of_a_rated_hand_says_how_it_moved_each_players_rating(server: Server) -> None:
+    table_id, lan, minh, seated = people_at(server)
+    ratings = server.app.state.services.ratings
+    ratings.put(seated[0], "southern", Rating(27.0, 3.0, 4, 1))  # 1596 after 4 rated hands
+    path = f"/api/tables/{table_id}/hands/1"
+    assert lan.get(f"/api/me{path.removeprefix('/api/tables')}/rating").status_code == 404
+    play(server, table_id)
+    for who, before, player in ((lan, 1596, seated[0]), (minh, 1500, seated[1])):
+        answer = who.get(f"/api/me/hands/{table_id}/1/rating")
+        assert answer.status_code == 200, answer.text
+        now = ratings.get(player, "southern")
+        assert now is not None
+        assert answer.json() == {"family": "southern", "before": before, "after": now.shown,
+                                 "change": now.shown - before, "hands": now.hands,
+                                 "provisional": True}
+    # a stranger has no rated hand there, nor anyone a hand not played; a bad number is a 422
+    assert browser(server).get(f"/api/me/hands/{table_id}/1/rating").status_code == 404
+    assert lan.get(f"/api/me/hands/{table_id}/2/rating").status_code == 404
+    refused = lan.get(f"/api/me/hands/{table_id}/0/rating")
+    assert refused.status_code == 422 and refused.headers["content-type"].startswith(
+        "application/problem+json")
 
 
 def test_a_private_tables_hands_are_listed_only_to_those_who_sat_there(server: Server) -> None:
@@ -118,7 +141,7 @@ def test_an_unknown_player_is_a_404_problem(server: Server) -> None:
     assert answer.json()["detail"] == "no player has the account name 'Nobody'"
 
 
-def test_the_leaderboard_ranks_by_mu_minus_3_sigma_from_20_rated_hands(server: Server) -> None:
+def test_the_leaderboard_ranks_by_the_rating_shown_from_20_rated_hands(server: Server) -> None:
     table_id, _, _, seated = people_at(server)
     lan, minh = seated[0], seated[1]
     ratings = server.app.state.services.ratings
@@ -131,10 +154,11 @@ def test_the_leaderboard_ranks_by_mu_minus_3_sigma_from_20_rated_hands(server: S
     rows = server.get("/api/leaderboard?family=southern").json()["rows"]
     assert sorted(r["name"] for r in rows) == ["Lan", "Minh"]
     assert [r["rank"] for r in rows] == [1, 2]
-    assert rows[0]["conservative"] > rows[1]["conservative"]
+    assert rows[0]["rating"] > rows[1]["rating"]
     for row in rows:
         assert row["hands"] == 20 and row["profile"] == f"/p/{row['name']}"
         assert row["conservative"] == pytest.approx(row["mu"] - 3 * row["sigma"])
+        assert (row["rating"], row["spread"]) == (shown(row["mu"]), shown_spread(row["sigma"]))
     assert server.get("/api/leaderboard?family=northern").json()["rows"] == []
 
 

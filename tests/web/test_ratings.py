@@ -23,6 +23,8 @@ from tienlen.web.ratings.ratings import (
     places,
     rate_hand,
     rated_family,
+    shown,
+    shown_spread,
 )
 from tienlen.web.ratings.store import TREND_HANDS, MemoryRatingStore, record_hand
 from tienlen.web.room.ladder import MEASURED as LADDER
@@ -159,15 +161,23 @@ def test_which_tables_are_rated() -> None:
     assert rated_family(settings("pagat", f"stake = {same}")) == "published"
 
 
-def test_the_leaderboard_ranks_settled_players_by_mu_minus_3_sigma() -> None:
+def test_a_rating_is_shown_on_the_familiar_scale() -> None:
+    # a newcomer at 1500; one performance spread of skill, at which the better of two players
+    # finishes ahead about three times in four, is 200 points, as in chess
+    assert shown(25.0) == Rating().shown == 1500
+    assert shown(25.0 + 25 / 6) == 1700 and shown(25.0 - 25 / 6) == 1300
+    assert shown_spread(25 / 6) == 200 and shown_spread(25 / 3) == 400
+
+
+def test_the_leaderboard_ranks_settled_players_by_the_rating_shown() -> None:
     store = MemoryRatingStore()
-    store.put("settled-high", "published", Rating(30.0, 2.0, 25, 9))  # 24
-    store.put("settled-low", "published", Rating(35.0, 5.0, 40, 12))  # 20: higher mu, lower rank
+    store.put("surer", "published", Rating(30.0, 2.0, 25, 9))  # 1740
+    store.put("better", "published", Rating(35.0, 5.0, 40, 12))  # 1980: first, surer or not
     store.put("new-star", "published", Rating(45.0, 3.0, 19, 15))  # provisional: not listed
     store.put("northern", "northern", Rating(40.0, 1.0, 50, 30))  # another family
     board = store.leaderboard("published")
-    assert [s.player for s in board] == ["settled-high", "settled-low"]
-    assert (board[0].rating.hands, board[0].rating.firsts) == (25, 9)
+    assert [(s.player, s.rating.shown) for s in board] == [("better", 1980), ("surer", 1740)]
+    assert (board[1].rating.hands, board[1].rating.firsts) == (25, 9)
     assert [s.player for s in store.leaderboard("northern")] == ["northern"]
     assert store.leaderboard("southern") == []
 
@@ -181,6 +191,6 @@ def test_the_leaderboard_shows_the_trend_of_the_last_hands() -> None:
     (line,) = store.leaderboard("published")
     curve = store.history("climber", "published")
     assert [p.hands for p in curve] == list(range(1, PROVISIONAL_HANDS + 6))
-    assert line.trend == pytest.approx(curve[-1].conservative - curve[-1 - TREND_HANDS].conservative)
+    assert line.trend == shown(curve[-1].mu) - shown(curve[-1 - TREND_HANDS].mu)
     assert line.trend is not None and line.trend > 0
     assert store.history("climber", "published", limit=3) == curve[-3:]

@@ -23,7 +23,7 @@ def test_a_spectators_dock_shows_the_seats_and_the_settings(browser: Browser,
     dock = guest.get_by_test_id("watch-dock")
     expect(dock).to_be_visible()
     expect(dock).to_contain_text("You are watching")
-    expect(dock).to_contain_text("Pagat · 4 players · bots: Normal")
+    expect(dock).to_contain_text("pagat.com · 4 players · bots: Normal")
     seats = dock.get_by_test_id("watch-seat")
     expect(seats).to_have_count(4)
     expect(seats.first).to_contain_text("Lan")

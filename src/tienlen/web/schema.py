@@ -63,6 +63,7 @@ def migrate(engine: Engine) -> None:
         conn.execute(text(f"CREATE INDEX IF NOT EXISTS {tablelog_rows.OPEN_BY_CREATOR} "
                           f"ON {tablelog_rows.TableRow.__tablename__} (closed, creator)"))
     add_columns(engine, tablelog_rows.SeatRow.__tablename__, tablelog_rows.ADDED_SEAT_COLUMNS)
+    add_columns(engine, accounts_rows.PlayedRow.__tablename__, accounts_rows.ADDED_PLAYED_COLUMNS)
     add_columns(engine, ratings_rows.RatingHistoryRow.__tablename__,
                 ratings_rows.ADDED_HISTORY_COLUMNS, then=_mark_private_points)
 

@@ -8,8 +8,10 @@ that hand (the player themself included), and anyone but the player sees the rat
 stood after its last public hand, its hands, first places and curve counted in public hands
 alone: to them the private hands are not there, so that nobody learns from a profile when,
 where or how a private hand went (``hand_access.py``). The leaderboard is the rating
-store's (mu - 3 sigma, players with at least 20 rated hands), its players named as they are
-now (a deleted account as "deleted player", in the reader's language).
+store's (by the rating shown, players with at least 20 rated hands), its players named as
+they are now (a deleted account as "deleted player", in the reader's language). Each rating
+goes out as the number players see (``rating``: :func:`~.ratings.shown`, ``spread``: its
+doubt in the same points) beside the model's own (``mu``, ``sigma``, ``conservative``).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.sql.elements import ColumnElement
 
 from ...i18n import t
-from ..ratings.ratings import FAMILIES, PROVISIONAL_HANDS, Rating
+from ..ratings.ratings import FAMILIES, PROVISIONAL_HANDS, Rating, shown, shown_spread
 from ..ratings.store import Point, RatingStore
 from ..tablelog.rows import RecordRow, TableRow
 from .identity import Identity
@@ -70,17 +72,20 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
             rating, points = _public(engine, who.id, family, points)
             if rating is None:
                 continue
-        curve = [{"hands": p.hands, "mu": p.mu, "sigma": p.sigma, "at": p.at} for p in points]
-        ratings_out.append({"family": family, "mu": rating.mu, "sigma": rating.sigma,
+        curve = [{"hands": p.hands, "mu": p.mu, "sigma": p.sigma, "at": p.at,
+                  "rating": shown(p.mu), "spread": shown_spread(p.sigma)} for p in points]
+        ratings_out.append({"family": family, "rating": rating.shown,
+                            "spread": shown_spread(rating.sigma), "mu": rating.mu,
+                            "sigma": rating.sigma,
                             "conservative": rating.conservative, "hands": rating.hands,
                             "firsts": rating.firsts, "provisional": rating.provisional,
                             "curve": curve})
     p, r = PlayedRow, RecordRow
     mine = p.identity == who.id
-    shown: ColumnElement[bool] = p.private.is_(False)
+    listed: ColumnElement[bool] = p.private.is_(False)
     if viewer is not None:  # a private hand the viewer sat in too
         sat = PlayedRow.__table__.alias("sat")
-        shown = or_(shown, select(sat.c.hand_no).where(
+        listed = or_(listed, select(sat.c.hand_no).where(
             sat.c.identity == viewer, sat.c.table_id == p.table_id,
             sat.c.hand_no == p.hand_no).exists())
     counted = mine if viewer == who.id else and_(mine, p.private.is_(False))
@@ -92,7 +97,7 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
                    func.substr(r.text, 1, _HEAD), TableRow.closed)
             .outerjoin(r, and_(r.table_id == p.table_id, r.hand_no == p.hand_no))
             .outerjoin(TableRow, TableRow.id == p.table_id)
-            .where(mine, shown).order_by(p.at.desc(), p.hand_no.desc()).limit(RECENT)).all()
+            .where(mine, listed).order_by(p.at.desc(), p.hand_no.desc()).limit(RECENT)).all()
     recent = [{"table": table, "hand": hand, "seat": seat, "place": place,
                "players": _names(head or ""), "family": family, "at": at,
                "record": f"/api/tables/{table}/records/{hand}",
@@ -103,6 +108,22 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
             "ratings": ratings_out, "hands": int(hands), "firsts": int(firsts or 0),
             "recent": recent,
             "opponents": recent_opponents(engine, who.id) if viewer == who.id else []}
+
+
+def hand_rating(engine: Engine, identity_id: str, table_id: str,
+                hand_no: int) -> dict[str, Any] | None:
+    """How one rated hand moved ``identity_id``'s rating (None: they were not rated in it):
+    its family, the rating shown before and after it, the change, their rated hands after it
+    and whether the rating is still provisional then."""
+    p = PlayedRow
+    with engine.connect() as conn:
+        row = conn.execute(select(p.family, p.mu_before, p.mu_after, p.rated_hands).where(
+            p.identity == identity_id, p.table_id == table_id, p.hand_no == hand_no)).first()
+    if row is None or row.family is None or row.mu_after is None or row.mu_before is None:
+        return None
+    before, after, hands = shown(row.mu_before), shown(row.mu_after), int(row.rated_hands or 0)
+    return {"family": row.family, "before": before, "after": after, "change": after - before,
+            "hands": hands, "provisional": hands < PROVISIONAL_HANDS}
 
 
 def _public(engine: Engine, player: str, family: str,
@@ -168,6 +189,7 @@ def leaderboard(engine: Engine, ratings: RatingStore, family: str, lang: str,
                      else identity.name,
                      "profile": None if identity is None else profile_link(identity),
                      "account": identity is not None and identity.account and not gone,
+                     "rating": rating.shown, "spread": shown_spread(rating.sigma),
                      "conservative": rating.conservative, "mu": rating.mu,
                      "sigma": rating.sigma, "hands": rating.hands, "firsts": rating.firsts,
                      "trend": standing.trend})

@@ -13,7 +13,7 @@ from __future__ import annotations
 from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from ..storage import Base
+from ..storage import AddedColumn, Base
 
 
 class IdentityRow(Base):
@@ -69,6 +69,17 @@ class PlayedRow(Base):
     family: Mapped[str | None] = mapped_column(String(16), nullable=True)  # None: not rated
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     at: Mapped[float] = mapped_column(Float, index=True)
+    # a rated hand: the player's skill mean before and after it, and their rated hands after
+    # it (the end of the hand says how the rating moved: /api/me/hands/…/rating)
+    mu_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rated_hands: Mapped[int | None] = mapped_column(Integer, nullable=True)
+
+
+# played-hand columns added after the first release (schema.py adds them to an older database)
+ADDED_PLAYED_COLUMNS: tuple[AddedColumn, ...] = (
+    ("mu_before", "FLOAT", "NULL"), ("mu_after", "FLOAT", "NULL"),
+    ("rated_hands", "INTEGER", "NULL"))
 
 
 class RecoveryCodeRow(Base):

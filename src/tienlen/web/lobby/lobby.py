@@ -6,7 +6,7 @@ import functools
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -47,6 +47,9 @@ QUICK_AWAY = MIN_GRACE  # a quick-match table's away_timeout (a rated table's le
 QUICK_TURN_TIMER = 60.0  # and its turn timer: strangers do not wait for one another for ever
 MAX_KNOWN = 10_000  # identities whose account name the lobby keeps (Lobby.account_of)
 KNOWN_SECONDS = 60.0  # and for how long it trusts one it read (a claim in another process)
+# the rules the room offers first, Vietnam's own (the published accounts come after, as
+# "other rule books"); the first is what the lobby's page deals by default
+HOME_PRESETS: Final = ("mien-nam", "mien-bac")
 MAX_OPTION = 1_000_000  # the largest number a table's rule changes may hold (a stake, a penalty)
 
 

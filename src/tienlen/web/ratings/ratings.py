@@ -4,8 +4,9 @@ openskill's Plackett-Luce model rates a whole finish order at once, every seat o
 included. Each bot level is a rated player whose rating is fixed (its anchor, measured by
 the arena: ``anchors.py``, written by ``scripts/ratings_anchors.py``), so a player
 who only meets bots still gets a real rating, and no hand moves an anchor. A rating is
-provisional for its first :data:`PROVISIONAL_HANDS` rated hands; the leaderboard ranks by
-the conservative estimate mu - 3 sigma. Keeping ratings is ``store.py``'s job.
+provisional for its first :data:`PROVISIONAL_HANDS` rated hands. Players see one number,
+:func:`shown`: the model's mean on the scale card and chess rooms use (a newcomer at 1500);
+the leaderboard ranks by it. Keeping ratings is ``store.py``'s job.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ MU: Final = 25.0
 SIGMA: Final = MU / 3
 BETA: Final = MU / 6
 PROVISIONAL_HANDS: Final = 20
+# the number players see: a newcomer at 1500, and one performance spread (BETA) of skill worth
+# 200 points, the gap at which the better of two players finishes ahead about three times in
+# four (Phi(1 / sqrt 2) = 0.76), as 200 Elo points do in chess
+SHOWN_START: Final = 1500
+SHOWN_PER_BETA: Final = 200
 
 # each family is its own rating: the presets whose play is alike enough to share one
 FAMILIES: Final[dict[str, tuple[str, ...]]] = {
@@ -43,6 +49,16 @@ _MODEL: Final = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA)
 def family_of(preset: str) -> str | None:
     """The rating family of a preset (None: a rules set of no family, ``custom``)."""
     return _FAMILY_OF.get(preset)
+
+
+def shown(mu: float) -> int:
+    """A skill mean as players see it: ``shown(MU) == 1500``; 200 points a performance spread."""
+    return round(SHOWN_START + (mu - MU) * SHOWN_PER_BETA / BETA)
+
+
+def shown_spread(sigma: float) -> int:
+    """A skill's spread (sigma) in the points of :func:`shown`."""
+    return round(sigma * SHOWN_PER_BETA / BETA)
 
 
 def rated_family(settings: TableSettings) -> str | None:
@@ -68,8 +84,14 @@ class Rating:
 
     @property
     def conservative(self) -> float:
-        """mu - 3 sigma: the skill the player has with little doubt (the leaderboard's key)."""
+        """mu - 3 sigma: the skill the player has with little doubt (kept in the API's answers;
+        the page shows :attr:`shown`)."""
         return self.mu - 3 * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The rating as players see it (:func:`shown`), the leaderboard's key."""
+        return shown(self.mu)
 
     @property
     def provisional(self) -> bool:

@@ -23,10 +23,10 @@ from sqlalchemy.orm import aliased
 
 from ...errors import error
 from ..storage import StorageError
-from .ratings import PROVISIONAL_HANDS, Rating, Seated, rate_hand
+from .ratings import PROVISIONAL_HANDS, Rating, Seated, rate_hand, shown
 from .rows import RatingHistoryRow, RatingRow
 
-TREND_HANDS: Final = 10  # the trend: the change of mu - 3 sigma over the last this many hands
+TREND_HANDS: Final = 10  # the trend: the change of the rating shown over the last this many hands
 RETRIES: Final = 20  # an update that keeps meeting another's write gives up after this many
 
 T = TypeVar("T")
@@ -50,12 +50,13 @@ class Point:
 
 @dataclass(frozen=True)
 class Standing:
-    """A line of the leaderboard: the player, the rating, and its trend (the change of
-    mu - 3 sigma over the last :data:`TREND_HANDS` rated hands; None: no point that far)."""
+    """A line of the leaderboard: the player, the rating, and its trend (the change of the
+    rating shown, :func:`~.ratings.shown`, over the last :data:`TREND_HANDS` rated hands; None:
+    no point that far)."""
 
     player: str
     rating: Rating
-    trend: float | None
+    trend: int | None
 
 
 class RatingStore(Protocol):
@@ -89,8 +90,8 @@ def record_hand(store: RatingStore, family: str, seats: Sequence[Seated],
                         lambda before: rate_hand(family, seats, finish_order, before, left))
 
 
-def _trend(rating: Rating, then: Point | Rating | None) -> float | None:
-    return None if then is None else rating.conservative - (then.mu - 3 * then.sigma)
+def _trend(rating: Rating, then: Point | Rating | None) -> int | None:
+    return None if then is None else rating.shown - shown(then.mu)
 
 
 class MemoryRatingStore:
@@ -130,7 +131,7 @@ class MemoryRatingStore:
     def leaderboard(self, family: str, limit: int = 50) -> list[Standing]:
         rows = [(p, r) for (p, f), r in self._ratings.items()
                 if f == family and r.hands >= PROVISIONAL_HANDS]
-        rows.sort(key=lambda row: (-row[1].conservative, row[0]))
+        rows.sort(key=lambda row: (-row[1].mu, row[0]))
         return [Standing(p, r, _trend(r, self._history[p, family].get(r.hands - TREND_HANDS)))
                 for p, r in rows[:limit]]
 
@@ -248,7 +249,7 @@ class SqlRatingStore:
                  .outerjoin(then, and_(then.player == r.player, then.family == r.family,
                                        then.hands == r.hands - TREND_HANDS))
                  .where(r.family == family, r.hands >= PROVISIONAL_HANDS)
-                 .order_by((r.mu - 3 * r.sigma).desc(), r.player).limit(limit))
+                 .order_by(r.mu.desc(), r.player).limit(limit))
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         out = []

@@ -20,7 +20,7 @@ there) changes nothing.
 
 from __future__ import annotations
 
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from ..accounts.rows import PlayedRow
@@ -73,16 +73,25 @@ class HandWriter:
             return
         conn.execute(insert(PlayedRow), list(rows.values()))
         if end.family is not None:
-            self.rate(conn, end.family, end)
+            self.rate(conn, table_id, end.family, end)
 
-    def rate(self, conn: Connection, family: str, end: HandEnd) -> None:
+    def rate(self, conn: Connection, table_id: str, family: str, end: HandEnd) -> None:
         seats = seated(end)
         players = [s for s in seats if isinstance(s, str) and not s.startswith(NOBODY)]
         if not players:
             return
 
+        was: dict[str, Rating] = {}
+
         def change(before: dict[str, Rating]) -> dict[str, Rating]:
+            was.update(before)
             after = rate_hand(family, seats, end.finish_order, before, end.left)
             return {p: after[p] for p in players}
 
-        self.ratings.update_in(conn, family, players, change, end.private)
+        after = self.ratings.update_in(conn, family, players, change, end.private)
+        for player, rating in after.items():  # what the hand's end says to each of them
+            conn.execute(update(PlayedRow).where(
+                PlayedRow.identity == player, PlayedRow.table_id == table_id,
+                PlayedRow.hand_no == end.hand_no).values(
+                mu_before=was.get(player, Rating()).mu, mu_after=rating.mu,
+                rated_hands=rating.hands))

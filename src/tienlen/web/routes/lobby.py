@@ -18,7 +18,7 @@ from ...rules_text import explain_text
 from ..accounts.session import device_of, identity_of, owner_for, sat_down
 from ..http.problems import answers
 from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key
-from ..lobby.lobby import Lobby, NewTable
+from ..lobby.lobby import HOME_PRESETS, Lobby, NewTable
 from ..refusal import Refused
 from ..room.ladder import offered
 from ..room.protocol import BOT_LEVELS, TableInfo
@@ -33,9 +33,10 @@ PlayerKey = Annotated[str | None, Header(alias="X-Tienlen-Player", min_length=MI
 
 @router.get("/api/presets")
 async def presets() -> dict[str, Any]:
-    """The presets, the bot levels (weakest first) and the levels each preset's tables offer."""
-    return {"presets": Rules.presets(), "bots": [b for b in BOT_LEVELS if b in bot_names()],
-            "levels": offered()}
+    """The presets, the bot levels (weakest first) and the levels each preset's tables offer;
+    ``home``: the presets the room offers first (Vietnam's own), the first its default."""
+    return {"presets": Rules.presets(), "home": list(HOME_PRESETS),
+            "bots": [b for b in BOT_LEVELS if b in bot_names()], "levels": offered()}
 
 
 @router.get("/api/presets/{name}", responses=answers(404, 422))

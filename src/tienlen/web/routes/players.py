@@ -10,15 +10,16 @@ from fastapi import Path as PathParam
 
 from ...i18n import msg
 from ..accounts.names import MAX_NAME, RAW_FACTOR, account_key
-from ..accounts.profiles import empty_profile, leaderboard, profile
+from ..accounts.profiles import empty_profile, hand_rating, leaderboard, profile
 from ..accounts.session import identity_of
 from ..http.problems import answers, request_lang
 from ..refusal import Refused
-from ..services import Svc
+from ..services import Svc, TableId
 
 router = APIRouter()
 
 Family = Literal["southern", "northern", "published"]  # ratings.FAMILIES
+HandNo = Annotated[int, PathParam(ge=1, le=1_000_000)]
 PlayerName = Annotated[str, PathParam(min_length=1, max_length=MAX_NAME * RAW_FACTOR)]
 
 
@@ -43,7 +44,19 @@ def my_profile(request: Request, svc: Svc) -> dict[str, Any]:
     return profile(svc.repo.engine, svc.ratings, me, me.id)
 
 
+@router.get("/api/me/hands/{table_id}/{hand_no}/rating", responses=answers(404, 422))
+def my_hand_rating(table_id: TableId, hand_no: HandNo, request: Request,
+                   svc: Svc) -> dict[str, Any]:
+    """How this browser's identity's rating moved in one rated hand it played (what the end of
+    the hand shows); 404: not a rated hand of theirs (not played, not rated, or not over)."""
+    me = identity_of(request, svc.identities)
+    found = None if me is None else hand_rating(svc.repo.engine, me.id, table_id, hand_no)
+    if found is None:
+        raise Refused(msg("err.web.no_rated_hand", hand=hand_no), status=404)
+    return found
+
+
 @router.get("/api/leaderboard", responses=answers(422))
 def board(request: Request, svc: Svc, family: Family = "southern") -> dict[str, Any]:
-    """The players with at least 20 rated hands in the family, best first by mu - 3 sigma."""
+    """The players with at least 20 rated hands in the family, best first by their rating."""
     return leaderboard(svc.repo.engine, svc.ratings, family, request_lang(request))

@@ -50,6 +50,11 @@ export function presetName(id) {
   return key in messages ? t(key) : id;
 }
 
+/** A rating family's name: "Miền Nam (Southern)", "Other rule books". */
+export function familyName(family) {
+  return t(`web.board.family.${family}`);
+}
+
 export function presetLine(id) {
   const key = `preset.desc.${id}`;
   return key in messages ? t(key) : "";

@@ -1,21 +1,21 @@
 // The leaderboard (/leaderboard): one family's players with 20 rated hands or more, best first
-// by mu - 3 sigma; a switch between the families (its choice kept in the address: ?family=).
+// by rating; a switch between the families (its choice kept in the address: ?family=).
 import { $, h } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { familyName, t } from "../lib/i18n.js";
 import { api } from "../lib/net.js";
-import { familyName, num, signed } from "../people/profile.js";
+import { num, ratingText, signed } from "../lib/numbers.js";
 
 function trend(x) {
   if (x === null || x === undefined) return h("td.trend.muted", { text: "–" });
   const cls = x > 0 ? "trend up" : x < 0 ? "trend down" : "trend";
   const arrow = x > 0 ? "▲ " : x < 0 ? "▼ " : "";
-  return h("td", { className: cls, title: t("web.board.trend_label", { change: signed(x) }) },
-    h("span", { "aria-hidden": "true", text: arrow }), signed(x));
+  return h("td", { className: cls, title: t("web.board.trend_label", { change: signed(x, 0) }) },
+    h("span", { "aria-hidden": "true", text: arrow }), signed(x, 0));
 }
 
 function rows(board) {
   if (!board.rows.length) return h("p.muted", { testid: "board-empty", text: t("web.board.empty", { n: board.min_hands }) });
-  const head = ["web.board.rank", "web.board.player", "web.board.rating", "web.board.skill", "web.board.hands",
+  const head = ["web.board.rank", "web.board.player", "web.board.rating", "web.board.hands",
     "web.board.firsts", "web.board.trend"];
   return h("div.table-scroll", {}, h("table.scores.board", { testid: "board" },
     h("caption.sr-only", { text: t("web.board.caption", { family: familyName(board.family) }) }),
@@ -25,8 +25,7 @@ function rows(board) {
       h("th", { scope: "row" }, r.profile ? h("a", { href: r.profile, text: r.name })
         : h("span", { text: r.name }), r.profile || r.name === t("web.board.deleted") ? null
         : h("span.badge", { text: t("web.board.guest") })),
-      h("td.num.rating", { testid: "board-rating", text: num(r.conservative) }),
-      h("td.num.muted", { text: `${num(r.mu)} ± ${num(r.sigma)}` }),
+      h("td.num.rating", { testid: "board-rating", text: ratingText(r.rating) }),
       h("td.num", { text: num(r.hands, 0) }),
       h("td.num", { text: num(r.firsts, 0) }),
       trend(r.trend))))));

@@ -44,14 +44,36 @@ export async function lobby() {
   name.value = localStorage.getItem("tienlen-name") || t("web.default_name");
   name.addEventListener("change", () => localStorage.setItem("tienlen-name", name.value));
   const fail = (err) => { $("lobby-error").textContent = err.message; };
-  const { presets, levels } = await api("/api/presets");
-  for (const p of presets) $("rules").append(new Option(presetName(p), p));
+  const { presets, levels, home } = await api("/api/presets");
+  // one choice of rules, shown by the quick game and in the new table's form: Vietnam's own
+  // first (Miền Nam the default), then the published accounts as "other rule books"
+  const choices = [$("quick-rules"), $("rules")];
+  const first = home && home.length ? home : presets.slice(0, 1);
+  for (const select of choices) {
+    for (const p of first) select.append(new Option(presetName(p), p));
+    const others = h("optgroup", { label: t("web.form.other_rules") });
+    for (const p of presets.filter((p) => !first.includes(p))) others.append(new Option(presetName(p), p));
+    select.append(others);
+  }
+  const savedRules = localStorage.getItem("tienlen-rules");
+  const chosen = presets.includes(savedRules) ? savedRules : first[0];
+  for (const select of choices) select.value = chosen;
+  for (const select of choices) {
+    select.addEventListener("change", () => {
+      for (const other of choices) {
+        if (other !== select && other.value !== select.value) {
+          other.value = select.value;
+          other.dispatchEvent(new Event("change"));
+        }
+      }
+    });
+  }
   const savedLevel = localStorage.getItem("tienlen-level");
   if (savedLevel) $("level").value = savedLevel;
   // the levels the chosen rules' tables offer, weakest first (the others hidden; the choice
   // kept where it is offered, else the strongest offered below it)
   const offerLevels = () => {
-    const offered = (levels && levels[$("rules").value || "pagat"]) || null;
+    const offered = (levels && levels[$("rules").value]) || null;
     if (!offered) return;
     const select = $("level");
     const chosen = select.selectedIndex;
@@ -66,6 +88,7 @@ export async function lobby() {
   $("rules").addEventListener("change", offerLevels);
   const showPreset = async () => {
     $("rules-line").textContent = presetLine($("rules").value);
+    $("quick-line").textContent = presetLine($("rules").value);
     const data = await api(`/api/presets/${$("rules").value}?lang=${lang}`);
     $("preset-text").textContent = data.explain || (data.toml + "\n" + data.describe);
   };
@@ -77,7 +100,8 @@ export async function lobby() {
     $("form-error").textContent = "";
     localStorage.setItem("tienlen-name", name.value);
     const level = $("level").value;
-    const spec = quick ? { quick: true, name: name.value, rules: $("rules").value || "pagat", level } : {
+    localStorage.setItem("tienlen-rules", $("rules").value);
+    const spec = quick ? { quick: true, name: name.value, rules: $("rules").value, level } : {
       rules: $("rules").value, options: $("options").value, players: Number($("players").value),
       away_timeout: Number($("away").value), turn_timer: Number($("timer").value),
       next_hand_after: Number($("next-after").value),

@@ -2,29 +2,15 @@
 // ratings per family with their curves (inline SVG, its numbers in a table too), hands played,
 // first places, the last hands with their records and replays.
 import { $, h } from "../lib/dom.js";
-import { lang, seatName, t } from "../lib/i18n.js";
+import { familyName, lang, seatName, t } from "../lib/i18n.js";
+import { num, ratingText } from "../lib/numbers.js";
 import { friendButton } from "./friends.js";
 import { reportBlockButtons } from "./moderation.js";
 import { api } from "../lib/net.js";
 
-/** A number in the reader's language, with ``digits`` decimals. */
-export function num(x, digits = 1) {
-  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(x);
-}
-
-/** A signed change: +1.2, −0.8 (the minus sign, not a hyphen). */
-export function signed(x, digits = 1) {
-  const text = num(Math.abs(x), digits);
-  return x > 0 ? `+${text}` : x < 0 ? `\u2212${text}` : text;
-}
-
 function when(at) {
   return new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })
     .format(new Date(at * 1000));
-}
-
-export function familyName(family) {
-  return t(`web.board.family.${family}`);
 }
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -35,35 +21,36 @@ function s(tag, attrs = {}, ...children) {
   return node;
 }
 
-/** The rating's curve: mu - 3 sigma after each rated hand, the band mu ± sigma behind it. */
+/** The rating's curve: the rating after each rated hand, and behind it the band of its doubt
+ * (the rating less and plus its spread), narrowing as the hands teach the model more. */
 function curveSvg(r, id) {
   const pts = r.curve;
-  const W = 560, H = 170, L = 40, R = 10, T = 10, B = 24;
-  const lows = pts.map((p) => p.mu - 3 * p.sigma), highs = pts.map((p) => p.mu + p.sigma);
-  let lo = Math.floor(Math.min(...lows, ...pts.map((p) => p.mu - p.sigma)));
-  let hi = Math.ceil(Math.max(...highs));
-  if (hi - lo < 4) { lo -= 2; hi += 2; }
+  const W = 560, H = 170, L = 48, R = 10, T = 10, B = 24;
+  const lows = pts.map((p) => p.rating - p.spread), highs = pts.map((p) => p.rating + p.spread);
+  let lo = Math.floor(Math.min(...lows) / 50) * 50, hi = Math.ceil(Math.max(...highs) / 50) * 50;
+  if (hi - lo < 100) { lo -= 50; hi += 50; }
   const first = pts[0].hands, last = pts[pts.length - 1].hands;
   const x = (n) => L + (last === first ? (W - L - R) / 2 : (n - first) / (last - first) * (W - L - R));
   const y = (v) => T + (hi - v) / (hi - lo) * (H - T - B);
-  const band = [...pts.map((p) => `${x(p.hands)},${y(p.mu + p.sigma)}`),
-    ...pts.slice().reverse().map((p) => `${x(p.hands)},${y(p.mu - p.sigma)}`)].join(" ");
-  const line = pts.map((p) => `${x(p.hands)},${y(p.mu - 3 * p.sigma)}`).join(" ");
+  const band = [...pts.map((p) => `${x(p.hands)},${y(p.rating + p.spread)}`),
+    ...pts.slice().reverse().map((p) => `${x(p.hands)},${y(p.rating - p.spread)}`)].join(" ");
+  const line = pts.map((p) => `${x(p.hands)},${y(p.rating)}`).join(" ");
   const title = t("web.profile.curve", { family: familyName(r.family) });
-  const desc = t("web.profile.curve_desc", { first: num(lows[0]), from: first, last: num(lows[lows.length - 1]), to: last });
+  const desc = t("web.profile.curve_desc", { first: ratingText(pts[0].rating), from: first,
+    last: ratingText(pts[pts.length - 1].rating), to: last });
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", class: "curve", "aria-labelledby": `${id}-t ${id}-d`,
     "data-testid": "rating-curve" },
     s("title", { id: `${id}-t` }, title), s("desc", { id: `${id}-d` }, desc));
   for (const v of [lo, (lo + hi) / 2, hi]) {
     svg.append(s("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }),
-      s("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, num(v, 0)));
+      s("text", { x: L - 6, y: y(v) + 4, class: "axis", "text-anchor": "end" }, ratingText(v)));
   }
   svg.append(s("text", { x: L, y: H - 6, class: "axis" }, String(first)),
     s("text", { x: W - R, y: H - 6, class: "axis", "text-anchor": "end" }, String(last)));
   if (pts.length > 1) svg.append(s("polygon", { points: band, class: "band" }), s("polyline", { points: line, class: "line" }));
-  else svg.append(s("line", { x1: x(first), x2: x(first), y1: y(pts[0].mu + pts[0].sigma), y2: y(pts[0].mu - pts[0].sigma), class: "band-bar" }));
+  else svg.append(s("line", { x1: x(first), x2: x(first), y1: y(highs[0]), y2: y(lows[0]), class: "band-bar" }));
   const lastPt = pts[pts.length - 1];
-  svg.append(s("circle", { cx: x(lastPt.hands), cy: y(lastPt.mu - 3 * lastPt.sigma), r: 4, class: "dot" }));
+  svg.append(s("circle", { cx: x(lastPt.hands), cy: y(lastPt.rating), r: 4, class: "dot" }));
   return svg;
 }
 
@@ -72,23 +59,20 @@ function curveTable(r) {
     h("summary", { text: t("web.profile.curve_numbers") }),
     h("table.scores", {},
       h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("web.profile.after") }),
-        h("th", { scope: "col", text: t("web.board.rating") }), h("th", { scope: "col", text: "μ" }),
-        h("th", { scope: "col", text: "σ" }))),
+        h("th", { scope: "col", text: t("web.board.rating") }))),
       h("tbody", {}, r.curve.slice().reverse().map((p) => h("tr", {},
-        h("th", { scope: "row", text: String(p.hands) }), h("td", { text: num(p.mu - 3 * p.sigma) }),
-        h("td", { text: num(p.mu) }), h("td", { text: num(p.sigma) }))))));
+        h("th", { scope: "row", text: String(p.hands) }), h("td", { text: ratingText(p.rating) }))))));
 }
 
 function ratingCard(r, i) {
   const provisional = r.provisional
-    ? h("p.provisional", { testid: "provisional", text: `± ${t("web.profile.provisional", { n: r.hands, min: 20 })}` }) : null;
+    ? h("p.provisional", { testid: "provisional", text: t("web.profile.provisional", { n: r.hands, min: 20 }) }) : null;
   return h("article.rating-card", { testid: `rating-${r.family}` },
     h("h3", { text: familyName(r.family) }),
     h("div.rating-figures", {},
       h("p.rating-big", {}, h("span.sr-only", { text: `${t("web.profile.rating")}: ` }),
-        h("span", { testid: "rating-value", text: num(r.conservative) })),
+        h("span", { testid: "rating-value", text: ratingText(r.rating, r.provisional) })),
       h("div", {},
-        h("p.rating-skill", { text: t("web.profile.skill", { mu: num(r.mu), sigma: num(r.sigma) }) }),
         h("p.muted", { text: t("web.profile.rated_hands", { n: r.hands, firsts: r.firsts }) }),
         provisional)),
     curveSvg(r, `curve-${i}`), curveTable(r));

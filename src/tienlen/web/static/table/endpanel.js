@@ -3,6 +3,8 @@
 import { cardsRow } from "../lib/cards.js";
 import { elements, h, onUsableClick, setEnabled } from "../lib/dom.js";
 import { listAnd, t, tn } from "../lib/i18n.js";
+import { api } from "../lib/net.js";
+import { ratingText, signed } from "../lib/numbers.js";
 import { instantWords } from "./history.js";
 import { paymentList } from "./payments.js";
 import { openReview } from "./review.js";
@@ -20,6 +22,7 @@ export class EndPanel {
   /** The hand ``view`` of table ``info`` just over, seen from seat ``me`` (null: watching). */
   render(info, view, names, me, offset) {
     renderEnd(this.els.end, view, names, me);
+    ratingLine(this.els.end, me, info.hand_no);
     this.renderNext(info, view, names, me, offset);
   }
 
@@ -85,6 +88,31 @@ export function renderEnd(box, view, names, me) {
   box.querySelector("#end-pay").hidden = !payments.length;
   moreBelow(box.querySelector(".end-scroll"));
   reviewButton(box, names, me, JSON.stringify([view.finish_order, view.scores, view.revealed]));
+}
+
+/** How the hand moved your rating (in the table's rules), under the title ("Your rating:
+ * 1512 (+12)", "?" while provisional), asked of the server once a hand; nothing at an unrated table, nor to a
+ * spectator. */
+async function ratingLine(box, me, handNo) {
+  const line = box.querySelector("#end-rating");
+  const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
+  const whose = `${tableId}:${me}:${handNo}`;
+  if (!line || line.dataset.whose === whose) return;
+  line.dataset.whose = whose;
+  line.hidden = true;
+  if (me === null || !tableId) return;
+  let moved;
+  try {
+    moved = await api(`/api/me/hands/${encodeURIComponent(tableId)}/${handNo}/rating`);
+  } catch {
+    return;  // not a rated hand of yours
+  }
+  if (line.dataset.whose !== whose) return;  // another hand's by now
+  const change = h(`span.change.${moved.change > 0 ? "won" : moved.change < 0 ? "lost" : "even"}`,
+    { testid: "end-rating-change", text: signed(moved.change, 0) });
+  line.replaceChildren(t("web.end.rating", { rating: ratingText(moved.after, moved.provisional) }),
+    " (", change, ")");
+  line.hidden = false;
 }
 
 /** "Review": the hand just finished, decision by decision, against the search bot (review.js);
