@@ -34,7 +34,9 @@ WATCHED = 2  # tables of bots only, watched (a bots-only table deals while watch
 class Player(threading.Thread):
     """A scripted player at one table: plays her turns (a card play when she has one), connects
     again to any live process whenever her connection ends, until the hand is over. ``acked``:
-    the card plays she saw made (her cards gone from her hand in a later state)."""
+    her own card plays as the states she was sent show them made (by her, not by a bot or the
+    turn timer playing for her while she was away); each state must show every one an earlier
+    state showed: a move once shown made is never lost."""
 
     def __init__(self, table_id: str, token: str, live: Any) -> None:
         super().__init__(daemon=True)
@@ -57,6 +59,7 @@ class Player(threading.Thread):
             try:
                 if client is None:
                     client, state = connect_again(self.live(), self.table_id, self.token, 90)
+                self._seen(state)
                 view = state["view"]
                 if view["is_over"]:
                     self.done = True
@@ -66,18 +69,27 @@ class Player(threading.Thread):
                     cards = [m for m in view["legal"] if m != "pass"]
                     move = cards[0] if cards else view["legal"][0]
                     client.send(type="play", version=state["version"], move=move)
-                got = client.until(lambda m, v=state["version"]: m["type"] == "state"
-                                   and m["version"] > v, timeout=15)
-                if view["turn"] == client.seat and view["legal"] and move != "pass":
-                    held = set(got["view"].get("hand") or [])
-                    if not any(card in held for card in move.split()):
-                        self.acked.append(move)
-                state = got
+                state = client.until(lambda m, v=state["version"]: m["type"] == "state"
+                                     and m["version"] > v, timeout=15)
+            except LostMove:
+                raise
             except Exception:  # the connection ended (a fault): connect again
                 if client is not None:
                     client.close()
                 client = None
         raise AssertionError(f"table {self.table_id}: the hand did not end in time")
+
+    def _seen(self, state: dict[str, Any]) -> None:
+        mine = [e["cards"] for e in state["view"].get("events") or []
+                if e["seat"] == 0 and e["kind"] == "play" and not e.get("bot") and not e.get("timed_out")]
+        if mine[:len(self.acked)] != self.acked:
+            raise LostMove(f"table {self.table_id} at version {state['version']}: "
+                           f"{self.acked} shown made before, now {mine}")
+        self.acked = mine
+
+
+class LostMove(AssertionError):
+    """A state showed fewer of the player's moves made than one before it."""
 
 
 class Watcher(threading.Thread):

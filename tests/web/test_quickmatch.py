@@ -85,6 +85,10 @@ def test_waiting_says_how_long_and_how_many_and_cancel_takes_one_out(server: Ser
     play_now(minh, "Minh", players=3, family="northern")
     state = poll(lambda: lan.get("/api/quickmatch").json(), lambda s: s["waited"] >= 0.5)
     assert (state["state"], state["table"], state["waiting"]) == ("waiting", None, 2)
+    # bots fill the seats people did not once the queue's oldest (Lan) has waited 20 s
+    wait = server.app.state.services.limits.match_wait
+    assert state["fill_in"] == pytest.approx(wait - state["waited"], abs=0.3)
+    assert minh.get("/api/quickmatch").json()["fill_in"] <= state["fill_in"]
     cancelled = lan.post("/api/quickmatch/cancel").json()
     assert cancelled["cancelled"] is True and cancelled["state"] == "none"
     assert lan.get("/api/quickmatch").json() == {"state": "none", "waited": 0.0, "table": None,
@@ -173,10 +177,13 @@ def test_two_servers_on_one_database_seat_every_player_once(sqlite_url: str) -> 
         for i, who in enumerate(players):
             play_now(who, f"P{i}", players=2)
         tables = [matched(who)["table"] for who in players]
-        seated: dict[str, list[str]] = {}
-        for server in (first, second):
-            for room in server.app.state.lobby.rooms.values():
-                seated[room.id] = [s.owner for s in room.table.seats]
+
+        def seated_now() -> dict[str, list[str | None]]:
+            return {room.id: [s.owner for s in room.table.seats]
+                    for server in (first, second) for room in server.app.state.lobby.rooms.values()}
+
+        # a group is claimed in the queue, then its table made: each matched table is made soon
+        seated = poll(seated_now, lambda found: set(tables) <= set(found))
         assert sorted(tables) == sorted(t for t, owners in seated.items() for _ in owners)
         assert len({o for owners in seated.values() for o in owners}) == 8
     finally:
@@ -238,16 +245,20 @@ def test_a_later_player_takes_a_bots_seat_at_the_next_hand_across_a_restart(
 
 def test_the_lobby_counts_players_online_playing_and_waiting(server: Server) -> None:
     before = server.get("/api/lobby").json()
-    assert set(before) == {"online", "playing", "waiting"}
+    assert set(before) == {"online", "playing", "waiting", "pools"}
+    assert before["online"] == 1 and before["pools"] == []  # a newcomer: the one asking
     lan, minh = browser(server), browser(server)
     play_now(lan, "Lan", players=3)
-    counts = server.get("/api/lobby").json()
-    assert counts["waiting"] == before["waiting"] + 1 and counts["online"] >= 1
+    counts = lan.get("/api/lobby").json()
+    assert counts["waiting"] == before["waiting"] + 1 and counts["online"] == 1  # Lan, asking
+    assert counts["pools"] == [{"family": "southern", "size": 3, "waiting": 1}]
     play_now(minh, "Minh", players=2)
     play_now(browser(server), "Hoa", players=2)
     matched(minh)
     counts = server.get("/api/lobby").json()
     assert counts["playing"] >= 2 and counts["waiting"] == 1
+    assert counts["online"] >= counts["playing"] + counts["waiting"] + 1  # and the one asking
+    assert counts["pools"] == [{"family": "southern", "size": 3, "waiting": 1}]
 
 
 def test_a_blocked_player_does_not_take_a_bots_seat_at_the_blockers_table(quick: Server) -> None:

@@ -98,17 +98,47 @@ def test_a_player_who_blocked_another_is_never_seated_with_them(browser: Browser
         assert sorted(kinds) == ["bot", "human"]
 
 
-def test_a_waiting_page_counts_the_seconds_and_may_cancel(browser: Browser, server: Server) -> None:
+def test_a_waiting_page_counts_down_to_the_bots_and_may_cancel(browser: Browser,
+                                                              server: Server) -> None:
     lan = stranger(browser, server, "Lan")
-    expect(lan.get_by_test_id("lobby-counts")).to_contain_text("online")
+    expect(lan.get_by_test_id("lobby-counts")).to_have_text("1 online · 0 playing · 0 waiting")
     play_now(lan, players=8)
     waiting = lan.get_by_test_id("qm-waiting")
-    expect(waiting).to_contain_text(re.compile(r"[1-9]\d* s waited, 1 waiting"))
+    fill = re.compile(r"Miền Nam \(Southern\) · 8: only you waiting · "
+                      r"bots fill the empty seats in 0:(\d\d)")
+    expect(waiting).to_contain_text(fill)
+    first = int(fill.search(waiting.inner_text()).group(1))  # type: ignore[union-attr]
+    expect(waiting).not_to_contain_text(f"0:{first:02d}")  # counted down
+    later = int(fill.search(waiting.inner_text()).group(1))  # type: ignore[union-attr]
+    assert 0 < later < first <= 20
+    expect(lan.get_by_test_id("qm-pools")).to_have_text("Waiting now: Miền Nam (Southern) · 8: 1")
     lan.get_by_test_id("qm-cancel").click()
     expect(waiting).to_be_hidden()
     expect(lan.get_by_test_id("play-now")).to_be_enabled()
     assert lan.evaluate("fetch('/api/quickmatch').then(r => r.json())")["state"] == "none"
 
+
+
+def test_a_pool_that_can_fill_a_table_with_people_starts_it_at_once(browser: Browser,
+                                                                      server: Server) -> None:
+    # the room's wait for bots is 20 s: only people can fill this table before that
+    lan, minh, hoa = (stranger(browser, server, name) for name in ("Lan", "Minh", "Hoa"))
+    play_now(lan, players=3)
+    expect(lan.get_by_test_id("qm-waiting")).to_contain_text("only you waiting")
+    play_now(minh, players=3)
+    expect(lan.get_by_test_id("qm-waiting")).to_contain_text("2 waiting, you among them")
+    hoa.reload()  # the pools as a newcomer's lobby shows them
+    expect(hoa.get_by_test_id("qm-pools")).to_have_text("Waiting now: Miền Nam (Southern) · 3: 2")
+    hoa.get_by_test_id("name").fill("Hoa")
+    play_now(hoa, players=3)
+    tables = {seated(page) for page in (lan, minh, hoa)}
+    assert len(tables) == 1
+    (table,) = tables
+    seats = server.get(f"/api/tables/{table}").json()["seats"]
+    assert sorted((s["kind"], s["name"]) for s in seats) == [
+        ("human", "Hoa"), ("human", "Lan"), ("human", "Minh")]  # no bot
+    waited = lan.evaluate("fetch('/api/quickmatch').then(r => r.json())")["waited"]
+    assert waited < server.app.state.services.limits.match_wait  # before any bot would come
 
 
 def test_a_stranger_who_comes_later_plays_a_bots_seat_from_the_next_hand(browser: Browser,

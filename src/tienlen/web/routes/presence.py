@@ -6,9 +6,12 @@ others' from their entries), the sessions seen from the database."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 
 from ..accounts.rows import SessionRow
+from ..quickmatch.matchqueue import by_queue
 from ..services import Services
 from ..storage import transaction
 
@@ -36,12 +39,21 @@ def online(services: Services, identity_id: str, at_table: bool,
     return now - seen < ONLINE_SECONDS
 
 
-def counts(services: Services, now: float | None = None) -> dict[str, int]:
-    """The lobby's counts: players online, playing and waiting."""
+def counts(services: Services, now: float | None = None,
+           viewer: str | None = None) -> dict[str, Any]:
+    """The lobby's counts, which agree: players online (at a table, seen lately, playing or
+    waiting, and the ``viewer`` asking: an identity's id, None for a browser not known yet, who
+    is online too), playing and waiting; and the queue's pools, the fullest first."""
     now = services.clock.wall() if now is None else now
     here, busy = connected(services), playing(services)
     with transaction(services.repo.engine) as conn:
         seen = {row[0] for row in conn.execute(
             select(SessionRow.identity).distinct().where(SessionRow.seen >= now - ONLINE_SECONDS))}
-    return {"online": len(here | seen), "playing": len(busy),
-            "waiting": services.queue.count()}
+    waiting = services.queue.waiting()
+    online = here | seen | busy | {e.identity for e in waiting}
+    asking = 0 if viewer in online else 1  # the browser asking is here, known or not
+    pools = sorted(((family, size, len(entries))
+                    for (family, size), entries in by_queue(waiting).items()),
+                   key=lambda pool: (-pool[2], pool[0], pool[1]))
+    return {"online": len(online) + asking, "playing": len(busy), "waiting": len(waiting),
+            "pools": [{"family": f, "size": s, "waiting": n} for f, s, n in pools]}

@@ -15,7 +15,7 @@ from ..accounts.identity import Identity
 from ..accounts.names import MAX_NAME, RAW_FACTOR, BadName, check_not_account, clean_name
 from ..accounts.session import device_of, identity_of, owner_for, sat_down
 from ..http.problems import answers
-from ..quickmatch.matchqueue import QueueEntry
+from ..quickmatch.matchqueue import QueueEntry, by_queue
 from ..ratings.ratings import FAMILIES, Rating
 from ..refusal import Refused
 from ..services import Services, Svc, address_of
@@ -36,16 +36,22 @@ class PlayNow(BaseModel):
 
 
 def _state(svc: Services, me: Identity | None) -> dict[str, Any]:
-    """Where ``me`` stands in quick match: waiting (how long, with how many in its queue),
-    matched (the table, and whether the seat is theirs only from the next hand), or none."""
+    """Where ``me`` stands in quick match: waiting (how long, with how many in its queue, and
+    ``fill_in``: the seconds until bots fill the seats people did not, when the queue's oldest
+    entry has waited the room's wait), matched (the table, and whether the seat is theirs only
+    from the next hand), or none."""
     entry = svc.queue.get(me.id) if me is not None else None
     if entry is None:
         return {"state": "none", "waited": 0.0, "table": None, "waiting": 0}
+    now = svc.clock.wall()
     out: dict[str, Any] = {"family": entry.family, "players": entry.size,
-                           "waited": round(max(0.0, (entry.matched or svc.clock.wall()) - entry.joined), 1),
+                           "waited": round(max(0.0, (entry.matched or now) - entry.joined), 1),
                            "waiting": svc.queue.count(entry.family, entry.size)}
     if entry.waiting:
-        return {"state": "waiting", "table": None, **out}
+        queue = by_queue(svc.queue.waiting()).get((entry.family, entry.size), [entry])
+        oldest = min(e.joined for e in queue)
+        fill_in = max(0.0, oldest + svc.limits.match_wait - now)
+        return {"state": "waiting", "table": None, "fill_in": round(fill_in, 1), **out}
     table = svc.directory.get(entry.table_id) \
         if entry.table_id is not None and entry.seat is not None else None
     kept = table.kept.get(entry.seat) if table is not None and entry.seat is not None else None
@@ -98,7 +104,9 @@ def cancel(request: Request, svc: Svc) -> dict[str, Any]:
 
 
 @router.get("/api/lobby")
-def lobby_counts(svc: Svc) -> dict[str, int]:
-    """Players online (at a table, or seen in the last 5 minutes), playing (seated at a
-    started table) and waiting (in quick match)."""
-    return counts(svc)
+def lobby_counts(request: Request, svc: Svc) -> dict[str, Any]:
+    """Players online (at a table, seen in the last 5 minutes, playing or waiting, and the
+    browser asking), playing (seated at a started table) and waiting (in quick match), and
+    ``pools``: how many wait in each family and table size, the fullest first."""
+    me = identity_of(request, svc.identities)
+    return counts(svc, viewer=me.id if me is not None else None)

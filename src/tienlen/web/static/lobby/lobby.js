@@ -4,7 +4,7 @@ import { cardsRow } from "../lib/cards.js";
 import { $, h } from "../lib/dom.js";
 import { lang, presetLine, presetName, t, tn } from "../lib/i18n.js";
 import { api, tokenKey } from "../lib/net.js";
-import { quickMatch } from "./quickmatch.js";
+import { quickMatch, showCounts } from "./quickmatch.js";
 
 export const levelKey = (id) => `tienlen-level-${id}`;
 
@@ -178,7 +178,7 @@ function byWelcome(a, b) {
 }
 
 async function refreshTables() {
-  api("/api/lobby").then((counts) => { $("lobby-counts").textContent = t("web.lobby.counts", counts); }).catch(() => {});
+  api("/api/lobby").then(showCounts).catch(() => {});
   const [listed, mine] = await Promise.all([api("/api/tables"), api("/api/me/tables").catch(() => [])]);
   // your own tables (private ones too) first, to resume; the others' below
   const yours = new Set(mine.map((x) => x.id));

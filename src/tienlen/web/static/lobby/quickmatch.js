@@ -1,20 +1,39 @@
-// Quick match: in the lobby, Play now (a rules family and a table size), the wait (seconds
-// waited, players waiting, Cancel) and then the table; at a table, a seat kept for the next
-// hand says so until it is the player's.
+// Quick match: in the lobby, Play now (a rules family and a table size), the wait (its pool,
+// how many wait in it, the countdown until bots fill the seats people did not, Cancel) and
+// then the table; the lobby's counts and who waits in each pool; at a table, a seat kept for
+// the next hand says so until it is the player's.
 import { $, h } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { familyName, t, tn } from "../lib/i18n.js";
 import { api } from "../lib/net.js";
 
 const EVERY = 1000;  // ms between two looks at the queue while waiting
 let timer = null;
+
+/** A pool of the queue as players name it: "Miền Nam (Southern) · 4". */
+const poolName = (family, size) => t("web.lobby.qm_pool", { family: familyName(family), size });
+
+/** "m:ss" */
+const clock = (secs) => `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}`;
 
 function show(state) {
   const waiting = state.state === "waiting";
   $("qm-waiting").hidden = !waiting;
   $("play-now").disabled = waiting;
   if (waiting) {
-    $("qm-waiting-text").textContent = t("web.lobby.qm_waiting", { s: Math.floor(state.waited), n: state.waiting });
+    const secs = Math.ceil(state.fill_in ?? 0);
+    const fill = secs > 0 ? t("web.lobby.qm_fill", { time: clock(secs) }) : t("web.lobby.qm_filling");
+    $("qm-waiting-text").textContent = `${tn("web.lobby.qm_waiting", state.waiting, { pool: poolName(state.family, state.players) })} · ${fill}`;
   }
+}
+
+/** The lobby's counts, and who waits in each pool now ("Waiting now: Miền Nam (Southern) · 4:
+ * 3"), from ``/api/lobby``. */
+export function showCounts(counts) {
+  $("lobby-counts").textContent = t("web.lobby.counts", counts);
+  const pools = counts.pools || [];
+  $("qm-pools").hidden = !pools.length;
+  $("qm-pools").textContent = pools.length ? t("web.lobby.qm_pools", {
+    pools: pools.map((p) => `${poolName(p.family, p.size)}: ${p.waiting}`).join(" · ") }) : "";
 }
 
 async function look() {
@@ -32,7 +51,8 @@ function fail(err) { $("qm-error").textContent = err.message; }
 function wait(state) {
   clearTimeout(timer);
   show(state);
-  if (state.state === "waiting") $("qm-said").textContent = t("web.lobby.qm_waiting", { s: 0, n: state.waiting });
+  api("/api/lobby").then(showCounts).catch(() => {});
+  if (state.state === "waiting") $("qm-said").textContent = $("qm-waiting-text").textContent;
   timer = setTimeout(() => look().catch(fail), state.state === "waiting" ? EVERY : 0);
 }
 
