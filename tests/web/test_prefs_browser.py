@@ -74,6 +74,19 @@ def test_the_four_colour_deck_and_high_contrast_are_kept(page: Page, server: Ser
     face = page.locator("[data-testid=card] .card-face").first
     expect(face).to_be_visible()
     assert face.evaluate("e => getComputedStyle(e).stroke") == "rgb(0, 0, 0)"
+    # beyond outlines: a plain felt, solid plates, and a card no play holds barred and set
+    # lower at full contrast rather than darkened
+    style = "(e, p) => getComputedStyle(e)[p]"
+    assert page.locator("#felt").evaluate(style, "backgroundImage") == "none"
+    assert page.locator(".plate").first.evaluate(style, "backgroundColor") == "rgb(0, 0, 0)"
+    card = page.locator("[data-testid=card][aria-pressed=false]").first
+    card.evaluate("e => e.classList.add('unusable')")
+    assert card.evaluate(style, "filter") == "none"
+    assert card.evaluate("e => getComputedStyle(e, '::after').backgroundImage").startswith(
+        "repeating-linear-gradient")
+    switch(page, "contrast", False)
+    assert card.evaluate(style, "filter") != "none"  # dimmed, as without low vision in mind
+    assert page.locator("#felt").evaluate(style, "backgroundImage") != "none"
 
 
 def test_motion_is_off_by_the_switch_and_under_reduced_motion(browser: Browser,

@@ -5,6 +5,7 @@
 // table are kept in localStorage, so a reload (or a restart of the server) keeps them.
 import { elements, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { reactionIcon, reactionName, reactionPicture } from "../lib/reactions.js";
 import { seatPosition } from "./seats.js";
 
 // the server's catalogue (web/chat.py: PHRASES, EMOJI), in its order
@@ -45,9 +46,10 @@ export class Chat {
       onclick: () => this.send({ type: "say", phrase: key }),
     })));
     this.els.chatReactions.replaceChildren(...EMOJI.map((emoji) => h("button.small.emoji", {
-      type: "button", testid: "chat-emoji", dataset: { emoji }, text: emoji,
-      "aria-label": t("web.chat.react_label", { emoji }), onclick: () => this.send({ type: "react", emoji }),
-    })));
+      type: "button", testid: "chat-emoji", dataset: { emoji }, title: reactionName(emoji),
+      "aria-label": t("web.chat.react_label", { emoji: reactionName(emoji) }),
+      onclick: () => this.send({ type: "react", emoji }),
+    }, reactionIcon(emoji))));
     this.els.chatText.maxLength = MAX_TEXT;
     this.els.chatForm.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -72,9 +74,9 @@ export class Chat {
   /** A chat event from the server. */
   receive(ev) {
     if (this.muted.has(ev.seat)) return;
-    const words = ev.kind === "phrase" ? t(`chat.phrase.${ev.phrase}`) : ev.kind === "emoji" ? ev.emoji : ev.text;
-    this.add({ seat: ev.seat, name: this.names()[ev.seat] || ev.name, words });
-    this.bubble(ev.seat, words);
+    const words = ev.kind === "phrase" ? t(`chat.phrase.${ev.phrase}`) : ev.kind === "emoji" ? null : ev.text;
+    this.add({ seat: ev.seat, name: this.names()[ev.seat] || ev.name, words, emoji: ev.kind === "emoji" ? ev.emoji : null });
+    this.bubble(ev.seat, words, ev.kind === "emoji" ? ev.emoji : null);
   }
 
   /** A line of the table's own (a player removed or kicked), in the log. */
@@ -92,18 +94,20 @@ export class Chat {
     if (!shown.length) { log.replaceChildren(h("p.none", { text: t("web.chat.none") })); return; }
     log.replaceChildren(...shown.map((l) => (l.note ? h("p.note", { testid: "chat-note", text: l.note })
       : h("p", { testid: "chat-line", dataset: { seat: l.seat } },
-        h("b", { text: l.name }), " ", h("span", { text: l.words })))));
+        h("b", { text: l.name }), " ", l.emoji ? reactionPicture(l.emoji) : h("span", { text: l.words })))));
     log.scrollTop = log.scrollHeight;
   }
 
-  /** The words said, for a few seconds by the plate of ``seat`` (the log reads them out). */
-  bubble(seat, words) {
+  /** The words said (or the reaction, drawn), for a few seconds by the plate of ``seat`` (the
+   * log reads them out). */
+  bubble(seat, words, emoji = null) {
     const n = this.view.players;
     const r = ((seat - (this.view.seat ?? 0)) % n + n) % n;
     const [x, y] = seatPosition(r, n);
     const box = this.els.chatBubbles;
     for (const old of box.querySelectorAll(`[data-seat="${seat}"]`)) old.remove();
-    const b = h("div.chat-bubble", { testid: "chat-bubble", dataset: { seat }, text: words });
+    const b = emoji ? h("div.chat-bubble.reacting", { testid: "chat-bubble", dataset: { seat } }, reactionPicture(emoji))
+      : h("div.chat-bubble", { testid: "chat-bubble", dataset: { seat }, text: words });
     if (y > 75) b.classList.add("below");
     b.style.setProperty("--x", `${x}%`);
     b.style.setProperty("--y", `${y}%`);
