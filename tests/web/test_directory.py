@@ -159,7 +159,7 @@ def test_who_is_around_is_the_same_on_every_process(room_of_two: Room) -> None:
         assert tab.seat == 0
     counts = poll(lambda: (a.get("/api/lobby").json(), b.get("/api/lobby").json()),
                   lambda both: both[0] == both[1] and both[0]["playing"] == 2, timeout=30)
-    assert counts[0]["online"] == 2
+    assert counts[0]["online"] == 3  # Lan, Minh, and the browser asking (one not known yet)
     directories = [s.app.state.services.directory for s in (a, b)]
     here = poll(lambda: [asked(s, d.connected) for s, d in zip((a, b), directories,
                                                                   strict=True)],

@@ -60,6 +60,7 @@ def test_two_players_see_their_ratings_move_on_me_and_on_the_leaderboard(
     expect(host.get_by_test_id("provisional")).to_have_count(0)
     expect(host.get_by_test_id("hands-played")).to_have_text("1")
     expect(host.get_by_test_id("recent-hands")).to_contain_text("Minh")
+    expect(host.get_by_test_id("recent-hands")).to_contain_text("Lan's table · hand 1")  # not its id
     # Lan's recent opponents: Minh, one hand together (the bots are nobody's)
     expect(host.get_by_test_id("recent-opponents").locator("tbody tr")).to_have_count(1)
     expect(host.get_by_test_id("recent-opponents").locator("tbody th")).to_have_text("Minh")

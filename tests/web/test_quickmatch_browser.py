@@ -134,6 +134,7 @@ def test_a_pool_that_can_fill_a_table_with_people_starts_it_at_once(browser: Bro
     tables = {seated(page) for page in (lan, minh, hoa)}
     assert len(tables) == 1
     (table,) = tables
+    expect(lan.get_by_test_id("table-title")).to_have_text("Quick match · Miền Nam (Southern)")
     seats = server.get(f"/api/tables/{table}").json()["seats"]
     assert sorted((s["kind"], s["name"]) for s in seats) == [
         ("human", "Hoa"), ("human", "Lan"), ("human", "Minh")]  # no bot

@@ -28,6 +28,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from ...i18n import t
 from ..ratings.ratings import FAMILIES, PROVISIONAL_HANDS, Rating, shown, shown_spread
 from ..ratings.store import Point, RatingStore
+from ..tablelog.names import title_of
 from ..tablelog.rows import RecordRow, TableRow
 from .identity import Identity
 from .rows import IdentityRow, PlayedRow
@@ -94,16 +95,17 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
                                      .where(counted)).one()
         rows = conn.execute(
             select(p.table_id, p.hand_no, p.seat, p.place, p.family, p.at,
-                   func.substr(r.text, 1, _HEAD), TableRow.closed)
+                   func.substr(r.text, 1, _HEAD), TableRow.closed, TableRow.name)
             .outerjoin(r, and_(r.table_id == p.table_id, r.hand_no == p.hand_no))
             .outerjoin(TableRow, TableRow.id == p.table_id)
             .where(mine, listed).order_by(p.at.desc(), p.hand_no.desc()).limit(RECENT)).all()
     recent = [{"table": table, "hand": hand, "seat": seat, "place": place,
                "players": _names(head or ""), "family": family, "at": at,
+               "table_name": name or "", "title": _title(name or "", table, family),
                "record": f"/api/tables/{table}/records/{hand}",
                # the table page replays it while the table is open (its record stays after)
                "replay": f"/t/{table}?replay={hand}" if closed is None else None}
-              for table, hand, seat, place, family, at, head, closed in rows]
+              for table, hand, seat, place, family, at, head, closed, name in rows]
     return {"name": who.name, "account": who.account, "profile": profile_link(who),
             "ratings": ratings_out, "hands": int(hands), "firsts": int(firsts or 0),
             "recent": recent,
@@ -124,6 +126,16 @@ def hand_rating(engine: Engine, identity_id: str, table_id: str,
     before, after, hands = shown(row.mu_before), shown(row.mu_after), int(row.rated_hands or 0)
     return {"family": row.family, "before": before, "after": after, "change": after - before,
             "hands": hands, "provisional": hands < PROVISIONAL_HANDS}
+
+
+def _title(name: str, table_id: str, family: str | None) -> dict[str, Any] | None:
+    """What a table's name says when the room made it (``room.protocol.TableTitle``'s fields),
+    for the page to name the table for its people in its reader's words."""
+    made = title_of(name, table_id)
+    if made is None:
+        return None
+    return {"kind": made.kind, "player": made.player,
+            "family": family if made.kind == "quick" else None}
 
 
 def _public(engine: Engine, player: str, family: str,

@@ -34,6 +34,7 @@ from ..storage import StorageError
 from ..table.committer import Committer, Table
 from ..table.state import AWAY_BOT, MIN_GRACE, TableState
 from ..tablelog.leases import RENEW_EVERY, Fenced, Ownership
+from ..tablelog.names import named_for, quick_match_name, unnamed
 from ..tablelog.repository import Repository
 from ..tablelog.writes import NEXT_HAND_AFTER, StoredTable, TableSettings
 from ..workers.botpool import BotPool
@@ -361,9 +362,8 @@ class Lobby:
         table_id = self.new_id()
         if spec.table_name is not None:
             table_name = _clean(spec.table_name, "the table's name", MAX_TABLE_NAME)
-        else:
-            table_name = f"{name}'s table" if name else f"Table {table_id}"
-            table_name = table_name if len(table_name) <= MAX_TABLE_NAME else f"Table {table_id}"
+        else:  # a name each reader says in their words (tablelog/names.py)
+            table_name = named_for(name, table_id, MAX_TABLE_NAME) if name else unnamed(table_id)
         fixed = spec.seed is not None
         seed = spec.seed if spec.seed is not None else secrets.randbits(62)
         settings = TableSettings(
@@ -419,7 +419,7 @@ class Lobby:
         check_level(preset, level)
         settings = TableSettings(
             table_id, Rules.preset(preset).to_toml(), size, secrets.randbits(62),
-            QUICK_AWAY, QUICK_TURN_TIMER, f"Quick match {table_id}", False, level, None, False,
+            QUICK_AWAY, QUICK_TURN_TIMER, quick_match_name(table_id), False, level, None, False,
             "", NEXT_HAND_AFTER, quick_match=True)
 
         def seat_them(table: TableState) -> None:

@@ -279,9 +279,20 @@ class SeatInfo(BaseModel):
     account: bool = False  # a player's seat held by an account under its name (else a guest's)
 
 
+class TableTitle(BaseModel):
+    """What a name the room made for a table says (tablelog/names.py), for a page to say it in
+    its reader's words: ``of`` a player's table, a ``quick`` match's (of ``family``), or a
+    ``table`` of nobody in particular (a page names it for the people at it)."""
+
+    kind: Literal["of", "quick", "table"]
+    player: str | None = None
+    family: str | None = None
+
+
 class TableInfo(BaseModel):
     id: str
     name: str
+    title: TableTitle | None = None  # None: a name its creator gave, said as it is
     private: bool = False  # unlisted: joinable by its link only
     seed: int | None = None  # a practice table's fixed seed (None: the server's secret deals)
     bot_level: str = "heuristic"  # the level of the bots added to this table

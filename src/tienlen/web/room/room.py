@@ -36,6 +36,7 @@ from ...turns import view_for_decision
 from ...view import View
 from ..accounts.names import account_key
 from ..limiter import Limiter
+from ..ratings.ratings import family_of
 from ..refusal import Refused
 from ..storage import StorageError
 from ..table.clock import Clock
@@ -43,6 +44,7 @@ from ..table.committer import RETRY, Committer
 from ..table.hands import Hands
 from ..table.staged import Asking, Staged
 from ..table.state import Seat, TableState
+from ..tablelog.names import title_of
 from ..tablelog.repository import Repository
 from ..tablelog.writes import StoredTable, TableSettings, Write
 from ..workers.botpool import PooledBot
@@ -76,6 +78,7 @@ from .protocol import (
     State,
     Sync,
     TableInfo,
+    TableTitle,
     Talk,
     TimedOut,
     Welcome,
@@ -618,7 +621,7 @@ class Room:
             finished = table.hand_no - (0 if table.hands.game.is_over else 1)
             totals, first_places = self._totals(table.hands)
         return TableInfo(
-            id=self.id, name=self.name, private=self.private,
+            id=self.id, name=self.name, title=self._title(), private=self.private,
             seed=self.seed if self.fixed_seed else None, bot_level=settings.bot_level,
             host_seat=table.host, turn_deadline=clock.turn_deadline(), paused=clock.paused,
             next_hand_after=settings.next_hand_after, ready=table.ready(),
@@ -628,6 +631,14 @@ class Room:
             hand_no=table.hand_no, totals=totals, first_places=first_places,
             records=finished, away_timeout=table.away_timeout,
             turn_timer=settings.turn_timer)
+
+    def _title(self) -> TableTitle | None:
+        """What the table's name says, when the room made it (see :class:`TableTitle`)."""
+        made = title_of(self.name, self.id)
+        if made is None:
+            return None
+        family = family_of(self.table.rules.name) if made.kind == "quick" else None
+        return TableTitle(kind=made.kind, player=made.player, family=family)
 
     def _account(self, seat: Seat) -> bool:
         """Whether a player's seat is an account's, under its name (else a guest's, a script's)."""

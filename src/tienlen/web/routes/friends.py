@@ -20,6 +20,7 @@ from ..accounts.identity import Identity
 from ..accounts.session import identity_of
 from ..http.problems import answers
 from ..refusal import Refused
+from ..room.protocol import TableInfo
 from ..services import MAX_TABLE_ID, Services, Svc
 from ..social.friends import INVITATION_SECONDS, MAX_FRIENDS, Friendship
 from .moderation import Target, limit, player_asking, target_of
@@ -61,15 +62,22 @@ def _tables(svc: Services, identities: list[str]) -> dict[str, Tables]:
     tables."""
     out: dict[str, Tables] = {}
     for identity_id, found in svc.directory.tables_of(identities).items():
-        out[identity_id] = (bool(found), [{"id": t.id, "name": t.info.name, "url": f"/t/{t.id}"}
+        out[identity_id] = (bool(found), [{"id": t.id, **_named(t.info), "url": f"/t/{t.id}"}
                                           for t in found if not t.private])
     return out
 
 
-def _names(svc: Services, table_ids: list[str]) -> dict[str, str | None]:
-    """The names of those of ``table_ids`` still open."""
+def _named(info: TableInfo) -> dict[str, Any]:
+    """A table's name as a page says it (``lib/i18n.js`` tableTitle): the name, what a name the
+    room made says, and its players' names."""
+    return {"name": info.name, "title": info.title.model_dump() if info.title else None,
+            "people": [s.name for s in info.seats if s.kind == "human" and s.name]}
+
+
+def _names(svc: Services, table_ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The names (:func:`_named`) of those of ``table_ids`` still open."""
     found = [svc.directory.get(table_id) for table_id in dict.fromkeys(table_ids)]
-    return {t.id: t.info.name for t in found if t is not None}
+    return {t.id: _named(t.info) for t in found if t is not None}
 
 
 @router.get("/api/friends")
@@ -147,5 +155,6 @@ def invitations(request: Request, svc: Svc) -> list[dict[str, Any]]:
     sent = svc.friends.invitations(me.id, svc.clock.wall() - INVITATION_SECONDS)
     open_ = _names(svc, [inv.table_id for inv in sent])
     return [{"id": inv.id, "from": inv.sender, "table": inv.table_id,
-             "table_name": open_[inv.table_id], "url": f"/t/{inv.table_id}", "at": inv.at}
+             "table_name": open_[inv.table_id]["name"], "table_title": open_[inv.table_id],
+             "url": f"/t/{inv.table_id}", "at": inv.at}
             for inv in sent if inv.table_id in open_ and not _banned(svc, inv.sender_id)]

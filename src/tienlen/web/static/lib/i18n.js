@@ -50,6 +50,19 @@ export function presetName(id) {
   return key in messages ? t(key) : id;
 }
 
+/** A table's name in the reader's words: a name its creator gave, as it is; one the room made
+ * (``info.title``) said for the table's people ("Lan's table", "Bàn của Lan", "Quick match ·
+ * Miền Nam (Southern)"), never by the table's id. ``info``: a table's info, or its ``name``,
+ * ``title`` and ``people`` (the players' names). */
+export function tableTitle(info) {
+  const made = info.title;
+  if (!made) return info.name;
+  if (made.kind === "of" && made.player) return t("web.table_of", { name: made.player });
+  if (made.kind === "quick") return made.family ? t("web.table_quick", { family: familyName(made.family) }) : t("web.table_quick_any");
+  const people = info.people || (info.seats || []).filter((s) => s.kind === "human" && s.name).map((s) => s.name);
+  return people.length ? t("web.table_of", { name: listAnd(people) }) : t("web.table_bots");
+}
+
 /** A rating family's name: "Miền Nam (Southern)", "Other rule books". */
 export function familyName(family) {
   return t(`web.board.family.${family}`);

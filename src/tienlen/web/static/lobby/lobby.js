@@ -2,7 +2,7 @@
 // playing and waiting, and the open tables listed by their names.
 import { cardsRow } from "../lib/cards.js";
 import { $, h } from "../lib/dom.js";
-import { lang, presetLine, presetName, t, tn } from "../lib/i18n.js";
+import { lang, presetLine, presetName, t, tableTitle, tn } from "../lib/i18n.js";
 import { api, tokenKey } from "../lib/net.js";
 import { quickMatch, showCounts } from "./quickmatch.js";
 
@@ -18,7 +18,7 @@ function tableRow(t, mine = false) {
   const free = t.seats.filter((s) => s.kind === "empty").length;
   const playing = t.status !== "open";
   const humans = t.seats.filter((s) => s.kind === "human").map((s) => s.name);
-  const title = t.name || tr("web.table_default", { id: t.id });
+  const title = tableTitle(t);
   const state = playing ? tr("web.lobby.playing_hand", { n: t.hand_no }) : (free ? tn("web.seats_free", free) : tr("web.lobby.full"));
   const bots = t.bot_level ? tr("web.lobby.bots", { level: tr(`bot.level.${t.bot_level}`) }) : null;
   const who = humans.length ? humans.join(", ") : null;
@@ -107,7 +107,6 @@ export async function lobby() {
       next_hand_after: Number($("next-after").value),
       level, name: name.value,
     };
-    if (lang !== "en" && name.value.trim()) spec.table_name = t("web.table_of", { name: name.value.trim() });
     if (!quick) {
       localStorage.setItem("tienlen-level", level);
       const tableName = $("table-name").value.trim();

@@ -3,7 +3,7 @@
 // sent, shown on every page (looked for every little while) and notified where allowed.
 import { notify } from "../lib/attention.js";
 import { $, h } from "../lib/dom.js";
-import { t } from "../lib/i18n.js";
+import { t, tableTitle } from "../lib/i18n.js";
 import { api } from "../lib/net.js";
 
 const POLL_MS = 10000;  // how often a page looks for new invitations
@@ -35,7 +35,7 @@ export async function friendButton(target, name) {
 
 function friendLine(f, refresh) {
   const where = f.state !== "friend" ? t(`web.friends.state.${f.state}`)
-    : f.tables.length ? t("web.friends.at", { table: f.tables[0].name })
+    : f.tables.length ? t("web.friends.at", { table: tableTitle(f.tables[0]) })
     : t(f.online ? "web.friends.online" : "web.friends.offline");
   const remove = h("button.small", { type: "button", testid: "remove-friend", text: t("web.friends.remove"),
     "aria-label": t("web.friends.remove_label", { name: f.name }),
@@ -95,9 +95,9 @@ function showInvitation(inv) {
   if (!bar) return;
   bar.hidden = false;
   bar.append(h("p.invitation", { testid: "invitation" },
-    h("span", { text: t("web.friends.invites_you", { name: inv.from, table: inv.table_name }) }), " ",
+    h("span", { text: t("web.friends.invites_you", { name: inv.from, table: inv.table_title ? tableTitle(inv.table_title) : inv.table_name }) }), " ",
     h("a.button.small.primary", { href: inv.url, text: t("web.friends.join") })));
-  notify(t("web.friends.invitation_title"), t("web.friends.invites_you", { name: inv.from, table: inv.table_name }));
+  notify(t("web.friends.invitation_title"), t("web.friends.invites_you", { name: inv.from, table: inv.table_title ? tableTitle(inv.table_title) : inv.table_name }));
 }
 
 /** Look for invitations now and every little while; each is shown once in this tab's life. */

@@ -2,7 +2,7 @@
 // ratings per family with their curves (inline SVG, its numbers in a table too), hands played,
 // first places, the last hands with their records and replays.
 import { $, h } from "../lib/dom.js";
-import { familyName, lang, seatName, t } from "../lib/i18n.js";
+import { familyName, lang, seatName, t, tableTitle } from "../lib/i18n.js";
 import { num, ratingText } from "../lib/numbers.js";
 import { friendButton } from "./friends.js";
 import { reportBlockButtons } from "./moderation.js";
@@ -78,6 +78,13 @@ function ratingCard(r, i) {
     curveSvg(r, `curve-${i}`), curveTable(r));
 }
 
+/** The table of a hand played, named for its people in the reader's words (its id only where
+ * the hand's table is not known). */
+function handTable(r) {
+  const people = r.players.filter((n) => !/^Bot \d+$/.test(n));
+  return r.table_name ? tableTitle({ name: r.table_name, title: r.title, people }) : r.table;
+}
+
 function recentTable(recent) {
   if (!recent.length) return h("p.muted", { testid: "no-hands", text: t("web.profile.none") });
   const names = (players) => players.map((n) => seatName({ kind: /^Bot \d+$/.test(n) ? "bot" : "human", name: n })).join(", ");
@@ -87,14 +94,14 @@ function recentTable(recent) {
       h("th", { scope: "col" }, h("span.sr-only", { text: t("web.profile.record") })))),
     h("tbody", {}, recent.map((r) => h("tr", { dataset: { place: String(r.place) } },
       h("td.when", { text: when(r.at) }),
-      h("th", { scope: "row", text: t("web.profile.hand", { table: r.table, n: r.hand }) }),
+      h("th", { scope: "row", text: t("web.profile.hand", { table: handTable(r), n: r.hand }) }),
       h("td.place", { text: t("web.profile.place_of", { place: r.place, n: r.players.length || "?" }) }),
       h("td.players", { text: names(r.players) }),
       h("td", { text: r.family ? familyName(r.family) : t("web.profile.unrated") }),
       h("td.links", {},
-        r.replay ? h("a", { href: r.replay, text: t("web.profile.replay"), "aria-label": t("web.profile.replay_label", { n: r.hand, table: r.table }) }) : "",
+        r.replay ? h("a", { href: r.replay, text: t("web.profile.replay"), "aria-label": t("web.profile.replay_label", { n: r.hand, table: handTable(r) }) }) : "",
         " ",
-        h("a.record-link", { href: r.record, download: "", text: t("web.profile.record"), "aria-label": t("web.profile.record_label", { n: r.hand, table: r.table }) })))))));
+        h("a.record-link", { href: r.record, download: "", text: t("web.profile.record"), "aria-label": t("web.profile.record_label", { n: r.hand, table: handTable(r) }) })))))));
 }
 
 /** The people the player sat with lately (their own profile only): a link to an account's

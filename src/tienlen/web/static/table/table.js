@@ -5,7 +5,7 @@
 // history (history.js), the talk (chat.js), the scores (scores.js) and the records (records.js).
 import { mountBell, turnTitle } from "../lib/attention.js";
 import { elements, keepFocus, usable } from "../lib/dom.js";
-import { seatName, t } from "../lib/i18n.js";
+import { seatName, t, tableTitle } from "../lib/i18n.js";
 import { api, applyDelta, Connection, tokenKey } from "../lib/net.js";
 import { mountInvite } from "../people/friends.js";
 import { openReport, showBanned } from "../people/moderation.js";
@@ -191,7 +191,7 @@ export class Table {
     const { info, view } = this.state;
     const names = this.names();
     const open = info.status === "open";
-    const title = info.name || t("web.table_default", { id: info.id });
+    const title = tableTitle(info);
     const yours = waited(asked(view, this.seat));  // asked on turn (a chop out of turn waits for nobody)
     // seen from another tab: the title says it, flashes while the tab is hidden, may notify
     turnTitle(yours, t("web.title.table", { title }), t("web.title.your_turn", { title }), `${info.id}:${info.hand_no}:${this.state.version}`);
