@@ -7,6 +7,7 @@ runs, in the test's thread), so the thinking moment is seen for sure, not by tim
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
@@ -83,8 +84,16 @@ def test_the_hint_thinks_then_shows_its_cards_and_its_reason(page: Page, server:
     if move != "pass":
         selected = page.locator("[data-testid=card][aria-pressed=true]")
         expect(selected).to_have_count(len(move.split()))
-        expect(page.get_by_test_id("status")).to_contain_text(f"Hint: {move}")
+        expect(page.get_by_test_id("status")).to_contain_text(f"Hint: {with_suits(move)}")
     from tienlen.hints import reason_for, reason_words
     from tienlen.shapes import Play
 
-    expect(reason).to_have_text(reason_words(reason_for(view, Play.parse(move)), "en"))
+    # its cards named as cards ("Q♣ Q♦"), never in the engine's codes ("Qc Qd")
+    expect(reason).to_have_text(with_suits(reason_words(reason_for(view, Play.parse(move)), "en")))
+    assert not re.search(r"\b(?:10|[2-9TJQKA])[scdh]\b", reason.inner_text())
+
+
+def with_suits(text: str) -> str:
+    """Card codes in ``text`` with their suits' symbols: "Ts Qd" -> "10♠ Q♦"."""
+    return re.sub(r"\b(10|[2-9TJQKA])([scdh])\b", lambda m: ("10" if m[1] == "T" else m[1])
+                  + "♠♣♦♥"["scdh".index(m[2])], text)

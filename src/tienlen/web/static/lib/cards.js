@@ -5,6 +5,28 @@ import { t, tn } from "./i18n.js";
 const SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
 const NS = "http://www.w3.org/2000/svg";
 
+// a card word of a sentence, with the punctuation around it (tui/widgets.py's _CARD_WORD)
+const CARD_WORD = /^([('"]*)((?:10|[3-9TJQKA2])[scdh])([.,:;!?)'"]*)$/;
+
+/** A card's text with its suit's symbol: "Ts" -> "10♠". */
+function cardText(c) {
+  return `${c[0] === "T" ? "10" : c.slice(0, -1)}${SUITS[c.slice(-1)] || c.slice(-1)}`;
+}
+
+/** Cards' text with the suits' symbols: "Ts 2h" -> "10♠ 2♥". */
+export function cardsText(text) {
+  return (text || "").split(" ").filter(Boolean).map(cardText).join(" ");
+}
+
+/** A sentence with its card words written with the suits' symbols: "… your 2h with …" ->
+ * "… your 2♥ with …" (the terminal's move_text): a hint's reason, a payment's words. */
+export function cardWords(text) {
+  return (text || "").split(" ").map((word) => {
+    const m = CARD_WORD.exec(word);
+    return m ? `${m[1]}${cardText(m[2])}${m[3]}` : word;
+  }).join(" ");
+}
+
 export function cardLabel(card) {
   const rank = card.slice(0, -1), suit = card.slice(-1);
   return t("card.name", { rank: t(`rank.${rank}`), suit: t(`suit.${suit}`) });

@@ -1,7 +1,7 @@
 // The dock under the felt: the last moves, a spectator's seats, your turn's timer, the status
 // line with a hint's reason, a refusal's reason, the decision's buttons, your hand, and Play,
 // Pass and Hint.
-import { playLabel } from "../lib/cards.js";
+import { cardsText, cardWords, playLabel } from "../lib/cards.js";
 import { elements, h, keepFocus, onUsableClick, setEnabled } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
 import { asked, mayPass, mayPlay } from "./decision.js";
@@ -41,13 +41,13 @@ export class Dock {
 
   /** The hint: its cards selected in the hand (or the status saying pass), and why, beside them. */
   showHint(move, reason) {
-    this.els.hintReason.textContent = reason || "";
+    this.els.hintReason.textContent = cardWords(reason || "");
     if (move === "pass") {
       this.els.status.textContent = t("web.status.hint_pass");
       return;
     }
     this.hand.select(move.split(" "));
-    this.els.status.textContent = t("web.status.hint", { cards: move });
+    this.els.status.textContent = t("web.status.hint", { cards: cardsText(move) });
   }
 
   clearHint() { this.els.hintReason.textContent = ""; }

@@ -2,30 +2,8 @@
 // language (view.payments[].words: tienlen.paywords, the terminal game's own words); the page
 // keeps the numbers and seats for its layout and draws the words' cards with the suits'
 // symbols, as the terminal does.
+import { cardWords } from "../lib/cards.js";
 import { h } from "../lib/dom.js";
-
-const SUITS = { s: "♠", c: "♣", d: "♦", h: "♥" };
-// a card word of a sentence, with the punctuation around it (tui/widgets.py's _CARD_WORD)
-const CARD_WORD = /^([('"]*)((?:10|[3-9TJQKA2])[scdh])([.,:;!?)'"]*)$/;
-
-/** A card's text with its suit's symbol: "Ts" -> "10♠". */
-function cardText(c) {
-  return `${c[0] === "T" ? "10" : c.slice(0, -1)}${SUITS[c.slice(-1)] || c.slice(-1)}`;
-}
-
-/** Cards' text with the suits' symbols: "Ts 2h" -> "10♠ 2♥". */
-export function cardsText(text) {
-  return (text || "").split(" ").filter(Boolean).map(cardText).join(" ");
-}
-
-/** A sentence with its card words written with the suits' symbols: "… your 2h with …" ->
- * "… your 2♥ with …" (the terminal's move_text). */
-export function cardWords(text) {
-  return (text || "").split(" ").map((word) => {
-    const m = CARD_WORD.exec(word);
-    return m ? `${m[1]}${cardText(m[2])}${m[3]}` : word;
-  }).join(" ");
-}
 
 /** "Bot 3 pays you 2 units: 4th place pays 1st place", as the server said it for this seat. */
 export function paymentLine(p) {

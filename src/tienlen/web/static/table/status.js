@@ -1,9 +1,9 @@
 // The dock's status line in words: whose turn it is, what the server asks this seat
 // (view.decision), what a lead must hold, and how the hand ended for you.
+import { cardsText } from "../lib/cards.js";
 import { t, tn } from "../lib/i18n.js";
 import { asked } from "./decision.js";
 import { instantWords } from "./history.js";
-import { cardsText } from "./payments.js";
 import { placesOf } from "./seats.js";
 
 export const MAX_LEGAL = 400;  // the server's cap on the legal plays it lists (views.MAX_LEGAL)
