@@ -41,6 +41,15 @@ def test_the_catalogues_are_plain_json_objects_of_strings() -> None:
         assert all(isinstance(k, str) and isinstance(v, str) for k, v in data.items())
 
 
+def test_each_key_is_written_once_in_each_catalogue() -> None:
+    # JSON keeps the last of two entries of one key: the first would be lost without a word
+    for lang in LANGS:
+        pairs = json.loads((SRC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"),
+                           object_pairs_hook=lambda items: items)
+        keys = [key for key, _ in pairs]
+        assert sorted({k for k in keys if keys.count(k) > 1}) == [], lang
+
+
 # ---------------------------------------------------------------------- keys used by the code
 def _page_keys() -> set[str]:
     keys: set[str] = set()

@@ -15,11 +15,13 @@ from ..accounts.session import identity_of
 from ..http.problems import answers, request_lang
 from ..refusal import Refused
 from ..services import Svc, TableId
+from .moderation import Target, target_of
 
 router = APIRouter()
 
 Family = Literal["southern", "northern", "published"]  # ratings.FAMILIES
 HandNo = Annotated[int, PathParam(ge=1, le=1_000_000)]
+SeatNo = Annotated[int, PathParam(ge=0, le=7)]
 PlayerName = Annotated[str, PathParam(min_length=1, max_length=MAX_NAME * RAW_FACTOR)]
 
 
@@ -33,6 +35,23 @@ def player(name: PlayerName, request: Request, svc: Svc) -> dict[str, Any]:
         raise Refused(msg("err.web.no_player", name=repr(name)), status=404)
     viewer = identity_of(request, svc.identities)
     return profile(svc.repo.engine, svc.ratings, who, viewer.id if viewer is not None else None)
+
+
+@router.get("/api/tables/{table_id}/seats/{seat}/player", responses=answers(404, 410, 422))
+def seat_player(table_id: TableId, seat: SeatNo, request: Request, svc: Svc) -> dict[str, Any]:
+    """The player at a seat, as anyone may look them up (a guest too, who has no page of their
+    own): their profile as :func:`player` shows an account's to this viewer, and ``relation``,
+    what they are to the viewer: ``self``, ``friend``, ``asked`` (the viewer asked them),
+    ``asking`` (they asked the viewer) or None. 404: a bot's seat, an empty one."""
+    who = target_of(svc, Target(table=table_id, seat=seat))
+    viewer = identity_of(request, svc.identities)
+    seen = profile(svc.repo.engine, svc.ratings, who, viewer.id if viewer is not None else None)
+    relation = None
+    if viewer is not None and viewer.id == who.id:
+        relation = "self"
+    elif viewer is not None:
+        relation = next((f.state for f in svc.friends.of(viewer.id) if f.id == who.id), None)
+    return {**seen, "opponents": [], "relation": relation}
 
 
 @router.get("/api/me/profile")

@@ -248,6 +248,7 @@ export async function account(path) {
       const field = document.getElementById(id);
       if (field) { field.value = me.name; field.readOnly = me.account; }
     }
+    document.dispatchEvent(new CustomEvent("tienlen-me", { detail: me }));
   }
   if (path === "/me") {
     document.title = t("web.account.title");

@@ -61,18 +61,19 @@ function seatMarks(s, view, info) {
 
 let menuOpen = null;  // the seat whose ⋯ menu is open (kept open across the seats' redrawing)
 
-/** The ⋯ menu of another person's seat: add as a friend, report or block, mute or unmute, and for the host
- * remove (before the start) or kick (after it, a player who is away), each with a confirm. */
-function seatMenu(s, ctx, host) {
-  const { info, onReport, muted = new Set(), onMute, onRemove, onKick, onFriend } = ctx;
+/** The ⋯ menu of another person's seat: their card (who they are, and befriending them), report
+ * or block, mute or unmute, and for the host remove (before the start) or kick (after it, a
+ * player who is away), each with a confirm. */
+function seatMenu(s, ctx, host, close) {
+  const { info, onReport, muted = new Set(), onMute, onRemove, onKick, onProfile } = ctx;
   const name = seatName(s);
   const items = [];
-  if (onFriend) {
-    items.push(h("button", { type: "button", testid: "seat-friend", dataset: { key: `friend-${s.seat}` }, role: "menuitem",
-      text: t("web.friends.add"), onclick: () => { menuOpen = null; onFriend(s.seat, name); } }));
+  if (onProfile) {
+    items.push(h("button", { type: "button", testid: "seat-card", dataset: { key: `card-${s.seat}` }, role: "menuitem",
+      text: t("web.seat.card"), onclick: () => { close(); onProfile(s.seat, name); } }));
   }
   items.push(h("button", { type: "button", testid: "seat-report", dataset: { key: `report-${s.seat}` }, role: "menuitem",
-    text: t("web.seat.report"), onclick: () => { menuOpen = null; onReport(s.seat, name); } }));
+    text: t("web.seat.report"), onclick: () => { close(); onReport(s.seat, name); } }));
   if (onMute) {
     const on = muted.has(s.seat);
     items.push(h("button", { type: "button", testid: "seat-mute", dataset: { key: `mute-${s.seat}` }, role: "menuitem",
@@ -80,15 +81,15 @@ function seatMenu(s, ctx, host) {
   }
   if (host && info.status === "open" && onRemove) {
     items.push(h("button.danger", { type: "button", testid: "seat-remove", role: "menuitem", text: t("web.seat.remove_player"),
-      onclick: () => { if (window.confirm(t("web.seat.remove_confirm", { name }))) { menuOpen = null; onRemove(s.seat); } } }));
+      onclick: () => { if (window.confirm(t("web.seat.remove_confirm", { name }))) { close(); onRemove(s.seat); } } }));
   }
   if (host && info.status !== "open" && !s.connected && onKick) {  // the server checks the away timeout
     items.push(h("button.danger", { type: "button", testid: "seat-kick", role: "menuitem", text: t("web.seat.kick"),
-      onclick: () => { if (window.confirm(t("web.seat.kick_confirm", { name }))) { menuOpen = null; onKick(s.seat); } } }));
+      onclick: () => { if (window.confirm(t("web.seat.kick_confirm", { name }))) { close(); onKick(s.seat); } } }));
   }
   return h("div.seat-menu", {
     testid: "seat-menu", role: "menu", id: `seat-menu-${s.seat}`, "aria-label": t("web.seat.menu_label", { name }),
-    onkeydown: (ev) => { if (ev.key === "Escape") { menuOpen = null; ev.currentTarget.remove(); } },
+    onkeydown: (ev) => { if (ev.key === "Escape") close(); },
   }, items);
 }
 
@@ -96,7 +97,7 @@ function seatMenu(s, ctx, host) {
  * Draw every seat into ``box``. ``ctx``: { info, view, me (your seat, null: watching), onRemove(seat), onSit(seat) (when watching),
  * onReport(seat, name) (another person's seat: report or block them), back (the seats you left
  * that a bot plays now: yours to take back), onBack(seat), muted (the seats you muted),
- * onMute(seat, on), onKick(seat) (the host: a player who is away), onFriend(seat, name) }.
+ * onMute(seat, on), onKick(seat) (the host: a player who is away), onProfile(seat, name) (their card) }.
  */
 export function renderSeats(box, ctx) {
   const { info, view, me, onRemove, onSit, onReport, back = [], onBack } = ctx;
@@ -184,9 +185,12 @@ export function renderSeats(box, ctx) {
         type: "button", testid: "report-seat", dataset: { key: `menu-${s.seat}` }, "aria-haspopup": "menu",
         "aria-expanded": open ? "true" : "false", "aria-controls": open ? `seat-menu-${s.seat}` : undefined,
         "aria-label": t("web.seat.menu_label", { name: seatName(s) }), title: t("web.seat.menu_label", { name: seatName(s) }),
-        text: "⋯", onclick: () => { menuOpen = open ? null : s.seat; keepFocus(box, () => renderSeats(box, ctx)); },
+        text: "⋯", onclick: () => { menuOpen = menuOpen === s.seat ? null : s.seat; keepFocus(box, () => renderSeats(box, ctx)); },
       }));
-      if (open) div.append(seatMenu(s, ctx, info.host_seat === me && me !== null));
+      // an act of the menu closes it at once (the seats drawn again): it never lingers, offering
+      // what was just done
+      const close = () => { menuOpen = null; keepFocus(box, () => renderSeats(box, ctx)); };
+      if (open) div.append(seatMenu(s, ctx, info.host_seat === me && me !== null, close));
       if (ctx.muted && ctx.muted.has(s.seat)) plate.classList.add("muted-seat");
     }
     if (canRemove && !mine && s.kind !== "empty" && (s.kind === "bot" || !s.connected)) {

@@ -27,7 +27,10 @@ export class Setup {
     const hosting = me !== null && host === me;
     els.setup.hidden = !open;
     els.join.hidden = me !== null || barred;
-    els.joinName.closest("label").hidden = me !== null || barred;
+    // an account sits under its own name (account.js makes the field read-only): not asked again
+    const named = els.joinName.readOnly;
+    els.joinName.closest("label").hidden = me !== null || barred || named;
+    els.join.textContent = named ? t("web.room.join_as", { name: els.joinName.value }) : t("web.room.join");
     els.addBot.hidden = !hosting;
     this.offerLevels(info, !hosting, levels);
     els.start.hidden = !hosting;

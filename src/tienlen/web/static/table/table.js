@@ -8,6 +8,7 @@ import { elements, keepFocus, usable } from "../lib/dom.js";
 import { seatName, t, tableTitle } from "../lib/i18n.js";
 import { api, applyDelta, Connection, tokenKey } from "../lib/net.js";
 import { mountInvite } from "../people/friends.js";
+import { openPlayerCard } from "../people/playercard.js";
 import { openReport, showBanned } from "../people/moderation.js";
 import { Bar } from "./bar.js";
 import { Centre } from "./centre.js";
@@ -60,6 +61,8 @@ export class Table {
     this.els.room.hidden = false;
     // the bot levels each rules set offers, weakest first (the setup's "Add a bot" offers them)
     api("/api/presets").then((p) => { this.levels = p.levels || null; if (this.state) this.render(this.state); }).catch(() => {});
+    // who this browser is, once known (account.js): an account is not asked its name to sit
+    document.addEventListener("tienlen-me", () => { if (this.state) this.render(this.state); });
     const asked = Number(new URLSearchParams(location.search).get("replay"));  // a profile's link
     if (asked > 0) this.records.replay(asked);
     watchLayout();
@@ -238,7 +241,7 @@ export class Table {
   }
 
   /** The seats round the felt, with what a player may do at each (sit, take back, mute,
-   * report, befriend; the host: remove, kick). */
+   * report, a player's card to befriend them; the host: remove, kick). */
   renderSeats(info, view) {
     const seats = this.els.seats;
     keepFocus(seats, () => renderSeats(seats, {
@@ -248,9 +251,7 @@ export class Table {
       onReport: (seat, name) => openReport({ table: this.id, seat }, name, { hand: info.hand_no || undefined }),
       muted: this.chat.muted, onMute: (seat, on) => { this.chat.mute(seat, on); this.render(this.state); },
       onKick: (seat) => this.send({ type: "kick", seat }),
-      onFriend: (seat, name) => api("/api/friends", { table: this.id, seat })
-        .then((done) => this.centre.notice(t(done.state === "friend" ? "web.friends.now" : "web.friends.sent", { name })))
-        .catch((err) => this.centre.notice(err.message)),
+      onProfile: (seat, name) => openPlayerCard(this.id, seat, name),
     }));
   }
 
