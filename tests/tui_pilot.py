@@ -17,6 +17,7 @@ from textual.widgets import Footer
 
 from tienlen import Game, Rules, coach
 from tienlen.play.controller import Controller
+from tienlen.tui.widgets import FeltPanel
 
 PAGAT = Rules.preset("pagat")
 MIEN_NAM = Rules.preset("mien-nam")
@@ -50,6 +51,7 @@ def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]],
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
+            await settled(pilot, app)
             await script(pilot)
 
     try:
@@ -70,6 +72,16 @@ def drive(app: App[Any], script: Callable[[Pilot[Any]], Awaitable[None]],
     thread.join()
     if failed:
         raise failed[0]
+
+
+async def settled(pilot: Pilot[Any], app: App[Any], timeout: float = 30) -> None:
+    """Let ``app`` run until every felt on its screen is drawn at its own size: laid out and
+    resized (on a loaded machine the first resize comes after the first paint)."""
+    deadline = time.monotonic() + timeout
+    while not all(felt.settled for felt in app.screen.query(FeltPanel)):
+        if time.monotonic() > deadline:
+            raise AssertionError("the felt was never drawn at its own size")
+        await pilot.pause(0.02)
 
 
 async def ask_hint(pilot: Pilot[Any], app: App[Any]) -> None:

@@ -71,3 +71,31 @@ def test_a_phone_shows_the_last_moves_above_the_hand(browser: Browser, server: S
     desk.goto(page.url)
     desk.wait_for_function(f"() => {TABLE} && {TABLE}.state && {TABLE}.state.view")
     expect(desk.get_by_test_id("last-moves")).to_be_hidden()  # the history is in sight there
+
+
+INSIDE = """(el) => { const r = el.getBoundingClientRect();
+    return r.left >= 0 && r.right <= document.documentElement.clientWidth; }"""
+
+
+def test_a_side_seats_menu_and_bubble_stay_inside_a_phones_screen(browser: Browser,
+                                                                  server: Server) -> None:
+    lan = browser.new_context(viewport=PHONE).new_page()
+    minh = browser.new_context().new_page()
+    lan.goto(server.base + "/")
+    table = lan.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({name: "Lan", players: 3, private: true})})).json()""")["id"]
+    lan.goto(server.base + f"/t/{table}")
+    minh.goto(server.base + f"/t/{table}")
+    minh.get_by_test_id("join-name").fill("Minh")
+    minh.get_by_test_id("join").click()
+    seat = lan.get_by_test_id("seat").filter(has_text="Minh")  # at Lan's side of the felt
+    seat.get_by_test_id("report-seat").click()
+    menu = lan.get_by_test_id("seat-menu")
+    expect(menu).to_be_visible()
+    lan.wait_for_function(f"(el) => ({INSIDE})(el)", arg=menu.element_handle())
+    assert menu.evaluate(INSIDE)
+    minh.locator("[data-testid=chat-phrase][data-phrase=hurry_up]").click()  # long words
+    bubble = lan.locator("[data-testid=chat-bubble]").first
+    expect(bubble).to_be_visible()
+    lan.wait_for_function(f"(el) => ({INSIDE})(el)", arg=bubble.element_handle())

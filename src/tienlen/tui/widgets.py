@@ -175,9 +175,19 @@ class FeltPanel(InfoPanel):
     def __init__(self, draw: Callable[[int, int], list[Text]], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._draw = draw
+        self.drawn_at: tuple[int, int] | None = None  # the size it was last drawn at
 
     def redraw(self) -> None:
-        self.show(self._draw(self.content_size.width or 44, self.content_size.height or 11))
+        size = (self.content_size.width or 44, self.content_size.height or 11)
+        self.show(self._draw(*size))
+        self.drawn_at = size
+
+    @property
+    def settled(self) -> bool:
+        """Whether it was last drawn at its own size (its resize since then is handled), or is
+        not shown (no room: a window too small)."""
+        width, height = self.content_size.width, self.content_size.height
+        return not (width and height) or self.drawn_at == (width, height)
 
     def on_resize(self, event: events.Resize) -> None:
         self.redraw()

@@ -15,6 +15,7 @@ from ..accounts.session import identity_of
 from ..http.problems import answers, request_lang
 from ..refusal import Refused
 from ..services import Svc, TableId
+from .hand_access import Readable
 from .moderation import Target, target_of
 
 router = APIRouter()
@@ -64,10 +65,13 @@ def my_profile(request: Request, svc: Svc) -> dict[str, Any]:
 
 
 @router.get("/api/me/hands/{table_id}/{hand_no}/rating", responses=answers(404, 422))
-def my_hand_rating(table_id: TableId, hand_no: HandNo, request: Request,
-                   svc: Svc) -> dict[str, Any]:
+def my_hand_rating(table_id: TableId, hand_no: HandNo, request: Request, svc: Svc,
+                   access: Readable) -> dict[str, Any]:
     """How this browser's identity's rating moved in one rated hand it played (what the end of
-    the hand shows); 404: not a rated hand of theirs (not played, not rated, or not over)."""
+    the hand shows); 404: not a rated hand of theirs (not played, not rated, or not over), or
+    a hand it may not read (the one check of every route naming a hand: hand_access.py)."""
+    if not access.may(hand_no):
+        raise access.refused()
     me = identity_of(request, svc.identities)
     found = None if me is None else hand_rating(svc.repo.engine, me.id, table_id, hand_no)
     if found is None:

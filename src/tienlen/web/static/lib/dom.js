@@ -19,6 +19,18 @@ export function h(tag, props = {}, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
+/** Keep ``el`` (a menu, a bubble) inside the screen's width: once laid out, moved sideways by
+ * as much as it would stick out (the CSS ``translate``, on top of its own transform). */
+export function keepInside(el, margin = 6) {
+  requestAnimationFrame(() => {
+    el.style.translate = "";
+    const r = el.getBoundingClientRect();
+    const width = document.documentElement.clientWidth;
+    const dx = r.left < margin ? margin - r.left : r.right > width - margin ? Math.max(margin - r.left, width - margin - r.right) : 0;
+    if (dx) el.style.translate = `${Math.round(dx)}px 0`;
+  });
+}
+
 /** A region's elements, looked up once by their ids: elements("play", "hint-reason") is
  * { play, hintReason }. */
 export function elements(...ids) {

@@ -53,11 +53,11 @@ export async function openPlayerCard(tableId, seat, name, onFriend) {
     player.ratings.map((r) => h("li", {}, h("span", { text: `${familyName(r.family)}: ` }),
       h("b", { text: ratingText(r.rating, r.provisional) }), ` · ${t("web.profile.rated_hands", { n: r.hands, firsts: r.firsts })}`)))
     : h("p.muted", { text: t("web.card.no_ratings") });
-  body.replaceChildren(
+  body.replaceChildren(...[
     h("p.muted", {}, h("span.badge", { text: player.account ? t("web.profile.account") : t("web.profile.guest") }), " ",
       t("web.card.hands", { hands: player.hands, firsts: player.firsts })),
     ratings,
     player.profile ? h("p", {}, h("a", { href: player.profile, testid: "player-card-page", text: t("web.card.page") })) : null,
-    player.relation === "self" ? null : friendLine);
+    player.relation === "self" ? null : friendLine].filter(Boolean));
   showRelation(player.relation);
 }

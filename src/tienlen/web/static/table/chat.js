@@ -3,7 +3,7 @@
 // phrase arrives as its key (chat.phrase.<key>) and is said in this page's language; a player's
 // words are shown as text, never as markup. Muting is this browser's: the seats muted at a
 // table are kept in localStorage, so a reload (or a restart of the server) keeps them.
-import { elements, h } from "../lib/dom.js";
+import { elements, h, keepInside } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { reactionIcon, reactionName, reactionPicture } from "../lib/reactions.js";
 import { seatPosition } from "./seats.js";
@@ -112,6 +112,7 @@ export class Chat {
     b.style.setProperty("--x", `${x}%`);
     b.style.setProperty("--y", `${y}%`);
     box.append(b);
+    keepInside(b);  // a side seat's bubble keeps its first words on the screen
     setTimeout(() => b.remove(), BUBBLE_MS);
   }
 

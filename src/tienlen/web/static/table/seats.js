@@ -1,7 +1,7 @@
 // The seats around the felt: yourself at the bottom, the others in the order of play
 // (anticlockwise, so the next player sits on your right), each with a fan of card backs.
 import { backsFan } from "../lib/cards.js";
-import { h, keepFocus } from "../lib/dom.js";
+import { h, keepFocus, keepInside } from "../lib/dom.js";
 import { seatName, t, tn } from "../lib/i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -190,7 +190,11 @@ export function renderSeats(box, ctx) {
       // an act of the menu closes it at once (the seats drawn again): it never lingers, offering
       // what was just done
       const close = () => { menuOpen = null; keepFocus(box, () => renderSeats(box, ctx)); };
-      if (open) div.append(seatMenu(s, ctx, info.host_seat === me && me !== null, close));
+      if (open) {
+        const menu = seatMenu(s, ctx, info.host_seat === me && me !== null, close);
+        div.append(menu);
+        keepInside(menu);
+      }
       if (ctx.muted && ctx.muted.has(s.seat)) plate.classList.add("muted-seat");
     }
     if (canRemove && !mine && s.kind !== "empty" && (s.kind === "bot" || !s.connected)) {
