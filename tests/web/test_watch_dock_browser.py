@@ -30,5 +30,9 @@ def test_a_spectators_dock_shows_the_seats_and_the_settings(browser: Browser,
     expect(seats.first).to_contain_text("cards")
     expect(guest.get_by_test_id("hand")).to_be_hidden()
     expect(guest.get_by_test_id("play")).to_be_hidden()
+    # only what applies to a spectator: no alert at a turn they do not have, no inviting
+    expect(lan.get_by_test_id("notify")).to_be_visible()
+    expect(guest.get_by_test_id("notify")).to_be_hidden()
+    expect(guest.get_by_test_id("invite-friend")).to_be_hidden()
     expect(lan.get_by_test_id("watch-dock")).to_be_hidden()  # Lan plays: her hand
     expect(lan.get_by_test_id("hand")).to_be_visible()

@@ -6,7 +6,7 @@ import { presetName, t } from "../lib/i18n.js";
 
 export class Bar {
   constructor() {
-    this.els = elements("table-title", "rules-name", "hand-no", "table-id", "table-extra", "invite", "copy", "leave");
+    this.els = elements("room-bar", "table-title", "rules-name", "hand-no", "table-id", "table-extra", "invite", "copy", "leave");
   }
 
   /** The table ``info`` titled ``title``; Leave for a seated player where the server has hosts. */
@@ -23,6 +23,8 @@ export class Bar {
     els.invite.href = link;
     els.invite.textContent = link.replace(/^https?:\/\//, "");
     els.leave.hidden = !("host_seat" in info && seated);
+    // a spectator is offered only what applies to them: no turn alert, no inviting to a seat
+    els.roomBar.classList.toggle("watching", !seated);
   }
 
   /** Copy the link (saying whether it was copied), and Leave (``onLeave``). */
