@@ -23,6 +23,10 @@ WATCH = """() => { window.moments = []; window.atEnd = [];
     for (const n of c.addedNodes) if (n.nodeType === 1 && n.parentElement &&
         n.parentElement.classList.contains("moments")) {
       window.moments.push(n.className);
+      const words = n.querySelector(".celebrate-words");
+      if (words) requestAnimationFrame(() => {  // the banner: inside the felt, whoever went out
+        const w = words.getBoundingClientRect(), f = document.getElementById("felt").getBoundingClientRect();
+        window.moments.push(w.top >= f.top && w.bottom <= f.bottom ? "banner-inside" : "banner-cut"); });
       const t = window.tienlenTable;
       if (t && t.state && t.state.view && t.state.view.is_over) window.atEnd.push(n.className); }
     if (c.type === "attributes" && c.target.id === "hand" && c.target.classList.contains("dealing"))
@@ -48,6 +52,7 @@ def test_a_hand_is_dealt_swept_and_its_first_place_celebrated(page: Page, server
     assert seen.count("deal") >= 1  # a hand nobody had played in yet: dealt in
     assert "sweep" in seen  # a round won: its cards went to the winner
     assert seen.count("celebrate") == 1  # the first one out, once
+    assert "banner-inside" in seen and "banner-cut" not in seen
     # the hand's settlement in chips, a pile for each payer and payee (every pagat hand pays)
     pairs = page.evaluate(f"""() => new Set({TABLE}.state.view.payments.filter((p) => p.kind !== "chop")
         .map((p) => `${{p.payer}}>${{p.payee}}`)).size""")

@@ -121,7 +121,8 @@ export function celebrate(seat, me, n, text) {
     bit.style.background = colours[i % colours.length];
     bits.push(bit);
   }
-  const box = overlay("celebrate", [...bits, h("span.celebrate-words", { text })], 2200);
+  const words = h(`span.celebrate-words${y < 0 ? ".below" : ""}`, { testid: "celebrate-words", text });
+  const box = overlay("celebrate", [...bits, words], 2200);
   box.style.setProperty("--x", `${x}px`);
   box.style.setProperty("--y", `${y}px`);
 }
