@@ -99,3 +99,45 @@ def test_a_side_seats_menu_and_bubble_stay_inside_a_phones_screen(browser: Brows
     bubble = lan.locator("[data-testid=chat-bubble]").first
     expect(bubble).to_be_visible()
     lan.wait_for_function(f"(el) => ({INSIDE})(el)", arg=bubble.element_handle())
+
+
+def test_a_phone_keeps_the_tables_actions_in_one_menu_and_the_chat_in_a_sheet(
+        browser: Browser, server: Server) -> None:
+    lan = browser.new_context(viewport=PHONE).new_page()
+    minh = browser.new_context().new_page()
+    lan.goto(server.base + "/")
+    table = lan.evaluate("""async () => (await fetch("/api/tables", {method: "POST",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify({name: "Lan", players: 3})})).json()""")["id"]
+    lan.goto(server.base + f"/t/{table}")
+    minh.goto(server.base + f"/t/{table}")
+    minh.get_by_test_id("join-name").fill("Minh")
+    minh.get_by_test_id("join").click()
+    expect(lan.get_by_test_id("seats")).to_contain_text("Minh")
+    # the table's actions: one ⋯ menu, closed once one is chosen
+    menu = lan.get_by_test_id("table-menu")
+    expect(lan.get_by_test_id("leave")).to_be_hidden()
+    menu.click()
+    expect(menu).to_have_attribute("aria-expanded", "true")
+    expect(lan.get_by_test_id("leave")).to_be_visible()
+    lan.locator("#copy").click()
+    expect(lan.get_by_test_id("leave")).to_be_hidden()
+    expect(menu).to_have_attribute("aria-expanded", "false")
+    # the chat: a button on the felt counting what was said, and a sheet over the table
+    talk = lan.get_by_test_id("chat-open")
+    expect(talk).to_be_visible()
+    expect(lan.get_by_test_id("chat")).not_to_be_in_viewport()  # far below, as before
+    minh.locator("[data-testid=chat-phrase][data-phrase=hello]").click()
+    expect(lan.get_by_test_id("chat-unread")).to_have_text("1")
+    talk.click()
+    sheet = lan.get_by_test_id("chat")
+    expect(sheet).to_be_in_viewport()
+    expect(sheet.get_by_test_id("chat-line")).to_contain_text("Hello!")
+    expect(lan.get_by_test_id("chat-unread")).to_be_hidden()
+    sheet.locator("[data-testid=chat-phrase][data-phrase=thanks]").click()  # said from the sheet
+    expect(minh.get_by_test_id("chat-log")).to_contain_text("Thanks")
+    lan.get_by_test_id("chat-close").click()
+    expect(sheet).not_to_be_in_viewport()
+    # on a desktop, none of it: the actions in the bar, the chat beside the table
+    expect(minh.get_by_test_id("table-menu")).to_be_hidden()
+    expect(minh.get_by_test_id("chat-open")).to_be_hidden()

@@ -6,7 +6,8 @@ import { presetName, t } from "../lib/i18n.js";
 
 export class Bar {
   constructor() {
-    this.els = elements("room-bar", "table-title", "rules-name", "hand-no", "table-id", "table-extra", "invite", "copy", "leave");
+    this.els = elements("room-bar", "bar-more", "bar-actions", "table-title", "rules-name", "hand-no", "table-id",
+      "table-extra", "invite", "copy", "leave");
   }
 
   /** The table ``info`` titled ``title``; Leave for a seated player where the server has hosts. */
@@ -29,7 +30,12 @@ export class Bar {
 
   /** Copy the link (saying whether it was copied), and Leave (``onLeave``). */
   wire(onLeave) {
-    const { copy, invite, leave } = this.els;
+    const { copy, invite, leave, barMore, roomBar, barActions } = this.els;
+    // on a phone the actions are one menu (⋯): it closes once one of them is chosen, or on Escape
+    const open = (on) => { roomBar.classList.toggle("open", on); barMore.setAttribute("aria-expanded", String(on)); };
+    barMore.addEventListener("click", () => open(!roomBar.classList.contains("open")));
+    barActions.addEventListener("click", (ev) => { if (ev.target.closest("button")) open(false); });
+    roomBar.addEventListener("keydown", (ev) => { if (ev.key === "Escape") open(false); });
     copy.addEventListener("click", async () => {
       try { await navigator.clipboard.writeText(invite.href); copy.textContent = t("web.room.copied"); } catch { copy.textContent = t("web.room.copy_failed"); }
       setTimeout(() => { copy.textContent = t("web.room.copy"); }, 1500);

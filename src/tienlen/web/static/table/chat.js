@@ -36,8 +36,9 @@ export class Chat {
     this.lines = [];  // {seat, words} or {note}
     this.muted = mutedSeats(table);
     this.view = { seat: null, players: 4 };
-    this.els = elements("chat-phrases", "chat-reactions", "chat-text", "chat-form", "chat-say", "chat-watching",
-      "chat-public", "chat-log", "chat-bubbles");
+    this.els = elements("chat", "chat-open", "chat-close", "chat-unread", "chat-phrases", "chat-reactions", "chat-text",
+      "chat-form", "chat-say", "chat-watching", "chat-public", "chat-log", "chat-bubbles");
+    this.unread = 0;  // lines said while the phone's sheet was closed
   }
 
   mount() {
@@ -51,6 +52,9 @@ export class Chat {
       onclick: () => this.send({ type: "react", emoji }),
     }, reactionIcon(emoji))));
     this.els.chatText.maxLength = MAX_TEXT;
+    this.els.chatOpen.addEventListener("click", () => this.sheet(true));
+    this.els.chatClose.addEventListener("click", () => this.sheet(false));
+    this.els.chat.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && this.sheetOpen()) this.sheet(false); });
     this.els.chatForm.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const text = this.els.chatText.value.trim();
@@ -77,6 +81,34 @@ export class Chat {
     const words = ev.kind === "phrase" ? t(`chat.phrase.${ev.phrase}`) : ev.kind === "emoji" ? null : ev.text;
     this.add({ seat: ev.seat, name: this.names()[ev.seat] || ev.name, words, emoji: ev.kind === "emoji" ? ev.emoji : null });
     this.bubble(ev.seat, words, ev.kind === "emoji" ? ev.emoji : null);
+    if (ev.seat !== this.view.seat) this.countUnread();
+  }
+
+  /** On a phone the chat is a sheet over the table, opened by its button on the felt; what
+   * was said while it was closed is counted on that button. */
+  sheet(open) {
+    const { chat, chatOpen, chatUnread } = this.els;
+    chat.classList.toggle("sheet", open);
+    chatOpen.setAttribute("aria-expanded", String(open));
+    if (open) {
+      this.unread = 0;
+      chatUnread.hidden = true;
+      (chat.querySelector("[data-testid=chat-phrase]") || this.els.chatLog).focus();
+      this.els.chatLog.scrollTop = this.els.chatLog.scrollHeight;
+    } else {
+      chatOpen.focus();
+    }
+  }
+
+  sheetOpen() { return this.els.chat.classList.contains("sheet"); }
+
+  /** A line said while the sheet is closed, on a phone (where the button shows): counted. */
+  countUnread() {
+    if (this.sheetOpen() || getComputedStyle(this.els.chatOpen).display === "none") return;
+    this.unread += 1;
+    this.els.chatUnread.hidden = false;
+    this.els.chatUnread.textContent = String(this.unread);
+    this.els.chatUnread.setAttribute("aria-label", t("web.chat.unread", { n: this.unread }));
   }
 
   /** A line of the table's own (a player removed or kicked), in the log. */
