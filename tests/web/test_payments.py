@@ -120,6 +120,10 @@ def play_hand(page: Page, shots: Path | None = None, size: str = "") -> bool:
         play(page, human_move(view["legal"], view["table"]))
         if not toast_seen and page.get_by_test_id("toast").is_visible():
             toast_seen = True
+            # said over the table's title, above the felt: it hides nothing played, no seat
+            toast, felt = page.get_by_test_id("toast").bounding_box(), page.locator("#felt").bounding_box()
+            assert toast is not None and felt is not None
+            assert toast["y"] + toast["height"] <= felt["y"], (toast, felt)
             if shots is not None:
                 settled(page)  # the toast's fade-in
                 page.screenshot(path=shots / f"payments-chop-{size}.png")
@@ -154,6 +158,12 @@ def test_a_mien_nam_table_says_a_chop_and_itemises_the_payments(page: Page, serv
     expect(history.first).to_contain_text("Bot 3 pays you")
     expect(history.first).to_contain_text("You chopped Bot 3's 2")
     check_end_panel(page)
+
+
+def test_on_a_phone_the_chop_is_said_above_the_felt(browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport=PHONE).new_page()
+    practice_table(page, server)
+    assert play_hand(page), "the chop was not said at the table"  # and above the felt
 
 
 def test_the_free_chop_offer_is_marked_for_the_seat_offered(page: Page, server: Server) -> None:
