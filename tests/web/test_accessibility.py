@@ -7,6 +7,7 @@ rates serious or critical."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -170,6 +171,8 @@ def test_a_hand_at_your_turn_at_its_end_and_in_replay(context: BrowserContext, s
     for _ in range(5):
         page.get_by_test_id("replay-step").press("ArrowRight")
     expect(page.get_by_test_id("replay-step")).to_have_value("5")
+    said = page.get_by_test_id("replay-last").inner_text()  # its cards as cards, not codes
+    assert re.search(r"[♠♣♦♥]", said) and not re.search(r"\b(?:10|[2-9TJQKA])[scdh]\b", said), said
     audit.check(page, "replay")
     audit.assert_clean()
 

@@ -1,6 +1,6 @@
 // The side's records: the table's finished hands (a link to each record, its replay, and for the
 // host of a private table a link of its own to share), and the replay panel, step by step.
-import { cardsRow } from "../lib/cards.js";
+import { cardsRow, cardsText } from "../lib/cards.js";
 import { elements, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { api } from "../lib/net.js";
@@ -94,8 +94,8 @@ export class Records {
       const step = data.steps[Number(slider.value)];
       const e = step.event;
       const said = !e ? t("web.replay.dealt")
-        : `${data.names[e.seat]}: ${e.kind === "play" ? e.cards : eventWords(e, data.names)}`;
-      last.textContent = step.table ? t("web.replay.step_beat", { i: slider.value, n: slider.max, last: said, table: step.table })
+        : `${data.names[e.seat]}: ${e.kind === "play" ? cardsText(e.cards) : eventWords(e, data.names)}`;
+      last.textContent = step.table ? t("web.replay.step_beat", { i: slider.value, n: slider.max, last: said, table: cardsText(step.table) })
         : t("web.replay.step.text", { i: slider.value, n: slider.max, last: said });
       hands.replaceChildren(...step.hands.map((hd, s) => h("div.replay-row", {},
         h("span.move-who", { text: `${data.names[s]}${step.turn === s ? " ◀" : ""}` }), cardsRow(hd.join(" "), "hist"))));
