@@ -173,6 +173,23 @@ def test_a_hand_at_your_turn_at_its_end_and_in_replay(context: BrowserContext, s
     expect(page.get_by_test_id("replay-step")).to_have_value("5")
     said = page.get_by_test_id("replay-last").inner_text()  # its cards as cards, not codes
     assert re.search(r"[♠♣♦♥]", said) and not re.search(r"\b(?:10|[2-9TJQKA])[scdh]\b", said), said
+    # its controls: a step back and forward, and playing by itself until paused
+    step = page.get_by_test_id("replay-step")
+    page.get_by_test_id("replay-back").click()
+    expect(step).to_have_value("4")
+    page.get_by_test_id("replay-forward").click()
+    expect(step).to_have_value("5")
+    page.get_by_test_id("replay-speed").select_option("4")
+    playing = page.get_by_test_id("replay-play")
+    playing.click()
+    expect(playing).to_have_attribute("aria-pressed", "true")
+    page.wait_for_function("() => Number(document.getElementById('replay-step').value) >= 7")
+    playing.click()
+    expect(playing).to_have_attribute("aria-pressed", "false")
+    paused = step.input_value()
+    page.get_by_test_id("replay-forward").focus()
+    page.keyboard.press("ArrowLeft")  # the panel's keys
+    expect(step).to_have_value(str(int(paused) - 1))
     audit.check(page, "replay")
     audit.assert_clean()
 

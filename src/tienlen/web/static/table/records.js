@@ -14,7 +14,8 @@ export class Records {
     this.shown = -1;  // the number of records drawn
     this.asked = 0;   // the asks made: only the latest one's answer is drawn
     this.els = elements("records", "all-records", "replay", "replay-title", "replay-step", "replay-last",
-      "replay-hands", "replay-close");
+      "replay-hands", "replay-close", "replay-back", "replay-play", "replay-forward", "replay-speed");
+    this.playing = null;  // the timer of a replay playing by itself
   }
 
   async render() {
@@ -100,11 +101,71 @@ export class Records {
       hands.replaceChildren(...step.hands.map((hd, s) => h("div.replay-row", {},
         h("span.move-who", { text: `${data.names[s]}${step.turn === s ? " ◀" : ""}` }), cardsRow(hd.join(" "), "hist"))));
     };
-    slider.oninput = show;
+    slider.oninput = () => { this.pause(); show(); };
+    this.show = show;
+    this.pause();
     show();
     panel.scrollIntoView({ block: "nearest" });
     slider.focus();
   }
 
-  wire() { this.els.replayClose.addEventListener("click", () => { this.els.replay.hidden = true; }); }
+  /** Move the replay ``by`` steps (within the hand). */
+  step(by) {
+    const slider = this.els.replayStep;
+    const next = Math.min(Number(slider.max), Math.max(0, Number(slider.value) + by));
+    if (next === Number(slider.value)) return false;
+    slider.value = String(next);
+    if (this.show) this.show();
+    return true;
+  }
+
+  /** Play the replay by itself at the chosen speed, to its end; or pause it. */
+  play(on) {
+    const button = this.els.replayPlay;
+    clearInterval(this.playing);
+    this.playing = null;
+    if (on) {
+      const slider = this.els.replayStep;
+      if (Number(slider.value) >= Number(slider.max)) slider.value = "0";  // from the start again
+      const every = 1000 / Number(this.els.replaySpeed.value || 1);
+      this.playing = setInterval(() => { if (!this.step(1)) this.play(false); }, every);
+    }
+    button.setAttribute("aria-pressed", String(Boolean(on)));
+    button.textContent = t(on ? "web.replay.pause" : "web.replay.play");
+  }
+
+  pause() { if (this.playing) this.play(false); }
+
+  wire() {
+    const { replay, replayClose, replayBack, replayForward, replayPlay, replaySpeed, replayHands } = this.els;
+    replayClose.addEventListener("click", () => { this.pause(); replay.hidden = true; });
+    replayBack.addEventListener("click", () => { this.pause(); this.step(-1); });
+    replayForward.addEventListener("click", () => { this.pause(); this.step(1); });
+    replayPlay.addEventListener("click", () => this.play(!this.playing));
+    replaySpeed.addEventListener("change", () => { if (this.playing) this.play(true); });
+    // keys anywhere in the panel (the slider has its own arrows): ← →, Space, Escape
+    replay.addEventListener("keydown", (ev) => {
+      if (ev.target === this.els.replayStep || ev.target.tagName === "SELECT") return;
+      if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+        this.pause();
+        this.step(ev.key === "ArrowLeft" ? -1 : 1);
+        ev.preventDefault();
+      } else if (ev.key === " " && ev.target === replay) {
+        this.play(!this.playing);
+        ev.preventDefault();
+      } else if (ev.key === "Escape") {
+        this.pause();
+        replay.hidden = true;
+      }
+    });
+    // a swipe across the hands: a step back (right) or forward (left)
+    let from = null;
+    replayHands.addEventListener("touchstart", (ev) => { from = ev.touches[0].clientX; }, { passive: true });
+    replayHands.addEventListener("touchend", (ev) => {
+      if (from === null) return;
+      const dx = ev.changedTouches[0].clientX - from;
+      from = null;
+      if (Math.abs(dx) > 40) { this.pause(); this.step(dx < 0 ? 1 : -1); }
+    });
+  }
 }
