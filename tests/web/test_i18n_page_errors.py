@@ -39,6 +39,7 @@ def test_a_rate_limit_is_shown_in_vietnamese_on_a_phone(vi_phone: Page, sqlite_u
     with limited(sqlite_url, clock, messages_per_second=3) as server:
         page.goto(server.base + "/")
         page.get_by_test_id("name").fill("Lan")
+        page.get_by_test_id("quick-rules").select_option("pagat")
         page.get_by_test_id("quick-game").click()
         page.wait_for_url("**/t/*")
         page.wait_for_function(f"() => {TABLE} && {TABLE}.state")

@@ -36,6 +36,7 @@ def new_table(page: Page, server: Server, name: str) -> str:
     page.get_by_test_id("name").fill(name)
     page.get_by_test_id("new-table").click()
     page.get_by_test_id("players").fill("3")
+    page.get_by_test_id("rules").select_option("pagat")  # no instant win ends a random deal
     page.get_by_test_id("create").click()
     page.wait_for_url("**/t/*")
     expect(page.get_by_test_id("invite-link")).to_have_attribute("href", re.compile(r"/t/"))

@@ -141,3 +141,17 @@ def test_a_phone_keeps_the_tables_actions_in_one_menu_and_the_chat_in_a_sheet(
     # on a desktop, none of it: the actions in the bar, the chat beside the table
     expect(minh.get_by_test_id("table-menu")).to_be_hidden()
     expect(minh.get_by_test_id("chat-open")).to_be_hidden()
+
+
+def test_a_phone_on_its_side_shows_every_seat_the_hand_and_play_at_once(
+        browser: Browser, server: Server) -> None:
+    page = browser.new_context(viewport={"width": 844, "height": 390}, has_touch=True).new_page()
+    quick_game(page, server)
+    expect(page.get_by_test_id("play")).to_be_in_viewport(ratio=1)
+    expect(page.get_by_test_id("card").first).to_be_in_viewport(ratio=1)
+    dock_top = page.locator("#dock").bounding_box()["y"]  # type: ignore[index]
+    plates = page.locator("[data-testid=seat]:not(.me) .plate")
+    expect(plates).to_have_count(3)
+    for plate in plates.all():  # every other seat above the dock, nothing scrolled
+        box = plate.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= dock_top, box

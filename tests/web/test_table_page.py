@@ -51,11 +51,14 @@ def table_id(page: Page) -> str:
 
 def new_table(page: Page, server: Server, name: str = "Lan", players: int = 4, private: bool = False,
               **fields: str) -> None:
-    """Open the lobby's New table form, fill it (by data-testid) and create the table."""
+    """Open the lobby's New table form, fill it (by data-testid) and create the table (on
+    pagat's rules unless ``rules`` says otherwise: no instant win ends a random deal at once)."""
     page.goto(server.base + "/")
     page.get_by_test_id("name").fill(name)
     page.get_by_test_id("new-table").click()
     page.get_by_test_id("players").fill(str(players))
+    if "rules" not in fields:
+        page.get_by_test_id("rules").select_option("pagat")
     for testid, value in fields.items():
         field = page.get_by_test_id(testid.replace("_", "-"))
         if testid in ("level", "rules"):

@@ -5,9 +5,12 @@
 // stake under chặt chồng moves into the dock (in the felt it covered the side seats' cards). On a wider screen
 // the dock follows the felt, and the felt is sized so that the hand and Play fit in the window
 // too (a 1280x800 laptop screen had Play below the fold), between a smallest and a largest felt.
-const PHONE = window.matchMedia("(max-width: 640px)");
+// a phone upright, or on its side (style.css's same two queries): the dock fixed at the bottom
+const PHONE = window.matchMedia("(max-width: 640px), (orientation: landscape) and (max-height: 500px)");
+const SIDEWAYS = window.matchMedia("(orientation: landscape) and (max-height: 500px)");
 const ROOM_FOR_PLATE = 34;  // px below the felt: the lower half of your plate and its marks
 const SMALLEST = 280;
+const SIDEWAYS_SMALLEST = 130;  // on its side your plate is the dock itself: nothing below the felt
 const DESK_SMALLEST = 300;
 const DESK_LARGEST = 560;
 const DESK_GAP = 12;  // px kept free under the dock
@@ -36,8 +39,9 @@ export function fitTable() {
   if (dock.hidden) { felt.style.height = ""; return; }
   const top = felt.getBoundingClientRect().top + window.scrollY;
   if (PHONE.matches) {
-    const room = window.innerHeight - top - dock.offsetHeight - ROOM_FOR_PLATE;
-    felt.style.height = `${Math.max(SMALLEST, Math.floor(room))}px`;
+    const sideways = SIDEWAYS.matches;
+    const room = window.innerHeight - top - dock.offsetHeight - (sideways ? 6 : ROOM_FOR_PLATE);
+    felt.style.height = `${Math.max(sideways ? SIDEWAYS_SMALLEST : SMALLEST, Math.floor(room))}px`;
     return;
   }
   if (deskDock.width !== window.innerWidth) deskDock = { width: window.innerWidth, height: 0 };
@@ -52,6 +56,7 @@ export function watchLayout() {
   const again = () => requestAnimationFrame(fitTable);
   window.addEventListener("resize", again);
   PHONE.addEventListener?.("change", again);
+  SIDEWAYS.addEventListener?.("change", again);
   if (window.ResizeObserver) {
     const seen = new ResizeObserver(again);
     for (const id of ["dock", "room-bar"]) {
