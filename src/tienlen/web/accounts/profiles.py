@@ -28,7 +28,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from ...i18n import t
 from ..ratings.ratings import FAMILIES, PROVISIONAL_HANDS, Rating, shown, shown_spread
 from ..ratings.store import Point, RatingStore
-from ..tablelog.names import title_of
+from ..tablelog.names import title_fields
 from ..tablelog.rows import RecordRow, TableRow
 from .identity import Identity
 from .rows import IdentityRow, PlayedRow
@@ -101,7 +101,7 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
             .where(mine, listed).order_by(p.at.desc(), p.hand_no.desc()).limit(RECENT)).all()
     recent = [{"table": table, "hand": hand, "seat": seat, "place": place,
                "players": _names(head or ""), "family": family, "at": at,
-               "table_name": name or "", "title": _title(name or "", table, family),
+               "table_name": name or "", "title": title_fields(name or "", table, family),
                "record": f"/api/tables/{table}/records/{hand}",
                # the table page replays it while the table is open (its record stays after)
                "replay": f"/t/{table}?replay={hand}" if closed is None else None}
@@ -126,16 +126,6 @@ def hand_rating(engine: Engine, identity_id: str, table_id: str,
     before, after, hands = shown(row.mu_before), shown(row.mu_after), int(row.rated_hands or 0)
     return {"family": row.family, "before": before, "after": after, "change": after - before,
             "hands": hands, "provisional": hands < PROVISIONAL_HANDS}
-
-
-def _title(name: str, table_id: str, family: str | None) -> dict[str, Any] | None:
-    """What a table's name says when the room made it (``room.protocol.TableTitle``'s fields),
-    for the page to name the table for its people in its reader's words."""
-    made = title_of(name, table_id)
-    if made is None:
-        return None
-    return {"kind": made.kind, "player": made.player,
-            "family": family if made.kind == "quick" else None}
 
 
 def _public(engine: Engine, player: str, family: str,

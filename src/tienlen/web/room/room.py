@@ -44,7 +44,7 @@ from ..table.committer import RETRY, Committer
 from ..table.hands import Hands
 from ..table.staged import Asking, Staged
 from ..table.state import Seat, TableState
-from ..tablelog.names import title_of
+from ..tablelog.names import title_fields
 from ..tablelog.repository import Repository
 from ..tablelog.writes import StoredTable, TableSettings, Write
 from ..workers.botpool import PooledBot
@@ -634,11 +634,8 @@ class Room:
 
     def _title(self) -> TableTitle | None:
         """What the table's name says, when the room made it (see :class:`TableTitle`)."""
-        made = title_of(self.name, self.id)
-        if made is None:
-            return None
-        family = family_of(self.table.rules.name) if made.kind == "quick" else None
-        return TableTitle(kind=made.kind, player=made.player, family=family)
+        fields = title_fields(self.name, self.id, family_of(self.table.rules.name))
+        return None if fields is None else TableTitle.model_validate(fields)
 
     def _account(self, seat: Seat) -> bool:
         """Whether a player's seat is an account's, under its name (else a guest's, a script's)."""

@@ -44,12 +44,12 @@ def _state(svc: Services, me: Identity | None) -> dict[str, Any]:
     if entry is None:
         return {"state": "none", "waited": 0.0, "table": None, "waiting": 0}
     now = svc.clock.wall()
+    queue = by_queue(svc.queue.waiting()).get((entry.family, entry.size), [])  # one read
     out: dict[str, Any] = {"family": entry.family, "players": entry.size,
                            "waited": round(max(0.0, (entry.matched or now) - entry.joined), 1),
-                           "waiting": svc.queue.count(entry.family, entry.size)}
+                           "waiting": len(queue)}
     if entry.waiting:
-        queue = by_queue(svc.queue.waiting()).get((entry.family, entry.size), [entry])
-        oldest = min(e.joined for e in queue)
+        oldest = min([e.joined for e in queue] + [entry.joined])
         fill_in = max(0.0, oldest + svc.limits.match_wait - now)
         return {"state": "waiting", "table": None, "fill_in": round(fill_in, 1), **out}
     table = svc.directory.get(entry.table_id) \

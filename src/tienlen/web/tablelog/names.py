@@ -48,3 +48,13 @@ def title_of(name: str, table_id: str) -> Title | None:
     if name.endswith(OF) and len(name) > len(OF):
         return Title("of", name[:-len(OF)])
     return None
+
+
+def title_fields(name: str, table_id: str, family: str | None) -> dict[str, str | None] | None:
+    """What a page is sent to say ``name`` in its words (``room.protocol.TableTitle``'s fields):
+    :func:`title_of`, with a quick match's rating ``family``; None: a name its creator gave."""
+    made = title_of(name, table_id)
+    if made is None:
+        return None
+    return {"kind": made.kind, "player": made.player,
+            "family": family if made.kind == "quick" else None}

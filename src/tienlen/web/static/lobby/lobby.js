@@ -56,18 +56,13 @@ export async function lobby() {
     select.append(others);
   }
   const savedRules = localStorage.getItem("tienlen-rules");
-  const chosen = presets.includes(savedRules) ? savedRules : first[0];
-  for (const select of choices) select.value = chosen;
-  for (const select of choices) {
-    select.addEventListener("change", () => {
-      for (const other of choices) {
-        if (other !== select && other.value !== select.value) {
-          other.value = select.value;
-          other.dispatchEvent(new Event("change"));
-        }
-      }
-    });
-  }
+  for (const select of choices) select.value = presets.includes(savedRules) ? savedRules : first[0];
+  // the form's select is the one read (its levels, its line); the quick game's follows it
+  $("quick-rules").addEventListener("change", () => {
+    $("rules").value = $("quick-rules").value;
+    $("rules").dispatchEvent(new Event("change"));
+  });
+  $("rules").addEventListener("change", () => { $("quick-rules").value = $("rules").value; });
   const savedLevel = localStorage.getItem("tienlen-level");
   if (savedLevel) $("level").value = savedLevel;
   // the levels the chosen rules' tables offer, weakest first (the others hidden; the choice

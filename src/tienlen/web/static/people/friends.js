@@ -94,10 +94,10 @@ function showInvitation(inv) {
   const bar = $("invitations");
   if (!bar) return;
   bar.hidden = false;
+  const said = t("web.friends.invites_you", { name: inv.from, table: tableTitle(inv.table_title) });
   bar.append(h("p.invitation", { testid: "invitation" },
-    h("span", { text: t("web.friends.invites_you", { name: inv.from, table: inv.table_title ? tableTitle(inv.table_title) : inv.table_name }) }), " ",
-    h("a.button.small.primary", { href: inv.url, text: t("web.friends.join") })));
-  notify(t("web.friends.invitation_title"), t("web.friends.invites_you", { name: inv.from, table: inv.table_title ? tableTitle(inv.table_title) : inv.table_name }));
+    h("span", { text: said }), " ", h("a.button.small.primary", { href: inv.url, text: t("web.friends.join") })));
+  notify(t("web.friends.invitation_title"), said);
 }
 
 /** Look for invitations now and every little while; each is shown once in this tab's life. */

@@ -10,8 +10,8 @@ import { ratingText } from "../lib/numbers.js";
 const ID = "player-card";
 
 /** Open the card of the player at ``seat`` of table ``tableId`` (``name``: as the page shows
- * it); ``onFriend(done)``: told when a friend request was made from it. */
-export async function openPlayerCard(tableId, seat, name, onFriend) {
+ * it). */
+export async function openPlayerCard(tableId, seat, name) {
   document.getElementById(ID)?.remove();
   const body = h("div.player-card-body", {}, h("p.muted", { text: t("web.card.loading") }));
   const dialog = h("dialog.dialog.player-card", { id: ID, testid: ID, "aria-labelledby": `${ID}-name` },
@@ -42,7 +42,6 @@ export async function openPlayerCard(tableId, seat, name, onFriend) {
           try {
             const done = await api("/api/friends", { table: tableId, seat });
             showRelation(done.state, t(done.state === "friend" ? "web.friends.now" : "web.friends.sent", { name: player.name }));
-            if (onFriend) onFriend(done);
           } catch (err) {
             showRelation(relation, err.message);
           }

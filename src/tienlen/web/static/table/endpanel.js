@@ -22,7 +22,7 @@ export class EndPanel {
   /** The hand ``view`` of table ``info`` just over, seen from seat ``me`` (null: watching). */
   render(info, view, names, me, offset) {
     renderEnd(this.els.end, view, names, me);
-    ratingLine(this.els.end, me, info.hand_no);
+    ratingLine(this.els.end, info.id, me, info.hand_no);
     this.renderNext(info, view, names, me, offset);
   }
 
@@ -93,9 +93,8 @@ export function renderEnd(box, view, names, me) {
 /** How the hand moved your rating (in the table's rules), under the title ("Your rating:
  * 1512 (+12)", "?" while provisional), asked of the server once a hand; nothing at an unrated table, nor to a
  * spectator. */
-async function ratingLine(box, me, handNo) {
+async function ratingLine(box, tableId, me, handNo) {
   const line = box.querySelector("#end-rating");
-  const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
   const whose = `${tableId}:${me}:${handNo}`;
   if (!line || line.dataset.whose === whose) return;
   line.dataset.whose = whose;
