@@ -168,6 +168,7 @@ def test_a_hand_at_your_turn_at_its_end_and_in_replay(context: BrowserContext, s
     audit.check(page, "end of hand")
     page.get_by_test_id("replay-hand").first.click()
     expect(page.get_by_test_id("replay")).to_be_visible()
+    expect(page.get_by_test_id("replay-step")).to_be_visible()  # the hand loaded
     for _ in range(5):
         page.get_by_test_id("replay-step").press("ArrowRight")
     expect(page.get_by_test_id("replay-step")).to_have_value("5")
@@ -183,14 +184,17 @@ def test_a_hand_at_your_turn_at_its_end_and_in_replay(context: BrowserContext, s
     playing = page.get_by_test_id("replay-play")
     playing.click()
     expect(playing).to_have_attribute("aria-pressed", "true")
-    page.wait_for_function("() => Number(document.getElementById('replay-step').value) >= 7")
+    page.wait_for_function(
+        "() => Number(document.querySelector('[data-testid=replay-step]').value) >= 7")
     playing.click()
     expect(playing).to_have_attribute("aria-pressed", "false")
     paused = step.input_value()
     page.get_by_test_id("replay-forward").focus()
-    page.keyboard.press("ArrowLeft")  # the panel's keys
+    page.keyboard.press("ArrowLeft")  # the replay's keys
     expect(step).to_have_value(str(int(paused) - 1))
     audit.check(page, "replay")
+    page.keyboard.press("Escape")  # the dialog closes, back to the table
+    expect(page.get_by_test_id("stage")).to_be_hidden()
     audit.assert_clean()
 
 

@@ -22,7 +22,12 @@ from sqlalchemy import create_engine, func, insert, select, text
 from tienlen.web.accounts.rows import IdentityRow, PlayedRow
 from tienlen.web.ratings.store import Point, SqlRatingStore
 from tienlen.web.records.rows import ShareRow
-from tienlen.web.routes.hand_access import shared_hand, table_access
+from tienlen.web.routes.hand_access import (
+    page_hand,
+    shared_hand,
+    shared_page_hand,
+    table_access,
+)
 from tienlen.web.schema import open_repository
 
 from .conftest import UNRATED, Server, Visitor, WsClient
@@ -180,7 +185,9 @@ def test_every_route_that_serves_a_hand_goes_through_the_one_check(server: Serve
     stranger = browser(server)
     before = stored(server)
     for route in routes:
-        assert _depends_on(route, (table_access, shared_hand)), route.path
+        # (a hand's page, /replay/… and /shared/…: its own form of the check, answering 404)
+        assert _depends_on(route, (table_access, shared_hand, page_hand, shared_page_hand)), \
+            route.path
         path = route.path.format(table_id=table_id, hand_no=1, secret="x" * 32)
         for method in route.methods:
             answer = stranger.http.request(method, path, json={}, timeout=120)

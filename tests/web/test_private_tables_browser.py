@@ -1,6 +1,6 @@
 """In real Chromium, a private table's records: the host shares a finished hand by a link of its
-own and stops sharing it; a watcher who came by the table's link is told the hands are its
-players' only."""
+own (a page that replays it on a felt) and stops sharing it; a watcher who came by the table's
+link is told the hands are its players' only."""
 
 from __future__ import annotations
 
@@ -29,12 +29,21 @@ def test_the_host_shares_a_hand_and_a_watcher_by_link_reads_none(browser: Browse
     records.get_by_test_id("share-hand").click()
     link = records.get_by_test_id("share-link")
     expect(records).to_contain_text("Anyone with this link can read hand 1")
-    url = link.input_value()
-    assert url.startswith(f"{server.base}/api/shared/") and table_id not in url
-    assert httpx.get(url, timeout=10).status_code == 200
+    url = link.input_value()  # the hand's replay on a page of its own
+    assert url.startswith(f"{server.base}/shared/") and table_id not in url
+    secret = url.rsplit("/", 1)[1]
+    assert httpx.get(f"{server.base}/api/shared/{secret}", timeout=10).status_code == 200
+    friend = browser.new_context().new_page()  # whoever has the link: the hand on a felt
+    friend.goto(url)
+    expect(friend.get_by_test_id("stage-seat")).to_have_count(2)
+    expect(friend.get_by_test_id("replay-last")).to_contain_text("The cards are dealt")
+    expect(friend.get_by_test_id("stage-record")).to_have_attribute("href", f"/api/shared/{secret}")
     records.get_by_test_id("unshare-hand").click()
     expect(records.get_by_test_id("share-hand")).to_be_visible()
-    assert httpx.get(url, timeout=10).status_code == 404
+    assert httpx.get(f"{server.base}/api/shared/{secret}", timeout=10).status_code == 404
+    friend.reload()  # no longer shared: said where the hand was
+    expect(friend.get_by_test_id("replay-last")).to_have_attribute("role", "alert")
+    expect(friend.get_by_test_id("stage-seat")).to_have_count(0)
 
     watcher = browser.new_context().new_page()
     watcher.goto(server.base + f"/t/{table_id}")

@@ -54,15 +54,18 @@ def test_a_profile_shows_ratings_curve_totals_and_the_last_hands(server: Server)
     assert hand["table"] == table_id and hand["hand"] == 1 and hand["family"] == "southern"
     assert hand["players"][:2] == ["Lan", "Minh"] and len(hand["players"]) == 4
     assert server.get(hand["record"]).status_code == 200
-    assert hand["replay"] == f"/t/{table_id}?replay=1"
+    assert hand["replay"] == f"/replay/{table_id}/1"
+    assert server.get(hand["replay"]).status_code == 200  # a page of its own
     own = lan.get("/api/me/profile").json()  # the player's own profile: the same, and with
     assert own["opponents"] == [{"name": "Minh", "account": True, "profile": "/p/Minh",
                                  "hands": 1, "at": hand["at"]}]  # whom Lan played with,
     assert seen["opponents"] == [] and own == {**seen, "opponents": own["opponents"]}
-    # once the table has closed, its page is gone: the hand keeps its record, not the link
+    # once the table has closed, its page is gone: the hand keeps its record and its replay
     server.app.state.services.repo.close_table(table_id, 1.0)
     [closed] = server.visitor().get("/api/players/lan").json()["recent"]
-    assert closed["replay"] is None and server.get(closed["record"]).status_code == 200
+    assert closed["replay"] == f"/replay/{table_id}/1"
+    assert server.get(closed["record"]).status_code == 200
+    assert server.get(f"/api/tables/{table_id}/records/1/replay").json()["steps"]
 
 
 def test_the_end_of_a_rated_hand_says_how_it_moved_each_players_rating(server: Server) -> None:

@@ -95,7 +95,7 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
                                      .where(counted)).one()
         rows = conn.execute(
             select(p.table_id, p.hand_no, p.seat, p.place, p.family, p.at,
-                   func.substr(r.text, 1, _HEAD), TableRow.closed, TableRow.name)
+                   func.substr(r.text, 1, _HEAD), TableRow.name)
             .outerjoin(r, and_(r.table_id == p.table_id, r.hand_no == p.hand_no))
             .outerjoin(TableRow, TableRow.id == p.table_id)
             .where(mine, listed).order_by(p.at.desc(), p.hand_no.desc()).limit(RECENT)).all()
@@ -103,9 +103,9 @@ def profile(engine: Engine, ratings: RatingStore, who: Identity,
                "players": _names(head or ""), "family": family, "at": at,
                "table_name": name or "", "title": title_fields(name or "", table, family),
                "record": f"/api/tables/{table}/records/{hand}",
-               # the table page replays it while the table is open (its record stays after)
-               "replay": f"/t/{table}?replay={hand}" if closed is None else None}
-              for table, hand, seat, place, family, at, head, closed, name in rows]
+               # replayed on a felt of its own, the table open or closed (its record stays)
+               "replay": f"/replay/{table}/{hand}"}
+              for table, hand, seat, place, family, at, head, name in rows]
     return {"name": who.name, "account": who.account, "profile": profile_link(who),
             "ratings": ratings_out, "hands": int(hands), "firsts": int(firsts or 0),
             "recent": recent,

@@ -10,32 +10,51 @@ from typing import Any
 from ... import Game, Session, TienLenError
 from ...errors import reason_of
 from ...i18n import Msg, msg
+from ...payments import Chop
+from ...paywords import payment_line
+from ...shapes import Play
 from ...stepping import iter_states
 from ..refusal import Refused
 from ..room.views import event_view
 
 
-def replay_steps(text: str) -> dict[str, Any]:
+def replay_steps(text: str, lang: str = "en") -> dict[str, Any]:
     """A finished hand's record (loaded and checked once, its payments too) as the states
-    before its first decision and after each one, every seat's hand shown; linear in the
-    hand's length. :class:`Refused` says why a record cannot be replayed."""
+    before its first decision and after each one, every seat's hand shown, with the payments
+    each step made (a chop's, the hand's settlement) said in ``lang``; linear in the hand's
+    length. :class:`Refused` says why a record cannot be replayed."""
     try:
         game = Game.from_record(text)
     except TienLenError as exc:
         raise Refused(msg("err.web.replay", reason=reason_of(exc))) from None
     names = list(game.names)
+    # the hand's chops, by who played which bomb (a bomb's cards are played once in a hand)
+    chops = {(c.chopper, str(c.bomb)): c for p in game.payments if p.kind == "chop" for c in p.chops}
     steps = []
+    paid = 0  # the payments said by the steps before
     for state in iter_states(game):
         history = state.history
         table = state.table
+        made, paid = state.payments[paid:], len(state.payments)
         steps.append({
             "hands": [[str(c) for c in state.hand(s)] for s in range(state.players)],
             "table": str(table) if table is not None and table.cards else None,
+            "table_seat": state.table_seat if table is not None and table.cards else None,
             "turn": state.turn,
             "last": f"{names[history[-1][0]]}: {history[-1][1]}" if history else None,
             "event": event_view(*history[-1]).model_dump() if history else None,  # as facts
+            "chop": _chop(chops, *history[-1]) if history else None,
+            "paid": [{"kind": p.kind, "payer": p.payer, "payee": p.payee, "units": p.units,
+                      "words": payment_line(p, names, lang)} for p in made],
             "over": state.is_over, "scores": state.scores})
     return {"names": names, "rules": game.rules.name, "steps": steps}
+
+
+def _chop(chops: dict[tuple[int, str], Chop], seat: int, move: object) -> dict[str, Any] | None:
+    """The chop a step's play made: whose cards it beat (None: not a chop)."""
+    chop = chops.get((seat, str(move))) if isinstance(move, Play) and not move.is_pass else None
+    return None if chop is None else {"owner": chop.owner, "target": str(chop.target),
+                                      "units": chop.units}
 
 
 def session_text(records: list[str]) -> str:
@@ -47,11 +66,11 @@ def session_text(records: list[str]) -> str:
     return done.record()
 
 
-def replay_or_reason(text: str) -> tuple[str | None, Msg | None]:
+def replay_or_reason(text: str, lang: str = "en") -> tuple[str | None, Msg | None]:
     """:func:`replay_steps` for a worker process, as JSON text (serialised there, not on the
     server's event loop), or why not (a message, said in the asker's language once back)."""
     try:
-        return json.dumps(replay_steps(text), separators=(",", ":")), None
+        return json.dumps(replay_steps(text, lang), separators=(",", ":")), None
     except Refused as exc:
         reason = exc.reason
         return None, reason if isinstance(reason, Msg) else msg("err.web.replay", reason=str(reason))

@@ -37,7 +37,7 @@ from ..lobby.directory import TableFacts
 from ..moderation.rows import ReportRow
 from ..records.rows import ShareRow
 from ..refusal import Refused
-from ..services import Services, Svc, TableId
+from ..services import MAX_TABLE_ID, Services, Svc, TableId
 from ..storage import hash_token, transaction
 from ..tablelog.rows import TableRow
 
@@ -185,6 +185,20 @@ def readable_hand(access: Readable, hand_no: HandNo, svc: Svc) -> Hand:
 ReadableHand = Annotated[Hand, Depends(readable_hand)]
 
 
+def page_hand(table_id: str, hand_no: str, request: Request, svc: Svc) -> Hand | None:
+    """(For the page that replays a hand, ``/replay/{table_id}/{hand_no}``: the page answers 404
+    where the API would.) The hand, if the asker's browser may read it; else None."""
+    if not hand_no.isdigit() or not 1 <= int(hand_no) <= MAX_HAND_NO or len(table_id) > MAX_TABLE_ID:
+        return None
+    try:
+        return open_hand(svc, table_access(table_id, request, svc), int(hand_no))
+    except Refused:
+        return None
+
+
+PageHand = Annotated[Hand | None, Depends(page_hand)]
+
+
 # ---------------------------------------------------------------------- share links
 def shared_hand(secret: ShareSecret, svc: Svc) -> Hand:
     """The hand a share link opens (``/api/shared/{secret}…``), else 404 (a dependency)."""
@@ -199,6 +213,19 @@ def shared_hand(secret: ShareSecret, svc: Svc) -> Hand:
 
 
 SharedHand = Annotated[Hand, Depends(shared_hand)]
+
+
+def shared_page_hand(secret: str, svc: Svc) -> Hand | None:
+    """(For the page a share link opens, ``/shared/{secret}``.) Its hand, or None."""
+    if not 1 <= len(secret) <= 64:
+        return None
+    try:
+        return shared_hand(secret, svc)
+    except Refused:
+        return None
+
+
+SharedPageHand = Annotated[Hand | None, Depends(shared_page_hand)]
 
 
 def share(svc: Services, hand: Hand, by: str) -> str:

@@ -1,4 +1,5 @@
-"""What a browser fetches outside the API: the page (at ``/`` and ``/t/ID``) and the page's
+"""What a browser fetches outside the API: the page (at ``/``, ``/t/ID``, a profile, a hand's
+replay at ``/replay/ID/N`` or ``/shared/SECRET``) and the page's
 words in each language. The page reads the session cookie's identity from the database: plain
 ``def`` handlers, in FastAPI's thread pool. (``/healthz`` is the operator's: ``ops.py``.)"""
 
@@ -18,6 +19,7 @@ from ..accounts.session import give_cookie, give_device, identity_of, new_secret
 from ..http.page_words import page_catalogue_text
 from ..services import MAX_TABLE_ID, Svc, services_of
 from ..storage import StorageError
+from .hand_access import PageHand, SharedPageHand
 
 router = APIRouter()
 STATIC = Path(str(resources.files("tienlen.web") / "static"))  # the page's files
@@ -70,6 +72,20 @@ def profile_page(name: str, request: Request, svc: Svc) -> HTMLResponse:
     """A player's profile (answered 404 when no account has that name)."""
     known = len(name) <= MAX_NAME * RAW_FACTOR and svc.identities.by_account(account_key(name))
     return page(request, 200 if known else 404)
+
+
+@router.api_route("/replay/{table_id}/{hand_no}", methods=["GET", "HEAD"], include_in_schema=False)
+def replay_page(hand: PageHand, request: Request) -> HTMLResponse:
+    """A finished hand replayed on a felt of its own, open or closed table: answered 404 (the
+    page saying why) to whoever may not read that hand, as the API answers it."""
+    return page(request, 200 if hand is not None else 404)
+
+
+@router.api_route("/shared/{secret}", methods=["GET", "HEAD"], include_in_schema=False)
+def shared_page(hand: SharedPageHand, request: Request) -> HTMLResponse:
+    """A hand a private table's host shared, replayed on a felt of its own (404, the page
+    saying so, once the link no longer opens it)."""
+    return page(request, 200 if hand is not None else 404)
 
 
 @router.api_route("/me", methods=["GET", "HEAD"], include_in_schema=False)

@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from ...i18n import msg
 from ..accounts.identity import Identity
 from ..accounts.session import identity_of
-from ..http.problems import answers
+from ..http.problems import answers, request_lang
 from ..lobby.directory import TableFacts
 from ..records.replays import replay_or_reason, session_text
 from ..refusal import Refused
@@ -62,8 +62,10 @@ def toml_file(text: str, filename: str) -> Response:
 
 
 async def replay_of(svc: Services, request: Request, hand: Hand) -> Response:
-    """A finished hand as the states after each action, every seat's cards shown."""
-    steps, reason = await offloaded(svc, request, replay_or_reason, hand.text)
+    """A finished hand as the states after each action, every seat's cards shown, its payments
+    said in the asker's language."""
+    steps, reason = await offloaded(svc, request, replay_or_reason, hand.text,
+                                    request_lang(request))
     if steps is None:
         raise Refused(reason or msg("err.web.replay", reason=""))
     return Response(steps, media_type="application/json")
@@ -176,7 +178,8 @@ def _host(table: TableFacts, me: Identity | None) -> tuple[int | None, int | Non
              responses=answers(400, 403, 404, 422))
 def share_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]:
     """A link of its own to a finished hand of a private table, made by its host: whoever has
-    it reads that hand's record and replay (not the table, nor its other hands). Asked again,
+    it reads that hand's record and replay (not the table, nor its other hands), and ``page``
+    shows the replay on a felt of its own. Asked again,
     a new link is made and the one before stops working."""
     if not hand.access.private:
         raise Refused(msg("err.web.share_public", url=(
@@ -186,7 +189,7 @@ def share_hand(hand: ReadableHand, request: Request, svc: Svc) -> dict[str, Any]
         raise Refused(msg("err.web.share_host"), status=403)
     secret = share(svc, hand, by)
     return {"hand": hand.number, "url": f"/api/shared/{secret}",
-            "replay": f"/api/shared/{secret}/replay"}
+            "replay": f"/api/shared/{secret}/replay", "page": f"/shared/{secret}"}
 
 
 @router.post("/api/tables/{table_id}/records/{hand_no}/share/remove",

@@ -41,7 +41,7 @@ export async function lobby() {
   // shown once its buttons work (a click before that would be lost)
   document.title = t("web.title.lobby");
   const name = $("name");
-  name.value = localStorage.getItem("tienlen-name") || t("web.default_name");
+  if (!name.dataset.known) name.value = localStorage.getItem("tienlen-name") || t("web.default_name");
   name.addEventListener("change", () => localStorage.setItem("tienlen-name", name.value));
   const fail = (err) => { $("lobby-error").textContent = err.message; };
   const { presets, levels, home } = await api("/api/presets");

@@ -246,7 +246,8 @@ export async function account(path) {
   if (me.name) {  // the name fields say who sits: an account's own name, a guest's last one
     for (const id of ["name", "join-name"]) {
       const field = document.getElementById(id);
-      if (field) { field.value = me.name; field.readOnly = me.account; }
+      // (known: the page's own default, set when its module loads, does not replace it)
+      if (field) { field.value = me.name; field.readOnly = me.account; field.dataset.known = "1"; }
     }
     document.dispatchEvent(new CustomEvent("tienlen-me", { detail: me }));
   }

@@ -1,5 +1,5 @@
 // The end of a hand: places, units won and lost, and every card each player still held; the
-// payments, Review, and the next hand's button with who it waits for and its countdown.
+// payments, Replay and Review, and the next hand's button with who it waits for and its countdown.
 import { cardsRow } from "../lib/cards.js";
 import { elements, h, onUsableClick, setEnabled } from "../lib/dom.js";
 import { listAnd, t, tn } from "../lib/i18n.js";
@@ -7,6 +7,7 @@ import { api } from "../lib/net.js";
 import { ratingText, signed } from "../lib/numbers.js";
 import { instantWords } from "./history.js";
 import { paymentList } from "./payments.js";
+import { Replay } from "./replay.js";
 import { openReview } from "./review.js";
 import { place, placesOf } from "./seats.js";
 
@@ -22,6 +23,7 @@ export class EndPanel {
   /** The hand ``view`` of table ``info`` just over, seen from seat ``me`` (null: watching). */
   render(info, view, names, me, offset) {
     renderEnd(this.els.end, view, names, me);
+    endTools(this.els.end, info, names, me);
     ratingLine(this.els.end, info.id, me, info.hand_no);
     this.renderNext(info, view, names, me, offset);
   }
@@ -64,7 +66,7 @@ export class EndPanel {
   wire(onNext) { onUsableClick(this.els.nextHand, onNext); }
 }
 
-export function renderEnd(box, view, names, me) {
+function renderEnd(box, view, names, me) {
   const rows = placesOf(view).map((s, i) => {
     const units = view.scores[s];
     const left = view.revealed ? view.revealed[s] : [];
@@ -87,7 +89,6 @@ export function renderEnd(box, view, names, me) {
   box.querySelector("#end-payments").replaceChildren(...payments);
   box.querySelector("#end-pay").hidden = !payments.length;
   moreBelow(box.querySelector(".end-scroll"));
-  reviewButton(box, names, me, JSON.stringify([view.finish_order, view.scores, view.revealed]));
 }
 
 /** How the hand moved your rating (in the table's rules), under the title ("Your rating:
@@ -114,21 +115,25 @@ async function ratingLine(box, tableId, me, handNo) {
   line.hidden = false;
 }
 
-/** "Review": the hand just finished, decision by decision, against the search bot (review.js);
- * a seated player's own seat, a spectator's choice of seat. */
-function reviewButton(box, names, me, hand) {
-  const tableId = decodeURIComponent(location.pathname.split("/")[2] || "");
-  let button = box.querySelector("#end-review");
-  if (!button) {
-    button = h("button", { id: "end-review", type: "button", testid: "end-review", text: t("review.web.title") });
-    box.querySelector("#end-title").after(button);  // in the title's row: no height taken
+/** The hand just finished, on the stage's felt: "Replay" (replay.js) and "Review", decision by
+ * decision against the coach (review.js: a seated player's own seat, a spectator's choice).
+ * In the title's row: no height taken. */
+function endTools(box, info, names, me) {
+  let tools = box.querySelector(".end-tools");
+  if (!tools) {
+    tools = h("span.end-tools", {},
+      h("button.small", { id: "end-replay", type: "button", testid: "end-replay", text: t("web.replay.title") }),
+      h("button.small", { id: "end-review", type: "button", testid: "end-review", text: t("review.web.title") }));
+    box.querySelector("#end-title").after(tools);
   }
-  const panel = box.querySelector("#review");
-  const whose = `${me}:${hand}`;
-  if (panel && button.dataset.whose !== whose) panel.hidden = true;  // another hand's or seat's
-  button.dataset.whose = whose;
-  button.setAttribute("aria-label", t("review.web.label_now"));
-  button.onclick = () => openReview(box, tableId, names, me);
+  const [replay, review] = tools.children;
+  const hand = info.hand_no;
+  replay.setAttribute("aria-label", t("web.records.replay_label", { n: hand }));
+  replay.onclick = () => new Replay().open(`/api/tables/${encodeURIComponent(info.id)}/records/${hand}/replay`, {
+    title: `${t("web.replay.title")} · ${t("web.room.hand_no", { n: hand })}`, viewer: me ?? 0,
+    record: `/api/tables/${encodeURIComponent(info.id)}/records/${hand}` });
+  review.setAttribute("aria-label", t("review.web.label_now"));
+  review.onclick = () => openReview(info.id, hand, names, me);
 }
 
 /** Where the panel must scroll (a small screen, many payments): a fade and "more below" say

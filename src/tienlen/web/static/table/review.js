@@ -1,13 +1,16 @@
-// A finished hand reviewed (the end panel's "Review"): each of a seat's decisions graded by the
-// coach (good, inaccuracy, mistake, blunder: what it cost against the coach's best, in the units
-// the rules pay), the hint's own moves starred, stepped forwards and back. The server
-// makes the review in its bot pool (GET /api/tables/{id}/records/{n}/review): "working…" until
-// then. A seated player reviews their own seat (its token sent); a spectator of a public table
-// chooses a seat.
-import { cardsRow } from "../lib/cards.js";
+// A finished hand reviewed (the end panel's "Review") on the stage's felt (stage.js), decision by
+// decision: every hand face up as it stood, the play to beat, the seat's move raised in its hand
+// and the coach's better one marked beside it, both also drawn as cards below with the verdict
+// (good, inaccuracy, mistake, blunder: what it cost against the coach's best, in the units the
+// rules pay; the hint's own moves starred) and the figures behind it folded in a detail. The
+// server makes the review in its bot pool (GET /api/tables/{id}/records/{n}/review): "working…"
+// until then. A seated player reviews their own seat (its token sent); a spectator of a public
+// table chooses a seat.
+import { cardsRow, cardsText } from "../lib/cards.js";
 import { h } from "../lib/dom.js";
 import { t, tn } from "../lib/i18n.js";
-import { api, HttpError, tokenKey } from "../lib/net.js";
+import { HttpError, tokenKey } from "../lib/net.js";
+import { stage } from "./stage.js";
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const signed = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(2)}`;
@@ -36,10 +39,13 @@ function costWords(cost, data) {
 function gradeMark(d, data) {
   if (d.hinted) return h("p.review-grade.review-hinted", { testid: "review-mark", text: t("review.web.hinted") });
   return h(`p.review-grade.review-${d.cost.grade}`, { testid: "review-mark", "data-grade": d.cost.grade,
-    text: t(`review.web.grade.${d.cost.grade}`, costWords(d.cost, data)) });
+    text: t(`review.web.verdict.${d.cost.grade}`, costWords(d.cost, data)) });
 }
 
-const moveWords = (move) => (move === "pass" ? t("move.pass") : move);
+/** What the move cost, with its 95% interval (under the figures). */
+const costLine = (d, data) => h("p.review-figures", { testid: "review-cost", text: t("review.web.cost_ci", costWords(d.cost, data)) });
+
+const moveWords = (move) => (move === "pass" ? t("move.pass") : cardsText(move));
 
 /** A move as cards (a pass in words). */
 const moveCards = (move) => (move === "pass" ? h("span.review-pass", { text: t("move.pass") }) : cardsRow(move, "hist"));
@@ -56,43 +62,41 @@ function estimateRow(testid, label, move, e, data) {
     h("span.review-figures", { text: estimateWords(e, data) }));
 }
 
-async function fetchReview(tableId, seat, me) {
-  const records = await api(`/api/tables/${tableId}/records`);
-  if (!records.length) throw new HttpError(t("web.records.none"), 404);
-  const hand = records[records.length - 1].hand;  // the hand just finished
+async function fetchReview(tableId, hand, seat, me) {
   const headers = { "Accept-Language": document.documentElement.lang || "en" };
   const token = me !== null ? localStorage.getItem(tokenKey(tableId)) : null;
   if (token) headers["X-Tienlen-Seat"] = token;
-  const query = `?seat=${seat}`;
-  const res = await fetch(`/api/tables/${tableId}/records/${hand}/review${query}`, { headers });
+  const res = await fetch(`/api/tables/${encodeURIComponent(tableId)}/records/${hand}/review?seat=${seat}`, { headers });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new HttpError(data.detail || t("web.error.status", { status: res.status }), res.status);
   return data;
 }
 
-/** The review panel inside ``box`` (the end panel), for ``me`` (a seat, or null: a spectator). */
-export function openReview(box, tableId, names, me) {
-  let panel = box.querySelector("#review");
-  if (!panel) {
-    panel = h("section.review", { id: "review", testid: "review-panel", "aria-labelledby": "review-title" });
-    box.append(panel);
-  }
-  panel.hidden = false;
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The review of hand ``hand`` of table ``tableId`` on the stage's felt, for ``me`` (a seat, or
+ * null: a spectator, who chooses the seat). */
+export function openReview(tableId, hand, names, me) {
   let seat = me ?? 0;
+  const status = h("p.review-status", { testid: "review-status", role: "status", "aria-live": "polite" });
+  const foot = h("div.review", { testid: "review-panel" }, status);
+  const title = (name) => `${t("review.web.title")} · ${t("web.room.hand_no", { n: hand })}${name ? ` · ${name}` : ""}`;
   const load = async () => {
-    const status = h("p.review-status", { testid: "review-status", role: "status", "aria-live": "polite", text: t("review.web.working") });
-    panel.replaceChildren(h("h3", { id: "review-title", text: t("review.web.title") }), status);
-    panel.setAttribute("aria-busy", "true");
+    status.textContent = t("review.web.working");
+    status.setAttribute("role", "status");
+    foot.replaceChildren(status);
+    foot.setAttribute("aria-busy", "true");
     let data;
     try {
-      data = await fetchReview(tableId, seat, me);
+      data = await fetchReview(tableId, hand, seat, me);
     } catch (err) {
-      status.textContent = err.message.charAt(0).toUpperCase() + err.message.slice(1);
+      status.textContent = capital(err.message);
       status.setAttribute("role", "alert");
-      panel.removeAttribute("aria-busy");
+      foot.removeAttribute("aria-busy");
       return;
     }
-    panel.removeAttribute("aria-busy");
+    foot.removeAttribute("aria-busy");
+    stage().els.stageTitle.textContent = title(data.names[data.seat]);
     show(data);
   };
   const show = (data) => {
@@ -100,45 +104,56 @@ export function openReview(box, tableId, names, me) {
     let i = 0;
     const step = h("p.review-step", { testid: "review-step", role: "status", "aria-live": "polite" });
     const body = h("div.review-body", { testid: "review-body" });
-    const prev = h("button.small", { type: "button", testid: "review-prev", text: "←", "aria-label": t("review.web.prev"), onclick: () => go(-1) });
-    const next = h("button.small", { type: "button", testid: "review-next", text: "→", "aria-label": t("review.web.next"), onclick: () => go(1) });
-    const close = h("button.small", { type: "button", testid: "review-close", text: "×", "aria-label": t("review.web.close"), onclick: () => { panel.hidden = true; } });
+    const prev = h("button.small", { type: "button", testid: "review-prev", text: "◀", "aria-label": t("review.web.prev"), onclick: () => go(-1) });
+    const next = h("button.small", { type: "button", testid: "review-next", text: "▶", "aria-label": t("review.web.next"), onclick: () => go(1) });
     const evaluated = decisions.filter((d) => d.played).length;
     const graded = GRADES.map((g) => [g, decisions.filter((d) => d.grade === g).length])
       .filter(([g, n]) => n > 0 || g === "good").map(([g, n]) => tn(`review.graded.${g}`, n)).join(", ");
     const hinted = decisions.filter((d) => d.hinted).length;
-    const chooser = me === null ? h("select", { testid: "review-seat", "aria-label": t("web.end.player"), onchange: (ev) => { seat = Number(ev.target.value); load(); } },
-      names.map((n, s) => h("option", { value: String(s), text: n, selected: s === seat }))) : null;
+    const chooser = me === null ? h("label.review-seat", {}, h("span", { text: t("web.end.player") }), " ",
+      h("select", { testid: "review-seat", onchange: (ev) => { seat = Number(ev.target.value); load(); } },
+        names.map((n, s) => h("option", { value: String(s), text: n, selected: s === seat })))) : "";
+    const who = me === null ? data.names[data.seat] : t("review.web.you");
     const render = () => {
       const d = decisions[i];
+      const focused = document.activeElement;
       prev.disabled = i === 0;
       next.disabled = i >= decisions.length - 1;
-      if (!d) { const none = t("review.none"); step.textContent = none.charAt(0).toUpperCase() + none.slice(1); body.replaceChildren(); return; }
-      step.textContent = `${t("review.web.step", { i: i + 1, n: decisions.length })}: ${t("review.web.played", { move: moveWords(d.move) })}`;
+      if (focused === prev || focused === next) (focused.disabled ? (prev.disabled ? next : prev) : focused).focus();
+      if (!d) { step.textContent = capital(t("review.none")); body.replaceChildren(); return; }
+      const name = data.names[data.seat];
+      const played = d.move === "pass" ? (me === null ? t("web.replay.passed", { name }) : t("review.web.you_passed"))
+        : (me === null ? t("review.web.they_played", { name, move: moveWords(d.move) }) : t("review.web.played", { move: moveWords(d.move) }));
+      step.textContent = `${t("review.web.step", { i: i + 1, n: decisions.length })}: ${played}`;
+      const better = d.played && !d.hinted && d.best && d.best.move !== d.move ? d.best.move : null;
+      stage().draw({ names: data.names, viewer: data.seat, hands: d.hands, table: d.table, turn: data.seat,
+        lead: t("web.stage.leads", { name: data.names[data.seat] }), marked: { seat: data.seat, played: d.move, better } });
       const lines = [];
       if (d.played) {
-        lines.push(gradeMark(d, data));  // the verdict first, then the figures behind it
-        lines.push(estimateRow("review-played", me === null ? data.names[data.seat] : t("review.web.you"), d.move, d.played, data));
-        if (!d.hinted) lines.push(estimateRow("review-best", t("review.web.search"), d.best.move, d.best, data));
+        lines.push(gradeMark(d, data));  // the verdict first, then the moves as cards
+        lines.push(h("div.review-move", { testid: "review-played" }, h("span.review-who", { text: who }), moveCards(d.move)));
+        if (better) lines.push(h("div.review-move.review-better", { testid: "review-best" }, h("span.review-who", { text: t("review.web.better") }), moveCards(better)));
+        // the numbers behind the verdict, for whoever wants them
+        const figures = [...(d.hinted ? [] : [costLine(d, data)]), estimateRow("review-played-figures", who, d.move, d.played, data)];
+        if (!d.hinted) figures.push(estimateRow("review-best-figures", t("review.web.search"), d.best.move, d.best, data));
+        lines.push(h("details.review-details", { testid: "review-details" }, h("summary", { text: t("review.web.figures") }), ...figures));
       } else {
         lines.push(h("p.review-fine", { testid: "review-mark", text: d.kind === "forced" ? t("review.web.forced") : t("review.web.unsearched", { why: t(`review.why.${d.kind}`) }) }));
       }
-      if (d.table) lines.push(h("p.muted", {}, `${t("review.web.to_beat")} `, cardsRow(d.table)));
-      lines.push(...d.hands.map((hd, s) => h("div.replay-row", {},
-        h("span.move-who", { text: `${data.names[s]}${s === data.seat ? " ◀" : ""}` }), cardsRow(hd))));
       body.replaceChildren(...lines);
     };
     const go = (by) => { i = Math.max(0, Math.min(decisions.length - 1, i + by)); render(); };
-    panel.onkeydown = (ev) => {
+    foot.onkeydown = (ev) => {
+      if (ev.target.tagName === "SELECT" || ev.target.tagName === "SUMMARY") return;
       if (ev.key === "ArrowLeft") { go(-1); ev.preventDefault(); }
       if (ev.key === "ArrowRight") { go(1); ev.preventDefault(); }
-      if (ev.key === "Escape") panel.hidden = true;
     };
-    panel.replaceChildren(h("h3", { id: "review-title", text: `${t("review.web.title")}: ${data.names[data.seat]}` }),
-      h("p.muted", { testid: "review-summary", text: t("review.web.summary", { evaluated: tn("review.decisions", evaluated), grades: graded, hinted: tn("review.hinted", hinted) }) }),
-      chooser || "", h("div.review-nav", {}, prev, step, next, close), body);
+    foot.replaceChildren(
+      h("p.muted.review-summary", { testid: "review-summary", text: t("review.web.summary", { evaluated: tn("review.decisions", evaluated), grades: graded, hinted: tn("review.hinted", hinted) }) }),
+      chooser, h("div.review-nav", {}, prev, step, next), body);
     render();
     next.focus();
   };
+  stage().show({ title: title(me === null ? names[seat] : ""), foot });
   load();
 }

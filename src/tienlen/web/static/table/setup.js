@@ -72,7 +72,7 @@ export class Setup {
   wire({ onJoin, onAddBot, onStart }) {
     const { join, joinName, addLevel, addBot, start } = this.els;
     join.addEventListener("click", onJoin);
-    joinName.value = localStorage.getItem("tienlen-name") || t("web.default_name");
+    if (!joinName.dataset.known) joinName.value = localStorage.getItem("tienlen-name") || t("web.default_name");
     joinName.addEventListener("keydown", (ev) => { if (ev.key === "Enter") join.click(); });
     addLevel.addEventListener("change", () => { this.levelPicked = true; });
     onUsableClick(addBot, onAddBot);

@@ -24,6 +24,7 @@ import { Records } from "./records.js";
 import { Scores } from "./scores.js";
 import { renderSeats, tickCountdown } from "./seats.js";
 import { Setup } from "./setup.js";
+import { stage } from "./stage.js";
 import { buzz, cues, sound } from "./sound.js";
 
 export class Table {
@@ -44,7 +45,7 @@ export class Table {
     this.dock = new Dock(() => this.renderActions());
     this.hand = this.dock.hand;
     this.scores = new Scores();
-    this.records = new Records(id, () => ({ info: this.state.info, seat: this.seat }));
+    this.records = new Records(id, () => ({ info: this.state ? this.state.info : null, seat: this.seat }));
     this.conn = new Connection(id, (ev) => this.receive(ev), (s) => this.connStatus(s));
     this.chat = new Chat(id, (cmd) => this.send(cmd), () => (this.state ? this.names() : []));
   }
@@ -199,6 +200,7 @@ export class Table {
     // seen from another tab: the title says it, flashes while the tab is hidden, may notify
     turnTitle(yours, t("web.title.table", { title }), t("web.title.your_turn", { title }), `${info.id}:${info.hand_no}:${this.state.version}`);
     this.bar.render(info, title, this.seat !== null);
+    stage().call(yours ? t("web.stage.your_turn") : "");  // a replay or review open over the table
     this.setup.render({ info, me: this.seat, barred: this.barred, levels: this.levels, reason: this.reason });
     this.renderSeats(info, view);
     this.chat.render(info, this.seat);
@@ -342,13 +344,14 @@ export class Table {
     mountBell();
     mountInvite(this.id);
     this.chat.mount();
-    this.records.wire();
     document.addEventListener("keydown", (ev) => this.shortcut(ev));
   }
 
-  /** P play, X pass, H hint, N next hand, C clear the selection, / to the hand. */
+  /** P play, X pass, H hint, N next hand, C clear the selection, / to the hand (none while a
+   * replay or a review is open over the table). */
   shortcut(ev) {
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (document.body.classList.contains("staged")) return;  // a replay or review over the table
     const t = ev.target;
     if (t instanceof HTMLElement && (t.closest("input, textarea, select, [contenteditable]"))) return;
     const { play, pass, hint } = this.dock.els;
