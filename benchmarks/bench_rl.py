@@ -7,7 +7,9 @@ step: observation, mask, infos, the engine's move), on the pure engine and on th
 path when the ``fast`` extra is installed; the single-seat Gymnasium wrapper's steps per
 second against ``greedy`` bots; self-play frames per second of the trainer's actors alone
 (decisions made with the numpy network); and, with torch installed, frames per second of
-``tienlen train`` (actors and learner together) over a short run. CPU time per process.
+``tienlen train`` (actors and learner together) over a short run; with ``open_spiel``
+installed, the CPU seconds of one simulated game of OpenSpiel's ``random_sim_test`` at 4 and 8
+players. CPU time per process.
 """
 
 from __future__ import annotations
@@ -90,6 +92,19 @@ def train_frames(rules_name: str, players: int, seconds: float) -> float:
         return float(record["frames"]) / (time.process_time() - start)
 
 
+def openspiel_seconds(rules_name: str, players: int, games: int) -> float:
+    """CPU seconds per game of OpenSpiel's own ``random_sim_test`` on ``python_tienlen`` (every
+    state cloned, its observations and information states read for every seat)."""
+    import pyspiel
+
+    import tienlen.rl.openspiel  # noqa: F401  (registers python_tienlen)
+
+    game = pyspiel.load_game("python_tienlen", {"players": players, "rules": rules_name})
+    start = time.process_time()
+    pyspiel.random_sim_test(game, num_sims=games, serialize=False, verbose=False)
+    return (time.process_time() - start) / games
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rules", default="pagat")
@@ -112,8 +127,14 @@ def main() -> None:
         fps = train_frames(args.rules, args.players, args.train_seconds)
         print(f"  tienlen train:          {fps:8,.0f} frames/s (actors and learner, "
               f"{args.train_seconds:g} s)")
-    else:
+    elif args.train_seconds > 0:
         print("  tienlen train:          torch not installed (extra train)")
+    if importlib.util.find_spec("pyspiel") is not None:
+        for players in (4, 8):
+            secs = openspiel_seconds(args.rules, players, max(4, args.hands // 20))
+            print(f"  OpenSpiel random_sim_test, {players} players: {secs:6.3f} s a game")
+    else:
+        print("  OpenSpiel:              open_spiel not installed (extra openspiel)")
 
 
 if __name__ == "__main__":

@@ -99,6 +99,15 @@ class Turns:
         self._mark = -1  # the length of the history when the queue was made
         self._free = bool(game.rules.free_chops)
 
+    def copy(self, game: Game) -> Turns:
+        """These decisions asked of ``game`` (a copy of this one's game, made by
+        :meth:`Game.copy`): the queue of seats asked out of turn carried over."""
+        other = Turns.__new__(Turns)
+        other.game, other._legal, other._push = game, self._legal, self._push
+        other._queue, other._declined = list(self._queue), list(self._declined)
+        other._mark, other._free = self._mark, self._free
+        return other
+
     def _legal_of(self, seat: int) -> Sequence[Move]:
         return self._legal(seat) if self._legal is not None else self.game.legal_plays(seat)
 

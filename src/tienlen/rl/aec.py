@@ -269,7 +269,8 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
 
 class _PublicView:
     """The fields of :meth:`tienlen.Game.view` the observation reads, without listing the legal
-    plays (the environment has them already): the same public values, and the seat's hand."""
+    plays (the environment has them already): the same public values, and the seat's hand (as
+    keys: no card objects made only to be counted)."""
 
     def __init__(self, game: Game, seat: int) -> None:
         self.seat = seat
@@ -277,7 +278,7 @@ class _PublicView:
         self.rules = game.rules
         self.phase = game.phase
         self.turn = game.turn
-        self.hand = game.hand(seat)
+        self.hand_keys = game.state.hands[seat]  # its keys, low to high: the encoder counts them
         self.counts = game.counts()
         self.table = game.table
         self.table_seat = game.table_seat

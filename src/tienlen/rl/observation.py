@@ -43,32 +43,43 @@ def observation_size(players: int) -> int:
     return 173 + 55 * players + players * players
 
 
-def encode(view: Any, played: list[list[int]] | None = None) -> np.ndarray[Any, np.dtype[np.int8]]:
+def played_counts(played: list[list[int]]) -> np.ndarray[Any, np.dtype[np.int16]]:
+    """The keys each seat has played as counts: one row of 52 per seat."""
+    out = np.zeros((len(played), 52), dtype=np.int16)
+    for seat, keys in enumerate(played):
+        if keys:
+            out[seat] = np.bincount(keys, minlength=52)
+    return out
+
+
+def encode(view: Any, played: list[list[int]] | np.ndarray[Any, Any] | None = None,
+           ) -> np.ndarray[Any, np.dtype[np.int8]]:
     """The observation of a :class:`~tienlen.view.View` (see the module text). ``played``:
     the keys each seat has played, when the caller has them (they are public: every play
-    is shown to every seat); else they are read from the view's events."""
+    is shown to every seat), as lists or as :func:`played_counts`; else they are read from
+    the view's events."""
     p = view.players
     me = view.seat
     order = view.rules.suit_order
     v = np.zeros(observation_size(p), dtype=np.int16)
-    for card in view.hand:
-        v[card.key(order)] += 1
+    # counts per key, a whole block at a time (bincount: one call, not one write per card)
+    keys = getattr(view, "hand_keys", None)  # a view that has its hand's keys ready
+    hand = list(keys) if keys is not None else [card.key(order) for card in view.hand]
+    if hand:
+        v[:52] = np.bincount(hand, minlength=52)
     if played is None:
         played = played_by_seat(view)
-    unseen = np.full(52, packs_for(p), dtype=np.int16) - v[:52]
-    for rel in range(p):
-        seat = (me + rel) % p
-        base = 52 + 52 * rel
-        for k in played[seat]:
-            v[base + k] += 1
-            unseen[k] -= 1
+    counts = played if isinstance(played, np.ndarray) else played_counts(played)
     at = 52 + 52 * p
-    v[at:at + 52] = np.maximum(unseen, 0)
+    split = 52 + 52 * (p - me)  # rel 0 (this seat) first, then the seats after it
+    v[52:split] = counts[me:].ravel()
+    v[split:at] = counts[:me].ravel()
+    seen = v[:at].reshape(p + 1, 52).sum(axis=0)  # in the hand, or played by anyone
+    v[at:at + 52] = np.maximum(packs_for(p) - seen, 0)
     at += 52
     table = view.table
     if table is not None and table.keys:
-        for k in table.keys:
-            v[at + k] += 1
+        v[at:at + 52] = np.bincount(table.keys, minlength=52)
         v[at + 52 + SHAPES.index(table.shape or "pass")] = 1
         if view.table_seat is not None:
             v[at + 61 + (view.table_seat - me) % p] = 1
