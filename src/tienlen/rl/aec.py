@@ -49,6 +49,7 @@ from ..turns import Decision, Turns
 from .actions import ActionSpace
 from .asking import rl_moves
 from .observation import HIGH, encode, observation_size
+from .render import render_text
 
 REWARDS: Final = ("rank", "units", "first")
 
@@ -255,9 +256,11 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
 
     # ------------------------------------------------------------------ rendering
     def render(self) -> str | None:
+        """The hand as text (:mod:`.render`), the hand shown the seat's asked now."""
         if self.game is None:
             return None
-        text = repr(self.game)
+        asked = None if self.game.is_over else self._asking
+        text = render_text(self.game, self._asking, asked, self.possible_agents)
         if self.render_mode == "human":
             print(text)
             return None

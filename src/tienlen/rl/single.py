@@ -8,17 +8,21 @@ seat), or callables taking a :class:`~tienlen.view.View` and returning one of it
 ``legal`` moves (any object with ``choose(view)`` works too). Out of turn, a bot's view
 lists its chops and ``pass``. The bots' moves are played as they choose them (any card
 set). ``seat=None`` seats the learner at random on each reset. The reward is the
-learner's, at the end of the hand.
+learner's, at the end of the hand. ``infos="fixed"`` (the registered id's) keeps each info of
+one shape, for the vector environments: ``illegal``, ``decision`` and ``legal_count`` (the
+legal ids are the mask's); ``"full"`` adds the AEC environment's ``legal_ids``,
+``legal_cards`` and ``legal_text``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 try:
     import gymnasium as gym
     import numpy as np
+    from gymnasium.vector import AutoresetMode
 except ModuleNotFoundError as exc:  # the extra is not installed: say which
     from . import missing_extra
 
@@ -29,16 +33,32 @@ from ..bots import get_bot
 from ..rules import Rules
 from ..turns import view_for_decision
 from .aec import TienLenEnv
+from .render import render_text
 
 Opponent = str | Callable[[Any], Move] | Any
 
 
+INFOS: Final = ("full", "fixed")
+
+
+def fixed_info(info: dict[str, Any]) -> dict[str, Any]:
+    """An info of fixed shape (the vector environments stack each key across environments):
+    the legal ids are the mask's, the cards of each id and their text left out."""
+    return {"illegal": bool(info.get("illegal", False)), "decision": info.get("decision", "turn"),
+            "legal_count": len(info.get("legal_ids", ()))}
+
+
 class SingleSeatEnv(gym.Env[dict[str, np.ndarray[Any, Any]], int]):
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
+    # a finished hand is reset by the vector environments at the next step (Gymnasium's default)
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4,  # noqa: RUF012
+                                "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, rules: Rules | str = "pagat", players: int = 4,
                  opponents: Opponent | Sequence[Opponent] = "greedy", seat: int | None = None,
-                 reward: str = "rank", render_mode: str | None = None) -> None:
+                 reward: str = "rank", render_mode: str | None = None, infos: str = "full") -> None:
+        if infos not in INFOS:
+            raise ValueError(f"infos must be full or fixed, not {infos!r}")
+        self.infos = infos
         self.aec = TienLenEnv(rules=rules, players=players, reward=reward, render_mode=render_mode)
         self.players = players
         if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Sequence):
@@ -78,7 +98,8 @@ class SingleSeatEnv(gym.Env[dict[str, np.ndarray[Any, Any]], int]):
 
     def _out(self) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
         agent = self.aec.possible_agents[self.seat]
-        return self.aec.observe(agent), dict(self.aec.infos[agent])
+        info = self.aec.infos[agent]
+        return self.aec.observe(agent), fixed_info(info) if self.infos == "fixed" else dict(info)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
@@ -106,4 +127,9 @@ class SingleSeatEnv(gym.Env[dict[str, np.ndarray[Any, Any]], int]):
         return obs, reward, over, False, info
 
     def render(self) -> str | None:
-        return self.aec.render()
+        """The hand as text (:mod:`.render`), the learner's cards shown."""
+        game = self.aec.game
+        if game is None:
+            return None
+        asked = None if game.is_over else self.aec._asking
+        return render_text(game, self.seat, asked, self.aec.possible_agents)

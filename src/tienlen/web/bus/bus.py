@@ -178,7 +178,8 @@ class Bus:
                 await asyncio.sleep(RETRY)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    # (untyped before redis 8.2; typed since)
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
 
     def _dispatch(self, data: bytes | str) -> None:
         """Hand each note of a message (one note, or a list of a channel's notes sent
