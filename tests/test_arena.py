@@ -219,6 +219,9 @@ def test_the_tournament_command_shows_progress_unless_quiet(
     (["--players", "2", "--bots", "search:worlds,greedy"], "write options as key=value"),
     (["--players", "2", "--bots", "search:worlds=lots,greedy"], "worlds must be a whole number"),
     (["--players", "2", "--bots", "greedy:worlds=2,random"], "bot 'greedy:worlds=2'"),
+    (["--players", "2", "--bots", "py:nope,random"], "'nope' names no bot"),
+    (["--players", "2", "--bots", "py:no_such_module_x:bot,random"],
+     "the bot 'no_such_module_x:bot' could not be loaded"),
     (["--players", "9"], "players must be a number from 2 to 8"),
     (["--players", "2", "--deals", "0"], "play at least one deal"),
 ])

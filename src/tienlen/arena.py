@@ -9,6 +9,8 @@ whatever the number of workers or the back end.
 from __future__ import annotations
 
 import difflib
+import importlib
+import importlib.util
 import math
 import random
 import re
@@ -16,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final, TextIO
 
 from .actions import Move
@@ -52,7 +55,8 @@ def t95(df: int) -> float:
 @dataclass(frozen=True)
 class BotSpec:
     """A bot as named in a tournament: ``heuristic``, ``search:worlds=8``, ``cmd:python bot.py``,
-    any of them after an alias that names it in the results: ``me=cmd:./bot.pl``."""
+    ``py:agent.py:bot`` (a bot written in Python, a trained agent among them), any of them after
+    an alias that names it in the results: ``me=cmd:./bot.pl``."""
 
     text: str
 
@@ -80,6 +84,8 @@ class BotSpec:
         text = self.spec
         if text.startswith("cmd:"):
             return ExternalBot(text[4:], seed=seed, time_limit=time_limit)
+        if text.startswith("py:"):  # a bot written in Python (a trained agent: tienlen.rl.policy)
+            return python_bot(text[len("py:"):])
         name, _, rest = text.partition(":")
         budget: dict[str, Any] = {}
         for part in filter(None, rest.split(":")):
@@ -104,6 +110,33 @@ class BotSpec:
             raise
         except (TypeError, ValueError) as exc:  # pragma: no cover - a bot that checks nothing
             raise error(TienLenError, "err.bot.value", bot=repr(text), reason=str(exc)) from None
+
+
+def python_bot(spec: str) -> Bot:
+    """The bot ``MODULE:NAME`` (or ``path/to/file.py:NAME``) names: an object with
+    ``choose(view)``, or a function of no argument that makes one (a trained agent:
+    ``tienlen.rl.policy.PolicyBot(policy)``, docs/rl.md)."""
+    where, colon, name = spec.rpartition(":")
+    if not colon or not where or not name:
+        raise error(TienLenError, "err.bot.python_form", bot=repr(spec))
+    try:
+        if where.endswith(".py"):
+            path = Path(where)
+            loaded = importlib.util.spec_from_file_location(path.stem, path)
+            if loaded is None or loaded.loader is None or not path.is_file():
+                raise FileNotFoundError(f"no file {where}")
+            module = importlib.util.module_from_spec(loaded)
+            loaded.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+        found = getattr(module, name)
+        bot = found if hasattr(found, "choose") else found()
+    except (ImportError, OSError, AttributeError, TypeError) as exc:
+        raise error(TienLenError, "err.bot.python_load", bot=repr(spec), reason=str(exc)) from None
+    if not hasattr(bot, "choose"):
+        raise error(TienLenError, "err.bot.python_load", bot=repr(spec),
+                    reason=f"{name} makes no object with choose(view)")
+    return bot  # type: ignore[no-any-return]
 
 
 def _suggest(word: str, names: list[str]) -> Msg | str:
