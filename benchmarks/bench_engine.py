@@ -1,5 +1,6 @@
 """The engine benchmark, pure and fast paths in one run: complete random hands per second,
-microseconds per legal-play generation, the search bot's decision times.
+microseconds per legal-play generation, random hands played from Python through ``Game`` and
+through the fast path's ``FastGame``, the search bot's decision times.
 
     python benchmarks/bench_engine.py [--rules pagat] [--players 4] [--hands 2000]
                                       [--search-hands 6] [--startup]
@@ -48,6 +49,34 @@ def search_times(rules: Rules, hands: int, seed: int) -> list[float]:
     return times
 
 
+def python_face(rules: Rules, players: int, hands: int, seed: int) -> tuple[float, float]:
+    """Random hands a second played from Python one decision at a time, through the public
+    API: the pure engine's ``Game`` (``legal_plays``, ``push``), and the fast path's Python face
+    ``FastGame`` (the same calls), on the same deals with the same random choices."""
+    import random
+
+    from tienlen.fast.api import FastGame
+
+    def pure() -> float:
+        rng, start = random.Random(seed), time.process_time()
+        for i in range(hands):
+            game = Game.deal(rules, players, seed + i)
+            while not game.is_over:
+                game.push(rng.choice(game.legal_plays()))
+        return hands / (time.process_time() - start)
+
+    def faced() -> float:
+        rng, start = random.Random(seed), time.process_time()
+        for i in range(hands):
+            hand = FastGame.of(Game.deal(rules, players, seed + i))
+            while hand.turn is not None:
+                hand.push(rng.choice(hand.legal_plays()))
+        return hands / (time.process_time() - start)
+
+    faced()  # the compiled code loaded first
+    return pure(), faced()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rules", default="pagat")
@@ -82,6 +111,11 @@ def main() -> None:
 
         result = fast_run(args.rules, args.players, 10 * args.hands, args.seed)
         print(result.report(pure.hands_per_second))
+        rules = Rules.preset(args.rules)
+        if fast.supports(rules) and not rules.chop_out_of_turn and not rules.free_chops:
+            by_game, by_face = python_face(rules, args.players, args.hands // 4, args.seed)
+            print(f"random hands from Python, one decision a call: Game {by_game:,.0f} hands/s, "
+                  f"FastGame {by_face:,.0f} hands/s ({by_face / by_game:.2f}x)")
     else:
         print("fast path: not installed (pip install 'tienlen[fast]')")
     if args.search_hands:
