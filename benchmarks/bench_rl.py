@@ -5,7 +5,8 @@
 Prints the AEC environment's steps per second with random masked actions (every agent
 step: observation, mask, infos, the engine's move), on the pure engine and on the fast
 path when the ``fast`` extra is installed; the single-seat Gymnasium wrapper's steps per
-second against ``greedy`` bots; self-play frames per second of the trainer's actors alone
+second against ``greedy`` bots; Gymnasium's ``SyncVectorEnv`` over the registered id; self-play
+frames per second of the trainer's actors alone
 (decisions made with the numpy network); and, with torch installed, frames per second of
 ``tienlen train`` (actors and learner together) over a short run; with ``open_spiel``
 installed, the CPU seconds of one simulated game of OpenSpiel's ``random_sim_test`` at 4 and 8
@@ -92,6 +93,26 @@ def train_frames(rules_name: str, players: int, seconds: float) -> float:
         return float(record["frames"]) / (time.process_time() - start)
 
 
+def vector_steps(rules_name: str, players: int, envs: int, steps: int) -> float:
+    """Steps a second (each step: one decision in each of ``envs`` hands) of Gymnasium's own
+    ``SyncVectorEnv`` over ``tienlen/TienLen-v0`` against ``random`` opponents, random masked
+    actions."""
+    import gymnasium as gym
+
+    import tienlen.rl  # noqa: F401  (registers the ids)
+
+    vec = gym.make_vec("tienlen/TienLen-v0", num_envs=envs, vectorization_mode="sync",
+                       rules=rules_name, players=players, opponents="random")
+    rng = np.random.default_rng(0)
+    obs, _ = vec.reset(seed=0)
+    start = time.process_time()
+    for _ in range(steps):
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in obs["action_mask"]]
+        obs, *_ = vec.step(actions)
+    vec.close()
+    return steps * envs / (time.process_time() - start)
+
+
 def openspiel_seconds(rules_name: str, players: int, games: int) -> float:
     """CPU seconds per game of OpenSpiel's own ``random_sim_test`` on ``python_tienlen`` (every
     state cloned, its observations and information states read for every seat)."""
@@ -123,6 +144,8 @@ def main() -> None:
         print("  AEC env, fast path:     not installed (extra fast) or these rules not supported")
     print(f"  single-seat vs greedy:  {single_steps(rules, args.players, args.hands // 2):8,.0f} steps/s")
     print(f"  self-play actors:       {actor_frames(rules, args.players, args.hands):8,.0f} frames/s")
+    vec = vector_steps(args.rules, args.players, 16, max(50, args.hands))
+    print(f"  SyncVectorEnv, 16 envs: {vec:8,.0f} steps/s (tienlen/TienLen-v0, random opponents)")
     if importlib.util.find_spec("torch") is not None and args.train_seconds > 0:
         fps = train_frames(args.rules, args.players, args.train_seconds)
         print(f"  tienlen train:          {fps:8,.0f} frames/s (actors and learner, "
