@@ -9,7 +9,7 @@ from typing import Any
 
 from ... import Game, Session, TienLenError
 from ...errors import reason_of
-from ...i18n import Msg, msg
+from ...i18n import BOT_NAME, Msg, display_name, msg
 from ...payments import Chop
 from ...paywords import payment_line
 from ...shapes import Play
@@ -27,7 +27,8 @@ def replay_steps(text: str, lang: str = "en") -> dict[str, Any]:
         game = Game.from_record(text)
     except TienLenError as exc:
         raise Refused(msg("err.web.replay", reason=reason_of(exc))) from None
-    names = list(game.names)
+    # the program's bots by their name in the asker's words ("Máy 2"), as the table shows them
+    names = [display_name(n, lang) if BOT_NAME.fullmatch(n) else n for n in game.names]
     # the hand's chops, by who played which bomb (a bomb's cards are played once in a hand)
     chops = {(c.chopper, str(c.bomb)): c for p in game.payments if p.kind == "chop" for c in p.chops}
     steps = []

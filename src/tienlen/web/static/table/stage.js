@@ -45,9 +45,9 @@ export class Stage {
   show({ title, foot, links = [], page = false, onClose = null }) {
     const { stage, stageTitle, stageLinks, stageFoot, stageClose } = this.els;
     if (this.open && this.onClose) this.onClose();  // one stage at a time: the last one closes
+    if (!this.open) this.opener = page ? null : document.activeElement;  // (not one inside it)
     this.page = page;
     this.onClose = onClose;
-    this.opener = page ? null : document.activeElement;
     stage.classList.toggle("page", page);
     stage.setAttribute("role", page ? "region" : "dialog");
     if (page) stage.removeAttribute("aria-modal"); else stage.setAttribute("aria-modal", "true");
