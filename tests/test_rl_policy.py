@@ -84,3 +84,23 @@ def test_a_maskable_predict_policy_is_asked_with_its_mask() -> None:
     move = bot.choose(view)
     assert move in view.legal and bot.illegal == 0
     assert asked[0].dtype == bool and asked[0].sum() == len(view.legal)
+
+
+def test_the_training_example_trains_saves_and_plays_as_a_bot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("train_ppo", AGENT.parent / "train_ppo.py")
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    out = tmp_path / "agent.pt"
+    monkeypatch.setattr("sys.argv", ["train_ppo.py", "--steps", "1024", "--envs", "4",
+                                     "--out", str(out)])
+    example.main()  # a few updates: it runs end to end, not yet a good agent
+    assert out.exists()
+    monkeypatch.setenv("TIENLEN_AGENT", str(out))
+    code = main(["tournament", "--players", "2", "--deals", "2", "--quiet", "--bots",
+                 f"me=py:{AGENT.parent / 'train_ppo.py'}:bot,random"])
+    assert code == 0 and "me" in capsys.readouterr().out
