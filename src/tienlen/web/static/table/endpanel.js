@@ -7,7 +7,7 @@ import { api } from "../lib/net.js";
 import { ratingText, signed } from "../lib/numbers.js";
 import { instantWords } from "./history.js";
 import { paymentList } from "./payments.js";
-import { Replay } from "./replay.js";
+import { replayHand } from "./replay.js";
 import { openReview } from "./review.js";
 import { place, placesOf } from "./seats.js";
 
@@ -129,9 +129,7 @@ function endTools(box, info, names, me) {
   const [replay, review] = tools.children;
   const hand = info.hand_no;
   replay.setAttribute("aria-label", t("web.records.replay_label", { n: hand }));
-  replay.onclick = () => new Replay().open(`/api/tables/${encodeURIComponent(info.id)}/records/${hand}/replay`, {
-    title: `${t("web.replay.title")} · ${t("web.room.hand_no", { n: hand })}`, viewer: me ?? 0,
-    record: `/api/tables/${encodeURIComponent(info.id)}/records/${hand}` });
+  replay.onclick = () => replayHand(info.id, hand, me);
   review.setAttribute("aria-label", t("review.web.label_now"));
   review.onclick = () => openReview(info.id, hand, names, me);
 }

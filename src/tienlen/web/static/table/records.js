@@ -3,7 +3,7 @@
 import { elements, h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { api } from "../lib/net.js";
-import { Replay } from "./replay.js";
+import { replayHand } from "./replay.js";
 
 export class Records {
   /** ``now()``: the table as it is now, ``{ info, seat }`` (read again once an answer comes). */
@@ -68,10 +68,5 @@ export class Records {
   }
 
   /** The replay of ``hand`` on the stage's felt (replay.js), this seat at the bottom. */
-  replay(hand) {
-    const { seat } = this.now();
-    new Replay().open(`/api/tables/${this.id}/records/${hand}/replay`, {
-      title: `${t("web.replay.title")} · ${t("web.room.hand_no", { n: hand })}`, viewer: seat ?? 0,
-      record: `/api/tables/${this.id}/records/${hand}` });
-  }
+  replay(hand) { replayHand(this.id, hand, this.now().seat); }
 }

@@ -8,23 +8,21 @@ import { h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
 import { api } from "../lib/net.js";
 import { eventWords } from "./history.js";
+import { placesOf } from "./seats.js";
 import { stage } from "./stage.js";
 
 const SPEEDS = [["0.5", "½×"], ["1", "1×"], ["2", "2×"], ["4", "4×"]];
 
 /** Each seat's place at a step, from the order they went out (-1: still in); once the hand is
- * over, those still holding cards after them, fewest first (seats.js placesOf). */
+ * over, every seat's (seats.js placesOf: those still holding cards after them, fewest first). */
 function placesAt(steps, upTo) {
   const order = [];
   for (let i = 0; i <= upTo; i++) {
     steps[i].hands.forEach((hd, s) => { if (!hd.length && !order.includes(s)) order.push(s); });
   }
   const { hands, over } = steps[upTo];
-  if (over) {
-    order.push(...hands.map((hd, s) => [hd.length, s]).filter(([, s]) => !order.includes(s))
-      .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([, s]) => s));
-  }
-  return hands.map((_, s) => order.indexOf(s));
+  const all = placesOf({ finish_order: order, counts: hands.map((hd) => hd.length) });
+  return hands.map((_, s) => (over || order.includes(s) ? all.indexOf(s) : -1));
 }
 
 /** What happened at step ``i`` of ``data``, in words: the deal, a play and what it beat, a pass
@@ -192,6 +190,14 @@ export class Replay {
   }
 
   pause() { if (this.playing) this.play(false); }
+}
+
+/** Replay hand ``hand`` of table ``tableId`` over the page, seat ``viewer`` at the bottom (the
+ * end panel's Replay, the table's records). */
+export function replayHand(tableId, hand, viewer) {
+  const base = `/api/tables/${encodeURIComponent(tableId)}/records/${hand}`;
+  new Replay().open(`${base}/replay`, { title: `${t("web.replay.title")} · ${t("web.room.hand_no", { n: hand })}`,
+    viewer: viewer ?? 0, record: base });
 }
 
 /** A replay's own page: a profile's hand (/replay/ID/N) or a shared one (/shared/SECRET). */
