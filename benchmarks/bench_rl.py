@@ -5,7 +5,10 @@
 Prints the AEC environment's steps per second with random masked actions (every agent
 step: observation, mask, infos, the engine's move), on the pure engine and on the fast
 path when the ``fast`` extra is installed; the single-seat Gymnasium wrapper's steps per
-second against ``greedy`` bots; Gymnasium's ``SyncVectorEnv`` over the registered id; self-play
+second against ``greedy`` bots; against ``random`` and then ``heuristic`` opponents, Gymnasium's
+``SyncVectorEnv`` over the registered id (16 environments) beside the batched environment
+(``vectorization_mode="vector_entry_point"``, compiled) at 64, 256 and 1024 environments, the
+learner playing its lowest legal id in both; self-play
 frames per second of the trainer's actors alone
 (decisions made with the numpy network); and, with torch installed, frames per second of
 ``tienlen train`` (actors and learner together) over a short run; with ``open_spiel``
@@ -93,22 +96,29 @@ def train_frames(rules_name: str, players: int, seconds: float) -> float:
         return float(record["frames"]) / (time.process_time() - start)
 
 
-def vector_steps(rules_name: str, players: int, envs: int, steps: int) -> float:
-    """Steps a second (each step: one decision in each of ``envs`` hands) of Gymnasium's own
-    ``SyncVectorEnv`` over ``tienlen/TienLen-v0`` against ``random`` opponents, random masked
-    actions."""
+def first_legal(masks: np.ndarray) -> np.ndarray:
+    """The learner's policy in the vector lines: the lowest legal id of each environment (one
+    numpy call a batch, so that the environment's time is measured, not the policy's)."""
+    return masks.argmax(axis=1)
+
+
+def vector_steps(rules_name: str, players: int, envs: int, steps: int, mode: str,
+                 opponents: str) -> float:
+    """Steps a second (each step: one decision in each of ``envs`` hands, the opponents'
+    answers until the learner's next decision, the hands over dealt again) of ``make_vec`` over
+    ``tienlen/TienLen-v0``: ``mode`` ``sync`` (Gymnasium's ``SyncVectorEnv`` over the single
+    environment) or ``vector_entry_point`` (the batched environment in compiled code)."""
     import gymnasium as gym
 
     import tienlen.rl  # noqa: F401  (registers the ids)
 
-    vec = gym.make_vec("tienlen/TienLen-v0", num_envs=envs, vectorization_mode="sync",
-                       rules=rules_name, players=players, opponents="random")
-    rng = np.random.default_rng(0)
+    vec = gym.make_vec("tienlen/TienLen-v0", num_envs=envs, vectorization_mode=mode,
+                       rules=rules_name, players=players, opponents=opponents)
     obs, _ = vec.reset(seed=0)
+    obs, *_ = vec.step(first_legal(obs["action_mask"]))  # compiled, or loaded from the cache
     start = time.process_time()
     for _ in range(steps):
-        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in obs["action_mask"]]
-        obs, *_ = vec.step(actions)
+        obs, *_ = vec.step(first_legal(obs["action_mask"]))
     vec.close()
     return steps * envs / (time.process_time() - start)
 
@@ -124,6 +134,24 @@ def openspiel_seconds(rules_name: str, players: int, games: int) -> float:
     start = time.process_time()
     pyspiel.random_sim_test(game, num_sims=games, serialize=False, verbose=False)
     return (time.process_time() - start) / games
+
+
+def batch_lines(rules_name: str, players: int, hands: int) -> None:
+    """``SyncVectorEnv`` and the batched environment over the same id, opponents and policy."""
+    from tienlen.rl.vector import unsupported
+
+    for opponents in ("random", "heuristic"):
+        sync = vector_steps(rules_name, players, 16, max(50, hands), "sync", opponents)
+        print(f"  vs {opponents}: SyncVectorEnv, 16 envs:       {sync:10,.0f} steps/s")
+        why = unsupported(rules_name, players, opponents)
+        if why is not None:
+            print(f"  vs {opponents}: batched env: cannot run {why}")
+            continue
+        for envs in (64, 256, 1024):
+            batched = vector_steps(rules_name, players, envs, max(20, 200_000 // envs // 4),
+                                   "vector_entry_point", opponents)
+            print(f"  vs {opponents}: batched env, {envs:4} envs:      {batched:10,.0f} steps/s "
+                  f"({batched / sync:5.1f}x SyncVectorEnv)")
 
 
 def main() -> None:
@@ -144,8 +172,7 @@ def main() -> None:
         print("  AEC env, fast path:     not installed (extra fast) or these rules not supported")
     print(f"  single-seat vs greedy:  {single_steps(rules, args.players, args.hands // 2):8,.0f} steps/s")
     print(f"  self-play actors:       {actor_frames(rules, args.players, args.hands):8,.0f} frames/s")
-    vec = vector_steps(args.rules, args.players, 16, max(50, args.hands))
-    print(f"  SyncVectorEnv, 16 envs: {vec:8,.0f} steps/s (tienlen/TienLen-v0, random opponents)")
+    batch_lines(args.rules, args.players, args.hands)
     if importlib.util.find_spec("torch") is not None and args.train_seconds > 0:
         fps = train_frames(args.rules, args.players, args.train_seconds)
         print(f"  tienlen train:          {fps:8,.0f} frames/s (actors and learner, "

@@ -47,6 +47,16 @@ def deal_hands(rules: Rules, players: int, seed: int | None, dealer: int | None,
     check_seat(dealer, n, "dealer")
     deck = full_deck(packs_for(n))
     rng.shuffle(deck)
+    return distribute(rules, n, deck, dealer, leader), dealer
+
+
+def distribute(rules: Rules, players: int, deck: Sequence[Card], dealer: int,
+               leader: int | None = None) -> list[list[Card]]:
+    """A shuffled ``deck`` dealt to ``players`` seats one card at a time from the seat after
+    ``dealer``, :func:`hand_size` cards each; the leftover cards are set aside, or the odd one
+    goes to the leader (``odd_card_to_leader``; the holder of the lowest card when ``leader``
+    is None)."""
+    n = players
     size = hand_size(rules, n)
     hands: list[list[Card]] = [[] for _ in range(n)]
     for i in range(size * n):
@@ -57,7 +67,7 @@ def deal_hands(rules: Rules, players: int, seed: int | None, dealer: int | None,
         taker = leader if leader is not None else lowest_holder_of(
             [sorted(CODE_TO_KEY[rules.suit_order][c.code] for c in h) for h in hands], dealer)
         hands[taker].append(left[0])
-    return hands, dealer
+    return hands
 
 
 def hand_keys(hands: Sequence[str | Iterable[Card | str]], order: str) -> list[list[int]]:

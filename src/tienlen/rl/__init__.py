@@ -40,6 +40,7 @@ def _register() -> None:
         return
     if SINGLE_ID not in registry:
         register(id=SINGLE_ID, entry_point="tienlen.rl.single:SingleSeatEnv",
+                 vector_entry_point="tienlen.rl.vector:make_vector",
                  kwargs={"infos": "fixed"}, disable_env_checker=False)
     if SELF_PLAY_ID not in registry:
         register(id=SELF_PLAY_ID, entry_point="tienlen.rl.selfplay:SelfPlayEnv")

@@ -113,9 +113,18 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
 
     # ------------------------------------------------------------------ the hand
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new hand. ``options={"game": GAME}``: that hand, just dealt (its rules and players
+        those of the environment), even one over at once (then nobody is asked anything)."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        while True:  # a deal won at once (an automatic instant win) asks nothing: deal again
+        given = (options or {}).get("game")
+        if given is not None:
+            if not isinstance(given, Game) or given.rules != self.rules \
+                    or given.players != self.players:
+                raise ValueError("options['game'] is a hand just dealt under the environment's "
+                                 "rules and number of players")
+            self.game = given
+        while given is None:  # a deal won at once (an automatic instant win): deal again
             self.game = Game.deal(self.rules, self.players, int(self._rng.integers(0, 2**62)))
             if not self.game.is_over:
                 break
@@ -126,8 +135,14 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {"illegal": False} for a in self.agents}
         self._fast = None
-        self._turns = Turns(self.game, self._legal_of, lambda m, s: self._push(m, s, self._checking))
-        self._next_decision()
+        self._out_of_turn_now = False
+        game = self.game
+        assert game is not None
+        self._turns = Turns(game, self._legal_of, lambda m, s: self._push(m, s, self._checking))
+        if game.is_over:
+            self._finish()
+        else:
+            self._next_decision()
 
     def _next_decision(self) -> None:
         """Point ``agent_selection`` at the seat asked next and list its legal ids."""
@@ -249,6 +264,7 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
             self.rewards = {a: place_reward(places[i], n, self.reward_kind)
                             for i, a in enumerate(self.possible_agents)}
         self.terminations = {a: True for a in self.agents}
+        self._out_of_turn_now = False  # nobody is asked anything more
         for a in self.agents:
             self.infos[a]["finish_order"] = list(game.finish_order)
             self.infos[a]["scores"] = list(game.scores)

@@ -7,7 +7,13 @@ observations, actions, masks and infos are those of the AEC environment
 seat), or callables taking a :class:`~tienlen.view.View` and returning one of its
 ``legal`` moves (any object with ``choose(view)`` works too). Out of turn, a bot's view
 lists its chops and ``pass``. The bots' moves are played as they choose them (any card
-set). ``seat=None`` seats the learner at random on each reset. The reward is the
+set), except ``random``'s: it draws uniformly among the legal action ids and plays the
+id's lowest card set. ``seat=None`` seats the learner at random on each reset.
+
+Every random choice -- the deal, the learner's seat, the ``random`` opponents' picks, the
+other bots' seeds -- is a counter-based draw (:mod:`.draws`) from the reset's seed and the
+number of hands since, the very draws of the batched environment (:mod:`.vector`): seeded
+alike, the two play the same hands. The reward is the
 learner's, at the end of the hand. ``infos="fixed"`` (the registered id's) keeps each info of
 one shape, for the vector environments: ``illegal``, ``decision`` and ``legal_count`` (the
 legal ids are the mask's); ``"full"`` adds the AEC environment's ``legal_ids``,
@@ -33,6 +39,7 @@ from ..bots import get_bot
 from ..rules import Rules
 from ..turns import view_for_decision
 from .aec import TienLenEnv
+from .draws import BOT_SEED_INDEX, PICK_INDEX, SEAT_INDEX, below, deal, draw, key_of
 from .render import render_text
 
 Opponent = str | Callable[[Any], Move] | Any
@@ -73,20 +80,35 @@ class SingleSeatEnv(gym.Env[dict[str, np.ndarray[Any, Any]], int]):
         self.observation_space = self.aec.observation_space(agent)
         self.action_space = self.aec.action_space(agent)
         self._bots: dict[int, Any] = {}
+        self._key = -1  # the counter's key (:mod:`.draws`; -1: none yet), its deal and picks
+        self._hand = -1
+        self._picks = 0
 
-    def _make_bots(self, seed: int) -> None:
+    def _make_bots(self) -> None:
         self._bots = {}
         others = [s for s in range(self.players) if s != self.seat]
         for index, (other, spec) in enumerate(zip(others, self.opponents, strict=True)):
-            self._bots[other] = get_bot(spec, seed=seed + index) if isinstance(spec, str) else spec
+            if spec == "random":  # the counter's draws among the legal ids (None here)
+                self._bots[other] = None
+            elif isinstance(spec, str):
+                bot_seed = draw(self._key, self._hand, BOT_SEED_INDEX + index) % 2**31
+                self._bots[other] = get_bot(spec, seed=bot_seed)
+            else:
+                self._bots[other] = spec
 
     def _bot_move(self, seat: int) -> Move:
-        game = self.aec.game
+        aec = self.aec
+        game = aec.game
         assert game is not None
-        asked = self.aec._decision
+        asked = aec._decision
         assert asked is not None and asked.seat == seat
-        view = view_for_decision(game, asked)  # out of turn: its chops and pass
         bot = self._bots[seat]
+        if bot is None:  # random: uniform among the legal ids, the id's lowest card set played
+            ids = list(aec._legal)  # in increasing order
+            pick = ids[below(self._key, self._hand, PICK_INDEX + self._picks, len(ids))]
+            self._picks += 1
+            return aec._legal[pick]
+        view = view_for_decision(game, asked)  # out of turn: its chops and pass
         move: Move = bot.choose(view) if hasattr(bot, "choose") else bot(view)
         return move
 
@@ -103,12 +125,21 @@ class SingleSeatEnv(gym.Env[dict[str, np.ndarray[Any, Any]], int]):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
+        """A new hand: the first under ``seed`` (the counter's key), else the next hand of the
+        key (the first reset without a seed draws a key)."""
         super().reset(seed=seed)
-        for _ in range(1000):
+        if seed is not None or self._key < 0:
+            self._key = key_of(seed if seed is not None else
+                               int(self.np_random.integers(0, 2**63 - 1)))
+            self._hand = -1
+        for _ in range(1000):  # a deal over before the learner is asked: the next one
+            self._hand += 1
             if self.fixed_seat is None:
-                self.seat = int(self.np_random.integers(0, self.players))
-            self.aec.reset(seed=int(self.np_random.integers(0, 2**31)))
-            self._make_bots(int(self.np_random.integers(0, 2**31)))
+                self.seat = below(self._key, self._hand, SEAT_INDEX, self.players)
+            self.aec.reset(options={"game": deal(self.aec.rules, self.players, self._key,
+                                                 self._hand)})
+            self._make_bots()
+            self._picks = 0
             self._advance()
             assert self.aec.game is not None
             if not self.aec.game.is_over:
@@ -119,11 +150,13 @@ class SingleSeatEnv(gym.Env[dict[str, np.ndarray[Any, Any]], int]):
                                          dict[str, Any]]:
         aec = self.aec
         assert aec.game is not None
+        illegal = action is None or int(action) not in aec._legal
         aec.step(action)
         self._advance()
         over = aec.game.is_over
         reward = float(aec.rewards[aec.possible_agents[self.seat]]) if over else 0.0
         obs, info = self._out()
+        info["illegal"] = illegal  # the learner's action (the bots' moves since reset the AEC's)
         return obs, reward, over, False, info
 
     def render(self) -> str | None:
