@@ -68,7 +68,7 @@ def python_face(rules: Rules, players: int, hands: int, seed: int) -> tuple[floa
     def faced() -> float:
         rng, start = random.Random(seed), time.process_time()
         for i in range(hands):
-            hand = FastGame.of(Game.deal(rules, players, seed + i))
+            hand = FastGame.deal(rules, players, seed + i)  # Game.deal's cards, dealt straight in
             while hand.turn is not None:
                 hand.push(rng.choice(hand.legal_plays()))
         return hands / (time.process_time() - start)

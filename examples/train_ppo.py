@@ -54,9 +54,10 @@ def tensors(obs: dict[str, np.ndarray]) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def train(steps: int, envs: int, rules: str, players: int, opponents: str, seed: int,
-          horizon: int = 64, epochs: int = 4, lr: float = 3e-4) -> Net:
+          horizon: int = 64, epochs: int = 4, lr: float = 3e-4, mode: str | None = None) -> Net:
     torch.manual_seed(seed)
-    vec = gym.make_vec("tienlen/TienLen-v0", num_envs=envs, vectorization_mode="sync",
+    # mode None: the id's own vectorization, the batched environment where it runs the settings
+    vec = gym.make_vec("tienlen/TienLen-v0", num_envs=envs, vectorization_mode=mode,
                        rules=rules, players=players, opponents=opponents)
     obs, _ = vec.reset(seed=seed)
     space = vec.single_observation_space
@@ -140,15 +141,18 @@ def bot(path: str | None = None) -> PolicyBot:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=200_000, help="environment steps in all")
-    parser.add_argument("--envs", type=int, default=16)
+    parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--rules", default="pagat")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--opponents", default="random")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default="agent.pt")
+    parser.add_argument("--vectorization", default=None, choices=["sync", "async", "vector_entry_point"],
+                        help="Gymnasium's vectorization (default: the batched environment)")
     args = parser.parse_args()
     torch.set_num_threads(1)
-    net = train(args.steps, args.envs, args.rules, args.players, args.opponents, args.seed)
+    net = train(args.steps, args.envs, args.rules, args.players, args.opponents, args.seed,
+                mode=args.vectorization)
     first = net.body[0]
     torch.save({"net": net.state_dict(), "size": first.in_features, "actions": net.pi.out_features},
                args.out)

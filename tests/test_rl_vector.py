@@ -18,7 +18,7 @@ pytest.importorskip("numba")
 import tienlen.rl  # noqa: E402, F401  (registers the ids)
 from tienlen import Rules  # noqa: E402
 from tienlen.fast import draws as compiled_draws  # noqa: E402
-from tienlen.fast import vector as kernels  # noqa: E402
+from tienlen.fast.deal import deal_counter  # noqa: E402
 from tienlen.fast.encoding import state_of  # noqa: E402
 from tienlen.fast.layout import S_SIZE  # noqa: E402
 from tienlen.rl import SINGLE_ID, draws  # noqa: E402
@@ -62,12 +62,12 @@ def test_the_compiled_deal_is_the_engines(rules: str, players: int) -> None:
     """The hand's first state and a deal won at once (an automatic instant win) alike."""
     v = TienLenVectorEnv(1, rules=rules, players=players, opponents="random")
     st = np.zeros(S_SIZE, dtype=np.int64)
-    meta = np.zeros(kernels.M_SIZE, dtype=np.int64)
+    aside = np.zeros(2, dtype=np.int64)
     deck = np.zeros(104, dtype=np.int64)
     won = 0
     for hand in range(300):
         game = draws.deal(Rules.preset(rules), players, 2024, hand)
-        dealt = kernels.deal_into(st, v._ec, 2024, hand, deck, meta)
+        dealt = deal_counter(st, v._ec, 2024, hand, deck, aside)
         assert dealt == (not game.is_over), hand
         if game.is_over:
             won += 1

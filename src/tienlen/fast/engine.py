@@ -441,3 +441,16 @@ def apply(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int, a: int,
         return
     st[S_PASSED + seat] = 1
     _advance(st, cfg, chops, seat)
+
+
+@kernel
+def apply_and_list(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, seat: int, a: int, b: int,
+                   shape: int, buf: np.ndarray, ws: np.ndarray) -> int:
+    """:func:`apply`, then :func:`legal_in_turn` of the seat on turn after it, in one call from
+    Python: ``plays * 16 + turn + 1`` (the number of legal plays, 0 once the hand is over; the
+    seat on turn after the move, -1 once over)."""
+    apply(st, cfg, chops, seat, a, b, shape)
+    turn = st[S_TURN]
+    if turn < 0:
+        return 0
+    return legal_in_turn(st, cfg, chops, buf, ws) * 16 + turn + 1

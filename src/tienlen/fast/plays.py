@@ -30,6 +30,12 @@ def _made(mask: Mask, order: str) -> Play:
     return play
 
 
+def cached_plays(order: str) -> dict[Mask, Play]:
+    """The plays made so far in the suit order ``order``, by masks (the cache itself: read it,
+    add through :func:`plays_of`)."""
+    return _PLAYS.setdefault(order, {})
+
+
 def plays_of(masks: Iterable[Mask], order: str) -> list[Play]:
     """The plays of ``masks`` (lo, hi, shape) in the suit order ``order``."""
     cache = _PLAYS.get(order) or {}

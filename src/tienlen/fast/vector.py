@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, kernel
-from .draws import PICK_INDEX, SEAT_INDEX, below, shuffle_into
+from .deal import D_PACKS, D_PLAYERS, deal_counter
+from .draws import PICK_INDEX, SEAT_INDEX, below
 from .engine import apply, asked_seats, legal_in_turn, legal_out_of_turn
 from .greedy import greedy_choice
 from .heuristic import heuristic_choice
@@ -30,15 +31,10 @@ from .layout import (
     RUN,
     S_BOTTOM,
     S_FINISH,
-    S_FIRST_PLAY,
     S_HI,
-    S_LCHOPPER,
     S_LO,
-    S_LOWEST,
-    S_N,
     S_NBOTTOM,
     S_NFINISH,
-    S_OPENING,
     S_OVER,
     S_PASSED,
     S_STACKING,
@@ -48,25 +44,19 @@ from .layout import (
     S_TSHAPE,
     S_TURN,
 )
-from .movegen import WS_ROWS, low_key, rank_count, size_of, top_key
+from .movegen import WS_ROWS, low_key, size_of, top_key
 from .policies import GREEDY, RANDOM, out_of_turn_pick
 from .ranking import lex_less
 
-# the environments' settings (one int64 array)
-E_PLAYERS = 0
-E_SIZE = 1  # cards dealt to each seat
-E_PACKS = 2
-E_ODD = 3  # odd_card_to_leader
-E_WINS = 4  # the automatic instant wins, a bit each (WIN_BITS)
-E_COLOUR = 5  # the suit strengths whose suit is red, a bit each (same_colour)
+# the environments' settings (one int64 array): the deal's first (tienlen.fast.deal), then
+E_PLAYERS = D_PLAYERS
+E_PACKS = D_PACKS
 E_SEAT = 6  # the learner's seat, -1: drawn at each deal
 E_REWARD = 7  # 0 rank, 1 first
 E_OFFERS = 8  # anyone may be asked out of turn
 E_OBS = 9  # the observation's size
 E_OPP = 16  # the opponents' policies, one per other seat in increasing seat order
 E_SIZE_ALL = 24
-WIN_BITS = {"four_twos": 0, "dragon": 1, "six_pairs": 2, "all_sets": 3, "five_pair_chain": 4,
-            "same_colour": 5, "four_threes": 6}
 REWARDS = {"rank": 0, "first": 1}
 
 # each environment's own counters (one int64 row)
@@ -78,8 +68,8 @@ M_OOT = 4  # the learner is asked out of turn
 M_QLEN = 5  # the seats asked out of turn now (M_Q ..), and how many have declined
 M_QPOS = 6
 M_DONE = 7  # the hand is over: the next step deals again
-M_ASIDE_TOP = 8  # the highest card set aside (-1: none), for the heuristic
-M_ASIDE_KEYS = 9
+M_ASIDE_TOP = 8  # the highest card set aside (-1: none), for the heuristic, and the
+M_ASIDE_KEYS = 9  # mask of those set aside (tienlen.fast.deal.deal_deck's aside)
 M_ILLEGAL = 10  # the last action id was not legal
 M_NLEGAL = 11  # the legal ids of the learner's decision
 M_NROWS = 12  # its moves kept (-1: too many to keep)
@@ -170,123 +160,6 @@ def _distinct(ids: np.ndarray, n: int, out: np.ndarray) -> int:
         out[j] = v
         m += 1
     return m
-
-
-@kernel
-def _lowest_holder(st: np.ndarray, n: int, dealer: int) -> int:
-    """``tienlen.dealing.lowest_holder_of``: ties to the first in dealing order."""
-    best = 99
-    seat = -1
-    for i in range(n):
-        s = (dealer + 1 + i) % n
-        lo = st[S_LO + s]
-        if lo:
-            k = low_key(lo)
-            if k < best:
-                best = k
-                seat = s
-    return seat
-
-
-@kernel
-def _add_card(st: np.ndarray, seat: int, k: int) -> None:
-    bit = 1 << k
-    if st[S_LO + seat] & bit:
-        st[S_HI + seat] |= bit
-    else:
-        st[S_LO + seat] |= bit
-
-
-@kernel
-def _holds_win(lo: int, wins: int, colour: int) -> bool:
-    """Whether a 13-card hand of one pack (its keys ``lo``) holds one of the instant wins
-    ``wins`` (``tienlen.instant.holds``)."""
-    if wins & 1 and rank_count(lo, 0, 12) >= 4:  # four_twos
-        return True
-    if wins & 2:  # dragon: every rank 3 .. A
-        every = True
-        for r in range(12):
-            if rank_count(lo, 0, r) == 0:
-                every = False
-        if every:
-            return True
-    if wins & 4:  # six_pairs
-        pairs = 0
-        for r in range(13):
-            pairs += rank_count(lo, 0, r) // 2
-        if pairs >= 6:
-            return True
-    if wins & 8:  # all_sets: no rank held once
-        sets = True
-        for r in range(13):
-            if rank_count(lo, 0, r) == 1:
-                sets = False
-        if sets:
-            return True
-    if wins & 16:  # five_pair_chain below the two
-        for r in range(8):
-            five = True
-            for i in range(5):
-                if rank_count(lo, 0, r + i) < 2:
-                    five = False
-            if five:
-                return True
-    if wins & 32:  # same_colour
-        reds = 0
-        for k in range(52):
-            if (lo >> k) & 1 and (colour >> (k & 3)) & 1:
-                reds += 1
-        if reds == 0 or reds == 13:
-            return True
-    return bool(wins & 64 and rank_count(lo, 0, 0) >= 4)  # four_threes
-
-
-@kernel
-def _over_at_once(st: np.ndarray, ec: np.ndarray) -> bool:
-    """Whether the deal is won at once by an automatic instant win (§7: one pack, a seat dealt
-    exactly 13 cards; with none the hand is dealt again)."""
-    wins = ec[E_WINS]
-    if wins == 0 or ec[E_PACKS] != 1:
-        return False
-    for s in range(ec[E_PLAYERS]):
-        if size_of(st[S_LO + s], st[S_HI + s]) == 13 and \
-                _holds_win(st[S_LO + s], wins, ec[E_COLOUR]):
-            return True
-    return False
-
-
-@kernel
-def deal_into(st: np.ndarray, ec: np.ndarray, key: int, hand: int, deck: np.ndarray,
-              meta: np.ndarray) -> bool:
-    """Deal ``hand`` under ``key`` into ``st`` (``tienlen.rl.draws.deal``: the hand's first
-    state, ``tienlen.fast.encoding.state_of`` of that game); the cards set aside into
-    ``meta``. False when the deal is won at once."""
-    n = ec[E_PLAYERS]
-    size = ec[E_SIZE]
-    m = shuffle_into(deck, key, hand, ec[E_PACKS])
-    dealer = below(key, hand, 0, n)
-    st[:] = 0
-    st[S_N] = n
-    for i in range(size * n):
-        _add_card(st, (dealer + 1 + i) % n, deck[i])
-    aside_top = -1
-    aside_keys = 0
-    if ec[E_ODD] and m - size * n == 1:
-        _add_card(st, _lowest_holder(st, n, dealer), deck[size * n])
-    else:
-        for i in range(size * n, m):
-            aside_top = max(aside_top, deck[i])
-            aside_keys |= 1 << deck[i]
-    meta[M_ASIDE_TOP] = aside_top
-    meta[M_ASIDE_KEYS] = aside_keys
-    leader = _lowest_holder(st, n, dealer)
-    st[S_TURN] = leader
-    st[S_TSEAT] = -1
-    st[S_LCHOPPER] = -1
-    st[S_LOWEST] = low_key(st[S_LO + leader])
-    st[S_OPENING] = 1
-    st[S_FIRST_PLAY] = 1
-    return not _over_at_once(st, ec)
 
 
 @kernel
@@ -427,7 +300,7 @@ def _deal_next(st: np.ndarray, ec: np.ndarray, meta: np.ndarray, played: np.ndar
         played[:, :] = 0
         for r in range(13):
             total[r] = 4 * ec[E_PACKS]
-        if deal_into(st, ec, key, hand, deck, meta):
+        if deal_counter(st, ec, key, hand, deck, meta[M_ASIDE_TOP:M_ASIDE_KEYS + 1]):
             return
         st[S_OVER] = 1  # won at once: no move is ever asked of it
 

@@ -37,7 +37,7 @@ except ModuleNotFoundError as exc:  # the extra is not installed: say which
     raise missing_extra(exc) from None
 
 from ..bots.features import SHAPES
-from ..game import check_players, hand_size, packs_for
+from ..game import check_players
 from ..rules import Rules
 from .actions import ActionSpace
 from .draws import key_of
@@ -58,6 +58,7 @@ def unsupported(rules: Rules | str = "pagat", players: int = 4, opponents: Any =
                 reward: str = "rank", render_mode: str | None = None) -> str | None:
     """Why the batched environment cannot run these settings (None: it can), in words."""
     from .. import fast
+    from ..fast.deal import dealt_in_play
 
     if isinstance(rules, str):
         rules = Rules.preset(rules)
@@ -65,10 +66,9 @@ def unsupported(rules: Rules | str = "pagat", players: int = 4, opponents: Any =
         return "the fast path is not installed (pip install 'tienlen[fast]')"
     if not fast.supports(rules):
         return "the fast path does not support these rules"
-    if rules.trading != "none":
-        return "trading asks decisions before play"
-    if rules.instant_wins and rules.instant_win_optional:
-        return "optional instant wins ask decisions before play"
+    if not dealt_in_play(rules):
+        return ("trading asks decisions before play" if rules.trading != "none" else
+                "optional instant wins ask decisions before play")
     if reward not in ("rank", "first"):
         return f"the reward {reward!r} (rank and first are batched)"
     if render_mode is not None:
@@ -90,8 +90,8 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
                  opponents: str | Sequence[str] = "greedy", seat: int | None = None,
                  reward: str = "rank", render_mode: str | None = None, infos: str = "fixed",
                  copy: bool = True) -> None:
-        from ..cards import KEY_TO_CODE
         from ..fast import vector as kernels
+        from ..fast.deal import deal_settings
         from ..fast.encoding import fast_rules
         from ..fast.layout import SHAPE_CODES
         from ..fast.split import new_memo
@@ -133,13 +133,8 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
         fr = fast_rules(rules)
         self._cfg, self._chops = fr.cfg, fr.chops
         ec = np.zeros(kernels.E_SIZE_ALL, dtype=np.int64)
-        ec[kernels.E_PLAYERS] = players
-        ec[kernels.E_SIZE] = hand_size(rules, players)
-        ec[kernels.E_PACKS] = packs_for(players)
-        ec[kernels.E_ODD] = rules.odd_card_to_leader
-        ec[kernels.E_WINS] = sum(1 << kernels.WIN_BITS[w] for w in rules.instant_wins)
-        to_code = KEY_TO_CODE[rules.suit_order]
-        ec[kernels.E_COLOUR] = sum(1 << s for s in range(4) if (to_code[s] & 3) >> 1)
+        settings = deal_settings(rules, players)  # the deal's, first
+        ec[:len(settings)] = settings
         ec[kernels.E_SEAT] = -1 if seat is None else seat
         ec[kernels.E_REWARD] = kernels.REWARDS[reward]
         ec[kernels.E_OFFERS] = kernels.offers(fr.cfg)
