@@ -112,10 +112,11 @@ class BotSpec:
             raise error(TienLenError, "err.bot.value", bot=repr(text), reason=str(exc)) from None
 
 
-def python_bot(spec: str) -> Bot:
-    """The bot ``MODULE:NAME`` (or ``path/to/file.py:NAME``) names: an object with
-    ``choose(view)``, or a function of no argument that makes one (a trained agent:
-    ``tienlen.rl.policy.PolicyBot(policy)``, docs/rl.md)."""
+def python_maker(spec: str) -> Callable[[], Bot]:
+    """What makes the bot ``MODULE:NAME`` (or ``path/to/file.py:NAME``) names, the module
+    loaded once: ``NAME`` is an object with ``choose(view)`` (the same bot each time), or a
+    function of no argument that makes one (a trained agent:
+    ``tienlen.rl.policy.PolicyBot(policy)``, docs/rl.md), called once here to check it."""
     where, colon, name = spec.rpartition(":")
     if not colon or not where or not name:
         raise error(TienLenError, "err.bot.python_form", bot=repr(spec))
@@ -136,7 +137,19 @@ def python_bot(spec: str) -> Bot:
     if not hasattr(bot, "choose"):
         raise error(TienLenError, "err.bot.python_load", bot=repr(spec),
                     reason=f"{name} makes no object with choose(view)")
-    return bot  # type: ignore[no-any-return]
+    if bot is found:
+        return lambda: bot
+    made: list[Bot] = [bot]  # the first one, made to check, is the first handed out
+
+    def make() -> Bot:
+        return made.pop() if made else found()
+
+    return make
+
+
+def python_bot(spec: str) -> Bot:
+    """The bot ``MODULE:NAME`` (or ``path/to/file.py:NAME``) names (:func:`python_maker`)."""
+    return python_maker(spec)()
 
 
 def _suggest(word: str, names: list[str]) -> Msg | str:

@@ -316,7 +316,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     return serve(args.host, args.port, args.db, args.bot_delay, limits_from(args), _lang(args),
                  api_docs=args.api_docs, cache_dir=args.cache_dir, redis=args.redis,
-                 ops=ops_from(args))
+                 ops=ops_from(args), agent=args.agent)
 
 
 def _cmd_admin(args: argparse.Namespace) -> int:
@@ -506,6 +506,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--bot-delay", type=float, default=0.5, help=h("serve.bot_delay"))
     p.add_argument("--api-docs", action="store_true", help=h("serve.api_docs"))
     p.add_argument("--cache-dir", default=None, metavar="DIR", help=h("serve.cache_dir"))
+    p.add_argument("--agent", default=None, metavar="NAME=py:MODULE:ATTR@PRESET/PLAYERS",
+                   help=h("serve.agent"))
     from .web.ops.options import add_ops_options  # the standard library only, like this module
     from .web.server import add_limit_options
 

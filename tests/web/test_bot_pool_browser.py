@@ -41,3 +41,33 @@ def test_the_levels_offered_follow_the_rules_and_the_host_adds_an_expert(page: P
     page.wait_for_function(f"() => {TABLE}.state.info.seats[1].kind === 'bot'")
     assert page.evaluate(f"{TABLE}.state.info.seats[1].level") == "greedy"
     expect(page.get_by_test_id("seats")).to_contain_text("Easy")
+
+
+def test_the_trained_agent_is_offered_at_its_own_tables_only(page: Page, server: Server) -> None:
+    from pathlib import Path
+
+    from tienlen.web.table.agent import load_agent, serve_agent
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "policy_agent.py"
+    serve_agent(load_agent(f"lowest=py:{example}:bot@pagat/2"))
+    try:
+        page.goto(server.base + "/")
+        page.get_by_test_id("name").fill("Lan")
+        page.get_by_test_id("new-table").click()
+        page.get_by_test_id("rules").select_option("pagat")
+        page.get_by_test_id("players").fill("4")
+        page.get_by_test_id("players").dispatch_event("change")
+        assert "Trained agent" not in page.evaluate(OFFERED, "level")
+        page.get_by_test_id("players").fill("2")
+        page.get_by_test_id("players").dispatch_event("change")
+        assert page.evaluate(OFFERED, "level")[-1] == "Trained agent"
+        page.get_by_test_id("level").select_option("agent")
+        page.get_by_test_id("create").click()
+        page.wait_for_function(f"() => {TABLE} && {TABLE}.state && {TABLE}.levels")
+        assert page.evaluate(OFFERED, "add-level")[-1] == "Trained agent"
+        expect(page.get_by_test_id("add-level")).to_have_value("agent")
+        page.get_by_test_id("add-bot").click()
+        page.wait_for_function(f"() => {TABLE}.state.info.seats[1].kind === 'bot'")
+        expect(page.get_by_test_id("seats")).to_contain_text("Trained agent")
+    finally:
+        serve_agent(None)

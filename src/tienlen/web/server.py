@@ -14,6 +14,7 @@ from ..i18n import Msg, t
 from .limits import Limits
 from .ops import logs
 from .ops.options import Ops, metrics_text
+from .table.agent import load_agent, serve_agent
 
 if TYPE_CHECKING:
     from .storage import DefaultDb
@@ -130,11 +131,12 @@ def check_redis(redis: str, db: str | None) -> None:
 def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
           bot_delay: float = 0.5, limits: Limits | None = None, lang: str = "en",
           api_docs: bool = False, cache_dir: str | None = None, redis: str | None = None,
-          ops: Ops | None = None) -> int:
+          ops: Ops | None = None, agent: str | None = None) -> int:
     """Run the server until interrupted; ``cache_dir``: where the compiled engine is kept
     between starts (else ``TIENLEN_CACHE_DIR``, else numba's own places). ``redis``: this
     process is one of a room of many over that Redis (their database a PostgreSQL one);
-    ``ops``: /metrics' address and the logs' form (ops/options.py)."""
+    ``ops``: /metrics' address and the logs' form (ops/options.py); ``agent``: the trained
+    agent offered at its tables (``NAME=py:MODULE:ATTR@PRESET/PLAYERS``, table/agent.py)."""
     try:
         import uvicorn
 
@@ -149,6 +151,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
         check_redis(redis, db)
     if cache_dir is not None:
         os.environ[CACHE_ENV] = cache_dir
+    served = load_agent(agent) if agent is not None else None  # a bad one stops the start
+    serve_agent(served)
     engine = engine_text(lang)
     ops = ops or Ops()
     say = logs.start() if ops.log_json else functools.partial(print, flush=True)
@@ -167,6 +171,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: str | None = None,
     if chosen is not None and chosen.here:
         say(found_db_text(chosen, lang))
     say(limits_text(limits or Limits(), lang))
+    if served is not None:
+        say(t("cli.serve.agent", lang, name=served.name, spec=served.spec, preset=served.preset,
+              players=served.players))
     say(metrics_text(ops, host, port, lang))
     say(engine)
     try:  # --log-json: the logging is configured already (logs.start), else uvicorn's own

@@ -355,7 +355,7 @@ class Lobby:
         hosts it; ``owner`` the identity seat 0 belongs to, ``device`` its browser."""
         self.check_room_for(creator, address)
         rules = make_rules(spec.rules, spec.options)
-        check_level(rules.name, spec.level)
+        check_level(rules.name, spec.level, spec.players)
         if spec.seed is not None and not spec.quick:
             raise Refused(msg("lobby.seed_practice"))
         name = _clean(spec.name, "the player's name", MAX_NAME) if spec.name is not None else None
@@ -416,7 +416,7 @@ class Lobby:
         like one seated before it is told apart by a number ("Lan 2")."""
         self.check_room_for("")
         level = level or AWAY_BOT
-        check_level(preset, level)
+        check_level(preset, level, size)
         settings = TableSettings(
             table_id, Rules.preset(preset).to_toml(), size, secrets.randbits(62),
             QUICK_AWAY, QUICK_TURN_TIMER, quick_match_name(table_id), False, level, None, False,

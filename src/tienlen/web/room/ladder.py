@@ -22,6 +22,7 @@ from typing import Final
 from ...i18n import msg
 from ..ratings.ratings import FAMILIES, family_of
 from ..refusal import Refused
+from ..table.agent import AGENT_LEVEL, served
 from .protocol import BOT_LEVELS as LEVELS
 from .protocol import BotLevel as Level
 
@@ -38,20 +39,26 @@ def _has_numpy() -> bool:
     return importlib.util.find_spec("numpy") is not None
 
 
-def levels_for(preset: str) -> tuple[Level, ...]:
-    """The levels a table of rules ``preset`` offers, weakest first."""
+def levels_for(preset: str, players: int | None = None) -> tuple[Level, ...]:
+    """The levels a table of rules ``preset`` (with ``players`` seats, when known) offers,
+    weakest first; the trained agent the server offers (agent.py) last, at its own tables."""
     more = MEASURED.get(family_of(preset) or "", ())
     numpy = _has_numpy()
+    agent = served()
     return tuple(level for level in LEVELS
-                 if level in EVERYWHERE or (level in more and (level != "learned" or numpy)))
+                 if level in EVERYWHERE or (level in more and (level != "learned" or numpy))
+                 or (level == AGENT_LEVEL and agent is not None
+                     and agent.plays_at(preset, players)))
 
 
-def check_level(preset: str, level: str) -> None:
-    """Refuse a bot ``level`` that a table of rules ``preset`` does not offer."""
-    levels = levels_for(preset)
+def check_level(preset: str, level: str, players: int | None = None) -> None:
+    """Refuse a bot ``level`` that a table of rules ``preset`` (``players`` seats) does not
+    offer."""
+    levels = levels_for(preset, players)
     if level not in levels:
         raise Refused(msg("room.level_not_offered", level=level, preset=preset,
                           levels=", ".join(levels)))
+
 
 
 def offered() -> dict[str, list[str]]:

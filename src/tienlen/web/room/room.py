@@ -805,7 +805,7 @@ class Room:
             return
         if isinstance(cmd, AddBot):
             if cmd.level is not None:
-                check_level(self.table.rules.name, cmd.level)
+                check_level(self.table.rules.name, cmd.level, self.table.players)
             self.table.add_bot(cmd.seat, cmd.level, by=self._seated(client))
             return
         if isinstance(cmd, RemoveSeat | Kick):

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ... import PASS, Action, Game, Move, Play, Rules, TienLenError, parse_move
-from ...bots import Bot, get_bot
+from ...bots import Bot
 from ...errors import reason_of
 from ...i18n import bot_name, msg
 from ...turns import Decision, OutOfTurn, Turns, bot_answers, view_for_decision
@@ -68,6 +68,7 @@ from ..refusal import Refused
 from ..storage import hash_token
 from ..tablelog.writes import Entry, HandEnd, SeatChange, StoredTable, TableSettings, Write
 from ..workers.botpool import PooledBot
+from .agent import bot_of
 from .hands import Hands
 from .snapshot import Snapshot
 from .staged import Asking, Staged
@@ -146,8 +147,8 @@ class TableState:
         self.time = time
         self.seats = [Seat() for _ in range(self.players)]
         # a seat's bot of a level, with a seed (the room's bot pool makes the strongest ones)
-        self.make_bot: Callable[[int, str, int], Bot] = lambda seat, level, seed: get_bot(
-            level, seed=seed)
+        self.make_bot: Callable[[int, str, int], Bot] = lambda seat, level, seed: bot_of(
+            level, seed)
         self.rated = rated_family(settings)  # the rating family of its hands (None: unrated)
         self.hands: Hands | None = None  # once the game has started
         self.version = 0  # the length of the log

@@ -8,6 +8,15 @@ import { quickMatch, showCounts } from "./quickmatch.js";
 
 export const levelKey = (id) => `tienlen-level-${id}`;
 
+/** The levels a table of ``rules`` with ``players`` seats offers (``levels``: per rules, from
+ * /api/presets, or null while unknown): the trained agent (``agent``) only at its own tables. */
+export const levelsAt = (levels, agent, rules, players) => {
+  const offered = levels && levels[rules];
+  if (!offered) return null;
+  return offered.filter((level) => level !== "agent"
+    || (agent && agent.rules === rules && Number(players) === agent.players));
+};
+
 const tr = t;
 
 /** Elements with a space between each two: unseen in a grid or a flex row, but the text of the
@@ -44,7 +53,7 @@ export async function lobby() {
   if (!name.dataset.known) name.value = localStorage.getItem("tienlen-name") || t("web.default_name");
   name.addEventListener("change", () => localStorage.setItem("tienlen-name", name.value));
   const fail = (err) => { $("lobby-error").textContent = err.message; };
-  const { presets, levels, home } = await api("/api/presets");
+  const { presets, levels, home, agent } = await api("/api/presets");
   // one choice of rules, shown by the quick game and in the new table's form: Vietnam's own
   // first (Miền Nam the default), then the published accounts as "other rule books"
   const choices = [$("quick-rules"), $("rules")];
@@ -68,7 +77,7 @@ export async function lobby() {
   // the levels the chosen rules' tables offer, weakest first (the others hidden; the choice
   // kept where it is offered, else the strongest offered below it)
   const offerLevels = () => {
-    const offered = (levels && levels[$("rules").value]) || null;
+    const offered = levelsAt(levels, agent, $("rules").value, $("players").value);
     if (!offered) return;
     const select = $("level");
     const chosen = select.selectedIndex;
@@ -81,6 +90,7 @@ export async function lobby() {
   };
   offerLevels();
   $("rules").addEventListener("change", offerLevels);
+  $("players").addEventListener("change", offerLevels);
   const showPreset = async () => {
     $("rules-line").textContent = presetLine($("rules").value);
     $("quick-line").textContent = presetLine($("rules").value);

@@ -2,7 +2,7 @@
 // the levels the rules offer) and Start; what the setup says, and why a command was refused.
 import { elements, onUsableClick, setEnabled } from "../lib/dom.js";
 import { seatName, t, tn } from "../lib/i18n.js";
-import { levelKey } from "../lobby/lobby.js";
+import { levelKey, levelsAt } from "../lobby/lobby.js";
 
 export class Setup {
   constructor(tableId) {
@@ -20,7 +20,7 @@ export class Setup {
 
   /** The setup of table ``info`` seen from seat ``me`` (null: watching): join unless seated or
    * barred; the host alone seats bots and starts (a server without hosts: anyone seated). */
-  render({ info, me, barred, levels, reason }) {
+  render({ info, me, barred, levels, agent, reason }) {
     const els = this.els;
     const open = info.status === "open";
     const host = "host_seat" in info ? info.host_seat ?? null : me;
@@ -32,7 +32,7 @@ export class Setup {
     els.joinName.closest("label").hidden = me !== null || barred || named;
     els.join.textContent = named ? t("web.room.join_as", { name: els.joinName.value }) : t("web.room.join");
     els.addBot.hidden = !hosting;
-    this.offerLevels(info, !hosting, levels);
+    this.offerLevels(info, !hosting, levels, agent);
     els.start.hidden = !hosting;
     const empty = info.seats.filter((s) => s.kind === "empty").length;
     const hostName = host !== null && info.seats[host] ? seatName(info.seats[host]) : "";
@@ -48,9 +48,9 @@ export class Setup {
 
   /** The level select: the levels the table's rules offer (``levels``: per rules, or null
    * while unknown), the table's own chosen until the host picks another. */
-  offerLevels(info, hidden, levels) {
+  offerLevels(info, hidden, levels, agent) {
     const select = this.els.addLevel;
-    const offered = levels && levels[info.rules];
+    const offered = levelsAt(levels, agent, info.rules, info.players);
     select.hidden = hidden || !offered;
     if (!offered) return;
     for (const option of select.options) option.hidden = option.disabled = !offered.includes(option.value);
