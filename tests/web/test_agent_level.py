@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,6 +19,7 @@ from tienlen.web.room.ladder import levels_for
 from tienlen.web.table.agent import load_agent, serve_agent, served
 
 from .conftest import Server
+from .test_cluster import play_out
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "policy_agent.py"
 AGENT = f"lowest=py:{EXAMPLE}:bot@pagat/2"
@@ -32,16 +32,6 @@ def agent() -> Iterator[None]:
         yield
     finally:
         serve_agent(None)
-
-
-def play_out(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
-    """``ws`` plays its first legal move each turn until the hand ends; the last state."""
-    while not state["view"]["is_over"]:
-        view = state["view"]
-        if view["turn"] == ws.seat and view["legal"]:
-            ws.send(type="play", version=state["version"], move=view["legal"][0])
-        state = ws.until(lambda m, v=state["version"]: m["type"] == "state" and m["version"] > v)
-    return state
 
 
 def test_the_agent_is_offered_only_at_the_tables_it_was_trained_for(agent: None) -> None:

@@ -62,24 +62,13 @@ def _grow(n: int) -> Array:
 def legal_masks(st: Array, fr: FastRules, seat: int | None = None) -> list[Mask]:
     """The legal plays of ``seat`` (default: the seat on turn) as (lo, hi, shape); for a seat
     not on turn its out-of-turn chops."""
-    turn = int(st[S_TURN])
-    if seat is None:
-        seat = turn
-    buf = _SCRATCH.buf
-    ws = _SCRATCH.ws
-    while True:
-        if seat == turn:
-            n = engine.legal_in_turn(st, fr.cfg, fr.chops, buf, ws)
-        else:
-            n = engine.legal_out_of_turn(st, fr.cfg, fr.chops, seat, buf, ws)
-        if n <= buf.shape[0]:
-            break
-        buf = _grow(n)
-    return list(map(tuple, buf[:n].tolist()))
+    f = legal_flat(st, fr, seat)
+    return list(zip(f[0::3], f[1::3], f[2::3], strict=True))
 
 
 def legal_flat(st: Array, fr: FastRules, seat: int | None = None) -> list[int]:
-    """:func:`legal_masks` as one flat list: lo, hi, shape of each play in turn."""
+    """The legal plays of ``seat`` (default: the seat on turn; for a seat not on turn its
+    out-of-turn chops) as one flat list: lo, hi, shape of each play in turn."""
     turn = int(st[S_TURN])
     if seat is None:
         seat = turn

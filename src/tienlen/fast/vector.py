@@ -175,22 +175,22 @@ def _make(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, ec: np.ndarray, me
           played: np.ndarray, total: np.ndarray, seat: int, a: int, b: int, shape: int) -> None:
     """Make a move for ``seat`` and count its cards as played."""
     apply(st, cfg, chops, seat, a, b, shape)
-    every = played.shape[0] - 1  # the row of the sums
-    x = a
-    while x:
-        k = low_key(x)
-        played[seat, k] += 1
-        played[every, k] += 1
-        total[k >> 2] -= 1
-        x &= x - 1
-    x = b
-    while x:
-        k = low_key(x)
-        played[seat, k] += 1
-        played[every, k] += 1
-        total[k >> 2] -= 1
-        x &= x - 1
+    _count_played(a, seat, played, total)
+    _count_played(b, seat, played, total)
     _requeue(st, cfg, chops, ec, meta)
+
+
+@kernel
+def _count_played(keys: int, seat: int, played: np.ndarray, total: np.ndarray) -> None:
+    """The keys of a mask played by ``seat``: in its row and the sums' (the last), and out of
+    the unplayed count of their ranks."""
+    every = played.shape[0] - 1
+    while keys:
+        k = low_key(keys)
+        played[seat, k] += 1
+        played[every, k] += 1
+        total[k >> 2] -= 1
+        keys &= keys - 1
 
 
 @kernel
