@@ -28,7 +28,6 @@ from .layout import (
     CHAIN,
     PASS,
     QUAD_CHAIN,
-    RUN,
     S_BOTTOM,
     S_FINISH,
     S_HI,
@@ -76,11 +75,11 @@ M_NROWS = 12  # its moves kept (-1: too many to keep)
 M_PHASE = 13  # the part of the step to do next (P_*)
 M_DEALING = 14  # the step deals a new hand
 M_TRIES = 15  # deals tried for it
+M_Q = 16  # the queue of seats asked out of turn (8)
+M_POL = 24  # each seat's policy (8; -1: the learner)
 M_N = 40  # an opponent's decision left to compiled policies: its moves, seat, out of turn
 M_ASKED = 41
 M_ASKED_OOT = 42
-M_Q = 16
-M_POL = 24  # each seat's policy (-1: the learner)
 M_SIZE = 48
 MAX_TRIES = 1000  # deals tried for one new hand (SingleSeatEnv.reset's bound)
 P_START = 0
@@ -90,16 +89,14 @@ P_SHOW = 2
 # the observation's phase one-hot (tienlen.actions.PHASES: claim, trade, return, play, over)
 _PLAY = 3
 _OVER = 4
-HIGH = 127
+HIGH = 127  # tienlen.rl.observation.HIGH: a card count's ceiling
 
 
 @kernel
 def _length(a: int, b: int, shape: int) -> int:
     """The length an action id counts: the ranks of a run or chain, else the cards."""
     cards = size_of(a, b)
-    if shape == RUN:
-        return cards
-    if CHAIN <= shape <= QUAD_CHAIN:
+    if CHAIN <= shape <= QUAD_CHAIN:  # pairs, triples or fours a rank
         return cards // (shape - CHAIN + 2)
     return cards
 

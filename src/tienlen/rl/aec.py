@@ -139,7 +139,8 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         game = self.game
         assert game is not None
         self._turns = Turns(game, self._legal_of, lambda m, s: self._push(m, s, self._checking))
-        if game.is_over:
+        if game.is_over:  # nobody is asked: every agent is done at once
+            self.agent_selection = self.possible_agents[0]
             self._finish()
         else:
             self._next_decision()
@@ -245,7 +246,8 @@ class TienLenEnv(AECEnv[str, dict[str, np.ndarray[Any, Any]], int | None]):  # t
         assert self._turns is not None
         self._checking = checked
         self._turns.answer(seat, move)
-        if game.is_over:
+        if game.is_over:  # nobody is asked: every agent is done at once
+            self.agent_selection = self.possible_agents[0]
             self._finish()
         else:
             self.rewards = {a: 0.0 for a in self.agents}

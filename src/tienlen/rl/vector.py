@@ -93,8 +93,7 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
         from ..fast import vector as kernels
         from ..fast.deal import deal_settings
         from ..fast.encoding import fast_rules
-        from ..fast.layout import SHAPE_CODES
-        from ..fast.split import new_memo
+        from ..fast.layout import S_SIZE, SHAPE_CODES
 
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs is a whole number from 1, not {num_envs!r}")
@@ -152,13 +151,10 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
         self._shape_index = np.array([SHAPES.index(name) for code, name in
                                       sorted((c, n) for n, c in SHAPE_CODES.items())],
                                      dtype=np.int64)
-        from ..fast.layout import S_SIZE
-
         self._states = np.zeros((num_envs, S_SIZE), dtype=np.int64)
         self._metas = np.zeros((num_envs, kernels.M_SIZE), dtype=np.int64)
         self._played = np.zeros((num_envs, players + 1, 52), dtype=np.int8)  # and their sum
         self._totals = np.zeros((num_envs, 13), dtype=np.int64)
-        self._memo = new_memo()
         self._obs = np.zeros((num_envs, size), dtype=np.int8)
         self._masks = np.zeros((num_envs, space.n), dtype=np.int8)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
@@ -174,6 +170,8 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
               ) -> tuple[dict[str, np.ndarray[Any, Any]], dict[str, Any]]:
         """Every environment's next hand; ``seed``: environment ``i`` starts from ``seed + i``
         (or the i-th of a list), its first hand."""
+        from ..fast.split import shared_memo  # the heuristic's hand splits, renewed when big
+
         k = self._k
         if seed is not None or not self._seeded:
             if seed is None:
@@ -188,7 +186,7 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
             self._metas[:, k.M_HAND] = -1
             self._seeded = True
         k.reset_all(self._states, self._cfg, self._chops, self._ec, self._metas, self._played,
-                    self._totals, self._idt, self._shape_index, self._memo, self._obs,
+                    self._totals, self._idt, self._shape_index, shared_memo(), self._obs,
                     self._masks, self._rows, self._rids)
         return self._observations(), self._infos()
 
@@ -202,8 +200,9 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
             raise ValueError(f"one action id per environment ({self.num_envs} integers), "
                              f"not {np.shape(actions)} of {acts.dtype}")
         acts = acts.astype(np.int64, copy=False)
+        from ..fast.split import shared_memo
         self._k.step_all(self._states, self._cfg, self._chops, self._ec, self._metas,
-                         self._played, self._totals, self._idt, self._shape_index, self._memo,
+                         self._played, self._totals, self._idt, self._shape_index, shared_memo(),
                          acts, self._obs, self._masks, self._rewards, self._terminated,
                          self._rows, self._rids)
         pick = np.copy if self.copy else (lambda a: a)
