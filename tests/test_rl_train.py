@@ -224,3 +224,17 @@ def test_training_from_weights_without_the_plan_inputs_widens_them(tmp_path: Pat
     assert main(["train", "--seconds", "1", "--out", str(out), "--eval-deals", "0",
                  "--hidden", "32,16", "--init", str(path)]) == 0
     assert MLP.load(out / "learned.npz").input_size == INPUT_SIZE
+
+
+def test_without_torch_train_says_in_one_line_how_to_install_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import sys
+
+    from tienlen.cli import main
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # as if it were not installed
+    code = main(["train", "--seconds", "1", "--out", str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert code != 0 and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "torch is missing" in err and "download.pytorch.org/whl/cpu" in err
+    assert not (tmp_path / "run").exists()  # nothing begun

@@ -196,6 +196,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(var, "1")  # small matrices: threads only cost (10x slower actors)
     try:
+        import torch  # noqa: F401  (the learner's; imported here so that its absence is said)
+
         from .rl.train import TrainConfig, train
     except ImportError as exc:
         raise error(TienLenError, "err.cli.train_extra", missing=exc.name) from None
