@@ -11,7 +11,8 @@ second against ``greedy`` bots; against ``random`` and then ``heuristic`` oppone
 learner playing its lowest legal id in both; self-play
 frames per second of the trainer's actors alone
 (decisions made with the numpy network); and, with torch installed, frames per second of
-``tienlen train`` (actors and learner together) over a short run; with ``open_spiel``
+``tienlen train`` (actors and learner together) over a short run and where a frame's time
+goes in it (the environment, the features, the inference, the learning); with ``open_spiel``
 installed, the CPU seconds of one simulated game of OpenSpiel's ``random_sim_test`` at 4 and 8
 players. CPU time per process.
 """
@@ -86,14 +87,16 @@ def actor_frames(rules: Rules, players: int, hands: int) -> float:
     return frames / (time.process_time() - start)
 
 
-def train_frames(rules_name: str, players: int, seconds: float) -> float:
+def train_frames(rules_name: str, players: int, seconds: float) -> tuple[float, dict[str, float]]:
+    """``tienlen train``'s frames a second (CPU time) and where a frame's time went: the shares
+    of the environment, the features, the inference and the learning."""
     from tienlen.rl.train import TrainConfig, train
 
     with tempfile.TemporaryDirectory() as folder, open(os.devnull, "w") as sink:
         start = time.process_time()
         record = train(TrainConfig(rules=rules_name, players=players, seconds=seconds, out=folder,
                                    eval_deals=0, log_every=1e9), stream=sink)
-        return float(record["frames"]) / (time.process_time() - start)
+        return float(record["frames"]) / (time.process_time() - start), record["split"]
 
 
 def first_legal(masks: np.ndarray) -> np.ndarray:
@@ -174,9 +177,11 @@ def main() -> None:
     print(f"  self-play actors:       {actor_frames(rules, args.players, args.hands):8,.0f} frames/s")
     batch_lines(args.rules, args.players, args.hands)
     if importlib.util.find_spec("torch") is not None and args.train_seconds > 0:
-        fps = train_frames(args.rules, args.players, args.train_seconds)
+        fps, split = train_frames(args.rules, args.players, args.train_seconds)
         print(f"  tienlen train:          {fps:8,.0f} frames/s (actors and learner, "
               f"{args.train_seconds:g} s)")
+        print("  a frame's time:         " + ", ".join(
+            f"{part} {share:.0%} ({1e6 * share / fps:,.0f} µs)" for part, share in split.items()))
     elif args.train_seconds > 0:
         print("  tienlen train:          torch not installed (extra train)")
     if importlib.util.find_spec("pyspiel") is not None:

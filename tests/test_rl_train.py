@@ -89,6 +89,9 @@ def test_a_short_training_run_logs_progress_and_saves_weights_that_play(tmp_path
                  "--hidden", "32,16", "--seed", "3"]) == 0
     lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     assert any(r["kind"] == "progress" and r["frames"] > 0 and "fps" in r for r in lines)
+    split = [r for r in lines if r["kind"] == "progress"][-1]["split"]  # where the time went
+    assert list(split) == ["environment", "features", "inference", "learning"]
+    assert all(share > 0 for share in split.values()) and abs(sum(split.values()) - 1) < 0.01
     last = lines[-1]
     assert last["kind"] == "eval" and set(last) >= {"greedy", "heuristic"}
     assert (out / "state.pt").exists() and (out / "latest.npz").exists()

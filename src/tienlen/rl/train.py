@@ -17,8 +17,10 @@ bootstrapping). Actors play with the numpy copy of the network -- the very code 
 ``learned`` bot plays with -- refreshed after every learner step; the learner is torch.
 
 Progress lines report frames (decisions made, forced ones included), frames/s, the
-loss, and every ``eval_every`` seconds the first-place share of the current network
-against three ``greedy`` and three ``heuristic`` bots over duplicate deals. Checkpoints
+loss, ``split`` (the shares of the time so far spent in the environment, the features, the
+inference and the learning: :class:`FrameClock`), and every ``eval_every`` seconds the
+first-place share of the current network against three ``greedy`` and three ``heuristic`` bots
+over duplicate deals. Checkpoints
 are npz files of the numpy network (``latest.npz``, ``best.npz`` by the heuristic line,
 and ``learned.npz`` in float16, the form the package ships), plus ``state.pt`` to resume.
 """
@@ -67,6 +69,26 @@ def hand_reward(place: int, players: int, kind: str) -> float:
     return first + 0.25 * rank
 
 
+PARTS = ("environment", "features", "inference", "learning")
+
+
+class FrameClock:
+    """Where a frame's time goes: CPU seconds spent in each of :data:`PARTS` (``environment``:
+    the game, its turns and the bots; ``features``: the network's inputs; ``inference``: the
+    numpy network's scores; ``learning``: the torch steps and the copy back to numpy)."""
+
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(PARTS, 0.0)
+
+    def add(self, part: str, seconds: float) -> None:
+        self.seconds[part] += seconds
+
+    def shares(self) -> dict[str, float]:
+        """Each part's share of the time measured (0 to 1)."""
+        total = sum(self.seconds.values()) or 1.0
+        return {part: spent / total for part, spent in self.seconds.items()}
+
+
 @dataclass
 class Frames:
     """The decisions of one hand: inputs, seats, and how many decisions were forced."""
@@ -77,9 +99,12 @@ class Frames:
 
 
 def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
-                   bots: dict[int, Any] | None = None) -> Frames:
+                   bots: dict[int, Any] | None = None, clock: FrameClock | None = None) -> Frames:
     """Play one hand with ``net`` at every seat (but the seats of ``bots``, which play by their
-    views); every unforced decision of the network is recorded."""
+    views); every unforced decision of the network is recorded. ``clock``: the hand's time
+    added to it by part (the features and the inference timed, the environment the rest)."""
+    began = time.process_time()
+    features = inference = 0.0
     bots = bots or {}
     n = game.players
     packs = packs_for(n)
@@ -92,6 +117,7 @@ def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
     plan = net.input_size == INPUT_SIZE
 
     def decide(seat: int, legal: list[Play]) -> Play:
+        nonlocal features, inference
         if len(legal) == 1:
             return legal[0]
         if seat in bots:
@@ -99,16 +125,20 @@ def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
             return cast(Play, bots[seat].choose(view))
         table = game.table
         hand = hands[seat]
+        t0 = time.process_time()
         state = state_vector(seat, n, hand, played, game.counts(), game.finish_order,
                              game.passed, table.keys if table is not None else None,
                              table.shape if table is not None else None, game.table_seat,
                              game.stacking, packs)
         actions = action_matrix(hand, [(p.keys, p.shape) for p in legal], tops, state[52:104],
                                 plan)
+        t1 = time.process_time()
+        features += t1 - t0
         if rng.random() < epsilon:
             index = rng.randrange(len(legal))
         else:
             index = int(net.scores(state, actions).argmax())
+            inference += time.process_time() - t1
         row = np.empty(INPUT_SIZE, dtype=np.float32)
         row[:STATE_SIZE] = state
         row[STATE_SIZE:] = actions[index]
@@ -133,6 +163,10 @@ def self_play_hand(game: Game, net: MLP, rng: random.Random, epsilon: float,
         total += 1
         turns.answer(seat, move)
         played[seat].extend(move.keys)
+    if clock is not None:
+        clock.add("features", features)
+        clock.add("inference", inference)
+        clock.add("environment", time.process_time() - began - features - inference)
     return Frames(inputs, seats, total)
 
 
@@ -157,6 +191,11 @@ def first_share(net: MLP, opponent: str, rules: Rules, players: int, deals: int,
     var = sum((x - mean) ** 2 for x in per_deal) / (len(per_deal) - 1)
     half = Z95 * math.sqrt(var / len(per_deal))
     return mean, mean - half, mean + half, deals * players
+
+
+def _split(clock: FrameClock) -> dict[str, float]:
+    """The shares of a frame's time so far, rounded for the progress lines."""
+    return {part: round(share, 3) for part, share in clock.shares().items()}
 
 
 def _torch_net(hidden: tuple[int, ...]) -> Any:
@@ -250,6 +289,7 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
     filled = head = 0
     owed = 0.0
     losses: list[float] = []
+    clock = FrameClock()  # where the frames' time goes, reported with the progress
     start = time.perf_counter()
     last_log = last_eval = start
     record: dict[str, Any] = {}
@@ -297,7 +337,7 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
             learner = rng.randrange(cfg.players)
             bots = {s: get_bot(opponent, seed=rng.getrandbits(31)) for s in range(cfg.players)
                     if s != learner}
-        played = self_play_hand(game, net, rng, cfg.epsilon, bots)
+        played = self_play_hand(game, net, rng, cfg.epsilon, bots, clock)
         hands += 1
         frames += played.total
         places = {seat: place for place, seat in enumerate(game.finish_order)}
@@ -307,6 +347,7 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
             head = (head + 1) % cap
             filled = min(filled + 1, cap)
         owed += len(played.inputs) * cfg.reuse / cfg.batch
+        learning = time.process_time()
         while owed >= 1 and filled >= cfg.batch:
             owed -= 1
             pick = np.random.randint(0, filled, size=cfg.batch)
@@ -319,11 +360,13 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
             losses.append(float(loss.detach()))
             steps += 1
             net = _to_numpy(model)
+        clock.add("learning", time.process_time() - learning)
         now = time.perf_counter()
         if now - last_log >= cfg.log_every:
             elapsed = now - start
             log("progress", fps=round(frames / max(elapsed + spent, 1e-9), 1),
-                loss=round(sum(losses) / len(losses), 5) if losses else None)
+                loss=round(sum(losses) / len(losses), 5) if losses else None,
+                split=_split(clock))
             losses.clear()
             last_log = now
         if first_eval and now - last_eval >= cfg.eval_every:
@@ -332,7 +375,7 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
     if previous is not None:
         signal.signal(signal.SIGTERM, previous)
     log("progress", fps=round(frames / max(time.perf_counter() - start + spent, 1e-9), 1),
-        loss=round(sum(losses) / len(losses), 5) if losses else None)
+        loss=round(sum(losses) / len(losses), 5) if losses else None, split=_split(clock))
     if cfg.eval_deals > 0:
         evaluate()
     else:
