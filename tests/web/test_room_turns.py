@@ -18,7 +18,7 @@ from tienlen import PASS, Card, Game, Move, Play, Rules
 from tienlen.view import View
 from tienlen.web.room.room import Room
 from tienlen.web.schema import open_repository
-from tienlen.web.table import clock
+from tienlen.web.table import agent, clock
 from tienlen.web.table import state as table
 from tienlen.web.table.committer import Committer
 from tienlen.web.table.hands import Hands
@@ -64,7 +64,7 @@ def room_with(hands: Sequence[Sequence[Card]] | Sequence[str], people: Sequence[
     """A started four-seat table whose current hand is dealt ``hands`` (seat 0 leads); the
     seats in ``people`` are players, connected; the others are bots (:class:`Bot`)."""
     asked = Asked()
-    monkeypatch.setattr(table, "get_bot", lambda level, seed=None: Bot(asked))
+    monkeypatch.setattr(agent, "get_bot", lambda level, seed=None: Bot(asked))  # tables' bots
     monkeypatch.setattr(clock._jitter, "random", lambda: 0.5)  # the bot delay, exactly
     settings = TableSettings("t", RULES.to_toml(), 4, 1, away_timeout=60.0, turn_timer=0.0,
                              bot_level="random", fixed_seed=True, next_hand_after=0.0)
@@ -206,7 +206,7 @@ def test_a_bot_that_fails_out_of_turn_lets_the_chop_go(monkeypatch: pytest.Monke
         def choose(self, view: View) -> Move:
             raise RuntimeError("a bug in the bot")
 
-    monkeypatch.setattr(table, "get_bot", lambda level, seed=None: Broken())
+    monkeypatch.setattr(agent, "get_bot", lambda level, seed=None: Broken())
     game = room.game
     assert game is not None
     play(room, 0, "2h")

@@ -63,7 +63,7 @@ def unsupported(rules: Rules | str = "pagat", players: int = 4, opponents: Any =
     if isinstance(rules, str):
         rules = Rules.preset(rules)
     if not fast.available():
-        return "the fast path is not installed (pip install 'tienlen[fast]')"
+        return "the fast path is not installed (pip install -e '.[fast]')"
     if not fast.supports(rules):
         return "the fast path does not support these rules"
     if not dealt_in_play(rules):
