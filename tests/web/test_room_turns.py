@@ -19,7 +19,6 @@ from tienlen.view import View
 from tienlen.web.room.room import Room
 from tienlen.web.schema import open_repository
 from tienlen.web.table import agent, clock
-from tienlen.web.table import state as table
 from tienlen.web.table.committer import Committer
 from tienlen.web.table.hands import Hands
 from tienlen.web.table.snapshot import Snapshot
