@@ -16,7 +16,7 @@ pytest.importorskip("numpy")
 from tienlen import TienLenError
 from tienlen.rl.policy import PolicyBot
 from tienlen.web.room.ladder import levels_for
-from tienlen.web.table.agent import load_agent, serve_agent, served
+from tienlen.web.table.agent import STAND_IN, bot_of, load_agent, serve_agent, served
 
 from .conftest import Server
 from .test_cluster import play_out
@@ -38,8 +38,11 @@ def test_the_agent_is_offered_only_at_the_tables_it_was_trained_for(agent: None)
     assert levels_for("pagat", 2)[-1] == "agent" and levels_for("pagat")[-1] == "agent"
     assert "agent" not in levels_for("pagat", 4)
     assert "agent" not in levels_for("mien-nam", 2)
+    assert isinstance(bot_of("agent", 1), PolicyBot)
     serve_agent(None)
     assert "agent" not in levels_for("pagat", 2)
+    # a table made where the agent was offered, served where it is not: the stand-in plays
+    assert bot_of("agent", 1).name == STAND_IN
 
 
 @pytest.mark.parametrize(("text", "words"), [

@@ -60,7 +60,6 @@ def check_level(preset: str, level: str, players: int | None = None) -> None:
                           levels=", ".join(levels)))
 
 
-
 def offered() -> dict[str, list[str]]:
     """Every preset's levels (what the lobby's page offers for the rules chosen)."""
     from ... import Rules

@@ -63,7 +63,7 @@ from .chat import MAX_TEXT, Emoji, Kind, Phrase
 MAX_MESSAGE = 4096  # bytes in one client message
 # every bot level, weakest first (the ladder; which a table offers: ladder.levels_for)
 BotLevel = Literal["random", "greedy", "heuristic", "learned", "search", "agent"]
-# ("agent": the trained agent a server may offer, room/agent.py)
+# ("agent": the trained agent a server may offer, table/agent.py)
 BOT_LEVELS: tuple[BotLevel, ...] = ("random", "greedy", "heuristic", "learned", "search", "agent")
 
 

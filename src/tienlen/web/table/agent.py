@@ -82,6 +82,14 @@ def make_agent() -> Bot:
     return agent.make()
 
 
+STAND_IN: Final = "heuristic"  # plays an agent's seat where this process offers no agent
+
+
 def bot_of(level: str, seed: int) -> Bot:
-    """A table's bot of ``level``: the ladder's by name, or the trained agent's."""
-    return make_agent() if level == AGENT_LEVEL else get_bot(level, seed=seed)
+    """A table's bot of ``level``: the ladder's by name, or the trained agent's. A table whose
+    agent seats were made under a server that offered one, served now by a process that offers
+    none (restarted without ``--agent``, or another of the room's), plays them with the
+    :data:`STAND_IN` level rather than stopping."""
+    if level == AGENT_LEVEL:
+        return make_agent() if served() is not None else get_bot(STAND_IN, seed=seed)
+    return get_bot(level, seed=seed)
