@@ -223,7 +223,7 @@ class FastGame:
     def legal_plays(self, seat: int | None = None) -> Sequence[Play]:
         """The legal plays of ``seat`` (default: the seat on turn; out of turn, its chops)."""
         st = self._st
-        if seat is None or seat == st[S_TURN]:
+        if seat is None or seat == self.turn:  # the turn known since the last move
             flat = self._flat
             if flat is None:
                 flat = self._flat = legal_flat(st, self.fr)

@@ -53,7 +53,6 @@ E_PACKS = D_PACKS
 E_SEAT = 6  # the learner's seat, -1: drawn at each deal
 E_REWARD = 7  # 0 rank, 1 first
 E_OFFERS = 8  # anyone may be asked out of turn
-E_OBS = 9  # the observation's size
 E_OPP = 16  # the opponents' policies, one per other seat in increasing seat order
 E_SIZE_ALL = 24
 REWARDS = {"rank": 0, "first": 1}

@@ -137,7 +137,6 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
         ec[kernels.E_SEAT] = -1 if seat is None else seat
         ec[kernels.E_REWARD] = kernels.REWARDS[reward]
         ec[kernels.E_OFFERS] = kernels.offers(fr.cfg)
-        ec[kernels.E_OBS] = size
         for i, spec in enumerate(opps):
             ec[kernels.E_OPP + i] = BATCHED_OPPONENTS.index(spec)
         self._ec = ec
