@@ -9,10 +9,12 @@ second against ``greedy`` bots; against ``random`` and then ``heuristic`` oppone
 ``SyncVectorEnv`` over the registered id (16 environments) beside the batched environment
 (``vectorization_mode="vector_entry_point"``, compiled) at 64, 256 and 1024 environments, the
 learner playing its lowest legal id in both; self-play
-frames per second of the trainer's actors alone
-(decisions made with the numpy network); and, with torch installed, frames per second of
-``tienlen train`` (actors and learner together) over a short run and where a frame's time
-goes in it (the environment, the features, the inference, the learning); with ``open_spiel``
+frames per second of the trainer's actors alone (decisions made with the numpy network), the
+pure loop's one hand at a time beside the compiled actors' 64 hands at once; and, with torch
+installed, frames per second of ``tienlen train`` (actors and learner together) over a short
+run with the pure loop (``--envs 0``: before) and with the compiled actors (after), and where a
+frame's time goes in each (the environment, the features, the inference, the learning); with
+``open_spiel``
 installed, the CPU seconds of one simulated game of OpenSpiel's ``random_sim_test`` at 4 and 8
 players. CPU time per process.
 """
@@ -27,10 +29,13 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import importlib.util  # noqa: E402
 import itertools  # noqa: E402
+import json  # noqa: E402
 import random  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
@@ -71,14 +76,21 @@ def single_steps(rules: Rules, players: int, hands: int) -> float:
     return steps / (time.process_time() - start)
 
 
-def actor_frames(rules: Rules, players: int, hands: int) -> float:
+def _random_net() -> Any:
+    """The shipped network's shape, random weights: the same speed."""
     from tienlen.bots.features import INPUT_SIZE, MLP
+
+    gen = np.random.default_rng(0)
+    sizes = [INPUT_SIZE, 256, 256, 128, 1]
+    return MLP([(gen.normal(0, 0.05, (a, b)).astype(np.float32), np.zeros(b, dtype=np.float32))
+                for a, b in itertools.pairwise(sizes)])
+
+
+def actor_frames(rules: Rules, players: int, hands: int) -> float:
+    """The pure actors' frames a second (one hand at a time, :func:`self_play_hand`)."""
     from tienlen.rl.train import self_play_hand
 
-    gen = np.random.default_rng(0)  # the shipped network's shape, random weights: the same speed
-    sizes = [INPUT_SIZE, 256, 256, 128, 1]
-    net = MLP([(gen.normal(0, 0.05, (a, b)).astype(np.float32), np.zeros(b, dtype=np.float32))
-               for a, b in itertools.pairwise(sizes)])
+    net = _random_net()
     rng = random.Random(0)
     frames = 0
     start = time.process_time()
@@ -87,16 +99,35 @@ def actor_frames(rules: Rules, players: int, hands: int) -> float:
     return frames / (time.process_time() - start)
 
 
-def train_frames(rules_name: str, players: int, seconds: float) -> tuple[float, dict[str, float]]:
-    """``tienlen train``'s frames a second (CPU time) and where a frame's time went: the shares
-    of the environment, the features, the inference and the learning."""
+def compiled_actor_frames(rules: Rules, players: int, hands: int, envs: int = 64) -> float:
+    """The compiled actors' frames a second (``envs`` hands at once, :mod:`tienlen.rl.actors`)."""
+    from tienlen.rl.actors import Actors
+
+    net = _random_net()
+    Actors(rules, players, envs=2).step(net)  # compile or load the cache first
+    actors = Actors(rules, players, envs=envs)
+    frames = done = 0
+    start = time.process_time()
+    while done < hands:
+        ended = actors.step(net, 0.05)
+        frames += ended.frames
+        done += ended.hands
+    return frames / (time.process_time() - start)
+
+
+def train_frames(rules_name: str, players: int, seconds: float, envs: int
+                 ) -> tuple[float, dict[str, float], str]:
+    """``tienlen train``'s frames a second (CPU time), where a frame's time went (the shares
+    of the environment, the features, the inference and the learning) and its actors."""
     from tienlen.rl.train import TrainConfig, train
 
     with tempfile.TemporaryDirectory() as folder, open(os.devnull, "w") as sink:
         start = time.process_time()
         record = train(TrainConfig(rules=rules_name, players=players, seconds=seconds, out=folder,
-                                   eval_deals=0, log_every=1e9), stream=sink)
-        return float(record["frames"]) / (time.process_time() - start), record["split"]
+                                   eval_deals=0, log_every=1e9, envs=envs), stream=sink)
+        elapsed = time.process_time() - start
+        first = json.loads((Path(folder) / "progress.jsonl").read_text().splitlines()[0])
+        return float(record["frames"]) / elapsed, record["split"], first.get("actors", "")
 
 
 def first_legal(masks: np.ndarray) -> np.ndarray:
@@ -174,14 +205,24 @@ def main() -> None:
     else:
         print("  AEC env, fast path:     not installed (extra fast) or these rules not supported")
     print(f"  single-seat vs greedy:  {single_steps(rules, args.players, args.hands // 2):8,.0f} steps/s")
-    print(f"  self-play actors:       {actor_frames(rules, args.players, args.hands):8,.0f} frames/s")
+    pure = actor_frames(rules, args.players, args.hands)
+    print(f"  self-play actors, pure: {pure:8,.0f} frames/s (one hand at a time)")
+    if fast.enabled(rules):
+        compiled = compiled_actor_frames(rules, args.players, args.hands * 4)
+        print(f"  self-play actors, compiled: {compiled:8,.0f} frames/s (64 hands at once, "
+              f"{compiled / pure:.1f}x)")
     batch_lines(args.rules, args.players, args.hands)
     if importlib.util.find_spec("torch") is not None and args.train_seconds > 0:
-        fps, split = train_frames(args.rules, args.players, args.train_seconds)
-        print(f"  tienlen train:          {fps:8,.0f} frames/s (actors and learner, "
-              f"{args.train_seconds:g} s)")
-        print("  a frame's time:         " + ", ".join(
-            f"{part} {share:.0%} ({1e6 * share / fps:,.0f} µs)" for part, share in split.items()))
+        runs = []
+        for envs in (0, 64):  # before: the pure loop; after: the compiled actors
+            fps, split, actors = train_frames(args.rules, args.players, args.train_seconds, envs)
+            runs.append(fps)
+            print(f"  tienlen train --envs {envs}: {fps:8,.0f} frames/s (actors and learner, "
+                  f"{args.train_seconds:g} s; actors {actors})")
+            print("    a frame's time:       " + ", ".join(
+                f"{part} {share:.0%} ({1e6 * share / fps:,.1f} µs)"
+                for part, share in split.items()))
+        print(f"  tienlen train, compiled over pure: {runs[1] / runs[0]:.2f}x (target 2x)")
     elif args.train_seconds > 0:
         print("  tienlen train:          torch not installed (extra train)")
     if importlib.util.find_spec("pyspiel") is not None:

@@ -7,15 +7,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/install.sh
-# numba first (seconds), so that the fast path's kernels (the hint's search, the playouts) compile
-# into numba's cache on the second core while the rest installs and ruff and mypy run (about
-# 90 s of CPU the first time, 2 s after): the workers then load them rather than each
-# compiling them at once.
+# numba first (seconds), so that the fast path's kernels (the hint's search, the playouts, the
+# self-play actors) compile into numba's cache on the second core while the rest installs and
+# ruff and mypy run (about 90 s of CPU the first time, 2 s after): the workers then load them
+# rather than each compiling them at once.
 tienlen_install fast
 _tl_compile_log=$(mktemp)
 _tl_compile() {
     .venv/bin/python -c 'from tienlen import Rules; from tienlen.fast import bench; from tienlen.hints import prepare
-prepare(Rules()); bench.run(hands=1)' >"$_tl_compile_log" 2>&1
+from tienlen.bots.learned import load_net; from tienlen.rl.actors import Actors
+prepare(Rules()); bench.run(hands=1); Actors(Rules(), 4, envs=2).step(load_net())' >"$_tl_compile_log" 2>&1
 }
 _tl_compile &
 _tl_compiling=$!

@@ -88,6 +88,7 @@ def test_a_short_training_run_logs_progress_and_saves_weights_that_play(tmp_path
     assert main(["train", "--seconds", "2", "--out", str(out), "--eval-deals", "1", "--log-every", "0.5",
                  "--hidden", "32,16", "--seed", "3"]) == 0
     lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+    assert lines[0]["kind"] == "start" and lines[0]["actors"] == "compiled"  # 64 hands at once
     assert any(r["kind"] == "progress" and r["frames"] > 0 and "fps" in r for r in lines)
     split = [r for r in lines if r["kind"] == "progress"][-1]["split"]  # where the time went
     assert list(split) == ["environment", "features", "inference", "learning"]
@@ -101,9 +102,12 @@ def test_a_short_training_run_logs_progress_and_saves_weights_that_play(tmp_path
     play_out(game, [bot, get_bot("greedy"), get_bot("greedy"), get_bot("greedy")])
     assert game.is_over
     assert main(["train", "--seconds", "1", "--out", str(out), "--eval-deals", "0", "--resume",
-                 "--hidden", "32,16", "--league", "greedy,heuristic", "--league-share", "0.5"]) == 0
+                 "--hidden", "32,16", "--league", "greedy,heuristic", "--league-share", "0.5",
+                 "--envs", "0"]) == 0
     lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     assert lines[-1]["frames"] > last["frames"]  # resumed: the counts go on
+    resumed = [r for r in lines if r["kind"] == "start"][-1]
+    assert resumed["actors"] == "pure (envs 0)"  # one hand at a time on the pure engine
 
 
 def test_the_network_gives_the_same_scores_with_and_without_blas() -> None:

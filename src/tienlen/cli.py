@@ -207,7 +207,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
                       reward=args.reward, eval_every=args.eval_every, eval_deals=args.eval_deals,
                       log_every=args.log_every, resume=args.resume,
                       league=tuple(b for b in args.league.split(",") if b),
-                      league_share=args.league_share, init=args.init)
+                      league_share=args.league_share, init=args.init, envs=args.envs)
     record = train(cfg)
     print(t("cli.train.done", _lang(args), frames=Num(record.get("frames", 0)),
             hands=Num(record.get("hands", 0)), out=args.out))
@@ -454,6 +454,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help=h("train.resume"))
     p.add_argument("--league", default="", help=h("train.league"))
     p.add_argument("--league-share", type=float, default=0.0, help=h("train.league_share"))
+    p.add_argument("--envs", type=_count(0, lang), default=64, metavar="N", help=h("train.envs"))
     p.add_argument("--init", default=None, help=h("train.init"))
     _lang_option(p, lang)
     p.set_defaults(func=_cmd_train)

@@ -315,9 +315,12 @@ class MLP:
             arrays[f"b{i}"] = b.astype(dtype)
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
-    def __call__(self, x: F32) -> F32:
+    def __call__(self, x: F32, blas: bool | None = None) -> F32:
+        """The scores of the rows of ``x``; ``blas``: the products by BLAS (many rows at once,
+        as self-play's batches) or numpy's own loops (default: the network's setting)."""
+        by_blas = self.blas if blas is None else blas
         for i, (w, b) in enumerate(self.layers):
-            x = (x @ w if self.blas else np.einsum("ij,jk->ik", x, w, optimize=False)) + b
+            x = (x @ w if by_blas else np.einsum("ij,jk->ik", x, w, optimize=False)) + b
             if i < len(self.layers) - 1:
                 np.maximum(x, 0.0, out=x)
         return x[:, 0]

@@ -14,10 +14,12 @@ differential test holds the two environments equal byte for byte.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ._jit import jit, kernel
-from .deal import D_PACKS, D_PLAYERS, deal_counter
+from .deal import D_PACKS, D_PLAYERS, deal_counter, deal_settings
 from .draws import PICK_INDEX, SEAT_INDEX, below
 from .engine import apply, asked_seats, legal_in_turn, legal_out_of_turn
 from .greedy import greedy_choice
@@ -42,10 +44,16 @@ from .layout import (
     S_TSEAT,
     S_TSHAPE,
     S_TURN,
+    SHAPE_CODES,
 )
 from .movegen import WS_ROWS, low_key, size_of, top_key
 from .policies import GREEDY, RANDOM, out_of_turn_pick
 from .ranking import lex_less
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..rules import Rules
 
 # the environments' settings (one int64 array): the deal's first (tienlen.fast.deal), then
 E_PLAYERS = D_PLAYERS
@@ -549,6 +557,33 @@ def reset_all(states: np.ndarray, cfg: np.ndarray, chops: np.ndarray, ec: np.nda
     step_all(states, cfg, chops, ec, metas, played, totals, idt, shape_index, memo,
              np.zeros(n, dtype=np.int64), obs, masks, np.zeros(n), np.zeros(n, dtype=np.bool_),
              rows, rids)
+
+
+def id_table(entries: Sequence[tuple[str, int, int]]) -> np.ndarray:
+    """The action ids by (shape code, length, top key), from the action space's entries
+    (``tienlen.rl.actions.ActionSpace.entries``: shape, length, top key by id)."""
+    idt = np.full((len(SHAPE_CODES), 18, 52), -1, dtype=np.int64)
+    for action_id, (shape, length, top) in enumerate(entries):
+        if shape != "pass":
+            idt[SHAPE_CODES[shape], length, top] = action_id
+    idt[SHAPE_CODES["pass"], 0, :] = 0
+    return idt
+
+
+def settings(rules: Rules, players: int, cfg: np.ndarray, seat: int | None,
+             policies: list[int], reward: str = "rank") -> np.ndarray:
+    """The environments' settings array: the deal's, the learner's seat (None: drawn at each
+    deal), the reward, and each other seat's policy in increasing seat order (-1: the learner's
+    too, as at a self-play table)."""
+    ec = np.zeros(E_SIZE_ALL, dtype=np.int64)
+    dealt = deal_settings(rules, players)
+    ec[:len(dealt)] = dealt
+    ec[E_SEAT] = -1 if seat is None else seat
+    ec[E_REWARD] = REWARDS[reward]
+    ec[E_OFFERS] = offers(cfg)
+    for i, policy in enumerate(policies):
+        ec[E_OPP + i] = policy
+    return ec
 
 
 def offers(cfg: np.ndarray) -> bool:

@@ -54,6 +54,7 @@ from ..game import Game, packs_for
 from ..rules import Rules, load_rules
 from ..shapes import Play
 from ..turns import Turns
+from .frameclock import FrameClock
 
 REWARDS = ("first", "rank", "mix")
 
@@ -67,26 +68,6 @@ def hand_reward(place: int, players: int, kind: str) -> float:
     if kind == "rank":
         return rank
     return first + 0.25 * rank
-
-
-PARTS = ("environment", "features", "inference", "learning")
-
-
-class FrameClock:
-    """Where a frame's time goes: CPU seconds spent in each of :data:`PARTS` (``environment``:
-    the game, its turns and the bots; ``features``: the network's inputs; ``inference``: the
-    numpy network's scores; ``learning``: the torch steps and the copy back to numpy)."""
-
-    def __init__(self) -> None:
-        self.seconds = dict.fromkeys(PARTS, 0.0)
-
-    def add(self, part: str, seconds: float) -> None:
-        self.seconds[part] += seconds
-
-    def shares(self) -> dict[str, float]:
-        """Each part's share of the time measured (0 to 1)."""
-        total = sum(self.seconds.values()) or 1.0
-        return {part: spent / total for part, spent in self.seconds.items()}
 
 
 @dataclass
@@ -193,6 +174,36 @@ def first_share(net: MLP, opponent: str, rules: Rules, players: int, deals: int,
     return mean, mean - half, mean + half, deals * players
 
 
+def _actors(cfg: TrainConfig, rules: Rules) -> tuple[Any, str | None]:
+    """The compiled actors for these settings, or none and why (then the pure loop plays)."""
+    if cfg.envs <= 0:
+        return None, "envs 0"
+    from .actors import Actors, unsupported
+
+    why = unsupported(rules, cfg.league)
+    if why is not None:
+        return None, why
+    return Actors(rules, cfg.players, cfg.envs, cfg.seed, cfg.league, cfg.league_share), None
+
+
+def _pure_hand(cfg: TrainConfig, rules: Rules, net: MLP, rng: random.Random, clock: FrameClock,
+               place_rewards: np.ndarray[Any, Any]) -> tuple[Any, Any, int]:
+    """One hand on the pure engine (:func:`self_play_hand`, a league's bots drawn for it at
+    ``league_share``): the network's inputs, each one's reward, the decisions made."""
+    game = Game.deal(rules, cfg.players, rng.getrandbits(63))
+    bots: dict[int, Any] = {}
+    if cfg.league and rng.random() < cfg.league_share:
+        opponent = rng.choice(cfg.league)
+        learner = rng.randrange(cfg.players)
+        bots = {s: get_bot(opponent, seed=rng.getrandbits(31)) for s in range(cfg.players)
+                if s != learner}
+    played = self_play_hand(game, net, rng, cfg.epsilon, bots, clock)
+    places = {seat: place for place, seat in enumerate(game.finish_order)}
+    rows = np.stack(played.inputs) if played.inputs else np.zeros((0, INPUT_SIZE), np.float32)
+    rewards = place_rewards[[places[seat] for seat in played.seats]]
+    return rows, rewards, played.total
+
+
 def _split(clock: FrameClock) -> dict[str, float]:
     """The shares of a frame's time so far, rounded for the progress lines."""
     return {part: round(share, 3) for part, share in clock.shares().items()}
@@ -250,6 +261,7 @@ class TrainConfig:
     league: tuple[str, ...] = ()  # ladder bots some hands are played against
     league_share: float = 0.0  # the share of those hands (the network plays one seat)
     init: str | None = None  # an .npz to start from ("shipped": the learned bot's weights)
+    envs: int = 64  # hands played at once by the compiled actors (0: the pure engine's loop)
 
 
 def train(cfg: TrainConfig, stream: TextIO | None = None,
@@ -329,24 +341,28 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
     previous: Any = None
     if threading.current_thread() is threading.main_thread():  # SIGTERM: stop and checkpoint
         previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
+    actors, why = _actors(cfg, rules)
+    log("start", actors="compiled" if actors is not None else f"pure ({why})", envs=cfg.envs)
+    place_rewards = np.array([hand_reward(p, cfg.players, cfg.reward)
+                              for p in range(cfg.players)], dtype=np.float32)
     while time.perf_counter() - start < cfg.seconds and not stop:
-        game = Game.deal(rules, cfg.players, rng.getrandbits(63))
-        bots: dict[int, Any] = {}
-        if cfg.league and rng.random() < cfg.league_share:
-            opponent = rng.choice(cfg.league)
-            learner = rng.randrange(cfg.players)
-            bots = {s: get_bot(opponent, seed=rng.getrandbits(31)) for s in range(cfg.players)
-                    if s != learner}
-        played = self_play_hand(game, net, rng, cfg.epsilon, bots, clock)
-        hands += 1
-        frames += played.total
-        places = {seat: place for place, seat in enumerate(game.finish_order)}
-        for row, seat in zip(played.inputs, played.seats, strict=True):
-            xs[head] = row
-            ys[head] = hand_reward(places[seat], cfg.players, cfg.reward)
-            head = (head + 1) % cap
-            filled = min(filled + 1, cap)
-        owed += len(played.inputs) * cfg.reuse / cfg.batch
+        if actors is not None:
+            ended = actors.step(net, cfg.epsilon, clock)
+            rows, rewards = ended.inputs, place_rewards[ended.places]
+            hands += ended.hands
+            frames += ended.frames
+        else:
+            rows, rewards, total = _pure_hand(cfg, rules, net, rng, clock, place_rewards)
+            hands += 1
+            frames += total
+        m = len(rows)
+        if m:
+            at = (head + np.arange(m)) % cap
+            xs[at] = rows
+            ys[at] = rewards
+            head = (head + m) % cap
+            filled = min(filled + m, cap)
+        owed += m * cfg.reuse / cfg.batch
         learning = time.process_time()
         while owed >= 1 and filled >= cfg.batch:
             owed -= 1

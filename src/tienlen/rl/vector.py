@@ -91,7 +91,6 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
                  reward: str = "rank", render_mode: str | None = None, infos: str = "fixed",
                  copy: bool = True) -> None:
         from ..fast import vector as kernels
-        from ..fast.deal import deal_settings
         from ..fast.encoding import fast_rules
         from ..fast.layout import S_SIZE, SHAPE_CODES
 
@@ -131,22 +130,9 @@ class TienLenVectorEnv(VectorEnv[dict[str, np.ndarray[Any, Any]], np.ndarray[Any
         self._k = kernels
         fr = fast_rules(rules)
         self._cfg, self._chops = fr.cfg, fr.chops
-        ec = np.zeros(kernels.E_SIZE_ALL, dtype=np.int64)
-        settings = deal_settings(rules, players)  # the deal's, first
-        ec[:len(settings)] = settings
-        ec[kernels.E_SEAT] = -1 if seat is None else seat
-        ec[kernels.E_REWARD] = kernels.REWARDS[reward]
-        ec[kernels.E_OFFERS] = kernels.offers(fr.cfg)
-        for i, spec in enumerate(opps):
-            ec[kernels.E_OPP + i] = BATCHED_OPPONENTS.index(spec)
-        self._ec = ec
-        # the action ids by (shape code, length, top key)
-        idt = np.full((len(SHAPE_CODES), 18, 52), -1, dtype=np.int64)
-        for action_id, (shape, length, top) in enumerate(space.entries):
-            if shape != "pass":
-                idt[SHAPE_CODES[shape], length, top] = action_id
-        idt[SHAPE_CODES["pass"], 0, :] = 0
-        self._idt = idt
+        self._ec = kernels.settings(rules, players, fr.cfg, seat,
+                                    [BATCHED_OPPONENTS.index(spec) for spec in opps], reward)
+        self._idt = kernels.id_table(space.entries)
         self._shape_index = np.array([SHAPES.index(name) for code, name in
                                       sorted((c, n) for n, c in SHAPE_CODES.items())],
                                      dtype=np.int64)
