@@ -115,17 +115,19 @@ def compiled_actor_frames(rules: Rules, players: int, hands: int, envs: int = 64
     return frames / (time.process_time() - start)
 
 
-def train_frames(rules_name: str, players: int, seconds: float, envs: int
-                 ) -> tuple[float, dict[str, float], str]:
-    """``tienlen train``'s frames a second (CPU time), where a frame's time went (the shares
-    of the environment, the features, the inference and the learning) and its actors."""
+def train_frames(rules_name: str, players: int, seconds: float, envs: int,
+                 backend: str = "local") -> tuple[float, dict[str, float], str]:
+    """``tienlen train``'s frames a second, where a frame's time went (the shares of the
+    environment, the features, the inference and the learning) and its actors. Locally the
+    frames a second of CPU time; with Ray actors (other processes) of wall time."""
     from tienlen.rl.train import TrainConfig, train
 
     with tempfile.TemporaryDirectory() as folder, open(os.devnull, "w") as sink:
         start = time.process_time()
         record = train(TrainConfig(rules=rules_name, players=players, seconds=seconds, out=folder,
-                                   eval_deals=0, log_every=1e9, envs=envs), stream=sink)
-        elapsed = time.process_time() - start
+                                   eval_deals=0, log_every=1e9, envs=envs, backend=backend),
+                       stream=sink)
+        elapsed = time.process_time() - start if backend == "local" else record["seconds"]
         first = json.loads((Path(folder) / "progress.jsonl").read_text().splitlines()[0])
         return float(record["frames"]) / elapsed, record["split"], first.get("actors", "")
 
@@ -214,11 +216,15 @@ def main() -> None:
     batch_lines(args.rules, args.players, args.hands)
     if importlib.util.find_spec("torch") is not None and args.train_seconds > 0:
         runs = []
-        for envs in (0, 64):  # before: the pure loop; after: the compiled actors
-            fps, split, actors = train_frames(args.rules, args.players, args.train_seconds, envs)
+        ray = importlib.util.find_spec("ray") is not None
+        # before: the pure loop; after: the compiled actors; then two Ray actors (wall time)
+        for envs, backend in ((0, "local"), (64, "local")) + (((64, "ray"),) if ray else ()):
+            fps, split, actors = train_frames(args.rules, args.players, args.train_seconds, envs,
+                                              backend)
             runs.append(fps)
-            print(f"  tienlen train --envs {envs}: {fps:8,.0f} frames/s (actors and learner, "
-                  f"{args.train_seconds:g} s; actors {actors})")
+            clock = "CPU time" if backend == "local" else "wall time, 2 Ray actors"
+            print(f"  tienlen train --envs {envs} --backend {backend}: {fps:8,.0f} frames/s "
+                  f"(actors and learner, {args.train_seconds:g} s, {clock}; actors {actors})")
             print("    a frame's time:       " + ", ".join(
                 f"{part} {share:.0%} ({1e6 * share / fps:,.1f} µs)"
                 for part, share in split.items()))

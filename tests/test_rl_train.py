@@ -90,9 +90,11 @@ def test_a_short_training_run_logs_progress_and_saves_weights_that_play(tmp_path
     lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     assert lines[0]["kind"] == "start" and lines[0]["actors"] == "compiled"  # 64 hands at once
     assert any(r["kind"] == "progress" and r["frames"] > 0 and "fps" in r for r in lines)
-    split = [r for r in lines if r["kind"] == "progress"][-1]["split"]  # where the time went
+    last_progress = [r for r in lines if r["kind"] == "progress"][-1]
+    split = last_progress["split"]  # where the time went
     assert list(split) == ["environment", "features", "inference", "learning"]
-    assert all(share > 0 for share in split.values()) and abs(sum(split.values()) - 1) < 0.01
+    assert all(split[part] > 0 for part in ("environment", "features", "inference"))
+    assert abs(sum(split.values()) - 1) < 0.01
     last = lines[-1]
     assert last["kind"] == "eval" and set(last) >= {"greedy", "heuristic"}
     assert (out / "state.pt").exists() and (out / "latest.npz").exists()
@@ -107,7 +109,7 @@ def test_a_short_training_run_logs_progress_and_saves_weights_that_play(tmp_path
     lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
     assert lines[-1]["frames"] > last["frames"]  # resumed: the counts go on
     resumed = [r for r in lines if r["kind"] == "start"][-1]
-    assert resumed["actors"] == "pure (envs 0)"  # one hand at a time on the pure engine
+    assert resumed["actors"] == "pure (--envs 0)"  # one hand at a time on the pure engine
 
 
 def test_the_network_gives_the_same_scores_with_and_without_blas() -> None:
@@ -245,3 +247,41 @@ def test_without_torch_train_says_in_one_line_how_to_install_it(
     assert code != 0 and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert "torch is missing" in err and "download.pytorch.org/whl/cpu" in err
     assert not (tmp_path / "run").exists()  # nothing begun
+
+
+def test_training_with_ray_actors_feeds_one_learner_and_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    ray = pytest.importorskip("ray")  # the test extra installs it
+    from tienlen.cli import main
+
+    out = tmp_path / "run"
+    common = ["--out", str(out), "--eval-deals", "0", "--log-every", "0.5", "--hidden", "32,16",
+              "--backend", "ray", "--actors", "2", "--envs", "8"]
+    ray.init(num_cpus=3, include_dashboard=False, log_to_driver=False)  # kept for both runs
+    try:
+        assert main(["train", "--seconds", "8", *common]) == 0
+        lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+        assert lines[0]["actors"] == "compiled, 2 on ray"
+        progress = [r for r in lines if r["kind"] == "progress"]
+        assert progress[-1]["frames"] > 0 and progress[-1]["steps"] > 0
+        split = progress[-1]["split"]  # the actors' CPU time comes back with their hands
+        assert all(split[part] > 0 for part in ("environment", "features", "inference", "learning"))
+        assert (out / "state.pt").exists() and (out / "learned.npz").exists()
+        assert main(["train", "--seconds", "4", "--resume", *common]) == 0
+        lines = [json.loads(line) for line in (out / "progress.jsonl").read_text().splitlines()]
+        assert lines[-1]["frames"] > progress[-1]["frames"]  # resumed: the counts go on
+    finally:
+        ray.shutdown()
+
+
+def test_the_ray_back_end_says_what_its_actors_cannot_run(tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("torch")
+    from tienlen.cli import main
+
+    code = main(["train", "--seconds", "1", "--out", str(tmp_path / "run"), "--backend", "ray",
+                 "--league", "search", "--league-share", "0.5"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "the ray back end runs the compiled actors" in err and "'search'" in err
+    assert "Traceback" not in err

@@ -8,6 +8,7 @@ whatever the number of workers or the back end.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import importlib.util
@@ -414,6 +415,19 @@ def run_ray(t: Tournament, address: str | None = None,
     Without ``address`` it starts a local Ray for the tournament (with ``num_cpus`` CPUs,
     default all) and stops it at the end; an already started Ray is used as it is.
     """
+    with ray_session(address, num_cpus) as ray:
+        remote = ray.remote(_play_deal_task)
+        pending = [remote.remote((t, d)) for d in range(t.deals)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield ray.get(done[0])
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None = None, num_cpus: int | None = None) -> Iterator[Any]:
+    """Ray, connected to the cluster at ``address`` (checked first: one line when nothing
+    answers there), or a local Ray of ``num_cpus`` CPUs (default all) started for the block and
+    stopped after it; an already started Ray is used as it is. Yields the ``ray`` module."""
     try:
         import ray  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
@@ -426,11 +440,7 @@ def run_ray(t: Tournament, address: str | None = None,
                  include_dashboard=False, num_cpus=num_cpus if address is None else None)
         started = True
     try:
-        remote = ray.remote(_play_deal_task)
-        pending = [remote.remote((t, d)) for d in range(t.deals)]
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield ray.get(done[0])
+        yield ray
     finally:
         if started:
             ray.shutdown()

@@ -207,7 +207,8 @@ def _cmd_train(args: argparse.Namespace) -> int:
                       reward=args.reward, eval_every=args.eval_every, eval_deals=args.eval_deals,
                       log_every=args.log_every, resume=args.resume,
                       league=tuple(b for b in args.league.split(",") if b),
-                      league_share=args.league_share, init=args.init, envs=args.envs)
+                      league_share=args.league_share, init=args.init, envs=args.envs,
+                      backend=args.backend, address=args.address, actors=args.actors)
     record = train(cfg)
     print(t("cli.train.done", _lang(args), frames=Num(record.get("frames", 0)),
             hands=Num(record.get("hands", 0)), out=args.out))
@@ -455,6 +456,9 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--league", default="", help=h("train.league"))
     p.add_argument("--league-share", type=float, default=0.0, help=h("train.league_share"))
     p.add_argument("--envs", type=_count(0, lang), default=64, metavar="N", help=h("train.envs"))
+    p.add_argument("--backend", choices=["local", "ray"], default="local", help=h("train.backend"))
+    p.add_argument("--address", metavar="ADDRESS", help=h("train.address"))
+    p.add_argument("--actors", type=_count(1, lang), default=2, metavar="N", help=h("train.actors"))
     p.add_argument("--init", default=None, help=h("train.init"))
     _lang_option(p, lang)
     p.set_defaults(func=_cmd_train)

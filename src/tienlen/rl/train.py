@@ -27,6 +27,7 @@ and ``learned.npz`` in float16, the form the package ships), plus ``state.pt`` t
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
@@ -39,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import numpy as np
 
@@ -50,11 +51,15 @@ from ..bots.features import INPUT_SIZE, MLP, STATE_SIZE, action_matrix, state_ve
 from ..bots.heuristic import plan_tops
 from ..bots.learned import LearnedBot, load_net
 from ..bots.simple import phase_choice
+from ..errors import ArgumentError, error
 from ..game import Game, packs_for
 from ..rules import Rules, load_rules
 from ..shapes import Play
 from ..turns import Turns
 from .frameclock import FrameClock
+
+if TYPE_CHECKING:
+    from .actors import Ended
 
 REWARDS = ("first", "rank", "mix")
 
@@ -174,22 +179,39 @@ def first_share(net: MLP, opponent: str, rules: Rules, players: int, deals: int,
     return mean, mean - half, mean + half, deals * players
 
 
-def _actors(cfg: TrainConfig, rules: Rules) -> tuple[Any, str | None]:
-    """The compiled actors for these settings, or none and why (then the pure loop plays)."""
-    if cfg.envs <= 0:
-        return None, "envs 0"
+Player = Callable[[MLP, FrameClock], "Ended"]  # the hands played with a network
+
+
+def _actors(cfg: TrainConfig, rules: Rules, rng: random.Random, cleanup: contextlib.ExitStack
+            ) -> tuple[Player, str]:
+    """What plays the hands -- the compiled actors here or on Ray, or the pure loop one hand
+    at a time -- and its words for the first progress line."""
     from .actors import Actors, unsupported
 
-    why = unsupported(rules, cfg.league)
+    why = "--envs 0" if cfg.envs <= 0 else unsupported(rules, cfg.league)
+    if cfg.backend == "ray":
+        if why is not None:
+            raise error(ArgumentError, "err.train.ray_actors", why=why)
+        from ..arena import ray_session
+        from .cluster import RayActors
+
+        ray = cleanup.enter_context(ray_session(cfg.address, cfg.actors + 1))
+        remote = RayActors(ray, cfg.actors, rules, cfg.players, cfg.envs, cfg.seed, cfg.league,
+                           cfg.league_share, cfg.epsilon)
+        cleanup.callback(remote.close)
+        return remote.next, f"compiled, {cfg.actors} on ray"
     if why is not None:
-        return None, why
-    return Actors(rules, cfg.players, cfg.envs, cfg.seed, cfg.league, cfg.league_share), None
+        return (lambda net, clock: _pure_hand(cfg, rules, net, rng, clock)), f"pure ({why})"
+    actors = Actors(rules, cfg.players, cfg.envs, cfg.seed, cfg.league, cfg.league_share)
+    return (lambda net, clock: actors.step(net, cfg.epsilon, clock)), "compiled"
 
 
-def _pure_hand(cfg: TrainConfig, rules: Rules, net: MLP, rng: random.Random, clock: FrameClock,
-               place_rewards: np.ndarray[Any, Any]) -> tuple[Any, Any, int]:
+def _pure_hand(cfg: TrainConfig, rules: Rules, net: MLP, rng: random.Random,
+               clock: FrameClock) -> Ended:
     """One hand on the pure engine (:func:`self_play_hand`, a league's bots drawn for it at
-    ``league_share``): the network's inputs, each one's reward, the decisions made."""
+    ``league_share``): the network's inputs and the place of the seat that made each."""
+    from .actors import Ended
+
     game = Game.deal(rules, cfg.players, rng.getrandbits(63))
     bots: dict[int, Any] = {}
     if cfg.league and rng.random() < cfg.league_share:
@@ -200,8 +222,8 @@ def _pure_hand(cfg: TrainConfig, rules: Rules, net: MLP, rng: random.Random, clo
     played = self_play_hand(game, net, rng, cfg.epsilon, bots, clock)
     places = {seat: place for place, seat in enumerate(game.finish_order)}
     rows = np.stack(played.inputs) if played.inputs else np.zeros((0, INPUT_SIZE), np.float32)
-    rewards = place_rewards[[places[seat] for seat in played.seats]]
-    return rows, rewards, played.total
+    return Ended(rows, np.array([places[seat] for seat in played.seats], dtype=np.int64), 1,
+                 played.total)
 
 
 def _split(clock: FrameClock) -> dict[str, float]:
@@ -262,6 +284,9 @@ class TrainConfig:
     league_share: float = 0.0  # the share of those hands (the network plays one seat)
     init: str | None = None  # an .npz to start from ("shipped": the learned bot's weights)
     envs: int = 64  # hands played at once by the compiled actors (0: the pure engine's loop)
+    backend: str = "local"  # or "ray": the compiled actors on a Ray cluster
+    address: str | None = None  # the Ray cluster's (none: a local Ray)
+    actors: int = 2  # Ray actors (backend "ray")
 
 
 def train(cfg: TrainConfig, stream: TextIO | None = None,
@@ -336,25 +361,10 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
         if on_eval is not None:
             on_eval(record)
 
-    first_eval = cfg.eval_every > 0 and cfg.eval_every < cfg.seconds
-    stop: list[int] = []
-    previous: Any = None
-    if threading.current_thread() is threading.main_thread():  # SIGTERM: stop and checkpoint
-        previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
-    actors, why = _actors(cfg, rules)
-    log("start", actors="compiled" if actors is not None else f"pure ({why})", envs=cfg.envs)
-    place_rewards = np.array([hand_reward(p, cfg.players, cfg.reward)
-                              for p in range(cfg.players)], dtype=np.float32)
-    while time.perf_counter() - start < cfg.seconds and not stop:
-        if actors is not None:
-            ended = actors.step(net, cfg.epsilon, clock)
-            rows, rewards = ended.inputs, place_rewards[ended.places]
-            hands += ended.hands
-            frames += ended.frames
-        else:
-            rows, rewards, total = _pure_hand(cfg, rules, net, rng, clock, place_rewards)
-            hands += 1
-            frames += total
+    def learn(rows: np.ndarray[Any, Any], rewards: np.ndarray[Any, Any]) -> MLP | None:
+        """The decisions into the buffer, then the learner steps they pay for; the network
+        after them (None: no step was due)."""
+        nonlocal head, filled, owed, steps
         m = len(rows)
         if m:
             at = (head + np.arange(m)) % cap
@@ -364,6 +374,7 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
             filled = min(filled + m, cap)
         owed += m * cfg.reuse / cfg.batch
         learning = time.process_time()
+        stepped = False
         while owed >= 1 and filled >= cfg.batch:
             owed -= 1
             pick = np.random.randint(0, filled, size=cfg.batch)
@@ -375,19 +386,39 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
             opt.step()
             losses.append(float(loss.detach()))
             steps += 1
-            net = _to_numpy(model)
+            stepped = True
         clock.add("learning", time.process_time() - learning)
-        now = time.perf_counter()
-        if now - last_log >= cfg.log_every:
-            elapsed = now - start
-            log("progress", fps=round(frames / max(elapsed + spent, 1e-9), 1),
-                loss=round(sum(losses) / len(losses), 5) if losses else None,
-                split=_split(clock))
-            losses.clear()
-            last_log = now
-        if first_eval and now - last_eval >= cfg.eval_every:
-            evaluate()
-            last_eval = time.perf_counter()
+        return _to_numpy(model) if stepped else None
+
+    first_eval = cfg.eval_every > 0 and cfg.eval_every < cfg.seconds
+    stop: list[int] = []
+    previous: Any = None
+    if threading.current_thread() is threading.main_thread():  # SIGTERM: stop and checkpoint
+        previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
+    with contextlib.ExitStack() as cleanup:
+        play, said = _actors(cfg, rules, rng, cleanup)
+        log("start", actors=said, envs=cfg.envs, backend=cfg.backend)
+        hands_before = hands  # a run plays at least one hand, however short its seconds
+        place_rewards = np.array([hand_reward(p, cfg.players, cfg.reward)
+                                  for p in range(cfg.players)], dtype=np.float32)
+        while not stop and (time.perf_counter() - start < cfg.seconds or hands == hands_before):
+            ended = play(net, clock)
+            hands += ended.hands
+            frames += ended.frames
+            learned = learn(ended.inputs, place_rewards[ended.places])
+            if learned is not None:
+                net = learned
+            now = time.perf_counter()
+            if now - last_log >= cfg.log_every:
+                elapsed = now - start
+                log("progress", fps=round(frames / max(elapsed + spent, 1e-9), 1),
+                    loss=round(sum(losses) / len(losses), 5) if losses else None,
+                    split=_split(clock))
+                losses.clear()
+                last_log = now
+            if first_eval and now - last_eval >= cfg.eval_every:
+                evaluate()
+                last_eval = time.perf_counter()
     if previous is not None:
         signal.signal(signal.SIGTERM, previous)
     log("progress", fps=round(frames / max(time.perf_counter() - start + spent, 1e-9), 1),
