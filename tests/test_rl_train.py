@@ -122,6 +122,24 @@ def test_the_network_gives_the_same_scores_with_and_without_blas() -> None:
     assert np.allclose(plain, blas, atol=1e-4)
 
 
+def test_many_decisions_scored_at_once_get_each_decisions_scores() -> None:
+    from tienlen.bots.features import ACTION_SIZE, STATE_SIZE
+    from tienlen.bots.learned import load_net
+
+    net = load_net()
+    rng = np.random.default_rng(2)
+    states = rng.integers(0, 2, (3, STATE_SIZE)).astype(np.float32)
+    actions = rng.integers(0, 2, (9, ACTION_SIZE)).astype(np.float32)
+    owner = np.array([0, 0, 2, 2, 2, 1, 0, 1, 2])  # each move's decision
+    together = net.batch_scores(states, actions, owner)
+    for d in range(3):  # one decision at a time, the learned bot's way
+        alone = net.scores(states[d], actions[owner == d])
+        assert np.allclose(together[owner == d], alone, atol=1e-4)
+    with pytest.raises(ValueError, match="721 inputs"):
+        MLP([(np.zeros((691, 4), np.float32), np.zeros(4, np.float32))]).batch_scores(
+            states, actions, owner)
+
+
 def test_training_can_start_from_saved_weights(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
     from tienlen.rl.train import _load_weights, _to_numpy, _torch_net

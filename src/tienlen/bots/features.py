@@ -316,13 +316,30 @@ class MLP:
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     def __call__(self, x: F32, blas: bool | None = None) -> F32:
-        """The scores of the rows of ``x``; ``blas``: the products by BLAS (many rows at once,
-        as self-play's batches) or numpy's own loops (default: the network's setting)."""
+        """The scores of the rows of ``x``; ``blas``: the products by BLAS (many rows at once)
+        or numpy's own loops (default: the network's setting)."""
         by_blas = self.blas if blas is None else blas
-        for i, (w, b) in enumerate(self.layers):
-            x = (x @ w if by_blas else np.einsum("ij,jk->ik", x, w, optimize=False)) + b
-            if i < len(self.layers) - 1:
-                np.maximum(x, 0.0, out=x)
+        w, b = self.layers[0]
+        return self._after_first((x @ w if by_blas else np.einsum("ij,jk->ik", x, w,
+                                                                    optimize=False)) + b, by_blas)
+
+    def batch_scores(self, states: F32, actions: F32, owner: npt.NDArray[np.int64]) -> F32:
+        """The scores of many decisions' moves at once, by BLAS: ``states`` a state vector a
+        decision, ``actions`` an action vector a move, ``owner`` each move's decision (its row
+        of ``states``). The first layer's state part is computed once a decision, not once a
+        move (the state is 496 of the 721 inputs). The same scores as :meth:`scores` up to
+        rounding. A network of every input (:data:`INPUT_SIZE`) only."""
+        w, b = self.layers[0]
+        if w.shape[0] != INPUT_SIZE:
+            raise ValueError(f"batch_scores needs a network of {INPUT_SIZE} inputs, not {w.shape[0]}")
+        first = actions @ w[STATE_SIZE:] + (states @ w[:STATE_SIZE] + b)[owner]
+        return self._after_first(first, True)
+
+    def _after_first(self, x: F32, blas: bool) -> F32:
+        """The scores from the first layer's sums (its ReLU, then the other layers)."""
+        for w, b in self.layers[1:]:
+            np.maximum(x, 0.0, out=x)
+            x = (x @ w if blas else np.einsum("ij,jk->ik", x, w, optimize=False)) + b
         return x[:, 0]
 
     def scores(self, state: F32, actions: F32) -> F32:

@@ -1,16 +1,16 @@
 """Self-play's actors in compiled code: N hands moved on at once until the network is asked.
 
-:func:`move_all` moves every hand of the batch on -- a hand over is dealt again from the
-counter (:mod:`.draws`) once read, forced moves are made, the compiled bots of a league's
-table answer (``random``, ``greedy``, ``heuristic``) -- until the network is asked a decision;
-:func:`inputs` writes those decisions' inputs: one row per legal move, the state vector and
-the move's action vector side by side (:mod:`.features`), ready for one forward pass of the
-network over the whole batch; :func:`pick` chooses and :func:`answer` makes the moves chosen.
-The order of asking is :class:`tienlen.turns.Turns`' (out of turn first, in priority order, a
-seat without a chop asked all the same; a decline asks the next seat), through the batched
-environment's own steps (:mod:`.vector`), whose per-hand rows this reuses: a table's bots are
-the opponents there, and a seat whose policy is -1 is the network's (every seat at a self-play
-table, one at a league's).
+:func:`move_all` moves every hand of the batch on -- a hand over is dealt again from the counter
+(:mod:`.draws`) once read, forced moves are made, the compiled bots of a league's table answer
+(``random``, ``greedy``, ``heuristic``) -- until the network is asked a decision; :func:`inputs`
+writes those decisions' inputs (:mod:`.features`): a state vector a decision and an action vector a
+legal move, ready for one forward pass of the network over the whole batch
+(:meth:`tienlen.bots.features.MLP.batch_scores`); :func:`pick` chooses and :func:`answer` makes the
+moves chosen. The order of asking is :class:`tienlen.turns.Turns`' (out of turn first, in priority
+order, a seat without a chop asked all the same; a decline asks the next seat), through the batched
+environment's own steps (:mod:`.vector`), whose per-hand rows this reuses: a table's bots are the
+opponents there, and a seat whose policy is -1 is the network's (every seat at a self-play table,
+one at a league's).
 
 :mod:`tienlen.rl.actors` is the Python face (the training loop's), and
 :func:`tienlen.rl.train.self_play_hand` the pure reference it follows.
@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit, kernel
-from .features import STATE_SIZE, actions_into, state_into
+from .features import actions_into, state_into
 from .layout import PASS, S_FINISH, S_OVER, S_TURN
 from .movegen import WS_ROWS
 from .policies import RANDOM
@@ -129,14 +129,16 @@ def move_all(states: np.ndarray, cfg: np.ndarray, chops: np.ndarray, ecs: np.nda
 @jit
 def inputs(states: np.ndarray, ecs: np.ndarray, tables: np.ndarray, metas: np.ndarray,
            owns: np.ndarray, played: np.ndarray, moves: np.ndarray, tops: np.ndarray,
-           memo: dict, out: np.ndarray) -> int:
-    """Each decision the network is asked, its inputs into ``out`` from row
-    ``owns[e, A_FIRST]``: a row per legal move, the state vector then the move's action
-    vector. Returns the rows written, or minus the rows ``out`` must hold (nothing written)."""
+           memo: dict, state_rows: np.ndarray, action_rows: np.ndarray,
+           owner: np.ndarray) -> int:
+    """Each decision the network is asked, its inputs: hand ``e``'s state vector into
+    ``state_rows[e]``, one action vector a legal move into ``action_rows`` from row
+    ``owns[e, A_FIRST]``, and ``e`` into ``owner`` for each of those rows. Returns the rows
+    written, or minus the rows ``action_rows`` and ``owner`` must hold (nothing written)."""
     rows = 0
     for e in range(states.shape[0]):
         rows += owns[e, A_ASKED]
-    if rows > out.shape[0]:
+    if rows > action_rows.shape[0]:
         return -rows
     at = 0
     for e in range(states.shape[0]):
@@ -145,12 +147,10 @@ def inputs(states: np.ndarray, ecs: np.ndarray, tables: np.ndarray, metas: np.nd
             continue
         owns[e, A_FIRST] = at
         seat = metas[e, M_ASKED]
-        state = out[at, :STATE_SIZE]
-        state_into(states[e], played[e], seat, ecs[tables[e], E_PACKS], state)
-        for i in range(1, n):
-            out[at + i, :STATE_SIZE] = state
-        actions_into(states[e], seat, moves[e], n, tops[0], tops[1], state, memo, out, at,
-                     STATE_SIZE)
+        state_into(states[e], played[e], seat, ecs[tables[e], E_PACKS], state_rows[e])
+        actions_into(states[e], seat, moves[e], n, tops[0], tops[1], state_rows[e], memo,
+                     action_rows, at, 0)
+        owner[at:at + n] = e
         at += n
     return at
 

@@ -2,18 +2,19 @@
 
 :class:`Actors` keeps N hands in play in the fast form (:mod:`tienlen.fast.selfplay`). Each
 :meth:`Actors.step` moves every hand on until the network is asked, writes the inputs of every
-decision asked (one row per legal move) into one matrix, scores it in one forward pass of the
-numpy network, and makes each hand's choice (the best score, or with ``epsilon`` a move drawn
-at random): one crossing into compiled code for the game and one for the features per batch,
-not per decision. It returns the hands that ended, each decision of the network with the
-reward of the seat that made it -- what :func:`tienlen.rl.train.self_play_hand` returns a hand
-at a time on the pure engine, which stays the reference (and the path for what this does not
+decision asked (a state vector a decision, an action vector a legal move), scores them in one
+forward pass of the numpy network (:meth:`~tienlen.bots.features.MLP.batch_scores`: the state's
+part of the first layer once a decision), and makes each hand's choice (the best score, or with
+``epsilon`` a move drawn at random): one crossing into compiled code for the game and one for the
+features per batch, not per decision. It returns the hands that ended: each decision of the network
+with the place of the seat that made it -- what :func:`tienlen.rl.train.self_play_hand` returns a
+hand at a time on the pure engine, which stays the reference (and the path for what this does not
 run: :func:`unsupported`).
 
-At a league's table (``league``: bots of the ladder, ``league_share``: the share of the N
-tables that seat them) one seat is the network's and the others are compiled bots; every other
-table is the network at every seat. Deals come from the counter (:mod:`tienlen.rl.draws`)
-keyed by ``seed`` and the table's number.
+At a league's table (``league``: bots of the ladder, ``league_share``: the share of the N tables
+that seat them) one seat is the network's and the others are compiled bots; every other table is
+the network at every seat. Deals come from the counter (:mod:`tienlen.rl.draws`) keyed by ``seed``
+and the table's number.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..bots.features import INPUT_SIZE, MLP
+from ..bots.features import ACTION_SIZE, INPUT_SIZE, MLP, STATE_SIZE
 from ..bots.heuristic import plan_tops
 from ..rules import Rules
 from .draws import key_of
@@ -107,7 +108,9 @@ class Actors:
         self._played = np.zeros((envs, players + 1, 52), dtype=np.int8)
         self._totals = np.zeros((envs, 13), dtype=np.int64)
         self._moves = np.zeros((envs, 256, 3), dtype=np.int64)
-        self._inputs = np.zeros((envs * 16, INPUT_SIZE), dtype=np.float32)
+        self._state_rows = np.zeros((envs, STATE_SIZE), dtype=np.float32)  # a hand's decision
+        self._action_rows = np.zeros((envs * 16, ACTION_SIZE), dtype=np.float32)  # its moves
+        self._owner = np.zeros(envs * 16, dtype=np.int64)  # each move's hand
         self._choices = np.zeros(envs, dtype=np.int64)
         self._places = np.zeros((envs, players), dtype=np.int64)
         for e in range(envs):
@@ -138,20 +141,22 @@ class Actors:
             self._moves = grown
         ended = self._ended()
         t1 = time.process_time()
-        rows = k.inputs(self._states, self._ecs, self._tables, self._metas, self._owns,
-                        self._played, self._moves, self._tops, self._memo, self._inputs)
+        rows = self._inputs(k)
         if rows < 0:
-            self._inputs = np.zeros((2 * -rows, INPUT_SIZE), dtype=np.float32)
-            rows = k.inputs(self._states, self._ecs, self._tables, self._metas, self._owns,
-                            self._played, self._moves, self._tops, self._memo, self._inputs)
+            self._action_rows = np.zeros((2 * -rows, ACTION_SIZE), dtype=np.float32)
+            self._owner = np.zeros(2 * -rows, dtype=np.int64)
+            rows = self._inputs(k)
         t2 = time.process_time()
         asked = np.flatnonzero(self._owns[:, k.A_ASKED])
         if rows:
-            scores = net(self._inputs[:rows], blas=True)
+            scores = net.batch_scores(self._state_rows, self._action_rows[:rows],
+                                      self._owner[:rows])
             explore = self._rng.random(self.envs) < epsilon
             draws = self._rng.random(self.envs)
             k.pick(scores, self._owns, explore, draws, self._choices)
-            chosen = self._inputs[self._owns[asked, k.A_FIRST] + self._choices[asked]]
+            chosen = np.concatenate(  # the decisions' inputs, as the learner reads them
+                (self._state_rows[asked],
+                 self._action_rows[self._owns[asked, k.A_FIRST] + self._choices[asked]]), axis=1)
             for row, e, seat in zip(chosen, asked.tolist(),
                                     self._metas[asked, v.M_ASKED].tolist(), strict=True):
                 self._pending[e].append(row)
@@ -165,6 +170,11 @@ class Actors:
             clock.add("features", t2 - t1)
             clock.add("inference", t3 - t2)
         return ended
+
+    def _inputs(self, k: Any) -> int:
+        return int(k.inputs(self._states, self._ecs, self._tables, self._metas, self._owns,
+                            self._played, self._moves, self._tops, self._memo, self._state_rows,
+                            self._action_rows, self._owner))
 
     def _ended(self) -> Ended:
         """The hands over since the last step, read (and marked to be dealt again)."""
