@@ -14,7 +14,11 @@ action as input (:mod:`tienlen.bots.features`), shared by every seat; actors pla
 hands with it (epsilon-greedy over the legal plays), and every decision of a seat is
 regressed on that seat's reward at the end of the hand (a Monte-Carlo target: no
 bootstrapping). Actors play with the numpy copy of the network -- the very code the
-``learned`` bot plays with -- refreshed after every learner step; the learner is torch.
+``learned`` bot plays with -- refreshed after every batch of learner steps; the learner is
+torch. The actors are compiled where the fast path runs the rules (:mod:`.actors`: ``envs``
+hands at once), on Ray with ``backend="ray"`` (:mod:`.cluster`), else the pure loop of
+:func:`self_play_hand`, one hand at a time; the first progress line (``"kind": "start"``) says
+which.
 
 Progress lines report frames (decisions made, forced ones included), frames/s, the
 loss, ``split`` (the shares of the time so far spent in the environment, the features, the
@@ -396,6 +400,8 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
     if threading.current_thread() is threading.main_thread():  # SIGTERM: stop and checkpoint
         previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.append(signum))
     with contextlib.ExitStack() as cleanup:
+        if previous is not None:  # the handler of before, back whatever happens
+            cleanup.callback(signal.signal, signal.SIGTERM, previous)
         play, said = _actors(cfg, rules, rng, cleanup)
         log("start", actors=said, envs=cfg.envs, backend=cfg.backend)
         hands_before = hands  # a run plays at least one hand, however short its seconds
@@ -419,8 +425,6 @@ def train(cfg: TrainConfig, stream: TextIO | None = None,
             if first_eval and now - last_eval >= cfg.eval_every:
                 evaluate()
                 last_eval = time.perf_counter()
-    if previous is not None:
-        signal.signal(signal.SIGTERM, previous)
     log("progress", fps=round(frames / max(time.perf_counter() - start + spent, 1e-9), 1),
         loss=round(sum(losses) / len(losses), 5) if losses else None, split=_split(clock))
     if cfg.eval_deals > 0:
