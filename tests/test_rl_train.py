@@ -303,3 +303,14 @@ def test_the_ray_back_end_says_what_its_actors_cannot_run(tmp_path: Path,
     assert code != 0
     assert "the ray back end runs the compiled actors" in err and "'search'" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("option", ["--league-share", "--epsilon"])
+def test_a_share_outside_0_to_1_is_refused_in_one_line(option: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from tienlen.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["train", "--seconds", "1", option, "1.5"])
+    err = capsys.readouterr().err
+    assert "must be a share from 0 to 1, not 1.5" in err and "Traceback" not in err

@@ -131,6 +131,20 @@ def _seconds(lang: str = DEFAULT) -> Any:
     return parse
 
 
+def _share(lang: str = DEFAULT) -> Any:
+    """An argparse type: a share, a number from 0 to 1."""
+    def parse(text: str) -> float:
+        try:
+            number = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(t("cli.arg.not_number", lang, text=repr(text))) \
+                from None
+        if not 0 <= number <= 1:
+            raise argparse.ArgumentTypeError(t("cli.arg.share", lang, text=text))
+        return number
+    return parse
+
+
 def check_writable(path: str) -> None:
     """Fail before any work when a file cannot be written at ``path``."""
     target = Path(path).expanduser()
@@ -444,7 +458,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     p.add_argument("--lr", type=float, default=5e-4, help=h("train.lr"))
     p.add_argument("--batch", type=int, default=256, metavar="N", help=h("train.batch"))
     p.add_argument("--reuse", type=float, default=2.0, help=h("train.reuse"))
-    p.add_argument("--epsilon", type=float, default=0.05, help=h("train.epsilon"))
+    p.add_argument("--epsilon", type=_share(lang), default=0.05, help=h("train.epsilon"))
     p.add_argument("--reward", choices=["first", "rank", "mix"], default="mix",
                    help=h("train.reward"))
     p.add_argument("--eval-every", type=float, default=300.0, metavar="SECONDS",
@@ -454,7 +468,7 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
                    help=h("train.log_every"))
     p.add_argument("--resume", action="store_true", help=h("train.resume"))
     p.add_argument("--league", default="", help=h("train.league"))
-    p.add_argument("--league-share", type=float, default=0.0, help=h("train.league_share"))
+    p.add_argument("--league-share", type=_share(lang), default=0.0, help=h("train.league_share"))
     p.add_argument("--envs", type=_count(0, lang), default=64, metavar="N", help=h("train.envs"))
     p.add_argument("--backend", choices=["local", "ray"], default="local", help=h("train.backend"))
     p.add_argument("--address", metavar="ADDRESS", help=h("train.address"))

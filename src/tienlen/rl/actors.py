@@ -28,6 +28,7 @@ import numpy as np
 
 from ..bots.features import ACTION_SIZE, INPUT_SIZE, MLP, STATE_SIZE
 from ..bots.heuristic import plan_tops
+from ..game import check_players
 from ..rules import Rules
 from .draws import key_of
 
@@ -58,7 +59,7 @@ def unsupported(rules: Rules, league: Sequence[str] = ()) -> str | None:
 @dataclass
 class Ended:
     """The hands that ended in one step: the network's decisions (inputs, float32 rows), the
-    reward of the seat that made each, and the hands' count of decisions made."""
+    place of the seat that made each, how many hands, and their count of decisions made."""
 
     inputs: np.ndarray[Any, np.dtype[np.float32]]
     places: np.ndarray[Any, np.dtype[np.int64]]  # the place (0 first) of each row's seat
@@ -83,6 +84,9 @@ class Actors:
             raise ValueError(f"the compiled actors cannot run {why}")
         if envs < 1:
             raise ValueError(f"envs is a whole number from 1, not {envs!r}")
+        if not 0 <= league_share <= 1:
+            raise ValueError(f"league_share is a share from 0 to 1, not {league_share!r}")
+        players = check_players(players)
         self._k = kernels
         self._v = vector
         self.players = players
