@@ -7,7 +7,7 @@ import math
 import os
 import sys
 import textwrap
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -117,32 +117,29 @@ def _count(minimum: int, lang: str = DEFAULT) -> Any:
     return parse
 
 
-def _seconds(lang: str = DEFAULT) -> Any:
-    """An argparse type: a number of seconds, more than 0."""
+def _real(lang: str, not_key: str, fits: Callable[[float], bool], range_key: str) -> Any:
+    """An argparse type: a number that ``fits``; the message ``not_key`` for text that is no
+    number, ``range_key`` for a number out of range (each naming the text)."""
     def parse(text: str) -> float:
         try:
             number = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(t("cli.arg.not_seconds", lang, text=repr(text))) \
-                from None
-        if not number > 0 or not math.isfinite(number):
-            raise argparse.ArgumentTypeError(t("cli.arg.positive_seconds", lang, text=text))
+            raise argparse.ArgumentTypeError(t(not_key, lang, text=repr(text))) from None
+        if not fits(number):
+            raise argparse.ArgumentTypeError(t(range_key, lang, text=text))
         return number
     return parse
+
+
+def _seconds(lang: str = DEFAULT) -> Any:
+    """An argparse type: a number of seconds, more than 0."""
+    return _real(lang, "cli.arg.not_seconds", lambda n: n > 0 and math.isfinite(n),
+                 "cli.arg.positive_seconds")
 
 
 def _share(lang: str = DEFAULT) -> Any:
     """An argparse type: a share, a number from 0 to 1."""
-    def parse(text: str) -> float:
-        try:
-            number = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(t("cli.arg.not_number", lang, text=repr(text))) \
-                from None
-        if not 0 <= number <= 1:
-            raise argparse.ArgumentTypeError(t("cli.arg.share", lang, text=text))
-        return number
-    return parse
+    return _real(lang, "cli.arg.not_number", lambda n: 0 <= n <= 1, "cli.arg.share")
 
 
 def check_writable(path: str) -> None:

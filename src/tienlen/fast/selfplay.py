@@ -22,7 +22,7 @@ import numpy as np
 
 from ._jit import jit, kernel
 from .features import actions_into, state_into
-from .layout import PASS, S_FINISH, S_OVER, S_TURN
+from .layout import PASS, S_FINISH, S_OVER
 from .movegen import WS_ROWS
 from .policies import RANDOM
 from .vector import (
@@ -32,9 +32,6 @@ from .vector import (
     M_DONE,
     M_N,
     M_POL,
-    M_Q,
-    M_QLEN,
-    M_QPOS,
     M_TRIES,
     _answered,
     _deal_next,
@@ -42,6 +39,7 @@ from .vector import (
     _made,
     _policy_choice,
     _random_row,
+    asked_now,
 )
 
 # each hand's own counters besides the batched environment's (tienlen.fast.vector's M_*)
@@ -50,14 +48,6 @@ A_FRAMES = 1  # decisions made in this hand (forced ones included, declined chop
 A_FIRST = 2  # the decision's first row in the inputs
 A_DEAL = 3  # the hand over has been read: the next move on deals again
 A_SIZE = 4
-
-
-@kernel
-def _asked(st: np.ndarray, meta: np.ndarray) -> tuple[int, bool]:
-    """The seat asked now and whether out of turn (:class:`tienlen.turns.Turns`' order)."""
-    qpos = meta[M_QPOS]
-    oot = qpos < meta[M_QLEN]
-    return (meta[M_Q + qpos] if oot else st[S_TURN]), oot
 
 
 @jit
@@ -77,7 +67,7 @@ def _move_on(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, ec: np.ndarray,
         own[A_FRAMES] = 0
         _deal_next(st, ec, meta, played, total, deck)
     while not st[S_OVER]:
-        seat, oot = _asked(st, meta)
+        seat, oot = asked_now(st, meta)
         n = _legal_into(st, cfg, chops, seat, oot, moves, ws)
         if n > moves.shape[0] or n > ids.shape[0]:
             return n

@@ -209,6 +209,15 @@ def _random_row(buf: np.ndarray, n: int, idt: np.ndarray, ids: np.ndarray, seen:
 
 
 @kernel
+def asked_now(st: np.ndarray, meta: np.ndarray) -> tuple[int, bool]:
+    """The seat asked now and whether out of turn (:class:`tienlen.turns.Turns`' order: the
+    queue of seats asked out of turn first, then the seat on turn)."""
+    qpos = meta[M_QPOS]
+    oot = qpos < meta[M_QLEN]
+    return (meta[M_Q + qpos] if oot else st[S_TURN]), oot
+
+
+@kernel
 def _made(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, ec: np.ndarray, meta: np.ndarray,
           played: np.ndarray, total: np.ndarray, seat: int, oot: bool, a: int, b: int,
           shape: int) -> None:
@@ -230,9 +239,7 @@ def _answer(st: np.ndarray, cfg: np.ndarray, chops: np.ndarray, ec: np.ndarray,
     More moves than the buffers hold: their number (grow them and ask again)."""
     agent = meta[M_SEAT]
     while not st[S_OVER]:
-        qpos = meta[M_QPOS]
-        oot = qpos < meta[M_QLEN]
-        seat = meta[M_Q + qpos] if oot else st[S_TURN]
+        seat, oot = asked_now(st, meta)
         if seat == agent:
             meta[M_OOT] = oot
             return 0
