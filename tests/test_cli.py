@@ -578,17 +578,18 @@ def test_the_bots_in_the_help_are_the_bots_of_the_docs() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "vi"])
 def test_the_search_budget_in_the_help_is_the_one_it_plays_with(lang: str) -> None:
-    """search's steps, worlds and inference default to None, which it reads as a budget that
-    depends on the path: the help says both numbers, not "none"."""
+    """search's steps, worlds, inference and margin default to None, which it reads as a budget
+    that depends on the path: the help says both numbers, not "none"."""
     from tienlen.bots import search
-    from tienlen.bots.fast_rollout import FAST_INFERENCE, FAST_STEPS, FAST_WORLDS
+    from tienlen.bots.fast_rollout import FAST_INFERENCE, FAST_MARGIN, FAST_STEPS, FAST_WORLDS
 
     fast = {"en": "on the fast path", "vi": "trên đường nhanh"}[lang]
     for command in ("play", "tournament"):
         text = " ".join(_subparsers(lang)[command].format_help().split())
         for option, pure, quick in (("steps", search.PURE_STEPS, FAST_STEPS),
                                     ("worlds", search.PURE_WORLDS, FAST_WORLDS),
-                                    ("inference", search.PURE_INFERENCE, FAST_INFERENCE)):
+                                    ("inference", search.PURE_INFERENCE, FAST_INFERENCE),
+                                    ("margin", search.PURE_MARGIN, FAST_MARGIN)):
             assert f"{option}={pure} ({quick} {fast})" in text, (command, option)
             assert f"{option}=none" not in text
         assert "search:steps=3000:worlds=200" in text

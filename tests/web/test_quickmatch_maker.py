@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 from tienlen.web.matchmaker import OpenSeat, bot_level, plan
 from tienlen.web.quickmatch.matchqueue import QueueEntry
 from tienlen.web.ratings.ratings import anchor
@@ -67,12 +69,20 @@ def test_one_browser_is_never_seated_twice_at_a_rated_table() -> None:
 def test_the_bots_level_is_the_one_anchored_nearest_the_players() -> None:
     weak = anchor("southern", "random").mu
     normal = anchor("southern", "heuristic").mu
-    expert = anchor("southern", "search").mu
+    offered = ("learned", "search") if importlib.util.find_spec("numpy") else ("search",)
+    strongest = max(offered, key=lambda level: anchor("southern", level).mu)
     assert bot_level("southern", [weak - 1, weak + 1]) == "random"
     assert bot_level("southern", [normal + 0.5]) == "heuristic"
-    assert bot_level("southern", [expert + 3]) == "search"  # the strongest measured
+    assert bot_level("southern", [anchor("southern", strongest).mu + 3]) == strongest
     made = plan([entry("w", weak, waited=WAIT + 1)], {}, NOW, WAIT)
     assert made.groups[0].level == "random"
+
+
+def test_a_quick_match_of_two_never_gets_a_level_that_plays_behind_normal_at_two() -> None:
+    hard = anchor("published", "learned").mu
+    numpy = importlib.util.find_spec("numpy") is not None  # the learned bot's network needs it
+    assert bot_level("published", [hard], 4) == ("learned" if numpy else "search")
+    assert bot_level("published", [hard], 2) == "search"  # the nearest anchor offered at two
 
 
 def live(table_id: str, seat: int, players: tuple[tuple[str, float], ...]) -> OpenSeat:

@@ -7,7 +7,8 @@ deal, and plays each candidate action out to the end of the hand with the
 heuristic bot at every seat. The same sampled deals are used for every
 candidate, so the comparison is fair; the candidate with the best mean result
 is played, unless it beats the heuristic's own choice by less than ``margin``
-(a share of the sampled deals): small differences are noise.
+(a share of the sampled deals): small differences are noise. The margin is smaller
+on the fast path (``FAST_MARGIN``), where many more deals are sampled.
 
 With ``learned`` (a number, 0 by default) the learned network's best plays (see
 :mod:`.learned`) join the candidates right after the heuristic's choice, that many of them
@@ -43,7 +44,7 @@ from ..game import Game
 from ..shapes import Play
 from .fast_inference import FastHistory
 from .fast_inference import usable as fast_history_usable
-from .fast_rollout import FAST_INFERENCE, FAST_STEPS, FAST_WORLDS, FastRollouts, usable
+from .fast_rollout import FAST_INFERENCE, FAST_MARGIN, FAST_STEPS, FAST_WORLDS, FastRollouts, usable
 from .heuristic import HeuristicBot, decide, situation_of
 from .inference import Beliefs, Deal, History
 from .learned import learned_net, ranked_plays
@@ -58,6 +59,7 @@ if TYPE_CHECKING:
 PURE_STEPS: Final = 3000  # the default budget on the pure engine (FAST_*: on the fast path)
 PURE_WORLDS: Final = 200
 PURE_INFERENCE: Final = 0.0
+PURE_MARGIN: Final = 0.05
 
 
 class SearchBot:
@@ -67,11 +69,11 @@ class SearchBot:
     # the options whose default (None) depends on the path: (pure engine, fast path)
     path_defaults: ClassVar[dict[str, tuple[float, float]]] = {
         "steps": (PURE_STEPS, FAST_STEPS), "worlds": (PURE_WORLDS, FAST_WORLDS),
-        "inference": (PURE_INFERENCE, FAST_INFERENCE)}
+        "inference": (PURE_INFERENCE, FAST_INFERENCE), "margin": (PURE_MARGIN, FAST_MARGIN)}
 
     def __init__(self, seed: int | None = None, steps: int | None = None, worlds: int | None = None,
                  seconds: float | None = None, candidates: int = 6, objective: str = "rules",
-                 margin: float = 0.05, inference: float | None = None, learned: int = 0) -> None:
+                 margin: float | None = None, inference: float | None = None, learned: int = 0) -> None:
         if objective not in _OBJECTIVES:
             raise error(ArgumentError, "err.bot.objective", choices=", ".join(_OBJECTIVES),
                         value=repr(objective))
@@ -85,7 +87,7 @@ class SearchBot:
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                     or seconds <= 0):
             raise error(ArgumentError, "err.bot.seconds", value=repr(seconds))
-        if isinstance(margin, bool) or not isinstance(margin, (int, float)):
+        if margin is not None and (isinstance(margin, bool) or not isinstance(margin, (int, float))):
             raise error(ArgumentError, "err.bot.number", option="margin", value=repr(margin))
         if inference is not None and (isinstance(inference, bool)
                                       or not isinstance(inference, (int, float))
@@ -156,7 +158,8 @@ class SearchBot:
         if not done:
             return self._fallback.choose(view)
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        if totals[best] - totals[0] < self.margin * done:
+        margin = self.margin if self.margin is not None else (FAST_MARGIN if fast else PURE_MARGIN)
+        if totals[best] - totals[0] < margin * done:
             best = 0  # not clearly better than the heuristic's own choice: keep that
         return candidates[best]
 

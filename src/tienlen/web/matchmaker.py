@@ -111,10 +111,11 @@ def preset_of(family: str) -> str:
     return MEASURED_PRESET[family]
 
 
-def bot_level(family: str, mus: Sequence[float]) -> str:
-    """The bot level offered at the family's tables whose anchor is nearest the mean of ``mus``."""
+def bot_level(family: str, mus: Sequence[float], size: int | None = None) -> str:
+    """The bot level offered at the family's tables (of ``size`` seats) whose anchor is nearest
+    the mean of ``mus``."""
     mean = sum(mus) / len(mus)
-    levels = [lv for lv in levels_for(preset_of(family)) if _anchored(family, lv)]
+    levels = [lv for lv in levels_for(preset_of(family), size) if _anchored(family, lv)]
     return min(levels, key=lambda lv: (abs(anchor(family, lv).mu - mean), -levels.index(lv)))
 
 
@@ -216,7 +217,7 @@ def plan(waiting: Sequence[QueueEntry], blocks: Blocks, now: float, wait: float,
             if now - oldest.joined < wait:
                 break
             group = _closest(oldest, ordered, size, blocks)
-            level = bot_level(family, [e.mu for e in group]) if len(group) < size else None
+            level = bot_level(family, [e.mu for e in group], size) if len(group) < size else None
             groups.append(Group(family, size, tuple(group), level))
             ordered = [e for e in ordered if e not in group]
     return Plan(tuple(takes), tuple(groups))

@@ -20,7 +20,7 @@ from ..http.problems import answers
 from ..limits import MAX_PLAYER_KEY, MIN_PLAYER_KEY, player_key
 from ..lobby.lobby import HOME_PRESETS, Lobby, NewTable
 from ..refusal import Refused
-from ..room.ladder import offered
+from ..room.ladder import offered, seats
 from ..room.protocol import BOT_LEVELS, TableInfo
 from ..room.room import Room
 from ..services import Svc, TableId, address_of, on_loop
@@ -35,12 +35,14 @@ PlayerKey = Annotated[str | None, Header(alias="X-Tienlen-Player", min_length=MI
 @router.get("/api/presets")
 async def presets() -> dict[str, Any]:
     """The presets, the bot levels (weakest first) and the levels each preset's tables offer;
+    ``seats``: per preset, the table sizes of the levels it offers only at some;
     ``home``: the presets the room offers first (Vietnam's own), the first its default;
     ``agent``: the trained agent the server offers (its name, and the rules and number of
     players of the only tables it sits at), or None."""
     agent = served()
     return {"presets": Rules.presets(), "home": list(HOME_PRESETS),
             "bots": [b for b in BOT_LEVELS if b in bot_names()], "levels": offered(),
+            "seats": seats(),
             "agent": None if agent is None else {"name": agent.name, "rules": agent.preset,
                                                  "players": agent.players}}
 

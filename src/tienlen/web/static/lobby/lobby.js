@@ -9,12 +9,16 @@ import { quickMatch, showCounts } from "./quickmatch.js";
 export const levelKey = (id) => `tienlen-level-${id}`;
 
 /** The levels a table of ``rules`` with ``players`` seats offers (``levels``: per rules, from
- * /api/presets, or null while unknown): the trained agent (``agent``) only at its own tables. */
-export const levelsAt = (levels, agent, rules, players) => {
+ * /api/presets, or null while unknown): the trained agent (``agent``) only at its own tables,
+ * a level the rules offer at some sizes only (``seats``: per rules, per level) only at those. */
+export const levelsAt = (levels, agent, rules, players, seats) => {
   const offered = levels && levels[rules];
   if (!offered) return null;
-  return offered.filter((level) => level !== "agent"
-    || (agent && agent.rules === rules && Number(players) === agent.players));
+  const size = Number(players);
+  const sizes = (seats && seats[rules]) || {};
+  return offered.filter((level) => (level !== "agent"
+    || (agent && agent.rules === rules && size === agent.players))
+    && !(sizes[level] && !sizes[level].includes(size)));
 };
 
 const tr = t;
@@ -53,7 +57,7 @@ export async function lobby() {
   if (!name.dataset.known) name.value = localStorage.getItem("tienlen-name") || t("web.default_name");
   name.addEventListener("change", () => localStorage.setItem("tienlen-name", name.value));
   const fail = (err) => { $("lobby-error").textContent = err.message; };
-  const { presets, levels, home, agent } = await api("/api/presets");
+  const { presets, levels, home, agent, seats } = await api("/api/presets");
   // one choice of rules, shown by the quick game and in the new table's form: Vietnam's own
   // first (Miền Nam the default), then the published accounts as "other rule books"
   const choices = [$("quick-rules"), $("rules")];
@@ -77,7 +81,7 @@ export async function lobby() {
   // the levels the chosen rules' tables offer, weakest first (the others hidden; the choice
   // kept where it is offered, else the strongest offered below it)
   const offerLevels = () => {
-    const offered = levelsAt(levels, agent, $("rules").value, $("players").value);
+    const offered = levelsAt(levels, agent, $("rules").value, $("players").value, seats);
     if (!offered) return;
     const select = $("level");
     const chosen = select.selectedIndex;

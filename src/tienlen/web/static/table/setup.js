@@ -20,7 +20,7 @@ export class Setup {
 
   /** The setup of table ``info`` seen from seat ``me`` (null: watching): join unless seated or
    * barred; the host alone seats bots and starts (a server without hosts: anyone seated). */
-  render({ info, me, barred, levels, agent, reason }) {
+  render({ info, me, barred, levels, agent, seats, reason }) {
     const els = this.els;
     const open = info.status === "open";
     const host = "host_seat" in info ? info.host_seat ?? null : me;
@@ -32,7 +32,7 @@ export class Setup {
     els.joinName.closest("label").hidden = me !== null || barred || named;
     els.join.textContent = named ? t("web.room.join_as", { name: els.joinName.value }) : t("web.room.join");
     els.addBot.hidden = !hosting;
-    this.offerLevels(info, !hosting, levels, agent);
+    this.offerLevels(info, !hosting, levels, agent, seats);
     els.start.hidden = !hosting;
     const empty = info.seats.filter((s) => s.kind === "empty").length;
     const hostName = host !== null && info.seats[host] ? seatName(info.seats[host]) : "";
@@ -46,11 +46,12 @@ export class Setup {
     this.showError(open ? reason : "");
   }
 
-  /** The level select: the levels the table's rules offer (``levels``: per rules, or null
-   * while unknown), the table's own chosen until the host picks another. */
-  offerLevels(info, hidden, levels, agent) {
+  /** The level select: the levels the table's rules and size offer (``levels``: per rules, or
+   * null while unknown; ``seats``: the sizes of the levels offered only at some), the table's own
+   * chosen until the host picks another. */
+  offerLevels(info, hidden, levels, agent, seats) {
     const select = this.els.addLevel;
-    const offered = levelsAt(levels, agent, info.rules, info.players);
+    const offered = levelsAt(levels, agent, info.rules, info.players, seats);
     select.hidden = hidden || !offered;
     if (!offered) return;
     for (const option of select.options) option.hidden = option.disabled = !offered.includes(option.value);

@@ -64,6 +64,7 @@ export class Table {
     api("/api/presets").then((p) => {
       this.levels = p.levels || null;
       this.agent = p.agent || null;
+      this.seats = p.seats || null;
       if (this.state) this.render(this.state);
     }).catch(() => {});
     // who this browser is, once known (account.js): an account is not asked its name to sit
@@ -205,7 +206,7 @@ export class Table {
     turnTitle(yours, t("web.title.table", { title }), t("web.title.your_turn", { title }), `${info.id}:${info.hand_no}:${this.state.version}`);
     this.bar.render(info, title, this.seat !== null);
     stage().call(yours ? t("web.stage.your_turn") : "");  // a replay or review open over the table
-    this.setup.render({ info, me: this.seat, barred: this.barred, levels: this.levels, agent: this.agent, reason: this.reason });
+    this.setup.render({ info, me: this.seat, barred: this.barred, levels: this.levels, agent: this.agent, seats: this.seats, reason: this.reason });
     this.renderSeats(info, view);
     this.chat.render(info, this.seat);
     this.scores.render(info, view, names, this.seat);
