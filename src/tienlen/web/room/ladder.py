@@ -34,7 +34,8 @@ MEASURED: Final[dict[str, tuple[Level, ...]]] = {
     "published": ("learned", "search")}
 # the table sizes a family offers a level at, where that is not every size: ``learned`` at the
 # sizes where it was measured ahead of ``heuristic`` on first places and units both (trained at 4
-# seats, it plays behind at 2, 5 and 6: docs/bots.md, "The learned bot by table size")
+# seats, it takes fewer first places than a tie at 2, 5, 6 and 7: docs/bots.md, "The learned
+# bot by table size and family")
 SEATS: Final[dict[str, dict[Level, frozenset[int]]]] = {
     "published": {"learned": frozenset({3, 4, 8})}, "southern": {"learned": frozenset({4})}}
 POOLED: Final = frozenset({"search"})  # the levels decided in worker processes
