@@ -106,16 +106,31 @@ async def ann_to_play(held: Held) -> tuple[Lobby, Room, Outbox, Client]:
     lobby = lobby_with(held)
     room, out, ann = ann_and_a_bot(lobby, "heuristic")
     assert room.game is not None
-    await until(lambda: room.game.turn == 0)  # type: ignore[union-attr]
+    await until(lambda: room.game.turn == 0,  # type: ignore[union-attr]
+                what=lambda: waiting_for(room))
     return lobby, room, out, ann
 
 
-async def until(check: Callable[[], bool], seconds: float = 30.0) -> None:
+def waiting_for(room: Room) -> str:
+    """What the table is doing (said when a wait for it runs out)."""
+    game = room.game
+    clock = room.clock
+    return (f"turn {None if game is None else game.turn}, over {game is not None and game.is_over},"
+            f" moves {None if game is None else [f'{seat}: {move}' for seat, move in game.history]},"
+            f" version {room.version}, clock armed {clock.armed}, closed {clock.closed},"
+            f" asked {room.table.asked()}, thinking {room._thinking}, inbox {list(room._inbox)},"
+            f" due {len(room.committer._due)}, soon {room.committer._soon},"
+            f" pooled {room.committer.stats.pooled}")
+
+
+async def until(check: Callable[[], bool], seconds: float = 30.0,
+                what: Callable[[], str] | None = None) -> None:
+    """Await ``check`` (``what``: the state to say if it does not hold in time)."""
     for _ in range(int(seconds / 0.005)):
         if check():
             return
         await asyncio.sleep(0.005)
-    raise AssertionError("not within the time")
+    raise AssertionError("not within the time" + ("" if what is None else f": {what()}"))
 
 
 def test_a_search_table_waiting_for_its_decision_holds_no_heuristic_table_back() -> None:
