@@ -226,8 +226,10 @@ def main() -> None:
             print(f"  tienlen train --envs {envs} --backend {backend}: {fps:8,.0f} frames/s "
                   f"(actors and learner, {args.train_seconds:g} s, {clock}; actors {actors})")
             print("    a frame's time:       " + ", ".join(
-                f"{part} {share:.0%} ({1e6 * share / fps:,.1f} µs)"
+                f"{part} {share:.1%} ({1e6 * share / fps:,.1f} µs)"
                 for part, share in split.items()))
+            print(f"    environment and features: {split['environment'] + split['features']:.1%}"
+                  " of a frame (target: under 10%)")
         print(f"  tienlen train, compiled over pure: {runs[1] / runs[0]:.2f}x (target 2x)")
     elif args.train_seconds > 0:
         print("  tienlen train:          torch not installed (extra train)")

@@ -28,6 +28,7 @@ from tienlen.fast.encoding import state_of
 from tienlen.fast.features import actions_into, state_into
 from tienlen.fast.plays import mask_of
 from tienlen.fast.split import new_memo
+from tienlen.rl import actors as compiled_actors
 from tienlen.rl.actors import Actors, unsupported
 from tienlen.rl.draws import deal, key_of
 from tienlen.rl.train import self_play_hand
@@ -106,8 +107,12 @@ def _net(seed: int) -> MLP:
                 for a, b in itertools.pairwise(widths)], blas=True)
 
 
-@pytest.mark.parametrize(("preset", "players"), TABLES)
-def test_the_compiled_actors_play_the_hands_the_pure_loop_plays(preset: str, players: int) -> None:
+@pytest.mark.parametrize(("preset", "players", "kept"),
+                         [(preset, players, compiled_actors.KEPT) for preset, players in TABLES]
+                         + [("pagat", 4, 1)])  # a hand's rows grown at every decision
+def test_the_compiled_actors_play_the_hands_the_pure_loop_plays(
+        preset: str, players: int, kept: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compiled_actors, "KEPT", kept)
     rules = _rules(preset)
     net = _net(players)
     actors = Actors(rules, players, envs=1, seed=5)

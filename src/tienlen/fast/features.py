@@ -30,7 +30,7 @@ from .layout import (
     S_TSEAT,
     S_TSHAPE,
 )
-from .movegen import size_of, top_key
+from .movegen import low_key, size_of, top_key
 from .split import packed_counts, plan_of
 
 STATE_SIZE = 496  # tienlen.bots.features' sizes (held equal by the tests)
@@ -160,6 +160,14 @@ def _group_kind(lo: int, hi: int, cards: int) -> int:
     return 3 if cards == hi - lo + 1 else 4
 
 
+@kernel
+def _add_keys(row: np.ndarray, to: int, keys: int, sign: float) -> None:
+    """``sign`` added to ``row[to + k]`` for each key ``k`` of the mask ``keys``."""
+    while keys:
+        row[to + low_key(keys)] += sign
+        keys &= keys - 1
+
+
 @jit
 def actions_into(st: np.ndarray, seat: int, moves: np.ndarray, n: int, run_top: int,
                  chain_top: int, state: np.ndarray, memo: dict, out: np.ndarray,
@@ -179,9 +187,21 @@ def actions_into(st: np.ndarray, seat: int, moves: np.ndarray, n: int, run_top: 
     plan = np.zeros((13, 3), dtype=np.int64)
     m0 = plan_of(packed, run_top, chain_top, memo, plan0)
     singles0 = 0
+    # each group of the plan before the play, as counts per rank (its pattern) and the ranks it
+    # spans (its mask): a play breaks it when it touches it without being the whole of it
+    breaks = np.full(m0, -1, dtype=np.int64)
+    patterns = np.zeros(m0, dtype=np.int64)
+    masks = np.zeros(m0, dtype=np.int64)
     for g in range(m0):
-        singles0 += plan0[g, 0] == plan0[g, 1] and plan0[g, 2] == 1
-    by_rank = np.zeros(13, dtype=np.int64)
+        r0 = plan0[g, 0]
+        r1 = plan0[g, 1]
+        singles0 += r0 == r1 and plan0[g, 2] == 1
+        breaks[g] = _group_kind(r0, r1, plan0[g, 2])
+        per = plan0[g, 2] // (r1 - r0 + 1)
+        for q in range(r0, r1 + 1):
+            patterns[g] |= per << (4 * q)
+            masks[g] |= 15 << (4 * q)
+    kinds = np.zeros(5, dtype=np.int64)
     for i in range(n):
         row = out[first + i, at:at + ACTION_SIZE]
         row[:] = 0.0
@@ -189,31 +209,43 @@ def actions_into(st: np.ndarray, seat: int, moves: np.ndarray, n: int, run_top: 
         b = moves[i, 1]
         shape = moves[i, 2]
         cards = size_of(a, b)
-        for k in range(52):
-            row[k] = ((a >> k) & 1) + ((b >> k) & 1)
-            row[89 + k] = ((lo >> k) & 1) + ((hi >> k) & 1) - row[k]
+        # the play's cards, and the hand's cards less them (a key twice: two packs)
+        _add_keys(row, 0, a, 1.0)
+        _add_keys(row, 0, b, 1.0)
+        _add_keys(row, 89, lo, 1.0)
+        _add_keys(row, 89, hi, 1.0)
+        _add_keys(row, 89, a, -1.0)
+        _add_keys(row, 89, b, -1.0)
+        kept_top = -1  # the highest card kept, and how many kept beat every unseen one
+        masters = 0
+        x = lo | hi
+        while x:
+            k = low_key(x)
+            if row[89 + k] > 0:
+                kept_top = k
+                masters += k > top_unseen
+            x &= x - 1
         row[52 + _shape_entry(shape)] = 1.0
         row[61] = cards / 13.0
         row[62 + min(size - cards, 13)] = 1.0
         if cards:
             row[76 + (top_key(a) >> 2)] = 1.0
+        played = packed_counts(a, b)
+        left = packed - played
         ones = 0
         held = 0
         for r in range(13):
-            left = row[89 + 4 * r] + row[90 + 4 * r] + row[91 + 4 * r] + row[92 + 4 * r]
-            for j in range(4):
-                row[141 + 4 * r + j] = 1.0 if left >= j + 1 else 0.0
-            ones += left == 1
-            held += left > 0
+            count = (left >> (4 * r)) & 15
+            for j in range(min(count, 4)):
+                row[141 + 4 * r + j] = 1.0
+            ones += count == 1
+            held += count > 0
         row[193] = ones / 13.0
         row[194] = held / 13.0
-        played = packed_counts(a, b)
-        for r in range(13):
-            by_rank[r] = (played >> (4 * r)) & 15
-        m = plan_of(packed - played, run_top, chain_top, memo, plan)
+        m = plan_of(left, run_top, chain_top, memo, plan)
         singles = low = chops = 0
         high_single = low_single = -1
-        kinds = np.zeros(5, dtype=np.int64)
+        kinds[:] = 0
         for g in range(m):
             kind = _group_kind(plan[g, 0], plan[g, 1], plan[g, 2])
             if kind < 0:
@@ -234,29 +266,11 @@ def actions_into(st: np.ndarray, seat: int, moves: np.ndarray, n: int, run_top: 
         row[_PLAN + 13] = 1.0 if cards and m == m0 - 1 else 0.0
         if cards:
             for g in range(m0):
-                kind = _group_kind(plan0[g, 0], plan0[g, 1], plan0[g, 2])
-                if kind < 0:
-                    continue
-                r0 = plan0[g, 0]
-                r1 = plan0[g, 1]
-                per = plan0[g, 2] // (r1 - r0 + 1)
-                touched = False
-                whole = True
-                for q in range(13):
-                    inside = r0 <= q <= r1
-                    touched = touched or (inside and by_rank[q] > 0)
-                    whole = whole and by_rank[q] == (per if inside else 0)
-                if touched and not whole:
-                    row[_PLAN + 14 + kind] = 1.0
+                if breaks[g] >= 0 and (played & masks[g]) != 0 and played != patterns[g]:
+                    row[_PLAN + 14 + breaks[g]] = 1.0
         for j in range(5):
             row[_PLAN + 19 + j] = kinds[j] / 4.0
         row[_PLAN + 24] = chops / 2.0
-        kept_top = -1
-        masters = 0
-        for k in range(52):
-            if row[89 + k] > 0:
-                kept_top = k
-                masters += k > top_unseen
         if kept_top >= 0:
             row[_PLAN + 25] = min(masters, 4) / 4.0
             row[_PLAN + 26] = (kept_top + 1) / 52.0

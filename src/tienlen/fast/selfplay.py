@@ -5,8 +5,9 @@
 (``random``, ``greedy``, ``heuristic``) -- until the network is asked a decision; :func:`inputs`
 writes those decisions' inputs (:mod:`.features`): a state vector a decision and an action vector a
 legal move, ready for one forward pass of the network over the whole batch
-(:meth:`tienlen.bots.features.MLP.batch_scores`); :func:`pick` chooses and :func:`answer` makes the
-moves chosen. The order of asking is :class:`tienlen.turns.Turns`' (out of turn first, in priority
+(:meth:`tienlen.bots.features.MLP.batch_scores`); :func:`pick` chooses, :func:`keep` keeps each
+decision's inputs in its hand's rows (for the learner, once the hand is over) and :func:`answer`
+makes the moves chosen. The order of asking is :class:`tienlen.turns.Turns`' (out of turn first, in priority
 order, a seat without a chop asked all the same; a decline asks the next seat), through the batched
 environment's own steps (:mod:`.vector`), whose per-hand rows this reuses: a table's bots are the
 opponents there, and a seat whose policy is -1 is the network's (every seat at a self-play table,
@@ -164,6 +165,34 @@ def pick(scores: np.ndarray, owns: np.ndarray, explore: np.ndarray, draws: np.nd
             if scores[first + i] > scores[first + best]:
                 best = i
         choices[e] = best
+
+
+@kernel
+def keep(state_rows: np.ndarray, action_rows: np.ndarray, owns: np.ndarray, metas: np.ndarray,
+         choices: np.ndarray, kept: np.ndarray, seats: np.ndarray, counts: np.ndarray) -> int:
+    """Each decision asked, its inputs as the learner reads them (the state vector, then the
+    chosen move's action vector) kept in the next row of its hand's ``kept[e]``, and the seat
+    that made it in ``seats[e]`` (``counts[e]``: the rows kept in the hand so far): 0, or the
+    rows a hand's ``kept`` must hold (grow them and call again: nothing is written)."""
+    need = 0
+    for e in range(owns.shape[0]):
+        if owns[e, A_ASKED] != 0 and choices[e] >= 0 and counts[e] >= kept.shape[1]:
+            need = max(need, counts[e] + 1)
+    if need:
+        return need
+    width = state_rows.shape[1]
+    for e in range(owns.shape[0]):
+        if owns[e, A_ASKED] == 0 or choices[e] < 0:
+            continue
+        i = counts[e]
+        row = owns[e, A_FIRST] + choices[e]
+        for c in range(width):
+            kept[e, i, c] = state_rows[e, c]
+        for c in range(action_rows.shape[1]):
+            kept[e, i, width + c] = action_rows[row, c]
+        seats[e, i] = metas[e, M_ASKED]
+        counts[e] = i + 1
+    return 0
 
 
 @kernel

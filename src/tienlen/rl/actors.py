@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .frameclock import FrameClock
 
 LEAGUE_BOTS = ("random", "greedy", "heuristic")  # the compiled bots, tienlen.fast.policies' order
+KEPT = 64  # a hand's decisions kept at first (doubled when a hand makes more)
 
 
 def unsupported(rules: Rules, league: Sequence[str] = ()) -> str | None:
@@ -124,15 +125,17 @@ class Actors:
         self._metas[:, vector.M_DONE] = 1
         self._owns[:, kernels.A_DEAL] = 1
         self._rng = np.random.default_rng(seed)
-        self._pending: list[list[np.ndarray[Any, Any]]] = [[] for _ in range(envs)]
-        self._seats: list[list[int]] = [[] for _ in range(envs)]
+        # each hand's decisions so far, as the learner reads them, and the seat of each
+        self._kept = np.zeros((envs, KEPT, INPUT_SIZE), dtype=np.float32)
+        self._kept_seats = np.zeros((envs, KEPT), dtype=np.int64)
+        self._counts = np.zeros(envs, dtype=np.int64)
 
     def step(self, net: MLP, epsilon: float = 0.0, clock: FrameClock | None = None) -> Ended:
         """Every hand moved on to the network's next decision and that decision made; the
         hands that ended meanwhile returned (and dealt again at the next step). ``clock``:
         the step's CPU time added to it by part (the game and the bots, the features, the
         network's scores)."""
-        k, v = self._k, self._v
+        k = self._k
         t0 = time.process_time()
         while True:
             need = k.move_all(self._states, self._cfg, self._chops, self._ecs, self._tables,
@@ -151,20 +154,13 @@ class Actors:
             self._owner = np.zeros(2 * -rows, dtype=np.int64)
             rows = self._inputs(k)
         t2 = time.process_time()
-        asked = np.flatnonzero(self._owns[:, k.A_ASKED])
         if rows:
             scores = net.batch_scores(self._state_rows, self._action_rows[:rows],
                                       self._owner[:rows])
             explore = self._rng.random(self.envs) < epsilon
             draws = self._rng.random(self.envs)
             k.pick(scores, self._owns, explore, draws, self._choices)
-            chosen = np.concatenate(  # the decisions' inputs, as the learner reads them
-                (self._state_rows[asked],
-                 self._action_rows[self._owns[asked, k.A_FIRST] + self._choices[asked]]), axis=1)
-            for row, e, seat in zip(chosen, asked.tolist(),
-                                    self._metas[asked, v.M_ASKED].tolist(), strict=True):
-                self._pending[e].append(row)
-                self._seats[e].append(seat)
+            self._keep(k)
         t3 = time.process_time()
         k.answer(self._states, self._cfg, self._chops, self._ecs, self._tables, self._metas,
                  self._owns, self._played, self._totals, self._moves, self._choices)
@@ -180,6 +176,21 @@ class Actors:
                             self._played, self._moves, self._tops, self._memo, self._state_rows,
                             self._action_rows, self._owner))
 
+    def _keep(self, k: Any) -> None:
+        """Each decision made, its inputs kept with its hand's (:func:`~tienlen.fast.selfplay.keep`;
+        a hand's rows doubled when they are full)."""
+        while True:
+            need = k.keep(self._state_rows, self._action_rows, self._owns, self._metas,
+                          self._choices, self._kept, self._kept_seats, self._counts)
+            if not need:
+                return
+            rows = max(need, 2 * self._kept.shape[1])
+            kept = np.zeros((self.envs, rows, INPUT_SIZE), dtype=np.float32)
+            kept[:, :self._kept.shape[1]] = self._kept
+            seats = np.zeros((self.envs, rows), dtype=np.int64)
+            seats[:, :self._kept_seats.shape[1]] = self._kept_seats
+            self._kept, self._kept_seats = kept, seats
+
     def _ended(self) -> Ended:
         """The hands over since the last step, read (and marked to be dealt again)."""
         k, v = self._k, self._v
@@ -188,15 +199,12 @@ class Actors:
             return Ended(np.zeros((0, INPUT_SIZE), dtype=np.float32),
                          np.zeros(0, dtype=np.int64))
         k.places(self._states, self._metas, self._owns, self.players, self._places)
-        rows: list[np.ndarray[Any, Any]] = []
-        places: list[int] = []
-        frames = 0
-        for e in over.tolist():
-            rows.extend(self._pending[e])
-            places.extend(self._places[e, seat] for seat in self._seats[e])
-            self._pending[e] = []
-            self._seats[e] = []
-            frames += int(self._owns[e, k.A_FRAMES])
+        counts = self._counts[over].tolist()
+        ends = over.tolist()
+        inputs = np.concatenate([self._kept[e, :n] for e, n in zip(ends, counts, strict=True)])
+        places = np.concatenate([self._places[e, self._kept_seats[e, :n]]
+                                 for e, n in zip(ends, counts, strict=True)])
+        frames = int(self._owns[over, k.A_FRAMES].sum())
+        self._counts[over] = 0
         self._owns[over, k.A_DEAL] = 1
-        inputs = np.stack(rows) if rows else np.zeros((0, INPUT_SIZE), dtype=np.float32)
-        return Ended(inputs, np.asarray(places, dtype=np.int64), int(over.size), frames)
+        return Ended(inputs, places.astype(np.int64, copy=False), int(over.size), frames)
