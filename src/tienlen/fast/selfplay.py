@@ -7,11 +7,11 @@ writes those decisions' inputs (:mod:`.features`): a state vector a decision and
 legal move, ready for one forward pass of the network over the whole batch
 (:meth:`tienlen.bots.features.MLP.batch_scores`); :func:`pick` chooses, :func:`keep` keeps each
 decision's inputs in its hand's rows (for the learner, once the hand is over) and :func:`answer`
-makes the moves chosen. The order of asking is :class:`tienlen.turns.Turns`' (out of turn first, in priority
-order, a seat without a chop asked all the same; a decline asks the next seat), through the batched
-environment's own steps (:mod:`.vector`), whose per-hand rows this reuses: a table's bots are the
-opponents there, and a seat whose policy is -1 is the network's (every seat at a self-play table,
-one at a league's).
+makes the moves chosen. The order of asking is :class:`tienlen.turns.Turns`' (out of turn first,
+in priority order, a seat without a chop asked all the same; a decline asks the next seat),
+through the batched environment's own steps (:mod:`.vector`), whose per-hand rows this reuses: a
+table's bots are the opponents there, and a seat whose policy is -1 is the network's (every seat
+at a self-play table, one at a league's).
 
 :mod:`tienlen.rl.actors` is the Python face (the training loop's), and
 :func:`tienlen.rl.train.self_play_hand` the pure reference it follows.
