@@ -79,7 +79,16 @@ def test_the_folders_of_other_sources_go_once_unused_for_a_week(tmp_path: Path) 
     assert recent.exists() and unrelated.exists()  # in use lately; not a folder of sources
 
 
-def test_the_digest_names_the_sources_by_content() -> None:
+def test_the_digest_follows_the_sources_content(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = tmp_path / "fast"
+    shutil.copytree(SRC / "fast", copy, ignore=shutil.ignore_patterns("__pycache__"))
     digest = cache.sources_digest()
-    assert digest == cache.sources_digest() and len(digest) == 16
-    assert int(digest, 16) >= 0
+    monkeypatch.setattr(cache, "_HERE", copy)
+    assert cache.sources_digest() == digest  # the same sources, wherever they are
+    features = copy / "features.py"
+    features.write_text(features.read_text() + "\n# changed\n")
+    changed = cache.sources_digest()
+    assert changed != digest
+    (copy / "README.txt").write_text("not a source")
+    assert cache.sources_digest() == changed
