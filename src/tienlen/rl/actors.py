@@ -199,12 +199,13 @@ class Actors:
             return Ended(np.zeros((0, INPUT_SIZE), dtype=np.float32),
                          np.zeros(0, dtype=np.int64))
         k.places(self._states, self._metas, self._owns, self.players, self._places)
-        counts = self._counts[over].tolist()
-        ends = over.tolist()
-        inputs = np.concatenate([self._kept[e, :n] for e, n in zip(ends, counts, strict=True)])
-        places = np.concatenate([self._places[e, self._kept_seats[e, :n]]
-                                 for e, n in zip(ends, counts, strict=True)])
+        rows: list[np.ndarray[Any, Any]] = []
+        places: list[np.ndarray[Any, Any]] = []
+        for e, n in zip(over.tolist(), self._counts[over].tolist(), strict=True):
+            rows.append(self._kept[e, :n])
+            places.append(self._places[e, self._kept_seats[e, :n]])
         frames = int(self._owns[over, k.A_FRAMES].sum())
         self._counts[over] = 0
         self._owns[over, k.A_DEAL] = 1
-        return Ended(inputs, places.astype(np.int64, copy=False), int(over.size), frames)
+        return Ended(np.concatenate(rows), np.concatenate(places).astype(np.int64, copy=False),
+                     int(over.size), frames)
